@@ -1,0 +1,16 @@
+// The main navigation, in display order. `permission` hides items the visitor's role cannot open.
+import type { Permission } from "@/lib/auth/roles";
+
+export interface NavItem {
+  href: string;
+  label: string;
+  permission: Permission;
+}
+
+export const NAV_ITEMS: readonly NavItem[] = [
+  { href: "/", label: "Leaderboard", permission: "read" },
+  { href: "/tasks", label: "Tasks", permission: "read" },
+  { href: "/runs", label: "Runs", permission: "read" },
+  { href: "/review", label: "Review", permission: "annotate" },
+  { href: "/import", label: "Import", permission: "import" },
+];

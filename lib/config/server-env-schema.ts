@@ -1,0 +1,56 @@
+// The server's configuration variables, validated with zod into one typed object.
+// Pure: callers pass the raw environment, so the start script, the app and tests share one definition.
+import { z } from "zod";
+import type { Result } from "../result";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], {
+    message: "expected true or false",
+  })
+  .transform((value) => ["true", "1", "yes", "on"].includes(value));
+
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+export const serverEnvSchema = z.object({
+  /** `local` (default) seeds demo users and may generate a secret; `production` refuses both. */
+  APP_ENV: z.preprocess(emptyAsUndefined, z.enum(["local", "production"]).default("local")),
+  DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().optional()),
+  NEXTAUTH_SECRET: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
+  ),
+  NEXTAUTH_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  PUBLIC_READ: z.preprocess(emptyAsUndefined, booleanFlag.default(true)),
+  ALLOW_DEMO_PASSWORDS: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
+  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
+  /** Largest single file an import accepts, in megabytes. */
+  IMPORT_MAX_FILE_MB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(50)),
+  /** Largest number of responses one import may contain. */
+  IMPORT_MAX_RESPONSES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(20000)),
+  /** Directories the Import page may read server-side, separated by `:`. Empty: the benchmark dir only. */
+  IMPORT_ALLOWED_DIRS: z.preprocess(emptyAsUndefined, z.string().optional()),
+  C2W_BENCHMARK_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
+});
+
+export type ServerEnv = z.infer<typeof serverEnvSchema>;
+
+export interface EnvIssue {
+  variable: string;
+  message: string;
+}
+
+export function parseServerEnv(raw: Record<string, string | undefined>): Result<ServerEnv, EnvIssue> {
+  const parsed = serverEnvSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return {
+    ok: false,
+    issues: parsed.error.issues.map((issue) => ({
+      variable: String(issue.path[0] ?? "(environment)"),
+      message: issue.message,
+    })),
+  };
+}
+
+export function formatEnvIssues(issues: EnvIssue[]): string {
+  return issues.map((issue) => `  ${issue.variable}: ${issue.message}`).join("\n");
+}

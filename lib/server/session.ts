@@ -1,0 +1,52 @@
+import "server-only";
+// Who is asking, and may they? Every page, route handler and server action goes through these checks.
+// The session only proves identity; the role always comes from the database row.
+import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
+import { cache } from "react";
+import { can, type Permission } from "@/lib/auth/roles";
+import { authOptions } from "./auth";
+import { database } from "./db";
+import { serverEnv } from "./env";
+import { findUserById, type AccountUser } from "./users";
+
+export type SessionUser = AccountUser;
+
+/** The signed-in user with their current role, or null. Cached per request. */
+export const currentUser = cache(async (): Promise<SessionUser | null> => {
+  const session = await getServerSession(authOptions());
+  const userId = session?.user?.id;
+  if (!userId) return null;
+  return findUserById(database(), userId);
+});
+
+export type AccessDecision =
+  | { allowed: true; user: SessionUser | null }
+  | { allowed: false; reason: "unauthenticated" | "forbidden"; user: SessionUser | null };
+
+/** Decides access without redirecting: for route handlers and server actions. */
+export async function checkAccess(permission: Permission): Promise<AccessDecision> {
+  const user = await currentUser();
+  if (permission === "read" && !user && serverEnv().PUBLIC_READ) return { allowed: true, user: null };
+  if (!user) return { allowed: false, reason: "unauthenticated", user };
+  if (!can(user.role, permission)) return { allowed: false, reason: "forbidden", user };
+  return { allowed: true, user };
+}
+
+/**
+ * For pages: returns the user when allowed, otherwise redirects to sign-in (anonymous) or to the 403 page.
+ * `returnTo` is where sign-in sends the user back.
+ */
+export async function requirePagePermission(permission: Permission, returnTo: string): Promise<SessionUser | null> {
+  const decision = await checkAccess(permission);
+  if (decision.allowed) return decision.user;
+  if (decision.reason === "unauthenticated") redirect(`/signin?callbackUrl=${encodeURIComponent(returnTo)}`);
+  redirect(`/403?from=${encodeURIComponent(returnTo)}`);
+}
+
+/** Like requirePagePermission but guarantees a signed-in user (for write pages). */
+export async function requireSignedInPermission(permission: Exclude<Permission, "read">, returnTo: string): Promise<SessionUser> {
+  const user = await requirePagePermission(permission, returnTo);
+  if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(returnTo)}`);
+  return user;
+}

@@ -1,0 +1,60 @@
+// Brings the database to a runnable state: Prisma client generated, migrations applied, demo data seeded when empty,
+// and production safety checks. Used by `npm start`, `npm run dev` and the e2e harness; safe to run repeatedly.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { databaseFilePath } from "@/lib/database-url";
+import { createDatabaseClient } from "@/lib/server/db";
+import { accountsWithDemoPasswords, seedDemoUsers } from "@/lib/server/demo-users";
+import { loadServerEnv, type ResolvedServerEnv } from "@/lib/server/env";
+import { runPrisma } from "./prisma-offline.mjs";
+
+function runPrismaStep(args: string[], env: ResolvedServerEnv): void {
+  const result = runPrisma(args, { env: { ...process.env, DATABASE_URL: env.DATABASE_URL }, stdio: "pipe" });
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+    throw new Error(`prisma ${args.join(" ")} failed (exit ${result.status})`);
+  }
+}
+
+export async function setup(options: { log?: (line: string) => void } = {}): Promise<ResolvedServerEnv> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const env = loadServerEnv();
+  const file = databaseFilePath(env.DATABASE_URL);
+  if (file) mkdirSync(path.dirname(file), { recursive: true });
+
+  log("• generating the Prisma client");
+  runPrismaStep(["generate"], env);
+  log(`• applying migrations to ${env.DATABASE_URL}`);
+  runPrismaStep(["migrate", "deploy"], env);
+
+  const db = createDatabaseClient(env.DATABASE_URL);
+  try {
+    // WAL lets readers continue while an import writes; the setting persists in the database file.
+    await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+    if (env.APP_ENV === "local" && (await db.user.count()) === 0) {
+      const created = await seedDemoUsers(db);
+      log(`• seeded ${created} demo accounts (see README for their local-only passwords)`);
+    }
+    if (env.APP_ENV === "production" && !env.ALLOW_DEMO_PASSWORDS) {
+      const flagged = await accountsWithDemoPasswords(db);
+      if (flagged.length > 0) {
+        throw new Error(
+          `Refusing to start in production: ${flagged.join(", ")} still use published demo passwords. ` +
+            "Change them with `npm run user -- set-password --email <email> --password <new>` " +
+            "or set ALLOW_DEMO_PASSWORDS=true to override.",
+        );
+      }
+    }
+  } finally {
+    await db.$disconnect();
+  }
+  return env;
+}
+
+const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename);
+if (invokedDirectly) {
+  setup().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

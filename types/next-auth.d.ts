@@ -1,0 +1,26 @@
+import type { Role } from "@/lib/auth/roles";
+
+declare module "next-auth" {
+  interface Session {
+    user: {
+      id: string;
+      email: string;
+      name: string | null;
+      role: Role;
+    };
+  }
+
+  interface User {
+    id: string;
+    email: string;
+    name: string | null;
+    role: Role;
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    userId?: string;
+    role?: Role;
+  }
+}
