@@ -27,6 +27,8 @@ export default defineConfig({
         "--disable-sync",
         "--disable-quic",
         "--no-first-run",
+        // Resolve nothing but localhost: Chromium otherwise looks up Google hosts (e.g. accounts.google.com).
+        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost",
       ],
     },
   },
