@@ -1,0 +1,92 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
+import { parseCheckPassFile, parseCheckResolveFile, parseQueryFile, splitTurnKey, turnKey } from "./dataset";
+import { buildTurnSpecs, outputGroups } from "./turn";
+
+const file = (test: Record<string, unknown>) => ({ input_var: ["q"], output_var: ["a"], related_nodes: ["llm"], test1: test, test2: test, test3: test });
+
+describe("dataset parsers", () => {
+  it("parses query files into ordered rounds", () => {
+    const parsed = parseQueryFile("dataset/query.json", [{ id: 1, category: "Research", task: "PaperQA", query2: "second", query1: "first" }]);
+    expect(parsed).toEqual({ ok: true, value: [{ id: 1, category: "Research", task: "PaperQA", queries: ["first", "second"] }] });
+  });
+
+  it("names the file, entry and field of a bad query entry", () => {
+    const parsed = parseQueryFile("dataset/query.json", [{ id: "1", category: "Research", task: "PaperQA", query1: "x", query3: "y" }]);
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.issues[0]).toMatchObject({ file: "dataset/query.json", entry: "PaperQA (item 0)", field: "id" });
+    expect(parsed.issues[0]?.message).toMatch(/^dataset\/query\.json › PaperQA \(item 0\) › id: /);
+  });
+
+  it("parses check_pass entries with tests and ground truth", () => {
+    const parsed = parseCheckPassFile("cp.json", {
+      PaperQA_2: file({ q: "hi", paper: { mime_type: "document/pdf", value: "a.pdf" }, n: 3, ground_truth: "yes" }),
+    });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const entry = parsed.value.PaperQA_2;
+    expect(entry?.tests[0]).toEqual({ inputs: { q: "hi", paper: { mime_type: "document/pdf", value: "a.pdf" }, n: 3 }, groundTruth: "yes" });
+    expect(entry?.outputVar).toEqual(["a"]);
+  });
+
+  it("names the entry and field of a bad check_pass entry", () => {
+    const parsed = parseCheckPassFile("cp.json", { PaperQA_2: { ...file({}), output_var: "a" }, Bad: file({ x: { mime_type: "a/b" } }) });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.issues.map((i) => [i.entry, i.field])).toEqual(
+      expect.arrayContaining([
+        ["PaperQA_2", "output_var"],
+        ["Bad", null],
+      ]),
+    );
+    expect(parsed.issues.some((i) => i.entry === "Bad" && i.field?.startsWith("test1"))).toBe(true);
+  });
+
+  it("parses file checks and rejects non-extensions", () => {
+    expect(parseCheckResolveFile("cr.json", { HTML_2: { html: ".html" } })).toEqual({ ok: true, value: { HTML_2: { html: ".html" } } });
+    const bad = parseCheckResolveFile("cr.json", { HTML_2: { html: "html" } });
+    expect(bad.ok ? null : bad.issues[0]).toMatchObject({ entry: "HTML_2", field: "html" });
+  });
+
+  it("rejects files of the wrong overall shape", () => {
+    expect(parseQueryFile("q.json", {}).ok).toBe(false);
+    expect(parseCheckPassFile("cp.json", []).ok).toBe(false);
+  });
+
+  it("builds and splits turn keys", () => {
+    expect(turnKey("Code", 3)).toBe("Code_3");
+    expect(splitTurnKey("Mermaid_2")).toEqual({ task: "Mermaid", round: 2 });
+    expect(splitTurnKey("Mermaid")).toBeNull();
+  });
+
+  it("normalises single and nested output targets into groups", () => {
+    expect(outputGroups(["a", "b"])).toEqual([["a", "b"]]);
+    expect(outputGroups([["a"], ["a", "b"]])).toEqual([["a"], ["a", "b"]]);
+    expect(outputGroups([])).toEqual([]);
+  });
+});
+
+describe.skipIf(!benchmarkDir)(`the shared dataset files${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
+  const read = (relative: string): unknown => JSON.parse(readFileSync(path.join(benchmarkDir as string, relative), "utf8"));
+
+  it("parse with the spec's counts: 27 tasks, 79 turns, 37 file checks", () => {
+    const queries = parseQueryFile("query.json", read("dataset/query.json"));
+    const checkPass = parseCheckPassFile("check_pass_stage.json", read("dataset/check_pass_stage.json"));
+    const checkResolve = parseCheckResolveFile("check_resolve_stage.json", read("dataset/check_resolve_stage.json"));
+    if (!queries.ok || !checkPass.ok || !checkResolve.ok) throw new Error("dataset did not parse");
+    expect(queries.value).toHaveLength(27);
+    expect(queries.value.reduce((n, t) => n + t.queries.length, 0)).toBe(79);
+    const turns = buildTurnSpecs(checkPass.value, checkResolve.value);
+    expect(turns.size).toBe(79);
+    expect(Object.keys(checkResolve.value)).toHaveLength(37);
+    expect(turns.get("ContractReview_3")?.fileChecks).toEqual({ pdf_file: ".pdf", docx_file: ".docx" });
+    expect(turns.get("Creation_2")?.outputVars).toEqual([["topic", "target_length", "style", "target_audience", "production"], ["production", "cover"]]);
+    const nested = [...turns.values()].filter((t) => typeof t.outputVars[0] !== "string").map((t) => `${t.task}_${t.round}`);
+    expect(nested.sort()).toEqual(["Creation_2", "Creation_3", "HTML_3", "HomeworkGrading_2", "Mermaid_2"]);
+    const withTruth = [...turns.values()].flatMap((t) => t.tests).filter((t) => t.groundTruth !== null);
+    expect(withTruth).toHaveLength(42);
+  });
+});

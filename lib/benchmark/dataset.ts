@@ -1,0 +1,181 @@
+// Zod schemas and pure parsers for the benchmark dataset files: query.json, check_pass_stage.json and
+// check_resolve_stage.json. Each parser takes (fileLabel, data) and returns a Result with located issues.
+//
+// Public API (stable):
+//   parseQueryFile(label, data)        -> Result<TaskQueries[], BenchmarkIssue>
+//   parseCheckPassFile(label, data)    -> Result<Record<turnKey, CheckPassEntry>, BenchmarkIssue>
+//   parseCheckResolveFile(label, data) -> Result<Record<turnKey, Record<outputVar, extension>>, BenchmarkIssue>
+//   turnKey(task, round) -> "<Task>_<round>";  splitTurnKey(key) -> { task, round } | null
+//   types: TaskQueries, CheckPassEntry, TestInputValue, TestFile, TestCaseData
+
+import { z } from "zod";
+import { err, ok, type Result } from "../result";
+import { issue, zodIssues, type BenchmarkIssue } from "./issues";
+
+export function turnKey(task: string, round: number): string {
+  return `${task}_${round}`;
+}
+
+const TURN_KEY = /^(.+)_(\d+)$/;
+
+export function splitTurnKey(key: string): { task: string; round: number } | null {
+  const match = TURN_KEY.exec(key);
+  return match ? { task: match[1] as string, round: Number(match[2]) } : null;
+}
+
+// -- query.json ------------------------------------------------------------------------------------------------
+
+const QUERY_KEY = /^query(\d+)$/;
+
+const taskQueriesSchema = z
+  .object({
+    id: z.number().int(),
+    category: z.string().min(1),
+    task: z.string().min(1),
+  })
+  .catchall(z.unknown());
+
+export interface TaskQueries {
+  id: number;
+  category: string;
+  task: string;
+  /** query1..queryN in round order. */
+  queries: string[];
+}
+
+export function parseQueryFile(file: string, data: unknown): Result<TaskQueries[], BenchmarkIssue> {
+  if (!Array.isArray(data)) return err(issue(file, null, null, "expected a list of tasks"));
+  const issues: BenchmarkIssue[] = [];
+  const tasks: TaskQueries[] = [];
+  data.forEach((item, index) => {
+    const entry = entryLabel(item, index, "task");
+    const parsed = taskQueriesSchema.safeParse(item);
+    if (!parsed.success) {
+      issues.push(...zodIssues(file, entry, parsed.error));
+      return;
+    }
+    const rounds = new Map<number, string>();
+    for (const [key, value] of Object.entries(parsed.data)) {
+      const match = QUERY_KEY.exec(key);
+      if (!match) continue;
+      if (typeof value !== "string") {
+        issues.push(issue(file, entry, key, "expected the instruction text (a string)"));
+        continue;
+      }
+      rounds.set(Number(match[1]), value);
+    }
+    const queries: string[] = [];
+    for (let round = 1; round <= rounds.size; round++) {
+      const query = rounds.get(round);
+      if (query === undefined) {
+        issues.push(issue(file, entry, `query${round}`, "missing: rounds must be numbered query1..queryN without gaps"));
+        return;
+      }
+      queries.push(query);
+    }
+    if (queries.length === 0) issues.push(issue(file, entry, "query1", "missing: a task needs at least one query"));
+    tasks.push({ id: parsed.data.id, category: parsed.data.category, task: parsed.data.task, queries });
+  });
+  return issues.length ? err(...issues) : ok(tasks);
+}
+
+// -- check_pass_stage.json ---------------------------------------------------------------------------------------
+
+const testFileSchema = z.object({ mime_type: z.string().min(1), value: z.string().min(1) });
+export type TestFile = z.infer<typeof testFileSchema>;
+
+const testInputValueSchema = z.union([z.string(), z.number(), testFileSchema, z.array(testFileSchema)]);
+/** A test input: plain string, number, one file, or a file list ("" means the key is omitted when run). */
+export type TestInputValue = z.infer<typeof testInputValueSchema>;
+
+const testCaseSchema = z.record(z.string(), testInputValueSchema).superRefine((test, ctx) => {
+  const truth = test.ground_truth;
+  if (truth !== undefined && typeof truth !== "string") {
+    ctx.addIssue({ code: "custom", path: ["ground_truth"], message: "ground_truth must be a string" });
+  }
+});
+
+export interface TestCaseData {
+  inputs: Record<string, TestInputValue>;
+  groundTruth: string | null;
+}
+
+const outputVarSchema = z.union([z.array(z.string()), z.array(z.array(z.string()))]);
+
+const checkPassEntrySchema = z.object({
+  input_var: z.array(z.string()),
+  output_var: outputVarSchema,
+  related_nodes: z.array(z.string()),
+  test1: testCaseSchema,
+  test2: testCaseSchema,
+  test3: testCaseSchema,
+});
+
+export interface CheckPassEntry {
+  inputVar: string[];
+  /** A list of names for one End node, or a list of lists for several. */
+  outputVar: string[] | string[][];
+  relatedNodes: string[];
+  tests: [TestCaseData, TestCaseData, TestCaseData];
+}
+
+function toTestCase(test: Record<string, TestInputValue>): TestCaseData {
+  const { ground_truth: truth, ...inputs } = test;
+  return { inputs, groundTruth: typeof truth === "string" ? truth : null };
+}
+
+export function parseCheckPassFile(file: string, data: unknown): Result<Record<string, CheckPassEntry>, BenchmarkIssue> {
+  const entries = asRecord(file, data, "a mapping from <Task>_<round> to a turn");
+  if (!entries.ok) return entries;
+  const issues: BenchmarkIssue[] = [];
+  const out: Record<string, CheckPassEntry> = {};
+  for (const [key, value] of entries.value) {
+    if (!splitTurnKey(key)) issues.push(issue(file, key, null, "the key must look like <Task>_<round>"));
+    const parsed = checkPassEntrySchema.safeParse(value);
+    if (!parsed.success) {
+      issues.push(...zodIssues(file, key, parsed.error));
+      continue;
+    }
+    const { input_var, output_var, related_nodes, test1, test2, test3 } = parsed.data;
+    out[key] = {
+      inputVar: input_var,
+      outputVar: output_var,
+      relatedNodes: related_nodes,
+      tests: [toTestCase(test1), toTestCase(test2), toTestCase(test3)],
+    };
+  }
+  return issues.length ? err(...issues) : ok(out);
+}
+
+// -- check_resolve_stage.json ------------------------------------------------------------------------------------
+
+const fileCheckSchema = z.record(z.string(), z.string().regex(/^\.\w+$/, "expected a file extension such as \".pdf\""));
+
+export function parseCheckResolveFile(file: string, data: unknown): Result<Record<string, Record<string, string>>, BenchmarkIssue> {
+  const entries = asRecord(file, data, "a mapping from <Task>_<round> to {outputVar: extension}");
+  if (!entries.ok) return entries;
+  const issues: BenchmarkIssue[] = [];
+  const out: Record<string, Record<string, string>> = {};
+  for (const [key, value] of entries.value) {
+    const parsed = fileCheckSchema.safeParse(value);
+    if (!parsed.success) issues.push(...zodIssues(file, key, parsed.error));
+    else out[key] = parsed.data;
+  }
+  return issues.length ? err(...issues) : ok(out);
+}
+
+// -- helpers ---------------------------------------------------------------------------------------------------
+
+function asRecord(file: string, data: unknown, expected: string): Result<[string, unknown][], BenchmarkIssue> {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return err(issue(file, null, null, `expected ${expected}`));
+  return ok(Object.entries(data));
+}
+
+/** "PaperQA" for a list item with a task name, else "item 3". */
+export function entryLabel(item: unknown, index: number, nameKey: string): string {
+  if (typeof item === "object" && item !== null && !Array.isArray(item)) {
+    const name = (item as Record<string, unknown>)[nameKey];
+    if (typeof name === "string" && name) return `${name} (item ${index})`;
+  }
+  return `item ${index}`;
+}

@@ -1,0 +1,130 @@
+// Zod schemas and pure parsers for recorded evaluation runs (runs/<model>.json) and for the official generation
+// output (a list of {id, category, task, answer1..answerN}). Parsers take (fileLabel, data) and return Results.
+//
+// Public API (stable):
+//   parseRunFile(label, data)        -> Result<RunRecord[], BenchmarkIssue>   (fields keep the file's snake_case)
+//   parseGenerationFile(label, data) -> Result<GenerationItem[], BenchmarkIssue>
+//   recordLabel(record, index)       -> "record 17 (BatchFiles round 2)"
+//   RUN_FAIL_STEPS, RunRecord, RunFailStep, GenerationItem
+
+import { z } from "zod";
+import { err, ok, type Result } from "../result";
+import { entryLabel } from "./dataset";
+import { issue, zodIssues, type BenchmarkIssue } from "./issues";
+
+export const RUN_FAIL_STEPS = ["step_1_1", "step_1_2", "step_1_3", "step_1_4", "step_1_5"] as const;
+export type RunFailStep = (typeof RUN_FAIL_STEPS)[number];
+
+const runRecordSchema = z.object({
+  task: z.string().min(1),
+  round: z.number().int().min(1),
+  /** null when a tag was missing (then all three are null). */
+  node_selection: z.string().nullable(),
+  design_principle: z.string().nullable(),
+  /** The cleaned workflow JSON string, or null. */
+  workflow: z.string().nullable(),
+  valid: z.boolean(),
+  has_been_judged: z.boolean(),
+  fail_step: z.enum(RUN_FAIL_STEPS).optional(),
+  /** The pass judge's reasoning (records that reached step_1_4). */
+  reason: z.string().optional(),
+  /** The Dify app key (valid records), or "Other-Error". */
+  api_key: z.string().optional(),
+  test1: z.boolean().optional(),
+  test2: z.boolean().optional(),
+  test3: z.boolean().optional(),
+  llm_output_test1: z.string().optional(),
+  llm_output_test2: z.string().optional(),
+  llm_output_test3: z.string().optional(),
+  llm_evaluate_reason_test1: z.string().optional(),
+  llm_evaluate_reason_test2: z.string().optional(),
+  llm_evaluate_reason_test3: z.string().optional(),
+});
+
+export type RunRecord = z.infer<typeof runRecordSchema>;
+
+export function recordLabel(record: unknown, index: number): string {
+  if (typeof record === "object" && record !== null) {
+    const { task, round } = record as { task?: unknown; round?: unknown };
+    if (typeof task === "string" && (typeof round === "number" || typeof round === "string")) {
+      return `record ${index} (${task} round ${round})`;
+    }
+  }
+  return `record ${index}`;
+}
+
+function checkConsistency(file: string, entry: string, record: RunRecord): BenchmarkIssue[] {
+  const issues: BenchmarkIssue[] = [];
+  if (record.valid && record.fail_step) issues.push(issue(file, entry, "fail_step", "a valid record cannot have a fail_step"));
+  if (!record.valid && !record.fail_step) issues.push(issue(file, entry, "fail_step", "an invalid record needs a fail_step"));
+  const nulls = [record.node_selection, record.design_principle, record.workflow].filter((v) => v === null).length;
+  if (nulls !== 0 && nulls !== 3) {
+    issues.push(issue(file, entry, "workflow", "node_selection, design_principle and workflow are null together or not at all"));
+  }
+  return issues;
+}
+
+export function parseRunFile(file: string, data: unknown): Result<RunRecord[], BenchmarkIssue> {
+  if (!Array.isArray(data)) return err(issue(file, null, null, "expected a list of run records"));
+  const issues: BenchmarkIssue[] = [];
+  const records: RunRecord[] = [];
+  const seen = new Set<string>();
+  data.forEach((item, index) => {
+    const entry = recordLabel(item, index);
+    const parsed = runRecordSchema.safeParse(item);
+    if (!parsed.success) {
+      issues.push(...zodIssues(file, entry, parsed.error));
+      return;
+    }
+    const record = parsed.data;
+    issues.push(...checkConsistency(file, entry, record));
+    const key = `${record.task}_${record.round}`;
+    if (seen.has(key)) issues.push(issue(file, entry, "round", `duplicate turn ${key}`));
+    seen.add(key);
+    records.push(record);
+  });
+  return issues.length ? err(...issues) : ok(records);
+}
+
+// -- generation output -------------------------------------------------------------------------------------------
+
+const generationItemSchema = z
+  .object({ id: z.number().int(), category: z.string(), task: z.string().min(1) })
+  .catchall(z.unknown());
+
+export interface GenerationItem {
+  id: number;
+  category: string;
+  task: string;
+  /** One per `answerN` key; the round is the number in the key, as the official extractor reads it. */
+  answers: { round: number; key: string; text: string }[];
+}
+
+const FIRST_DIGITS = /(\d+)/;
+
+export function parseGenerationFile(file: string, data: unknown): Result<GenerationItem[], BenchmarkIssue> {
+  if (!Array.isArray(data)) return err(issue(file, null, null, "expected a list of {id, category, task, answer1..answerN}"));
+  const issues: BenchmarkIssue[] = [];
+  const items: GenerationItem[] = [];
+  data.forEach((item, index) => {
+    const entry = entryLabel(item, index, "task");
+    const parsed = generationItemSchema.safeParse(item);
+    if (!parsed.success) {
+      issues.push(...zodIssues(file, entry, parsed.error));
+      return;
+    }
+    const answers: GenerationItem["answers"] = [];
+    for (const [key, value] of Object.entries(parsed.data)) {
+      if (!key.startsWith("answer")) continue;
+      if (typeof value !== "string") {
+        issues.push(issue(file, entry, key, "expected the model's answer text (a string)"));
+        continue;
+      }
+      const digits = FIRST_DIGITS.exec(key);
+      answers.push({ round: digits ? Number(digits[1]) : 0, key, text: value });
+    }
+    answers.sort((a, b) => a.round - b.round);
+    items.push({ id: parsed.data.id, category: parsed.data.category, task: parsed.data.task, answers });
+  });
+  return issues.length ? err(...issues) : ok(items);
+}

@@ -1,0 +1,136 @@
+import "server-only";
+// Reads the Chat2Workflow benchmark directory and recorded run files from disk into the pure core's typed data.
+// Every expected failure (missing file, too large, bad JSON, bad shape) comes back as a located BenchmarkIssue.
+//
+// Public API (stable):
+//   readBenchmarkDir(dir, options?) -> Promise<Result<BenchmarkFiles, BenchmarkIssue>>
+//   readRunFile(path, options?)     -> Promise<Result<RunRecord[], BenchmarkIssue>>
+//   options.maxBytes: per-file size limit (default DEFAULT_MAX_FILE_BYTES)
+
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { err, ok, type Result } from "@/lib/result";
+import {
+  parseCheckPassFile,
+  parseCheckResolveFile,
+  parseQueryFile,
+  type CheckPassEntry,
+  type TaskQueries,
+} from "@/lib/benchmark/dataset";
+import { issue, type BenchmarkIssue } from "@/lib/benchmark/issues";
+import { parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
+import { buildTurnSpecs, type TurnSpec } from "@/lib/benchmark/turn";
+
+export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+export interface ReadOptions {
+  maxBytes?: number;
+  /** Also read runs/*.json (default true). */
+  includeRuns?: boolean;
+}
+
+export interface RunFile {
+  /** The file name without `.json`, e.g. "gpt_5d2". */
+  model: string;
+  file: string;
+  records: RunRecord[];
+}
+
+export interface BenchmarkFiles {
+  dir: string;
+  queries: TaskQueries[];
+  checkPass: Record<string, CheckPassEntry>;
+  checkResolve: Record<string, Record<string, string>>;
+  /** Turn specs keyed by "<Task>_<round>". */
+  turns: Map<string, TurnSpec>;
+  /** runs/*.json in name order; empty when the directory has no runs folder or runs were not asked for. */
+  runs: RunFile[];
+  /** prompts/*.txt (name without extension), in name order; empty when there is no prompts folder. */
+  prompts: { name: string; text: string }[];
+}
+
+export async function readJsonFile(file: string, label: string, maxBytes: number = DEFAULT_MAX_FILE_BYTES): Promise<Result<unknown, BenchmarkIssue>> {
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch {
+    return err(issue(label, null, null, `cannot read ${file}: the file does not exist or is not accessible`));
+  }
+  if (size > maxBytes) {
+    return err(issue(label, null, null, `the file is ${size} bytes, over the ${maxBytes}-byte limit`));
+  }
+  try {
+    return ok(JSON.parse(await readFile(file, "utf8")) as unknown);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return err(issue(label, null, null, `not valid JSON (${reason})`));
+  }
+}
+
+export async function readRunFile(file: string, options: ReadOptions & { label?: string } = {}): Promise<Result<RunRecord[], BenchmarkIssue>> {
+  const label = options.label ?? path.basename(file);
+  const data = await readJsonFile(file, label, options.maxBytes ?? DEFAULT_MAX_FILE_BYTES);
+  return data.ok ? parseRunFile(label, data.value) : data;
+}
+
+async function readPrompts(dir: string, maxBytes: number): Promise<Result<{ name: string; text: string }[], BenchmarkIssue>> {
+  let names: string[];
+  try {
+    names = (await readdir(path.join(dir, "prompts"))).filter((name) => name.endsWith(".txt")).sort();
+  } catch {
+    return ok([]);
+  }
+  const prompts: { name: string; text: string }[] = [];
+  for (const name of names) {
+    const file = path.join(dir, "prompts", name);
+    if ((await stat(file)).size > maxBytes) {
+      return err(issue(`prompts/${name}`, null, null, `the file is over the ${maxBytes}-byte limit`));
+    }
+    prompts.push({ name: name.replace(/\.txt$/, ""), text: await readFile(file, "utf8") });
+  }
+  return ok(prompts);
+}
+
+async function listRunFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(path.join(dir, "runs"))).filter((name) => name.endsWith(".json")).sort();
+  } catch {
+    return [];
+  }
+}
+
+export async function readBenchmarkDir(dir: string, options: ReadOptions = {}): Promise<Result<BenchmarkFiles, BenchmarkIssue>> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const load = async <T>(relative: string, parse: (label: string, data: unknown) => Result<T, BenchmarkIssue>): Promise<Result<T, BenchmarkIssue>> => {
+    const data = await readJsonFile(path.join(dir, relative), relative, maxBytes);
+    return data.ok ? parse(relative, data.value) : data;
+  };
+  const [queries, checkPass, checkResolve] = await Promise.all([
+    load("dataset/query.json", parseQueryFile),
+    load("dataset/check_pass_stage.json", parseCheckPassFile),
+    load("dataset/check_resolve_stage.json", parseCheckResolveFile),
+  ]);
+  const runNames = options.includeRuns === false ? [] : await listRunFiles(dir);
+  const prompts = await readPrompts(dir, maxBytes);
+  const runResults = await Promise.all(
+    runNames.map(async (name) => ({ name, result: await readRunFile(path.join(dir, "runs", name), { maxBytes, label: `runs/${name}` }) })),
+  );
+  const issues: BenchmarkIssue[] = [];
+  for (const result of [queries, checkPass, checkResolve, prompts, ...runResults.map((r) => r.result)]) {
+    if (!result.ok) issues.push(...result.issues);
+  }
+  if (!queries.ok || !checkPass.ok || !checkResolve.ok || !prompts.ok || issues.length) return err(...issues);
+  return ok({
+    dir,
+    queries: queries.value,
+    checkPass: checkPass.value,
+    checkResolve: checkResolve.value,
+    turns: buildTurnSpecs(checkPass.value, checkResolve.value),
+    runs: runResults.map(({ name, result }) => ({
+      model: name.replace(/\.json$/, ""),
+      file: `runs/${name}`,
+      records: result.ok ? result.value : [],
+    })),
+    prompts: prompts.value,
+  });
+}

@@ -1,0 +1,153 @@
+// A lenient, indexed view of a parsed workflow value that every analysis pass reads (nodes, edges, id lookups).
+// Built once per response in linear time; never throws, whatever the JSON shape.
+
+import type { FloatLiterals } from "../json-text";
+import { isNodeTypeId, type NodeTypeId } from "../node-types";
+import { isJsonObject, ownValue, pyParseInt, type JsonObject, type JsonValue } from "../python-values";
+import type { DiagnosticLocation } from "../diagnostics";
+
+export interface NodeEntry {
+  /** Position in nodes_info (the official converter's processing order). */
+  index: number;
+  raw: JsonValue;
+  /** The id as a string when it is one. */
+  id: string | null;
+  rawId: JsonValue | undefined;
+  /** The type string as written, when it is a string. */
+  type: string | null;
+  known: NodeTypeId | null;
+  /** The param object, when it is one. */
+  param: JsonObject | null;
+  rawParam: JsonValue | undefined;
+  /** For an id with `-`: the part before the first `-` (the iteration canvas it belongs to). */
+  parentId: string | null;
+  /** For an id with `-`: the integer after the first `-`, or null when it is not one. */
+  childIndex: number | null;
+}
+
+export interface EdgeEntry {
+  index: number;
+  raw: JsonValue;
+  /** Source and target ids when they are strings. */
+  source: string | null;
+  target: string | null;
+  port: JsonValue | undefined;
+  /** Well-formed enough to draw: an array of at least 3 with string endpoints. */
+  usable: boolean;
+  /** Source id contains no `-`: the converter lays these out and requires exactly 3 elements. */
+  topLevel: boolean;
+}
+
+export interface WorkflowModel {
+  value: JsonValue;
+  root: JsonObject | null;
+  nodes: NodeEntry[];
+  edges: EdgeEntry[];
+  /** All nodes per string id, in list order. */
+  byId: ReadonlyMap<string, readonly NodeEntry[]>;
+  /** Integral float literals (1.0) as the JSON parser recorded them. */
+  floats: FloatLiterals | null;
+}
+
+const ASCII_INT = /^\d+$/;
+
+/** The converter's `int(id.split("-")[1])`: Python int() syntax, with a fast path for plain digits. */
+function childIndexOf(id: string, dash: number): number | null {
+  const next = id.indexOf("-", dash + 1);
+  const part = next < 0 ? id.slice(dash + 1) : id.slice(dash + 1, next);
+  if (ASCII_INT.test(part)) return Number(part);
+  return pyParseInt(part) ?? null;
+}
+
+function buildNode(raw: JsonValue, index: number): NodeEntry {
+  const object = isJsonObject(raw) ? raw : null;
+  const rawId = object ? ownValue(object, "id") : undefined;
+  const rawType = object ? ownValue(object, "type") : undefined;
+  const rawParam = object ? ownValue(object, "param") : undefined;
+  const id = typeof rawId === "string" ? rawId : null;
+  const type = typeof rawType === "string" ? rawType : null;
+  const dash = id === null ? -1 : id.indexOf("-");
+  return {
+    index,
+    raw,
+    id,
+    rawId,
+    type,
+    known: isNodeTypeId(type) ? type : null,
+    param: isJsonObject(rawParam) ? rawParam : null,
+    rawParam,
+    parentId: dash < 0 ? null : (id as string).slice(0, dash),
+    childIndex: dash < 0 ? null : childIndexOf(id as string, dash),
+  };
+}
+
+function buildEdge(raw: JsonValue, index: number): EdgeEntry {
+  const items = Array.isArray(raw) ? raw : null;
+  const source = typeof items?.[0] === "string" ? items[0] : null;
+  const target = typeof items?.[2] === "string" ? items[2] : null;
+  return {
+    index,
+    raw,
+    source,
+    target,
+    port: items?.[1],
+    usable: items !== null && items.length >= 3 && source !== null && target !== null,
+    topLevel: source !== null && !source.includes("-"),
+  };
+}
+
+export function buildModel(value: JsonValue, floats: FloatLiterals | null = null): WorkflowModel {
+  const root = isJsonObject(value) ? value : null;
+  const nodesValue = root ? ownValue(root, "nodes_info") : undefined;
+  const edgesValue = root ? ownValue(root, "edges") : undefined;
+  const nodes = Array.isArray(nodesValue) ? nodesValue.map(buildNode) : [];
+  const edges = Array.isArray(edgesValue) ? edgesValue.map(buildEdge) : [];
+  const byId = new Map<string, NodeEntry[]>();
+  for (const node of nodes) {
+    if (node.id === null) continue;
+    const list = byId.get(node.id);
+    if (list) list.push(node);
+    else byId.set(node.id, [node]);
+  }
+  return { value, root, nodes, edges, byId, floats };
+}
+
+/** The node a lookup by id finds: the last one with that id (the official registry keeps the latest). */
+export function lastNodeWithId(model: WorkflowModel, id: string): NodeEntry | undefined {
+  const list = model.byId.get(id);
+  return list?.[list.length - 1];
+}
+
+/** The node registered under `id` just before position `beforeIndex` (what the converter resolves there). */
+export function registeredBefore(model: WorkflowModel, id: string, beforeIndex: number): NodeEntry | undefined {
+  const list = model.byId.get(id);
+  if (!list) return undefined;
+  for (let i = list.length - 1; i >= 0; i -= 1) {
+    const node = list[i] as NodeEntry;
+    if (node.index < beforeIndex) return node;
+  }
+  return undefined;
+}
+
+/** How to name a node in a message: `node "3" (llm)` or `nodes_info[4]` when it has no usable id. */
+export function describeNode(node: NodeEntry): string {
+  const type = node.type ?? "untyped";
+  if (node.id !== null) return `node "${node.id}" (${type})`;
+  return `nodes_info[${node.index}] (${type})`;
+}
+
+export function nodeLocation(node: NodeEntry, paramPath?: (string | number)[]): DiagnosticLocation {
+  const location: DiagnosticLocation = {};
+  if (node.id !== null) location.nodeId = node.id;
+  else if (typeof node.rawId === "number" || typeof node.rawId === "boolean") location.nodeId = String(node.rawId);
+  if (paramPath) location.paramPath = paramPath;
+  return location;
+}
+
+export function edgeLocation(edge: EdgeEntry): DiagnosticLocation {
+  return { edgeIndex: edge.index };
+}
+
+export function formatPath(path: readonly (string | number)[]): string {
+  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? part : `.${part}`)).join("");
+}

@@ -1,0 +1,444 @@
+// Reference checks in the converter's registration order: selectors and inline {{#id.var#}} references, the
+// variables they read, upstream/canvas scoping, and the type rules that depend on inferred types (§2.6, §3.2).
+// Reports every problem (not only the first); official steps are set only where the official converter throws.
+
+import {
+  CATALOG,
+  nodeFacts,
+  officialVariableType,
+  realVariableType,
+  textFieldPaths,
+  type FactsContext,
+  type NodeFacts,
+  type ParamPath,
+  type SelectorParamSpec,
+} from "../catalog";
+import { findInlineReferences } from "../convert";
+import type { Diagnostic } from "../diagnostics";
+import type { NodeTypeId } from "../node-types";
+import { isJsonObject, ownValue, preview, pyStr, type JsonValue } from "../python-values";
+import { makeDiagnostic, type AnalysisCode } from "./codes";
+import type { GraphIndex } from "./graph";
+import { describeNode, formatPath, nodeLocation, type NodeEntry, type WorkflowModel } from "./model";
+import { valueAt } from "./params";
+
+interface Registered {
+  node: NodeEntry;
+  facts: NodeFacts | null;
+}
+
+type ReferenceVia = "selector" | "inline";
+
+/** Fields the converter copies verbatim, where `{{#id.var#}}` stays literal text. */
+const UNREWRITTEN_FIELDS: Readonly<Record<string, { key: string; hint: string }>> = {
+  "template-transform": { key: "template", hint: "Declare the value in `variables` and write {{ name }} in the template." },
+  code: { key: "code", hint: "Pass the value through `variables` and read it as an argument of main()." },
+  "question-classifier": { key: "instruction", hint: "The classifier instruction is passed as is; describe the classes in words." },
+};
+
+const JINJA_EXPRESSION = /\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)/g;
+const JINJA_BINDING = /\{%-?\s*(?:for\s+([A-Za-z_][\w]*)(?:\s*,\s*([A-Za-z_][\w]*))?\s+in|set\s+([A-Za-z_][\w]*)|macro\s+([A-Za-z_][\w]*))/g;
+const JINJA_GLOBALS: ReadonlySet<string> = new Set(["loop", "range", "true", "false", "none", "True", "False", "None", "namespace", "lipsum", "dict", "cycler", "joiner"]);
+const TOKEN_HINTS: ReadonlyArray<[RegExp, string]> = [
+  [/#\}\}/, "A reference without a dot ({{#x#}}) runs on to the next reference; every reference is {{#'nodeId'.variable#}}."],
+  [/^\s*['"]?item['"]?\s*$/, "Inside an iteration read the item from the iteration node: {{#'<iterationId>'.item#}}."],
+  [/^\s*['"]?sys['"]?\s*$/, "System variables are not available; pass the value in through the start node."],
+];
+
+function tokenHint(token: string): string {
+  for (const [pattern, hint] of TOKEN_HINTS) if (pattern.test(token)) return hint;
+  return "The id must be a node id, written {{#'3'.text#}} or {{#3.text#}}.";
+}
+
+function referenceText(from: NodeEntry, variable: string, nodeId: string, path: ParamPath, via: ReferenceVia): string {
+  const ref = via === "inline" ? `{{#${nodeId}.${variable}#}}` : `["${variable}", "${nodeId}"]`;
+  return `${describeNode(from)} ${via === "inline" ? "references" : "reads"} ${ref} at \`${formatPath(path)}\``;
+}
+
+function variablesList(names: readonly string[]): string {
+  return names.length === 0 ? "nothing" : names.map((name) => `"${name}"`).join(", ");
+}
+
+/** Names a node exposes, for "did you mean" messages: declared ones, else the catalog's documented outputs. */
+function exposedNames(facts: NodeFacts, type: NodeTypeId | null): string[] {
+  switch (facts.type) {
+    case "start":
+      return facts.variables.flatMap((v) => (typeof v.name === "string" ? [v.name] : []));
+    case "code":
+      return [...facts.outputs.values()].flatMap((v) => (typeof v.name === "string" ? [v.name] : []));
+    case "parameter-extractor":
+      return facts.parameters.flatMap((v) => (typeof v.name === "string" ? [v.name] : []));
+    default:
+      return type ? CATALOG[type].outputs.map((output) => output.name) : [];
+  }
+}
+
+class ReferenceChecker {
+  private readonly registry = new Map<string, Registered>();
+  /** Output child id -> iterations whose output_selector waits for it. */
+  private readonly pendingOutputs = new Map<string, NodeEntry[]>();
+  private readonly factsContext: FactsContext = {
+    inputType: (selector) => this.typeOfSelector(selector),
+  };
+
+  constructor(
+    private readonly model: WorkflowModel,
+    private readonly graph: GraphIndex,
+    private readonly out: Diagnostic[],
+  ) {}
+
+  run(): void {
+    for (const node of this.model.nodes) this.visit(node);
+  }
+
+  private visit(node: NodeEntry): void {
+    if (node.known && node.param) {
+      const types = this.checkSelectors(node);
+      this.checkInlineReferences(node);
+      this.checkUnrewritten(node);
+      this.checkTypeRules(node, types);
+    }
+    const facts = node.known ? nodeFacts({ type: node.type, param: node.param ?? {} }, this.factsContext) : null;
+    if (node.id === null) return;
+    this.registry.set(node.id, { node, facts });
+    if (node.known === "iteration" && node.parentId === null) this.awaitOutput(node);
+    this.matchOutput(node);
+  }
+
+  private report(code: AnalysisCode, from: NodeEntry, path: ParamPath, message: string, extra: { target?: string; hint?: string; official: boolean; severity?: "warning" }): void {
+    this.out.push(
+      makeDiagnostic(code, message, {
+        location: nodeLocation(from, path),
+        targetNodeId: extra.target,
+        hint: extra.hint,
+        severity: extra.severity,
+        officialStep: extra.official ? undefined : null,
+      }),
+    );
+  }
+
+  // -- resolution -------------------------------------------------------------------------------------------------
+
+  private typeOfSelector(selector: JsonValue | undefined): JsonValue | undefined {
+    if (!Array.isArray(selector) || typeof selector[1] !== "string") return undefined;
+    const registered = this.registry.get(selector[1]);
+    if (!registered?.facts) return undefined;
+    const lookup = officialVariableType(registered.facts, selector[0] as JsonValue);
+    return lookup.ok ? lookup.type : undefined;
+  }
+
+  /**
+   * Resolves `variable` on node `nodeId` as seen from `from`. `official` says whether the converter type-checks this
+   * reference (selectors) or only requires the node to exist (inline references).
+   */
+  private resolve(from: NodeEntry, variable: string, nodeId: string, path: ParamPath, via: ReferenceVia): { type: JsonValue } | null {
+    const registered = this.registry.get(nodeId);
+    if (!registered) {
+      this.reportMissingNode(from, variable, nodeId, path, referenceText(from, variable, nodeId, path, via));
+      return null;
+    }
+    const target = registered.node;
+    if (!registered.facts) return null;
+    const lookup = officialVariableType(registered.facts, variable);
+    const typeChecked = via === "selector";
+    if (!lookup.ok) {
+      const where = referenceText(from, variable, nodeId, path, via);
+      this.reportLookupFailure(from, target, registered.facts, variable, path, where, lookup.code, typeChecked);
+      return null;
+    }
+    const known = realVariableType(registered.facts, variable) !== undefined;
+    if (!known || !this.inScope(from, target, variable)) {
+      this.explainReference(from, target, registered.facts, variable, path, referenceText(from, variable, nodeId, path, via), known);
+    }
+    return { type: lookup.type };
+  }
+
+  private explainReference(from: NodeEntry, target: NodeEntry, facts: NodeFacts, variable: string, path: ParamPath, where: string, known: boolean): void {
+    const nodeId = target.id as string;
+    if (!known) {
+      const exposes = exposedNames(facts, target.known);
+      const subject = target.known === "start" ? `the start node declares no variable "${variable}"` : `${describeNode(target)} exposes no "${variable}"`;
+      this.report("unknown-variable", from, path, `${where}: ${subject} (it has ${variablesList(exposes)}).`, {
+        target: nodeId,
+        official: false,
+        hint: exposes.length > 0 ? `Did you mean "${exposes[0]}"?` : undefined,
+      });
+    }
+    this.checkScope(from, target, variable, path, where);
+  }
+
+  /** Cheap test that the reference is visible and upstream (the detailed messages are built only when it is not). */
+  private inScope(from: NodeEntry, target: NodeEntry, variable: string): boolean {
+    const targetId = target.id as string;
+    if (target.parentId !== null && from.parentId !== target.parentId && from.id !== target.parentId) return false;
+    if (target.known === "iteration" && (variable === "item" || variable === "index") && from.parentId !== targetId) return false;
+    return this.graph.isUpstream(targetId, from);
+  }
+
+  private reportMissingNode(from: NodeEntry, variable: string, nodeId: string, path: ParamPath, where: string): void {
+    const later = (this.model.byId.get(nodeId) ?? []).find((node) => node.index >= from.index);
+    if (later) {
+      const self = later === from;
+      this.report("forward-reference", from, path, `${where}: ${self ? "a node cannot read itself" : `node "${nodeId}" is listed later (nodes_info[${later.index}])`}.`, {
+        target: nodeId,
+        official: true,
+        hint: self ? undefined : `Move node "${nodeId}" above ${describeNode(from)}, or let the repair reorder nodes_info.`,
+      });
+      return;
+    }
+    const swapped = this.model.byId.has(variable);
+    const hint = swapped
+      ? `Selectors are [variable, nodeId]: write ["${nodeId}", "${variable}"].`
+      : nodeId.endsWith("-0")
+        ? `Children are numbered from 1; the iteration-start is "${nodeId.slice(0, -2)}-1".`
+        : undefined;
+    this.report("reference-unknown-node", from, path, `${where}: there is no node "${nodeId}".`, { target: nodeId, official: true, hint });
+  }
+
+  private reportLookupFailure(
+    from: NodeEntry,
+    target: NodeEntry,
+    facts: NodeFacts,
+    variable: string,
+    path: ParamPath,
+    where: string,
+    failure: string,
+    official: boolean,
+  ): void {
+    const target_ = target.id ?? undefined;
+    if (target.known === "iteration-start") {
+      const parent = target.parentId ?? "<iterationId>";
+      this.report("reference-iteration-start", from, path, `${where}: "${target.id}" is the iteration-start, which exposes nothing.`, {
+        target: target_,
+        official,
+        hint: `Read \`${variable}\` from the iteration node itself: ["${variable}", "${parent}"].`,
+      });
+    } else if (failure === "reference-no-outputs") {
+      this.report("reference-no-outputs", from, path, `${where}: ${describeNode(target)} exposes no variables.`, { target: target_, official });
+    } else if (failure === "undeclared-code-output") {
+      const declared = exposedNames(facts, target.known);
+      this.report("undeclared-code-output", from, path, `${where}: code node "${target.id}" declares ${variablesList(declared)} but not "${variable}".`, {
+        target: target_,
+        official,
+        hint: `Add ["${variable}", "string"] to its outputs (and return it from main), or read one of the declared outputs.`,
+      });
+    } else if (failure === "iteration-item-untyped") {
+      this.report("iteration-item-untyped", from, path, `${where}: the input of iteration "${target.id}" has no inferable type, so \`item\` cannot be typed.`, {
+        target: target_,
+        official,
+        hint: "Iterate over a start variable, a code output or a parameter-extractor list whose type is declared.",
+      });
+    } else {
+      this.report("variable-name-not-string", from, path, `${where}: the variable name is not a string.`, { target: target_, official });
+    }
+  }
+
+  private checkScope(from: NodeEntry, target: NodeEntry, variable: string, path: ParamPath, where: string): void {
+    const targetId = target.id as string;
+    if (target.parentId !== null && from.parentId !== target.parentId && from.id !== target.parentId) {
+      this.report("reference-into-iteration", from, path, `${where}: "${targetId}" sits inside iteration "${target.parentId}" and is not visible outside it.`, {
+        target: targetId,
+        official: false,
+        hint: `Read the iteration's collected \`output\` instead: ["output", "${target.parentId}"].`,
+      });
+      return;
+    }
+    if (target.known === "iteration" && (variable === "item" || variable === "index") && from.parentId !== targetId) {
+      this.report("iteration-variable-outside", from, path, `${where}: \`${variable}\` only exists inside iteration "${targetId}".`, {
+        target: targetId,
+        official: false,
+        hint: "Read `output` outside the iteration.",
+      });
+      return;
+    }
+    if (!this.graph.isUpstream(targetId, from)) {
+      this.report("reference-not-upstream", from, path, `${where}: no edge path leads from "${targetId}" to ${describeNode(from)}, so the value may not exist when it runs.`, {
+        target: targetId,
+        official: false,
+        hint: `Add an edge path from "${targetId}" to "${from.id ?? from.index}".`,
+      });
+    }
+  }
+
+  // -- per-node passes --------------------------------------------------------------------------------------------
+
+  /** Resolves every selector; returns the official type of each resolved one by param path. */
+  private checkSelectors(node: NodeEntry): Map<string, JsonValue> {
+    const types = new Map<string, JsonValue>();
+    if (!node.known || !node.param) return types;
+    for (const spec of CATALOG[node.known].selectorParams) {
+      const value = ownValue(node.param, spec.key);
+      if (value !== undefined) this.resolveSelectorParam(node, value, spec, types);
+    }
+    return types;
+  }
+
+  /** Walks one selector param by its catalog shape (the same places `selectorRefs` reports). */
+  private resolveSelectorParam(node: NodeEntry, value: JsonValue, spec: SelectorParamSpec, types: Map<string, JsonValue>): void {
+    const { key, shape } = spec;
+    if (shape === "selector") this.resolveSelector(node, value, [key], types);
+    else if (shape === "selectors" && Array.isArray(value)) value.forEach((item, i) => this.resolveSelector(node, item, [key, i], types));
+    else if (shape === "named-selectors" && Array.isArray(value)) {
+      value.forEach((item, i) => {
+        if (Array.isArray(item)) this.resolveSelector(node, item[1], [key, i, 1], types);
+      });
+    } else if (shape === "conditions" && Array.isArray(value)) {
+      value.forEach((ifCase, i) => {
+        const conditions = Array.isArray(ifCase) ? ifCase[1] : undefined;
+        if (!Array.isArray(conditions)) return;
+        conditions.forEach((condition, j) => {
+          if (Array.isArray(condition)) this.resolveSelector(node, condition[0], [key, i, 1, j, 0], types);
+        });
+      });
+    }
+  }
+
+  private resolveSelector(node: NodeEntry, value: JsonValue | undefined, path: ParamPath, types: Map<string, JsonValue>): void {
+    if (!Array.isArray(value) || value.length < 2 || typeof value[0] !== "string" || typeof value[1] !== "string") return;
+    const resolved = this.resolve(node, value[0], value[1], path, "selector");
+    if (resolved) types.set(formatPath(path), resolved.type);
+  }
+
+  private checkInlineReferences(node: NodeEntry): void {
+    if (!node.param) return;
+    for (const path of textFieldPaths({ type: node.type, param: node.param })) {
+      const text = valueAt(node.param, path);
+      if (typeof text !== "string") continue;
+      for (const ref of findInlineReferences(text)) {
+        if (ref.nodeId === null) {
+          this.report("malformed-inline-reference", node, path, `${describeNode(node)} \`${formatPath(path)}\` contains ${preview(text.slice(ref.offset, ref.offset + ref.length), 50)}, whose id ${preview(ref.token, 30)} is not a node id.`, {
+            official: true,
+            hint: tokenHint(ref.token),
+          });
+          continue;
+        }
+        this.resolve(node, ref.variable, ref.nodeId, path, "inline");
+      }
+    }
+  }
+
+  private checkUnrewritten(node: NodeEntry): void {
+    const field = node.known ? UNREWRITTEN_FIELDS[node.known] : undefined;
+    const text = field && node.param ? ownValue(node.param, field.key) : undefined;
+    if (!field || typeof text !== "string") return;
+    const refs = text.includes("{{#") ? findInlineReferences(text) : [];
+    if (refs.length > 0) {
+      const sample = text.slice(refs[0]!.offset, refs[0]!.offset + refs[0]!.length);
+      this.report("inline-reference-not-rewritten", node, [field.key], `${describeNode(node)} \`${field.key}\` contains ${refs.length} inline reference(s) such as ${preview(sample, 40)}, which this field does not resolve.`, {
+        official: false,
+        hint: field.hint,
+      });
+    }
+    if (node.known === "template-transform") this.checkJinjaNames(node, text);
+  }
+
+  private checkJinjaNames(node: NodeEntry, template: string): void {
+    const variables = node.param ? ownValue(node.param, "variables") : undefined;
+    if (!Array.isArray(variables)) return;
+    const known = new Set<string>(JINJA_GLOBALS);
+    for (const entry of variables) if (Array.isArray(entry) && typeof entry[0] === "string") known.add(entry[0]);
+    for (const match of template.matchAll(JINJA_BINDING)) {
+      for (const name of match.slice(1)) if (name) known.add(name);
+    }
+    const unknown = new Set<string>();
+    for (const match of template.matchAll(JINJA_EXPRESSION)) {
+      const name = match[1] as string;
+      if (!known.has(name)) unknown.add(name);
+    }
+    if (unknown.size === 0) return;
+    this.report("template-unknown-variable", node, ["template"], `${describeNode(node)} uses {{ ${[...unknown].join(" }}, {{ ")} }}, which ${unknown.size === 1 ? "is not one of its" : "are not among its"} variables (${variablesList([...known].filter((n) => !JINJA_GLOBALS.has(n)))}).`, {
+      official: false,
+      hint: "Add each name to `variables` as [name, [variable, nodeId]].",
+    });
+  }
+
+  private checkTypeRules(node: NodeEntry, types: ReadonlyMap<string, JsonValue>): void {
+    const param = node.param;
+    if (!param) return;
+    if (node.known === "document-extractor" && types.has("variable_selector")) {
+      const type = types.get("variable_selector");
+      if (type !== "file" && type !== "array[file]") {
+        this.report("document-extractor-input-type", node, ["variable_selector"], `${describeNode(node)} reads ${preview(ownValue(param, "variable_selector"))}, typed ${preview(type)}; a document extractor needs a file or array[file].`, {
+          official: true,
+          hint: "Declare the start variable as file or array[file], or pass text straight to the LLM.",
+        });
+      }
+    }
+    if (node.known === "list-operator" && types.has("variable") && types.get("variable") === null) {
+      this.report("list-operator-input-untyped", node, ["variable"], `${describeNode(node)} reads ${preview(ownValue(param, "variable"))}, whose type the converter cannot infer (null).`, {
+        official: true,
+        hint: "Feed it a typed array: a file-list start variable, a code output declared as array[...], or an iteration output whose output_selector names a child.",
+      });
+    }
+    if (node.known === "iteration" && types.has("iterator_selector")) {
+      const type = types.get("iterator_selector");
+      if (typeof type === "string" && !type.startsWith("array")) {
+        this.report("type-mismatch", node, ["iterator_selector"], `${describeNode(node)} iterates over ${preview(ownValue(param, "iterator_selector"))}, typed ${type}, which is not an array.`, {
+          official: false,
+          severity: "warning",
+        });
+      }
+    }
+    if (node.known === "if-else") this.checkBooleanOnNumber(node, types);
+  }
+
+  private checkBooleanOnNumber(node: NodeEntry, types: ReadonlyMap<string, JsonValue>): void {
+    const cases = node.param ? ownValue(node.param, "cases") : undefined;
+    if (!Array.isArray(cases)) return;
+    cases.forEach((ifCase, i) => {
+      const conditions = Array.isArray(ifCase) ? ifCase[1] : undefined;
+      if (!Array.isArray(conditions)) return;
+      conditions.forEach((condition, j) => {
+        if (!Array.isArray(condition) || (condition[2] !== "true" && condition[2] !== "false")) return;
+        if (types.get(formatPath(["cases", i, 1, j, 0])) !== "number") return;
+        this.report("if-else-boolean-on-number", node, ["cases", i, 1, j], `${describeNode(node)} compares a number with '${condition[2]}'.`, {
+          official: true,
+          hint: "Compare numbers with numbers (\"0\", \"1\"), or booleans with 'true'/'false'.",
+        });
+      });
+    });
+  }
+
+  // -- iteration outputs ------------------------------------------------------------------------------------------
+
+  private awaitOutput(iteration: NodeEntry): void {
+    const selector = iteration.param ? ownValue(iteration.param, "output_selector") : undefined;
+    if (!Array.isArray(selector) || typeof selector[1] !== "string") return;
+    const waiting = this.pendingOutputs.get(selector[1]);
+    if (waiting) waiting.push(iteration);
+    else this.pendingOutputs.set(selector[1], [iteration]);
+  }
+
+  /** The converter types an iteration's output when its output child is built. */
+  private matchOutput(node: NodeEntry): void {
+    const waiting = node.id === null ? undefined : this.pendingOutputs.get(node.id);
+    if (!waiting) return;
+    this.pendingOutputs.delete(node.id as string);
+    const child = this.registry.get(node.id as string);
+    for (const iteration of waiting) {
+      const selector = ownValue(iteration.param ?? {}, "output_selector") as JsonValue[];
+      if ((node.id as string).split("-").length !== 2 || !child?.facts) continue;
+      const variable = selector[0] as JsonValue;
+      const path: ParamPath = ["output_selector"];
+      const where = `Iteration "${iteration.id}" collects ${preview(selector)}`;
+      if (typeof variable !== "string") continue;
+      const lookup = officialVariableType(child.facts, variable);
+      if (!lookup.ok) {
+        this.reportLookupFailure(iteration, node, child.facts, variable, path, where, lookup.code, true);
+        continue;
+      }
+      if (realVariableType(child.facts, variable) === undefined) {
+        this.report("unknown-variable", iteration, path, `${where}: ${describeNode(node)} exposes no "${variable}".`, { target: node.id as string, official: false });
+      }
+      const registered = iteration.id === null ? undefined : this.registry.get(iteration.id);
+      if (registered?.facts?.type === "iteration") {
+        registered.facts = { ...registered.facts, outputType: `array[${pyStr(lookup.type)}]`, outputChildType: lookup.type };
+      }
+    }
+  }
+}
+
+export function checkReferences(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
+  if (!model.nodes.some((node) => isJsonObject(node.raw))) return;
+  new ReferenceChecker(model, graph, out).run();
+}

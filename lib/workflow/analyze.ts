@@ -1,0 +1,74 @@
+// Rich analysis of a parsed response: every format, graph, semantics and consistency problem, each located.
+// Total over any input (never throws) and linear-ish in the workflow size; finds more than the official verdict.
+//
+// Public API:
+//   analyzeWorkflow(parsed, turn?, judge?, variableCheck?) -> Diagnostic[]   analysis diagnostics (the step_1_1 parse diagnostics stay in
+//                                                    parsed.diagnostics); [] when the workflow JSON did not parse
+//   analyzeValue(value, options) -> Diagnostic[]      the same over an already-parsed workflow value
+//   ANALYSIS_CODES                                    every code with its category, severity and official step
+//
+// Categories: format = JSON/param shape; graph = ids, edges, ports, canvases, connectivity, start/end; semantics =
+// references and inferred types; consistency = the task's input/output variables and the node_selection.
+// `officialStep` is set on a diagnostic when that condition alone makes the official pipeline fail at that step.
+
+import type { TurnSpec } from "../benchmark/turn";
+import type { Diagnostic } from "./diagnostics";
+import type { FloatLiterals } from "./json-text";
+import type { JsonValue } from "./python-values";
+import type { ParsedResponse } from "./response";
+import { ruleJudge, type RuleJudgeResult } from "./rule-judge";
+import { checkEdges, checkGraph, buildGraphIndex } from "./analysis/graph";
+import { checkStartEnd, checkTaskVariables } from "./analysis/io";
+import { checkIterations } from "./analysis/iteration";
+import { buildModel } from "./analysis/model";
+import { checkParams } from "./analysis/params";
+import { checkReferences } from "./analysis/references";
+import { checkSelection } from "./analysis/selection";
+import { checkStructure, checkTopLevel } from "./analysis/structure";
+
+export { ANALYSIS_CODES, type AnalysisCode } from "./analysis/codes";
+
+/** What the analysis needs of a benchmark turn. */
+export type AnalysisTurn = Pick<TurnSpec, "inputVars" | "outputVars" | "keyNodes">;
+
+export interface AnalyzeOptions {
+  floats?: FloatLiterals | null;
+  /** The node_selection text; selection checks run only when it is given (null: the tag was missing). */
+  nodeSelection?: string | null;
+  turn?: AnalysisTurn;
+  /** A rule-judge result computed by the caller, to avoid judging twice. */
+  judge?: RuleJudgeResult;
+  /** The official step_1_3 diagnostics when the caller already ran that check ([] = it passed). */
+  variableCheck?: readonly Diagnostic[];
+}
+
+export function analyzeValue(value: JsonValue, options: AnalyzeOptions = {}): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const model = buildModel(value, options.floats ?? null);
+  if (!checkTopLevel(model, out)) return out;
+  checkStructure(model, out);
+  checkParams(model, out);
+  checkEdges(model, out);
+  const graph = buildGraphIndex(model);
+  checkGraph(model, graph, out);
+  checkIterations(model, out);
+  checkReferences(model, graph, out);
+  checkStartEnd(model, out);
+  if (options.turn) checkTaskVariables(model, options.turn, out, options.variableCheck);
+  if (options.nodeSelection !== undefined) {
+    const judge =
+      options.judge ?? ruleJudge({ nodeSelection: options.nodeSelection, workflow: value, keyNodes: options.turn?.keyNodes ?? [] });
+    checkSelection(model, options.nodeSelection, judge, out);
+  }
+  return out;
+}
+
+export function analyzeWorkflow(
+  parsed: ParsedResponse,
+  turn?: AnalysisTurn,
+  judge?: RuleJudgeResult,
+  variableCheck?: readonly Diagnostic[],
+): Diagnostic[] {
+  if (!parsed.json.ok) return [];
+  return analyzeValue(parsed.json.value, { floats: parsed.json.floats, nodeSelection: parsed.nodeSelection, turn, judge, variableCheck });
+}

@@ -1,0 +1,797 @@
+// Per-type knowledge of the 20 Chat2Workflow node types: param schemas, rewritten text fields, selectors, the
+// variables each node exposes (official inference with its quirks, and the real platform types) and output ports.
+//
+// Public API (stable):
+//   CATALOG[type]                       -> CatalogEntry { info, paramSchema, requiredParams, textParams, selectorParams,
+//                                          outputs (documented variables), branching }
+//   validateParam(type, param)          -> ParamIssue[]  (zod issues with paths into `param`; [] when well-shaped)
+//   textFieldPaths(node)                -> ParamPath[]   every rewritten text field actually present (incl. nested)
+//   selectorRefs(node)                  -> SelectorRef[] every [var, id] selector present, with its param path
+//   officialVariableType(facts, name)   -> TypeLookup    the official converter's inference (§2.6), quirks included
+//   realVariableType(facts, name)       -> string | null | undefined  what the platform really exposes
+//   nodeFacts(node, ctx)                -> NodeFacts | null  the facts inference reads, computed leniently for viewers
+//   exposedVariables(node, ctx)         -> ExposedVariable[] documented outputs with official and real types
+//   outputPorts(node)                   -> OutputPort[]  if-else: cases then ELSE; classifier: one per class; end: none
+//   toolName(type, param)               -> the Dify tool_name of a tool node (null when unbuildable)
+//   vocabularies: START_VARIABLE_TYPES, CODE_OUTPUT_TYPES, PARAMETER_TYPES, MARKDOWN_TARGET_TYPES, CHART_TYPES,
+//                 LIST_OPERATORS, IF_ELSE_OPERATORS, LIST_FILTER_OPERATORS, FILE_KINDS
+//
+// Official types are JSON values because the official code passes declared types through unchecked (a start
+// variable declared as 5 has type 5); in practice they are strings or null.
+
+import { z } from "zod";
+import { NODE_TYPE_IDS, NODE_TYPES, isNodeTypeId, type NodeTypeId, type NodeTypeInfo } from "./node-types";
+import {
+  isJsonObject,
+  ownValue,
+  pyContains,
+  pyEq,
+  pyHashKey,
+  pyItem,
+  pyIter,
+  pyStripChars,
+  type JsonValue,
+} from "./python-values";
+
+export type ParamPath = (string | number)[];
+
+// -- vocabularies (from the builder prompt; the converter checks none of them) -------------------------------------
+
+export const START_VARIABLE_TYPES = ["string", "number", "boolean", "file", "array[file]"] as const;
+export const CODE_OUTPUT_TYPES = [
+  "string",
+  "number",
+  "boolean",
+  "object",
+  "array[string]",
+  "array[number]",
+  "array[boolean]",
+  "array[object]",
+] as const;
+export const PARAMETER_TYPES = [
+  "string",
+  "number",
+  "boolean",
+  "array[string]",
+  "array[number]",
+  "array[boolean]",
+  "array[object]",
+] as const;
+export const MARKDOWN_TARGET_TYPES = ["docx", "pptx", "pdf", "png", "html", "md"] as const;
+export const CHART_TYPES = ["line", "pie", "bar"] as const;
+export const LIST_OPERATORS = ["extract_by", "limit", "order_by", "filter_by"] as const;
+export const FILE_KINDS = ["document", "image", "video", "audio"] as const;
+/** If-else comparison operators by variable type (the `file.type` sub-field uses `in` / `not in`). */
+export const IF_ELSE_OPERATORS: Readonly<Record<string, readonly string[]>> = {
+  string: ["contains", "not contains", "start with", "end with", "is", "is not", "empty", "not empty"],
+  "file-subfield": ["in", "not in"],
+  number: ["≠", "=", ">", "<", "≥", "≤", "empty", "not empty"],
+  boolean: ["is", "is not"],
+  object: ["is", "is not", "empty", "not empty"],
+  file: ["exists", "not exists"],
+  "array[string]": ["contains", "not contains", "empty", "not empty"],
+  "array[number]": ["contains", "not contains", "empty", "not empty"],
+  "array[boolean]": ["contains", "not contains", "empty", "not empty"],
+  "array[object]": ["empty", "not empty"],
+  "array[file]": ["contains", "not contains", "empty", "not empty", "all of"],
+};
+/** List-operator filter_by operators by array type. */
+export const LIST_FILTER_OPERATORS: Readonly<Record<string, readonly string[]>> = {
+  "array[string]": ["≠", "=", ">", "<", "≥", "≤", "empty", "not empty"],
+  "array[number]": ["≠", "=", ">", "<", "≥", "≤", "empty", "not empty"],
+  "array[boolean]": ["is", "not is"],
+  "array[file]": ["in", "not in"],
+};
+
+// -- param schemas (§2.7) ----------------------------------------------------------------------------------------
+
+/** `[variableName, sourceNodeId]` — the variable comes first. */
+const selector = z.tuple([z.string(), z.string()]);
+/** `[name, [variableName, sourceNodeId]]` as in code/template variables and end outputs. */
+const namedSelector = z.tuple([z.string(), selector]);
+const ifElseCondition = z.union([
+  z.tuple([selector, z.string()]),
+  z.tuple([selector, z.string(), z.string()]),
+]);
+const operatorCount = z.number().int().min(1).max(20);
+const listOperator = z.union([
+  z.tuple([z.literal("extract_by"), operatorCount]),
+  z.tuple([z.literal("limit"), operatorCount]),
+  z.tuple([z.literal("order_by"), z.enum(["asc", "desc"])]),
+  // Three elements even for `empty` / `not empty`: the official converter reads index 2 unconditionally.
+  z.tuple([z.literal("filter_by"), z.string(), z.union([z.string(), z.number(), z.boolean()])]),
+]);
+
+const PARAM_SCHEMAS: Record<NodeTypeId, z.ZodType> = {
+  start: z.object({ variables: z.array(z.tuple([z.string(), z.string()])) }),
+  end: z.object({ outputs: z.array(namedSelector) }),
+  llm: z.object({ system: z.string(), user: z.string() }),
+  "question-classifier": z.object({
+    query_variable_selector: selector,
+    classes: z.array(z.string()).min(2, "A classifier needs at least two classes"),
+    instruction: z.string().optional(),
+  }),
+  code: z.object({
+    variables: z.array(namedSelector),
+    outputs: z.array(z.tuple([z.string(), z.string()])),
+    code: z.string(),
+  }),
+  "document-extractor": z.object({ variable_selector: selector }),
+  "http-request": z.object({ url: selector }),
+  "if-else": z.object({
+    cases: z.array(z.tuple([z.union([z.null(), z.string()]), z.array(ifElseCondition)])),
+  }),
+  "list-operator": z.object({ variable: selector, operator: listOperator }),
+  "parameter-extractor": z.object({
+    query: selector,
+    parameters: z.array(z.tuple([z.string(), z.string(), z.string()])),
+    instruction: z.string(),
+  }),
+  "template-transform": z.object({ variables: z.array(namedSelector), template: z.string() }),
+  "variable-aggregator": z.object({
+    variables: z.array(selector).min(1, "An aggregator needs at least one variable"),
+  }),
+  iteration: z.object({ iterator_selector: selector, output_selector: selector }),
+  "iteration-start": z.object({}),
+  tts: z.object({ text: z.string() }),
+  text2image: z.object({ prompt: z.string() }),
+  "mermaid-converter": z.object({ mermaid_code: z.string() }),
+  "markdown-exporter": z.object({ target_type: z.string(), md_text: z.string() }),
+  "google-search": z.object({ query: z.string() }),
+  echarts: z.object({
+    chart_type: z.string(),
+    chart_title: z.string(),
+    data: z.string(),
+    x_axisORcategories: z.string(),
+  }),
+};
+
+// -- catalog entries -------------------------------------------------------------------------------------------
+
+export type SelectorShape =
+  /** param[key] = [var, id] */
+  | "selector"
+  /** param[key] = [[name, [var, id]], …] */
+  | "named-selectors"
+  /** param[key] = [[var, id], …] */
+  | "selectors"
+  /** param.cases[i][1][j][0] = [var, id] */
+  | "conditions"
+  /** param[key] = [var, childId] resolved when the child is built (iteration output) */
+  | "child-selector";
+
+export interface SelectorParamSpec {
+  key: string;
+  shape: SelectorShape;
+}
+
+export interface DocumentedOutput {
+  name: string;
+  /** What the platform really exposes. */
+  realType: string;
+}
+
+export interface CatalogEntry {
+  info: NodeTypeInfo;
+  /** Documented shape of `param`; extra keys are allowed (the converter ignores them). */
+  paramSchema: z.ZodType;
+  /** Keys the official converter reads unconditionally (a missing one is a conversion error). */
+  requiredParams: readonly string[];
+  /** Top-level param keys holding rewritten text (`{{#id.var#}}` resolved). Nested ones: textFieldPaths(). */
+  textParams: readonly string[];
+  /** Where selectors live. */
+  selectorParams: readonly SelectorParamSpec[];
+  /** Variables other nodes may reference, as documented (names are fixed except for start/code/extractor). */
+  outputs: readonly DocumentedOutput[];
+  /** Whether the edge port selects a branch (if-else, question-classifier). */
+  branching: boolean;
+}
+
+function entry(
+  type: NodeTypeId,
+  spec: Omit<CatalogEntry, "info" | "paramSchema" | "branching"> & { branching?: boolean },
+): CatalogEntry {
+  return { info: NODE_TYPES[type], paramSchema: PARAM_SCHEMAS[type], branching: spec.branching ?? false, ...spec };
+}
+
+const FILES_OUT: readonly DocumentedOutput[] = [{ name: "files", realType: "array[file]" }];
+
+export const CATALOG: Readonly<Record<NodeTypeId, CatalogEntry>> = {
+  start: entry("start", { requiredParams: ["variables"], textParams: [], selectorParams: [], outputs: [] }),
+  end: entry("end", {
+    requiredParams: ["outputs"],
+    textParams: [],
+    selectorParams: [{ key: "outputs", shape: "named-selectors" }],
+    outputs: [],
+  }),
+  llm: entry("llm", {
+    requiredParams: ["system", "user"],
+    textParams: ["system", "user"],
+    selectorParams: [],
+    outputs: [{ name: "text", realType: "string" }],
+  }),
+  "question-classifier": entry("question-classifier", {
+    requiredParams: ["query_variable_selector", "classes"],
+    textParams: [],
+    selectorParams: [{ key: "query_variable_selector", shape: "selector" }],
+    outputs: [{ name: "class_name", realType: "string" }],
+    branching: true,
+  }),
+  code: entry("code", {
+    requiredParams: ["variables", "code", "outputs"],
+    textParams: [],
+    selectorParams: [{ key: "variables", shape: "named-selectors" }],
+    outputs: [],
+  }),
+  "document-extractor": entry("document-extractor", {
+    requiredParams: ["variable_selector"],
+    textParams: [],
+    selectorParams: [{ key: "variable_selector", shape: "selector" }],
+    outputs: [{ name: "text", realType: "string" }],
+  }),
+  "http-request": entry("http-request", {
+    requiredParams: ["url"],
+    textParams: [],
+    selectorParams: [{ key: "url", shape: "selector" }],
+    outputs: [
+      { name: "body", realType: "string" },
+      { name: "status_code", realType: "number" },
+      { name: "headers", realType: "object" },
+      { name: "files", realType: "array[file]" },
+    ],
+  }),
+  "if-else": entry("if-else", {
+    requiredParams: ["cases"],
+    textParams: [],
+    selectorParams: [{ key: "cases", shape: "conditions" }],
+    outputs: [],
+    branching: true,
+  }),
+  "list-operator": entry("list-operator", {
+    requiredParams: ["variable", "operator"],
+    textParams: [],
+    selectorParams: [{ key: "variable", shape: "selector" }],
+    outputs: [
+      { name: "result", realType: "array" },
+      { name: "first_record", realType: "element" },
+      { name: "last_record", realType: "element" },
+    ],
+  }),
+  "parameter-extractor": entry("parameter-extractor", {
+    requiredParams: ["query", "instruction", "parameters"],
+    textParams: ["instruction"],
+    selectorParams: [{ key: "query", shape: "selector" }],
+    outputs: [],
+  }),
+  "template-transform": entry("template-transform", {
+    requiredParams: ["variables", "template"],
+    textParams: [],
+    selectorParams: [{ key: "variables", shape: "named-selectors" }],
+    outputs: [{ name: "output", realType: "string" }],
+  }),
+  "variable-aggregator": entry("variable-aggregator", {
+    requiredParams: ["variables"],
+    textParams: [],
+    selectorParams: [{ key: "variables", shape: "selectors" }],
+    outputs: [{ name: "output", realType: "first input" }],
+  }),
+  iteration: entry("iteration", {
+    requiredParams: ["iterator_selector", "output_selector"],
+    textParams: [],
+    selectorParams: [
+      { key: "iterator_selector", shape: "selector" },
+      { key: "output_selector", shape: "child-selector" },
+    ],
+    outputs: [
+      { name: "output", realType: "array" },
+      { name: "item", realType: "element" },
+      { name: "index", realType: "number" },
+    ],
+  }),
+  "iteration-start": entry("iteration-start", { requiredParams: [], textParams: [], selectorParams: [], outputs: [] }),
+  tts: entry("tts", { requiredParams: ["text"], textParams: ["text"], selectorParams: [], outputs: FILES_OUT }),
+  text2image: entry("text2image", { requiredParams: ["prompt"], textParams: ["prompt"], selectorParams: [], outputs: FILES_OUT }),
+  "mermaid-converter": entry("mermaid-converter", {
+    requiredParams: ["mermaid_code"],
+    textParams: ["mermaid_code"],
+    selectorParams: [],
+    outputs: FILES_OUT,
+  }),
+  "markdown-exporter": entry("markdown-exporter", {
+    requiredParams: ["target_type", "md_text"],
+    textParams: ["md_text"],
+    selectorParams: [],
+    outputs: FILES_OUT,
+  }),
+  "google-search": entry("google-search", {
+    requiredParams: ["query"],
+    textParams: ["query"],
+    selectorParams: [],
+    outputs: [{ name: "json", realType: "array[object]" }],
+  }),
+  echarts: entry("echarts", {
+    requiredParams: ["chart_type", "chart_title", "data", "x_axisORcategories"],
+    textParams: ["chart_type", "chart_title", "data", "x_axisORcategories"],
+    selectorParams: [],
+    outputs: [{ name: "text", realType: "string" }],
+  }),
+};
+
+// -- param validation ------------------------------------------------------------------------------------------
+
+export interface ParamIssue {
+  /** Path inside `param`, e.g. ["variables", 0, 1]. */
+  path: ParamPath;
+  message: string;
+}
+
+/** Checks `param` against the documented shape of `type`; [] when well-shaped or when the type is unknown. */
+export function validateParam(type: string, param: unknown): ParamIssue[] {
+  if (!isNodeTypeId(type)) return [];
+  const result = CATALOG[type].paramSchema.safeParse(param);
+  if (result.success) return [];
+  return result.error.issues.map((issue) => ({
+    path: issue.path.filter((part): part is string | number => typeof part !== "symbol"),
+    message: issue.message,
+  }));
+}
+
+// -- text fields and selectors present in a node ---------------------------------------------------------------
+
+export interface NodeLike {
+  id?: unknown;
+  type: unknown;
+  param: unknown;
+}
+
+/** Every rewritten text field present in the node (values may be non-strings: that is a conversion error). */
+export function textFieldPaths(node: NodeLike): ParamPath[] {
+  const { type, param } = node;
+  if (!isNodeTypeId(type) || !isJsonObject(param)) return [];
+  const paths: ParamPath[] = CATALOG[type].textParams.filter((key) => ownValue(param, key) !== undefined).map((key) => [key]);
+  if (type === "if-else") {
+    forEachCondition(param, (condition, path) => {
+      if (Array.isArray(condition) && condition.length === 3) paths.push([...path, 2]);
+    });
+  }
+  if (type === "list-operator") {
+    const operator = ownValue(param, "operator");
+    // Only a string filter value is rewritten; a number is passed through.
+    if (Array.isArray(operator) && operator[0] === "filter_by" && typeof operator[2] === "string") paths.push(["operator", 2]);
+  }
+  return paths;
+}
+
+function forEachCondition(param: Record<string, JsonValue>, visit: (condition: JsonValue, path: ParamPath) => void): void {
+  const cases = ownValue(param, "cases");
+  if (!Array.isArray(cases)) return;
+  cases.forEach((ifCase, i) => {
+    const conditions = Array.isArray(ifCase) ? ifCase[1] : undefined;
+    if (!Array.isArray(conditions)) return;
+    conditions.forEach((condition, j) => visit(condition, ["cases", i, 1, j]));
+  });
+}
+
+export interface SelectorRef {
+  /** Path of the `[var, id]` pair inside `param`. */
+  path: ParamPath;
+  variable: JsonValue;
+  nodeId: JsonValue;
+  shape: SelectorShape;
+}
+
+/** Every `[var, id]`-looking pair in the node's selector params (arrays of at least two elements). */
+export function selectorRefs(node: NodeLike): SelectorRef[] {
+  const { type, param } = node;
+  if (!isNodeTypeId(type) || !isJsonObject(param)) return [];
+  const refs: SelectorRef[] = [];
+  const add = (value: JsonValue | undefined, path: ParamPath, shape: SelectorShape): void => {
+    if (Array.isArray(value) && value.length >= 2) {
+      refs.push({ path, variable: value[0] as JsonValue, nodeId: value[1] as JsonValue, shape });
+    }
+  };
+  for (const { key, shape } of CATALOG[type].selectorParams) {
+    const value = ownValue(param, key);
+    if (shape === "selector" || shape === "child-selector") add(value, [key], shape);
+    else if (shape === "selectors" && Array.isArray(value)) value.forEach((item, i) => add(item, [key, i], shape));
+    else if (shape === "named-selectors" && Array.isArray(value)) {
+      value.forEach((item, i) => {
+        if (Array.isArray(item)) add(item[1], [key, i, 1], shape);
+      });
+    } else if (shape === "conditions") {
+      forEachCondition(param, (condition, path) => {
+        if (Array.isArray(condition)) add(condition[0], [...path, 0], shape);
+      });
+    }
+  }
+  return refs;
+}
+
+// -- official type inference (§2.6) -----------------------------------------------------------------------------
+
+export interface DeclaredVariable {
+  name: JsonValue;
+  type: JsonValue;
+}
+
+/** The facts the official inference reads from an already-built node. */
+export type NodeFacts =
+  | { type: "start"; variables: readonly DeclaredVariable[] }
+  /** Outputs keyed by Python hash identity (pyHashKey); later duplicates win, as in a dict. */
+  | { type: "code"; outputs: ReadonlyMap<string, DeclaredVariable> }
+  | { type: "document-extractor"; isArrayFile: boolean }
+  /** outputType stays null until the output_selector child is built; it is then "array[<child type>]". */
+  | { type: "iteration"; inputType: JsonValue; outputType: string | null; outputChildType?: JsonValue }
+  | { type: "list-operator"; varType: string }
+  | { type: "parameter-extractor"; parameters: readonly DeclaredVariable[] }
+  | { type: "variable-aggregator"; outputType: JsonValue }
+  | { type: "tool"; nodeType: ToolNodeType; toolName: string }
+  | { type: "question-classifier" | "http-request" | "llm" | "template-transform" }
+  | { type: "end" | "if-else" | "iteration-start" };
+
+export type ToolNodeType = "tts" | "text2image" | "markdown-exporter" | "mermaid-converter" | "google-search" | "echarts";
+
+export const TOOL_NODE_TYPES: readonly ToolNodeType[] = [
+  "tts",
+  "text2image",
+  "markdown-exporter",
+  "mermaid-converter",
+  "google-search",
+  "echarts",
+];
+
+export function isToolNodeType(type: string): type is ToolNodeType {
+  return (TOOL_NODE_TYPES as readonly string[]).includes(type);
+}
+
+/** The Dify `tool_name` the official converter gives a tool node; null when its param cannot build one. */
+export function toolName(type: ToolNodeType, param: unknown): string | null {
+  switch (type) {
+    case "tts":
+      return "tts";
+    case "text2image":
+      return "z_image_text_2_image";
+    case "mermaid-converter":
+      return "mermaid_converter";
+    case "google-search":
+      return "google_search";
+    case "markdown-exporter": {
+      const target = isJsonObject(param) ? ownValue(param, "target_type") : undefined;
+      return typeof target === "string" ? `md_to_${target}` : null;
+    }
+    case "echarts": {
+      const chart = isJsonObject(param) ? ownValue(param, "chart_type") : undefined;
+      return typeof chart === "string" ? `${chart}_chart` : null;
+    }
+  }
+}
+
+export type TypeLookupFailure =
+  | "variable-not-text"
+  | "reference-no-outputs"
+  | "undeclared-code-output"
+  | "unhashable-variable"
+  | "iteration-item-untyped";
+
+export type TypeLookup = { ok: true; type: JsonValue } | { ok: false; code: TypeLookupFailure; message: string };
+
+/** The start node stores Dify input kinds and maps three of them back when another node reads the variable. */
+const START_TYPE_READBACK: Readonly<Record<string, string>> = {
+  paragraph: "string",
+  checkbox: "boolean",
+  "file-list": "array[file]",
+};
+
+/** Python `t.strip('array[').strip(']')`: character-set stripping, so `array[string]` -> `string`, `array` -> ``. */
+export function officialElementType(arrayType: string): string {
+  return pyStripChars(pyStripChars(arrayType, "ary["), "]");
+}
+
+function found(type: JsonValue): TypeLookup {
+  return { ok: true, type };
+}
+
+/**
+ * The official converter's type for `[variable, node]` (§2.6), reproducing its quirks:
+ * - a dotted name (`file.type`) is `string` whatever the node;
+ * - llm / classifier / http / template accept any name as `string`;
+ * - document-extractor `text` is typed as the extractor's *input* kind (`file` / `array[file]`), not string;
+ * - iteration `item` strips the characters a, r, y, [ then ] from the input type (`file` stays `file`);
+ * - tool nodes: text2image, tts and markdown-exporter give array[file] for any name; mermaid-converter,
+ *   google-search and echarts give null (the official check compares against misspelt tool names; a tool name
+ *   containing "md" — every markdown exporter, and an echarts chart type containing "md" — counts as array[file]);
+ * - end, if-else and iteration-start expose nothing: referencing them is an error.
+ */
+export function officialVariableType(facts: NodeFacts, variable: JsonValue): TypeLookup {
+  const dotted = pyContains(variable, ".");
+  if (dotted === undefined) {
+    return {
+      ok: false,
+      code: "variable-not-text",
+      message: `the variable name ${JSON.stringify(variable)} is not a string`,
+    };
+  }
+  if (dotted) return found("string");
+  switch (facts.type) {
+    case "start": {
+      const declared = facts.variables.find((v) => pyEq(v.name, variable));
+      if (!declared) return found(null);
+      return found(typeof declared.type === "string" ? (START_TYPE_READBACK[declared.type] ?? declared.type) : declared.type);
+    }
+    case "question-classifier":
+    case "http-request":
+    case "llm":
+    case "template-transform":
+      return found("string");
+    case "code": {
+      const key = pyHashKey(variable);
+      if (key === undefined) return { ok: false, code: "unhashable-variable", message: "the variable name is not a string" };
+      const output = facts.outputs.get(key);
+      if (!output) {
+        return {
+          ok: false,
+          code: "undeclared-code-output",
+          message: `the code node declares no output named ${JSON.stringify(variable)}`,
+        };
+      }
+      return found(output.type);
+    }
+    case "document-extractor":
+      return found(facts.isArrayFile ? "array[file]" : "file");
+    case "iteration":
+      if (pyEq(variable, "index")) return found("number");
+      if (pyEq(variable, "item")) {
+        if (typeof facts.inputType !== "string") {
+          return {
+            ok: false,
+            code: "iteration-item-untyped",
+            message: `the iteration's input has no usable type (${JSON.stringify(facts.inputType)}), so \`item\` cannot be typed`,
+          };
+        }
+        return found(officialElementType(facts.inputType));
+      }
+      return found(facts.outputType);
+    case "list-operator":
+      return found(pyContains(variable, "record") ? officialElementType(facts.varType) : facts.varType);
+    case "parameter-extractor":
+      return found(facts.parameters.find((p) => pyEq(p.name, variable))?.type ?? null);
+    case "variable-aggregator":
+      return found(facts.outputType);
+    case "tool":
+      return found(officialToolType(facts.toolName));
+    case "end":
+    case "if-else":
+    case "iteration-start":
+      return {
+        ok: false,
+        code: "reference-no-outputs",
+        message: `${facts.type} nodes expose no variables`,
+      };
+  }
+}
+
+function officialToolType(name: string): string | null {
+  return name === "z_image_text_2_image" || name === "tts" || name.includes("md") ? "array[file]" : null;
+}
+
+const REAL_TOOL_TYPES: Readonly<Record<ToolNodeType, Readonly<Record<string, string>>>> = {
+  tts: { files: "array[file]", text: "string", json: "array[object]" },
+  text2image: { files: "array[file]", text: "string", json: "array[object]" },
+  "markdown-exporter": { files: "array[file]", text: "string", json: "array[object]" },
+  "mermaid-converter": { files: "array[file]", text: "string", json: "array[object]" },
+  "google-search": { json: "array[object]", text: "string", files: "array[file]" },
+  echarts: { text: "string", files: "array[file]", json: "array[object]" },
+};
+
+function realElementType(arrayType: JsonValue): string | null {
+  if (typeof arrayType !== "string") return null;
+  const match = /^array\[(.+)\]$/.exec(arrayType);
+  return match ? (match[1] ?? null) : null;
+}
+
+/**
+ * What the platform really exposes for `[variable, node]`: a type string, null when the type is unknown,
+ * undefined when the node has no such variable.
+ */
+export function realVariableType(facts: NodeFacts, variable: JsonValue): string | null | undefined {
+  if (typeof variable !== "string") return undefined;
+  const dot = variable.indexOf(".");
+  if (dot >= 0) {
+    // Only file variables have sub-fields (`file.type` and friends), which are strings.
+    const base = realVariableType(facts, variable.slice(0, dot));
+    return base === "file" ? "string" : base === undefined ? undefined : null;
+  }
+  switch (facts.type) {
+    case "start": {
+      const declared = facts.variables.find((v) => v.name === variable);
+      if (!declared) return undefined;
+      return typeof declared.type === "string" ? (START_TYPE_READBACK[declared.type] ?? declared.type) : null;
+    }
+    case "llm":
+      return variable === "text" ? "string" : undefined;
+    case "question-classifier":
+      return variable === "class_name" ? "string" : undefined;
+    case "template-transform":
+      return variable === "output" ? "string" : undefined;
+    case "http-request":
+      return ({ body: "string", status_code: "number", headers: "object", files: "array[file]" } as Record<string, string>)[variable];
+    case "code": {
+      const output = facts.outputs.get(`s${variable}`);
+      if (!output) return undefined;
+      return typeof output.type === "string" ? output.type : null;
+    }
+    case "document-extractor":
+      return variable === "text" ? (facts.isArrayFile ? "array[string]" : "string") : undefined;
+    case "iteration":
+      if (variable === "index") return "number";
+      if (variable === "item") return realElementType(facts.inputType);
+      if (variable !== "output") return undefined;
+      return typeof facts.outputChildType === "string" ? `array[${facts.outputChildType}]` : null;
+    case "list-operator":
+      if (variable === "result") return facts.varType;
+      if (variable === "first_record" || variable === "last_record") return realElementType(facts.varType);
+      return undefined;
+    case "parameter-extractor": {
+      const parameter = facts.parameters.find((p) => p.name === variable);
+      if (!parameter) return undefined;
+      return typeof parameter.type === "string" ? parameter.type : null;
+    }
+    case "variable-aggregator":
+      return variable === "output" ? (typeof facts.outputType === "string" ? facts.outputType : null) : undefined;
+    case "tool":
+      return REAL_TOOL_TYPES[facts.nodeType][variable];
+    case "end":
+    case "if-else":
+    case "iteration-start":
+      return undefined;
+  }
+}
+
+// -- facts for viewers (lenient) --------------------------------------------------------------------------------
+
+export interface FactsContext {
+  /** Official type of the value a `[var, id]` selector points at; undefined when it cannot be resolved. */
+  inputType(selector: JsonValue | undefined): JsonValue | undefined;
+  /** For an iteration: the official type of its output child's variable, when known. */
+  iterationChildType?(selector: JsonValue | undefined): JsonValue | undefined;
+}
+
+function pairs(value: JsonValue | undefined, nameIndex: number, typeIndex: number): DeclaredVariable[] {
+  const items = value === undefined ? undefined : pyIter(value);
+  if (!items) return [];
+  const out: DeclaredVariable[] = [];
+  for (const item of items) {
+    const name = pyItem(item, nameIndex);
+    const type = pyItem(item, typeIndex);
+    if (name !== undefined && type !== undefined) out.push({ name, type });
+  }
+  return out;
+}
+
+/** The inference facts of a node computed from its param, never failing (unknown parts become null). */
+export function nodeFacts(node: NodeLike, ctx: FactsContext): NodeFacts | null {
+  const { type } = node;
+  if (!isNodeTypeId(type)) return null;
+  const param = isJsonObject(node.param) ? node.param : {};
+  switch (type) {
+    case "start":
+      return { type, variables: pairs(ownValue(param, "variables"), 0, 1) };
+    case "code": {
+      const outputs = new Map<string, DeclaredVariable>();
+      for (const output of pairs(ownValue(param, "outputs"), 0, 1)) {
+        const key = pyHashKey(output.name);
+        if (key !== undefined) outputs.set(key, output);
+      }
+      return { type, outputs };
+    }
+    case "document-extractor":
+      return { type, isArrayFile: ctx.inputType(ownValue(param, "variable_selector")) === "array[file]" };
+    case "iteration": {
+      const childType = ctx.iterationChildType?.(ownValue(param, "output_selector"));
+      return {
+        type,
+        inputType: ctx.inputType(ownValue(param, "iterator_selector")) ?? null,
+        outputType: childType === undefined ? null : `array[${String(childType)}]`,
+        outputChildType: childType ?? null,
+      };
+    }
+    case "list-operator": {
+      const varType = ctx.inputType(ownValue(param, "variable"));
+      return { type, varType: typeof varType === "string" ? varType : "" };
+    }
+    case "parameter-extractor":
+      return { type, parameters: pairs(ownValue(param, "parameters"), 1, 2) };
+    case "variable-aggregator": {
+      const first = pyItem(ownValue(param, "variables") ?? null, 0);
+      return { type, outputType: ctx.inputType(first) ?? null };
+    }
+    case "question-classifier":
+    case "http-request":
+    case "llm":
+    case "template-transform":
+    case "end":
+    case "if-else":
+    case "iteration-start":
+      return { type };
+    default:
+      return { type: "tool", nodeType: type, toolName: toolName(type, param) ?? "" };
+  }
+}
+
+export interface ExposedVariable {
+  name: string;
+  /** The official converter's inferred type; undefined when referencing it is a conversion error. */
+  officialType: JsonValue | undefined;
+  /** What the platform really exposes (null: unknown). */
+  realType: string | null;
+  /** Why the two differ, when they do because of a known quirk. */
+  quirk?: string;
+}
+
+const QUIRKS: Partial<Record<NodeTypeId, string>> = {
+  "document-extractor": "The official inference types `text` as the extractor's input kind (file or array[file]).",
+  "mermaid-converter": "The official inference gives null: it checks the tool name `mermaid-converter`, the real one is `mermaid_converter`.",
+  "google-search": "The official inference gives null: it checks the tool name `google-search`, the real one is `google_search`.",
+  echarts: "The official inference gives null: echarts nodes are typed `tool` and their tool name matches no rule.",
+};
+
+/** The variables a node exposes to other nodes, with the official and the real type of each. */
+export function exposedVariables(node: NodeLike, ctx: FactsContext): ExposedVariable[] {
+  const facts = nodeFacts(node, ctx);
+  if (!facts || !isNodeTypeId(node.type)) return [];
+  const names = exposedNames(node.type, facts);
+  return names.map((name) => {
+    const official = officialVariableType(facts, name);
+    const officialType = official.ok ? official.type : undefined;
+    const realType = realVariableType(facts, name) ?? null;
+    const exposed: ExposedVariable = { name, officialType, realType };
+    const quirk = QUIRKS[node.type as NodeTypeId];
+    if (quirk && officialType !== realType) exposed.quirk = quirk;
+    else if (node.type === "iteration" && name === "item" && officialType !== realType) {
+      exposed.quirk = "The official inference strips the characters a, r, y, [ and ] from the input type.";
+    }
+    return exposed;
+  });
+}
+
+function exposedNames(type: NodeTypeId, facts: NodeFacts): string[] {
+  switch (facts.type) {
+    case "start":
+      return facts.variables.flatMap((v) => (typeof v.name === "string" ? [v.name] : []));
+    case "code":
+      return [...facts.outputs.values()].flatMap((v) => (typeof v.name === "string" ? [v.name] : []));
+    case "parameter-extractor":
+      return facts.parameters.flatMap((v) => (typeof v.name === "string" ? [v.name] : []));
+    default:
+      return CATALOG[type].outputs.map((output) => output.name);
+  }
+}
+
+// -- output ports ----------------------------------------------------------------------------------------------
+
+export interface OutputPort {
+  /** The edge port number that selects this handle. */
+  index: number;
+  label: string;
+  kind: "case" | "else" | "class" | "source";
+}
+
+/** Ports a node's outgoing edges may use: if-else cases then ELSE (= number of cases); one per class; else one. */
+export function outputPorts(node: NodeLike): OutputPort[] {
+  const { type } = node;
+  const param = isJsonObject(node.param) ? node.param : {};
+  if (type === "end") return [];
+  if (type === "if-else") {
+    const cases = pyIter(ownValue(param, "cases") ?? null) ?? [];
+    const ports: OutputPort[] = cases.map((_, i) => ({ index: i, label: i === 0 ? "IF" : `ELIF ${i}`, kind: "case" }));
+    ports.push({ index: cases.length, label: "ELSE", kind: "else" });
+    return ports;
+  }
+  if (type === "question-classifier") {
+    const classes = pyIter(ownValue(param, "classes") ?? null) ?? [];
+    return classes.map((label, i) => ({ index: i, label: typeof label === "string" ? label : JSON.stringify(label), kind: "class" }));
+  }
+  return [{ index: 0, label: "source", kind: "source" }];
+}
+
+export { NODE_TYPE_IDS };

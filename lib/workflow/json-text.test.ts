@@ -1,0 +1,142 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isFloatLiteral, parsePyJson, positionAt, type JsonProblem } from "./json-text";
+
+function problem(text: string): JsonProblem {
+  const result = parsePyJson(text);
+  if (result.ok) throw new Error(`expected ${JSON.stringify(text)} to be rejected`);
+  return result.problem;
+}
+
+function value(text: string): unknown {
+  const result = parsePyJson(text);
+  if (!result.ok) throw new Error(result.problem.message);
+  return result.value;
+}
+
+describe("parsePyJson accepts what Python json.loads accepts", () => {
+  it("parses NaN, Infinity and -Infinity, which JSON.parse rejects", () => {
+    expect(value("[NaN, Infinity, -Infinity]")).toEqual([NaN, Infinity, -Infinity]);
+    expect(() => JSON.parse("[NaN]")).toThrow();
+  });
+
+  it("keeps the last of duplicate keys and treats __proto__ as data", () => {
+    expect(value('{"a": 1, "a": 2}')).toEqual({ a: 2 });
+    const parsed = value('{"__proto__": {"x": 1}}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(Object.keys(parsed)).toEqual(["__proto__"]);
+  });
+
+  it("accepts any JSON value at the top level and surrounding JSON whitespace", () => {
+    expect(value(" \t\r\n[1]\n ")).toEqual([1]);
+    expect(value("3")).toBe(3);
+    expect(value('"s"')).toBe("s");
+  });
+
+  it("decodes escapes including surrogate pairs", () => {
+    expect(value('"\\ud83d\\ude00 \\n \\/ \\u00e9"')).toBe("😀 \n / é");
+  });
+
+  it("remembers which numbers were float literals with integral values", () => {
+    const parsed = parsePyJson('{"a": [1, 1.0, 2e0, 1.5], "b": 3.0, "c": 3}');
+    if (!parsed.ok) throw new Error("parse failed");
+    const root = parsed.value as { a: number[]; b: number; c: number };
+    expect([0, 1, 2, 3].map((i) => isFloatLiteral(parsed.floats, root.a, i))).toEqual([false, true, true, true]);
+    expect(isFloatLiteral(parsed.floats, root, "b")).toBe(true);
+    expect(isFloatLiteral(parsed.floats, root, "c")).toBe(false);
+  });
+
+  it("agrees with JSON.parse on every JSON document (property)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (json) => {
+        const text = JSON.stringify(json);
+        const parsed = parsePyJson(text);
+        expect(parsed.ok).toBe(true);
+        if (parsed.ok) expect(parsed.value).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("accepts and rejects exactly what JSON.parse does on arbitrary text without NaN/Infinity (property)", () => {
+    const jsonish = fc.string({ unit: fc.constantFrom(..."{}[]\",:0123456789.-+eE tfnrulase\\/'\n\t\u0001") });
+    fc.assert(
+      fc.property(jsonish, (text) => {
+        let jsOk = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          jsOk = false;
+        }
+        expect(parsePyJson(text).ok).toBe(jsOk);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("parsePyJson explains what Python rejects, with positions", () => {
+  it("names comments", () => {
+    expect(problem('{"a": 1 /* note */}')).toMatchObject({ code: "json-comment", line: 1, column: 9, offset: 8 });
+    expect(problem('{"a": 1, // note\n"b": 2}').code).toBe("json-comment");
+  });
+
+  it("names trailing commas and points at the comma", () => {
+    const p = problem('{"a": [1, 2,\n]}');
+    expect(p).toMatchObject({ code: "json-trailing-comma", line: 1, column: 12 });
+    expect(p.related).toMatchObject({ line: 2, column: 1 });
+    expect(problem('{"a": 1,}').code).toBe("json-trailing-comma");
+  });
+
+  it("names a mismatched bracket and where the open one was", () => {
+    const p = problem('{\n  "edges": [["1", 0, "2"}\n}');
+    expect(p.code).toBe("json-mismatched-bracket");
+    expect(p.message).toContain("`}`");
+    expect(p.message).toContain("`]`");
+    expect(p.related).toMatchObject({ line: 2, column: 13 });
+    expect(problem('[["a", 1)]').message).toMatch(/found `\)` where `\]` was expected/);
+  });
+
+  it("names an unclosed bracket at its opening position", () => {
+    const p = problem('{"nodes_info": [1, 2');
+    expect(p).toMatchObject({ code: "json-unclosed-bracket", line: 1, column: 16, offset: 15 });
+  });
+
+  it("names code-fence leftovers from the official fence-stripping quirk", () => {
+    expect(problem(' json\n{"a": 1}').code).toBe("json-code-fence");
+    expect(problem('JSON\n{"a": 1}').code).toBe("json-code-fence");
+    expect(problem('{"a": 1}\n ```').code).toBe("json-code-fence");
+  });
+
+  it("names single quotes, bad escapes, raw control characters and missing commas", () => {
+    expect(problem("{'a': 1}").code).toBe("json-single-quote");
+    expect(problem('{"a": \'x\'}').code).toBe("json-single-quote");
+    expect(problem('"a\\sb"')).toMatchObject({ code: "json-bad-escape", offset: 2 });
+    expect(problem('"\\u12G4"').code).toBe("json-bad-escape");
+    expect(problem('"line\nbreak"')).toMatchObject({ code: "json-control-character", line: 1, column: 6 });
+    expect(problem('["a" "b"]').code).toBe("json-missing-comma");
+  });
+
+  it("names empty input, extra data and Python literals", () => {
+    expect(problem("  ").code).toBe("empty-workflow");
+    expect(problem('{"a": 1} {"b": 2}').code).toBe("json-extra-data");
+    expect(problem('{"a": 1}}').message).toMatch(/Extra `}`/);
+    expect(problem('{"a": True}').message).toMatch(/write `true`/);
+    expect(problem('"unterminated').code).toBe("json-unterminated-string");
+  });
+
+  it("rejects numbers Python rejects", () => {
+    for (const text of ["01", "+1", ".5", "1.", "-", "-NaN", "0x10"]) expect(parsePyJson(text).ok, text).toBe(false);
+  });
+
+  it("reports a too-deep nesting instead of overflowing the stack", () => {
+    expect(problem("[".repeat(5000) + "]".repeat(5000)).code).toBe("json-too-deep");
+  });
+});
+
+describe("positionAt", () => {
+  it("gives 1-based lines and columns", () => {
+    expect(positionAt("ab\ncd", 4)).toEqual({ offset: 4, line: 2, column: 2 });
+    expect(positionAt("ab", 0)).toEqual({ offset: 0, line: 1, column: 1 });
+  });
+});

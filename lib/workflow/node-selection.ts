@@ -1,0 +1,282 @@
+// Parses a response's free-text `<node_selection>` into the set of node types it declares (spec §5.4).
+// Pure and total: any string yields declared types with their source spans plus the fragments it could not map.
+
+import { NODE_TYPE_IDS, NODE_TYPES, type NodeTypeId } from "./node-types";
+
+/** A node type the selection declares, with the span of the original text it was read from. */
+export interface DeclaredNode {
+  type: NodeTypeId;
+  /** The text that named the type, as written (e.g. "Text to Speech"). */
+  text: string;
+  /** 0-based offset and length inside the node_selection string passed to the parser. */
+  offset: number;
+  length: number;
+  /** "name" when the whole item was a node name, "scan" when found inside a sentence-like item. */
+  via: "name" | "scan";
+  /** How the text relates to the type id; the recorded judge was strict about anything but case (§5.3). */
+  form: NameForm;
+}
+
+/**
+ * "id": the type id up to case; "display": the display name or the id with other spacing or hyphens;
+ * "alias": another accepted name; "misspelling": a known typo the alias table accepts ("Markdown Exportor").
+ */
+export type NameForm = "id" | "display" | "alias" | "misspelling";
+
+/** A list item that names no known node type. */
+export interface UnmappedFragment {
+  text: string;
+  offset: number;
+  length: number;
+}
+
+export interface NodeSelectionParse {
+  /** Every mention, in text order (a type may appear several times). */
+  mentions: DeclaredNode[];
+  /** The declared set, unique, in order of first mention. */
+  types: NodeTypeId[];
+  unmapped: UnmappedFragment[];
+}
+
+const LEADING_TRAILING_NEWLINES = /^\n+|\n+$/g;
+const NEWLINE = /\n/g;
+
+/**
+ * The official judge-input preprocessing (§5.2): newlines trimmed at both ends, inner newlines become ", ".
+ * Exposed so the judge prompt can be rebuilt verbatim; the parser below works on the original text instead.
+ */
+export function officialNodeSelectionText(nodeSelection: string): string {
+  return nodeSelection.replace(LEADING_TRAILING_NEWLINES, "").replace(NEWLINE, ", ");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Name table: normalised key -> type id.
+
+const NORMALISE_STRIP = /[\s\-_]+/g;
+
+/** Lower-case and drop spaces, hyphens and underscores, so "Iteration-Start" == "iteration start". */
+export function normaliseNodeName(name: string): string {
+  return name.toLowerCase().replace(NORMALISE_STRIP, "");
+}
+
+function namesOf(type: NodeTypeId): string[] {
+  const info = NODE_TYPES[type];
+  return [type, info.displayName, ...info.aliases];
+}
+
+const NAME_TABLE: ReadonlyMap<string, NodeTypeId> = (() => {
+  const table = new Map<string, NodeTypeId>();
+  for (const type of NODE_TYPE_IDS) {
+    for (const name of namesOf(type)) table.set(normaliseNodeName(name), type);
+  }
+  return table;
+})();
+
+/** Alias keys (normalised) that are misspellings rather than names; a strict judge would reject them. */
+const MISSPELLINGS: ReadonlySet<string> = new Set(["markdownexportor"]);
+
+const MULTIPLICITY_SUFFIX = /(?:[x×]\d+|\d+[x×])$/;
+const NODE_SUFFIX = /nodes?$/;
+
+interface NameHit {
+  type: NodeTypeId;
+  /** The normalised key that matched, after dropping "node" and "x2" suffixes. */
+  key: string;
+}
+
+function lookupName(name: string): NameHit | null {
+  let key = normaliseNodeName(name);
+  for (let attempt = 0; attempt < 3 && key !== ""; attempt += 1) {
+    const type = NAME_TABLE.get(key);
+    if (type) return { type, key };
+    const trimmed = key.replace(NODE_SUFFIX, "").replace(MULTIPLICITY_SUFFIX, "");
+    if (trimmed === key) return null;
+    key = trimmed;
+  }
+  return null;
+}
+
+/**
+ * Maps one node name as a model might write it ("Text to Speech", "template", "LLM x2", "Code node") to its type.
+ * Returns null for anything that is not a whole node name.
+ */
+export function matchNodeTypeName(name: string): NodeTypeId | null {
+  return lookupName(name)?.type ?? null;
+}
+
+/** Normalised keys of each type's id and display name. */
+const DISPLAY_KEYS: ReadonlySet<string> = new Set(
+  NODE_TYPE_IDS.flatMap((type) => [normaliseNodeName(type), normaliseNodeName(NODE_TYPES[type].displayName)]),
+);
+
+function formOf(text: string, hit: NameHit): NameForm {
+  if (text.trim().toLowerCase() === hit.type) return "id";
+  if (DISPLAY_KEYS.has(hit.key) && NAME_TABLE.get(hit.key) === hit.type) return "display";
+  return MISSPELLINGS.has(hit.key) ? "misspelling" : "alias";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fallback scan for names inside sentence-like items ("Keeping Start and LLM nodes").
+
+/** Single words that are ordinary English when written in lower case; only capitalised forms count as names. */
+const COMMON_WORDS: ReadonlySet<string> = new Set([
+  "start",
+  "end",
+  "code",
+  "template",
+  "iteration",
+  "condition",
+  "classifier",
+  "aggregator",
+  "google",
+  "loop",
+]);
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function namePattern(name: string): string {
+  return name
+    .split(/[\s\-_]+/)
+    .filter((part) => part !== "")
+    .map(escapeRegex)
+    .join("[\\s_-]*");
+}
+
+const SCAN_REGEX: RegExp = (() => {
+  const names = new Set<string>();
+  for (const type of NODE_TYPE_IDS) for (const name of namesOf(type)) names.add(name);
+  const ordered = [...names].sort((a, b) => b.length - a.length);
+  return new RegExp(`(?<![A-Za-z0-9])(?:${ordered.map(namePattern).join("|")})(?![A-Za-z0-9])`, "gi");
+})();
+
+const HAS_UPPER = /[A-Z]/;
+
+function acceptScanMatch(matched: string): boolean {
+  const key = normaliseNodeName(matched);
+  return !COMMON_WORDS.has(key) || HAS_UPPER.test(matched);
+}
+
+function scanNames(source: string, core: Fragment, out: DeclaredNode[]): void {
+  SCAN_REGEX.lastIndex = 0;
+  for (let m = SCAN_REGEX.exec(core.text); m !== null; m = SCAN_REGEX.exec(core.text)) {
+    const matched = m[0];
+    const hit = lookupName(matched);
+    if (hit && acceptScanMatch(matched)) {
+      const offset = core.offset + m.index;
+      const text = source.slice(offset, offset + matched.length);
+      out.push({ type: hit.type, text, offset, length: matched.length, via: "scan", form: formOf(matched, hit) });
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Length-preserving masking, so every fragment keeps its offsets in the original text.
+
+const TAG_PAIR = /<([^<>\n/]{1,80})>([^<>]*)<\/\1\s*>/g;
+const STRAY_TAG = /<\/?[^<>\n]{0,80}>/g;
+const SEPARATOR_CHAR = ",";
+
+/** `<LLM></LLM>` lists: keep the name (or the content when there is one) and turn the markup into separators. */
+function maskTagLists(text: string): string {
+  if (!text.includes("<")) return text;
+  const paired = text.replace(TAG_PAIR, (whole, name: string, content: string) => {
+    const open = 1 + name.length + 1;
+    const close = whole.length - open - content.length;
+    if (content.trim() === "") {
+      return `${SEPARATOR_CHAR}${name}${SEPARATOR_CHAR}${content}${SEPARATOR_CHAR.repeat(close)}`;
+    }
+    return `${SEPARATOR_CHAR.repeat(open)}${content}${SEPARATOR_CHAR.repeat(close)}`;
+  });
+  return paired.replace(STRAY_TAG, (tag) => SEPARATOR_CHAR.repeat(tag.length));
+}
+
+const OPEN_PARENS = new Set(["(", "（", "["]);
+const CLOSE_PARENS = new Set([")", "）", "]"]);
+
+/** Blanks parenthesised text (nested too); an unclosed "(" blanks to the end of its line. */
+function maskParentheses(text: string): string {
+  if (!/[(（[)）\]]/.test(text)) return text;
+  const chars = [...text];
+  let depth = 0;
+  for (let i = 0; i < chars.length; i += 1) {
+    const ch = chars[i] as string;
+    if (ch === "\n") {
+      depth = 0;
+      continue;
+    }
+    if (OPEN_PARENS.has(ch)) depth += 1;
+    const masked = depth > 0 || CLOSE_PARENS.has(ch);
+    if (CLOSE_PARENS.has(ch) && depth > 0) depth -= 1;
+    if (masked) chars[i] = " ".repeat(ch.length);
+  }
+  return chars.join("");
+}
+
+const LIST_PREFIX = /^(?:\s+|\d+\s*[.)、](?=\s|$)|[-*•+>#·]+(?=\s|$)|[*`]+)/;
+const DECORATION = /[*`]/g;
+const CUT_MARKER = /\s[-–—]\s|[:：]|\s[-–—]$/;
+const IGNORED_ITEM = /^(?:removing|deleting|removed|deleted)\b/i;
+
+interface Fragment {
+  text: string;
+  offset: number;
+}
+
+/** `,` `;` newline and their full-width forms (，；、). */
+const SEPARATOR_CODES: ReadonlySet<number> = new Set([0x2c, 0x3b, 0x0a, 0xff0c, 0xff1b, 0x3001]);
+
+function splitFragments(masked: string): Fragment[] {
+  const fragments: Fragment[] = [];
+  let start = 0;
+  for (let i = 0; i <= masked.length; i += 1) {
+    if (i === masked.length || SEPARATOR_CODES.has(masked.charCodeAt(i))) {
+      if (i > start) fragments.push({ text: masked.slice(start, i), offset: start });
+      start = i + 1;
+    }
+  }
+  return fragments;
+}
+
+/** Strips list numbering, bullets and decoration, and cuts descriptions after " - " or ":". */
+function coreOf(fragment: Fragment): Fragment | null {
+  let text = fragment.text;
+  let offset = fragment.offset;
+  for (let m = LIST_PREFIX.exec(text); m !== null && m[0] !== ""; m = LIST_PREFIX.exec(text)) {
+    text = text.slice(m[0].length);
+    offset += m[0].length;
+  }
+  text = text.replace(DECORATION, " ");
+  const cut = CUT_MARKER.exec(text);
+  if (cut) text = text.slice(0, cut.index);
+  const lead = text.length - text.trimStart().length;
+  text = text.trim();
+  if (text === "") return null;
+  return { text, offset: offset + lead };
+}
+
+/** Parses a node_selection text. Never throws; non-strings give an empty result. */
+export function parseNodeSelection(nodeSelection: string | null | undefined): NodeSelectionParse {
+  const source = typeof nodeSelection === "string" ? nodeSelection : "";
+  const masked = maskParentheses(maskTagLists(source));
+  const mentions: DeclaredNode[] = [];
+  const unmapped: UnmappedFragment[] = [];
+  for (const fragment of splitFragments(masked)) {
+    const core = coreOf(fragment);
+    if (!core || IGNORED_ITEM.test(core.text)) continue;
+    const original = source.slice(core.offset, core.offset + core.text.length);
+    const hit = lookupName(core.text);
+    if (hit) {
+      const form = formOf(core.text, hit);
+      mentions.push({ type: hit.type, text: original, offset: core.offset, length: core.text.length, via: "name", form });
+      continue;
+    }
+    const before = mentions.length;
+    scanNames(source, core, mentions);
+    if (mentions.length === before) unmapped.push({ text: original, offset: core.offset, length: core.text.length });
+  }
+  const types: NodeTypeId[] = [];
+  for (const mention of mentions) if (!types.includes(mention.type)) types.push(mention.type);
+  return { mentions, types, unmapped };
+}

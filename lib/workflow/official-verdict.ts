@@ -1,0 +1,242 @@
+// The official pass-stage verdict for steps 1_1–1_3: tags and JSON, conversion, then variable-name consistency.
+// Reproduces the official check exactly (first start node, set equality of inputs, every end node's sorted outputs).
+//
+// Public API (stable):
+//   officialVerdict(parsed, turn, options?) -> OfficialVerdict
+//     { failStep: "step_1_1" | "step_1_2" | "step_1_3" | null, diagnostics, conversion }
+//     failStep null means the response reaches step_1_4 (the LLM node judge).
+//   checkVariableNames(workflow, turn) -> Diagnostic[]   the step_1_3 check alone ([] when it passes)
+
+import type { Result } from "../result";
+import type { TurnSpec } from "../benchmark/turn";
+import { convertWorkflow, type Conversion, type ConvertOptions } from "./convert";
+import type { Diagnostic } from "./diagnostics";
+import type { ParsedResponse } from "./response";
+import {
+  compareCodePoints,
+  isJsonObject,
+  ownValue,
+  preview,
+  pyEq,
+  pyHashKey,
+  pyIter,
+  pySortBy,
+  type JsonObject,
+  type JsonValue,
+} from "./python-values";
+
+export type VerdictStep = "step_1_1" | "step_1_2" | "step_1_3";
+
+export interface OfficialVerdict {
+  failStep: VerdictStep | null;
+  diagnostics: Diagnostic[];
+  /** The conversion outcome, when step_1_1 passed (reuse it instead of converting again). */
+  conversion: Result<Conversion, Diagnostic> | null;
+}
+
+export type VariableSpec = Pick<TurnSpec, "inputVars" | "outputVars">;
+
+export function officialVerdict(parsed: ParsedResponse, turn: VariableSpec, options: Omit<ConvertOptions, "floats"> = {}): OfficialVerdict {
+  if (!parsed.json.ok || parsed.diagnostics.length > 0) {
+    return { failStep: "step_1_1", diagnostics: parsed.diagnostics, conversion: null };
+  }
+  const conversion = convertWorkflow(parsed.json.value, { ...options, floats: parsed.json.floats });
+  if (!conversion.ok) return { failStep: "step_1_2", diagnostics: conversion.issues, conversion };
+  const diagnostics = checkVariableNames(parsed.json.value, turn);
+  return { failStep: diagnostics.length ? "step_1_3" : null, diagnostics, conversion };
+}
+
+// -- step_1_3 ------------------------------------------------------------------------------------------------------
+
+function consistency(code: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
+  return { code, category: "consistency", severity: "error", officialStep: "step_1_3", message, ...extra };
+}
+
+function nodeId(node: JsonObject): string | undefined {
+  const id = ownValue(node, "id");
+  return typeof id === "string" ? id : undefined;
+}
+
+/** Python `d.get(key, default)` on a value that may not be a dict (the official code would raise; we fail). */
+function getOr(value: JsonValue | undefined, key: string, fallback: JsonValue): JsonValue | undefined {
+  if (!isJsonObject(value)) return undefined;
+  return ownValue(value, key) ?? fallback;
+}
+
+/** `[item[0] for item in entries if isinstance(item, list) and len(item) > 0]` */
+function firstElements(entries: JsonValue | undefined): JsonValue[] | undefined {
+  const items = entries === undefined ? undefined : pyIter(entries);
+  if (!items) return undefined;
+  return items.filter((item): item is JsonValue[] => Array.isArray(item) && item.length > 0).map((item) => item[0] as JsonValue);
+}
+
+const show = (names: readonly JsonValue[]): string => (names.length ? names.map((n) => (typeof n === "string" ? n : preview(n))).join(", ") : "none");
+
+function setDifference(a: readonly JsonValue[], b: readonly JsonValue[]): JsonValue[] {
+  return a.filter((x, i) => !b.some((y) => pyEq(x, y)) && a.findIndex((z) => pyEq(z, x)) === i);
+}
+
+/** The official step_1_3 check on the parsed workflow; one or more diagnostics when it fails. */
+export function checkVariableNames(workflow: JsonValue, turn: VariableSpec): Diagnostic[] {
+  const nodesValue = isJsonObject(workflow) ? (ownValue(workflow, "nodes_info") ?? []) : undefined;
+  const nodes = nodesValue === undefined ? undefined : pyIter(nodesValue);
+  if (!nodes) return [consistency("workflow-shape", "The workflow has no list of nodes to check variable names on.")];
+  const objects = nodes.filter(isJsonObject);
+  const diagnostics: Diagnostic[] = [];
+
+  const start = objects.find((node) => ownValue(node, "type") === "start");
+  if (!start) {
+    diagnostics.push(
+      consistency("no-start-node", `The workflow has no start node, so its inputs cannot match the required inputs (${show(turn.inputVars)}).`, {
+        hint: 'Add a start node declaring the inputs, with id "1".',
+      }),
+    );
+  } else {
+    diagnostics.push(...checkInputs(start, turn.inputVars));
+  }
+  diagnostics.push(...checkOutputs(objects, turn.outputVars));
+  return diagnostics;
+}
+
+function checkInputs(start: JsonObject, required: readonly string[]): Diagnostic[] {
+  const names = firstElements(getOr(getOr(start, "param", {}), "variables", []));
+  const id = nodeId(start);
+  const location = id === undefined ? undefined : { nodeId: id, paramPath: ["variables"] };
+  if (!names) {
+    return [consistency("input-variables-mismatch", `The start node's variables are not a list; the task requires inputs ${show(required)}.`, location ? { location } : {})];
+  }
+  if (names.some((name) => pyHashKey(name) === undefined)) {
+    return [consistency("input-variables-mismatch", "A start variable name is a list or object; names must be strings.", location ? { location } : {})];
+  }
+  const missing = setDifference(required, names);
+  const extra = setDifference(names, required);
+  if (!missing.length && !extra.length) return [];
+  const parts = [missing.length ? `missing ${show(missing)}` : "", extra.length ? `unexpected ${show(extra)}` : ""].filter(Boolean);
+  return [
+    consistency(
+      "input-variables-mismatch",
+      `Start node${id ? ` "${id}"` : ""} declares inputs (${show(names)}), but the task requires exactly (${show(required)}): ${parts.join("; ")}.`,
+      { ...(location ? { location } : {}), hint: "Use the input names the instruction gives as (variable X)." },
+    ),
+  ];
+}
+
+interface EndOutputs {
+  node: JsonObject;
+  names: JsonValue[];
+}
+
+/** Python `sorted(list)`; null when the official sort would raise (mixed types). */
+function pySorted<T extends JsonValue>(items: readonly T[]): T[] | null {
+  const { sorted, raises } = pySortBy(items, (item) => item);
+  return raises ? null : sorted;
+}
+
+function checkOutputs(nodes: readonly JsonObject[], outputVars: string[] | string[][]): Diagnostic[] {
+  const ends: EndOutputs[] = [];
+  for (const node of nodes) {
+    if (ownValue(node, "type") !== "end") continue;
+    const names = firstElements(getOr(getOr(node, "param", {}), "outputs", []));
+    if (!names) {
+      return [consistency("output-variables-mismatch", "An end node's outputs are not a list.", locationOf(node, "outputs"))];
+    }
+    const sorted = pySorted(names);
+    if (!sorted) {
+      return [consistency("output-variables-mismatch", `End node outputs (${show(names)}) mix names of different kinds; names must be strings.`, locationOf(node, "outputs"))];
+    }
+    ends.push({ node, names: sorted });
+  }
+  const groups = targetGroups(outputVars);
+  const actual = pySortBy(ends, (end) => end.names);
+  if (actual.raises) return [consistency("output-variables-mismatch", "End node outputs cannot be compared; names must be strings.")];
+  const equal =
+    actual.sorted.length === groups.length &&
+    actual.sorted.every((end, i) => pyEq(end.names, (groups[i] ?? []) as JsonValue[]));
+  if (equal) return [];
+  return explainOutputMismatch(ends, groups);
+}
+
+function targetGroups(outputVars: string[] | string[][]): string[][] {
+  if (outputVars.length === 0) return [];
+  const groups = typeof outputVars[0] === "string" ? [outputVars as string[]] : (outputVars as string[][]);
+  return groups.map((group) => [...group].sort(compareCodePoints)).sort(compareLists);
+}
+
+/** Python list ordering for lists of strings: element by element, then length. */
+function compareLists(a: readonly string[], b: readonly string[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const order = compareCodePoints(a[i] as string, b[i] as string);
+    if (order !== 0) return order;
+  }
+  return a.length - b.length;
+}
+
+function locationOf(node: JsonObject, key: string): Partial<Diagnostic> {
+  const id = nodeId(node);
+  return id === undefined ? {} : { location: { nodeId: id, paramPath: [key] } };
+}
+
+function duplicates(names: readonly JsonValue[]): JsonValue[] {
+  return names.filter((name, i) => names.findIndex((other) => pyEq(other, name)) !== i);
+}
+
+/** Pairs end nodes with required groups (exact matches first, then by overlap) and names what differs. */
+function explainOutputMismatch(ends: EndOutputs[], groups: string[][]): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const endLabel = (end: EndOutputs): string => (nodeId(end.node) ? `End node "${nodeId(end.node)}"` : "An end node");
+  if (ends.length !== groups.length) {
+    const expected =
+      groups.length === 1 ? `exactly one End node with outputs (${show(groups[0] ?? [])})` : `${groups.length} End nodes with outputs ${groups.map((g) => `(${show(g)})`).join(" and ")}`;
+    const found = ends.length ? ends.map((end) => `${endLabel(end)}: (${show(end.names)})`).join("; ") : "none";
+    diagnostics.push(
+      consistency("end-count-mismatch", `The workflow has ${ends.length} End node(s), but the task expects ${expected}. Found: ${found}.`, {
+        hint:
+          groups.length === 1
+            ? "Merge the branches with a variable aggregator into a single End node."
+            : "Give each set of outputs its own End node.",
+      }),
+    );
+  }
+  for (const end of ends) {
+    const repeated = duplicates(end.names);
+    if (repeated.length) {
+      diagnostics.push(consistency("duplicate-output-name", `${endLabel(end)} outputs ${show(repeated)} more than once.`, locationOf(end.node, "outputs")));
+    }
+  }
+  const unmatchedGroups = groups.slice();
+  const unmatchedEnds: EndOutputs[] = [];
+  for (const end of ends) {
+    const exact = unmatchedGroups.findIndex((group) => pyEq(end.names, group));
+    if (exact >= 0) unmatchedGroups.splice(exact, 1);
+    else unmatchedEnds.push(end);
+  }
+  for (const end of unmatchedEnds) {
+    if (!unmatchedGroups.length) break;
+    let best = 0;
+    let bestScore = -1;
+    unmatchedGroups.forEach((group, i) => {
+      const score = end.names.filter((name) => group.some((g) => pyEq(g, name))).length;
+      if (score > bestScore) {
+        best = i;
+        bestScore = score;
+      }
+    });
+    const group = unmatchedGroups.splice(best, 1)[0] ?? [];
+    const missing = setDifference(group, end.names);
+    const extra = setDifference(end.names, group);
+    if (!missing.length && !extra.length) continue;
+    const parts = [missing.length ? `missing ${show(missing)}` : "", extra.length ? `unexpected ${show(extra)}` : ""].filter(Boolean);
+    diagnostics.push(
+      consistency(
+        "output-variables-mismatch",
+        `${endLabel(end)} outputs (${show(end.names)}), but the task requires (${show(group)}): ${parts.join("; ")}.`,
+        { ...locationOf(end.node, "outputs"), hint: "Use the output names the instruction gives as (variable X)." },
+      ),
+    );
+  }
+  if (!diagnostics.length) {
+    diagnostics.push(consistency("output-variables-mismatch", `The End nodes' outputs do not match the required outputs ${groups.map((g) => `(${show(g)})`).join(", ")}.`));
+  }
+  return diagnostics;
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { evalPythonLiteral, literalToString } from "./python-literal";
+import {
+  pyContains,
+  pyEq,
+  pyFloatRepr,
+  pyHashKey,
+  pyItem,
+  pyIter,
+  pyLen,
+  pyLess,
+  pyParseInt,
+  pyRepr,
+  pySortBy,
+  pyStrip,
+  pyStripChars,
+} from "./python-values";
+
+describe("Python string semantics", () => {
+  it("strip() uses Python's whitespace set", () => {
+    expect(pyStrip("\u001c\u001d\u001e\u001f\u0085 x \u00a0\u2028")).toBe("x");
+    expect(pyStrip("\ufeffx")).toBe("\ufeffx");
+    expect(pyStrip("\u200bx")).toBe("\u200bx");
+  });
+
+  it("strip(chars) removes a character set, not a prefix", () => {
+    expect(pyStripChars("```json\n{}\n```", "\n`json")).toBe("{}");
+    expect(pyStripChars("array[string]", "ary[")).toBe("string]");
+    expect(pyStripChars("nosj{}", "json")).toBe("{}");
+  });
+
+  it("int() accepts signs, whitespace, underscores and Unicode digits", () => {
+    expect(pyParseInt(" 3 ")).toBe(3);
+    expect(pyParseInt("+1_0")).toBe(10);
+    expect(pyParseInt("٣")).toBe(3);
+    expect(pyParseInt("𝟗")).toBe(9);
+    for (const bad of ["", "1.0", "1__0", "_1", "x", "0x1"]) expect(pyParseInt(bad), bad).toBeUndefined();
+  });
+
+  it("repr() of floats follows Python", () => {
+    expect(pyFloatRepr(1)).toBe("1.0");
+    expect(pyFloatRepr(0.1)).toBe("0.1");
+    expect(pyFloatRepr(1e16)).toBe("1e+16");
+    expect(pyFloatRepr(1.5e-5)).toBe("1.5e-05");
+    expect(pyFloatRepr(123456.789)).toBe("123456.789");
+    expect(pyFloatRepr(-0)).toBe("-0.0");
+    expect(pyFloatRepr(Infinity)).toBe("inf");
+    expect(pyRepr(["a", 1, null, true, { "k'": "v" }])).toBe(`['a', 1, None, True, {"k'": 'v'}]`);
+  });
+});
+
+describe("Python container semantics", () => {
+  it("indexes lists, strings (by code point) and fails on dicts and scalars", () => {
+    expect(pyItem([1, 2, 3], -1)).toBe(3);
+    expect(pyItem("a😀b", 1)).toBe("😀");
+    expect(pyItem({ "0": 1 }, 0)).toBeUndefined();
+    expect(pyItem(5, 0)).toBeUndefined();
+    expect(pyLen("😀")).toBe(1);
+    expect(pyLen(null)).toBeUndefined();
+  });
+
+  it("iterates dict keys and string characters", () => {
+    expect(pyIter({ a: 1, b: 2 })).toEqual(["a", "b"]);
+    expect(pyIter("ab")).toEqual(["a", "b"]);
+    expect(pyIter(3)).toBeUndefined();
+  });
+
+  it("`in` works on strings, lists and dict keys, and raises on numbers", () => {
+    expect(pyContains("a-b", "-")).toBe(true);
+    expect(pyContains(["-"], "-")).toBe(true);
+    expect(pyContains({ "-": 1 }, "-")).toBe(true);
+    expect(pyContains(5, "-")).toBeUndefined();
+    expect(pyContains(null, ".")).toBeUndefined();
+  });
+
+  it("compares like Python: True == 1 == 1.0, None and dicts are unordered", () => {
+    expect(pyEq(true, 1)).toBe(true);
+    expect(pyEq([1, "a"], [1, "a"])).toBe(true);
+    expect(pyHashKey(true)).toBe(pyHashKey(1));
+    expect(pyHashKey([1])).toBeUndefined();
+    expect(pyLess(1, true)).toBe(false);
+    expect(pyLess("b", "a")).toBe(false);
+    expect(pyLess(null, null)).toBeUndefined();
+    expect(pyLess(0, "0")).toBeUndefined();
+    expect(pyLess([1, "a"], [1, "b"])).toBe(true);
+    expect(pyLess([1, "a"], [1, 2])).toBeUndefined();
+  });
+
+  it("sorts stably and reports when Python's sort would raise", () => {
+    expect(pySortBy([3, 1, 2], (x) => x)).toEqual({ sorted: [1, 2, 3], raises: false });
+    expect(pySortBy([{ k: 1, v: "a" }, { k: 0, v: "b" }, { k: 1, v: "c" }], (x) => x.k).sorted.map((x) => x.v)).toEqual(["b", "a", "c"]);
+    expect(pySortBy([0, "1"], (x) => x).raises).toBe(true);
+    expect(pySortBy([null], (x) => x).raises).toBe(false);
+  });
+});
+
+describe("eval() of inline-reference id tokens", () => {
+  const read = (token: string): string | null => {
+    const literal = evalPythonLiteral(token);
+    return literal ? literalToString(literal) : null;
+  };
+
+  it("evaluates integer and string literals", () => {
+    expect(read("3")).toBe("3");
+    expect(read("'3'")).toBe("3");
+    expect(read('"12"')).toBe("12");
+    expect(read("1_0")).toBe("10");
+    expect(read("0x10")).toBe("16");
+    expect(read("'1' '2'")).toBe("12");
+    expect(read("(4)")).toBe("4");
+    expect(read("1+1")).toBe("2");
+    expect(read("'\\x33'")).toBe("3");
+    expect(read("r'3'")).toBe("3");
+    expect(read("True")).toBe("True");
+  });
+
+  it("rejects names, leading zeros and unterminated strings", () => {
+    for (const token of ["item", "sys", "self", "math", "01", "'3", "3 4", "f'{x}'", ""]) expect(read(token), token).toBeNull();
+  });
+});

@@ -1,0 +1,425 @@
+// Mechanical repairs of a response (spec §9.1 and more): fences, JSON repair, type names, selector shapes,
+// a stable topological reordering of nodes_info, and node_selection reconciliation. Each applied repair is recorded.
+// Pure and total: repairs never throw, never invent content, and leave the response untouched when none applies.
+//
+// Public API:
+//   repairResponse(parsed, { judge?, forwardReferences? }) -> { repaired: RecordInput, applied: Repair[], value }
+//   reorderNodes(nodes, edges?) -> JsonValue[] | null   the stable Kahn order; null when no forward dependency or cyclic
+//   REPAIR_CODES                                        every repair code with a one-line summary
+
+import { jsonrepair } from "jsonrepair";
+import { CATALOG } from "./catalog";
+import { findInlineReferences } from "./convert";
+import { parsePyJson } from "./json-text";
+import { matchNodeTypeName } from "./node-selection";
+import { NODE_TYPE_IDS, isNodeTypeId } from "./node-types";
+import { isJsonObject, ownValue, type JsonObject, type JsonValue } from "./python-values";
+import type { ParsedResponse } from "./response";
+import { ruleJudge, type RuleJudgeResult } from "./rule-judge";
+
+export const REPAIR_CODES = {
+  "strip-code-fence": "Removed a Markdown code fence left around the workflow JSON.",
+  "json-repair": "Repaired invalid JSON (comments, trailing commas, mismatched brackets).",
+  "rename-node-type": "Renamed a node type to its official id (template -> template-transform).",
+  "flatten-aggregator-entry": "Turned [name, [variable, nodeId]] aggregator entries into flat [variable, nodeId] pairs.",
+  "nest-flattened-selector": "Turned a flat [name, variable, nodeId] entry into [name, [variable, nodeId]].",
+  "retarget-iteration-start": "Pointed item/index references at the iteration instead of its iteration-start.",
+  "inline-text-selector": "Rewrote a text parameter given as [variable, nodeId] as an inline {{#'nodeId'.variable#}}.",
+  "trim-edge": "Dropped the extra elements of a top-level edge (edges are [source, port, target]).",
+  "reorder-nodes": "Reordered nodes_info topologically so that every node follows the nodes it reads.",
+  "sync-node-selection": "Rewrote node_selection as the node types the workflow uses.",
+} as const;
+
+export type RepairCode = keyof typeof REPAIR_CODES;
+
+export interface Repair {
+  code: RepairCode;
+  description: string;
+}
+
+/** A response in record form (the three tag contents; null = missing), ready for parseResponse. */
+export interface RecordInput {
+  nodeSelection: string | null;
+  designPrinciple: string | null;
+  workflow: string | null;
+}
+
+export interface RepairResult {
+  repaired: RecordInput;
+  applied: Repair[];
+  /** The repaired workflow object (what `repaired.workflow` serialises), when the workflow is an object. */
+  value: JsonObject | null;
+}
+
+// -- text-level repairs -------------------------------------------------------------------------------------------
+
+const LEADING_FENCE = /^[\s`]*(?:json)?[\s`]*(?=[{[])/i;
+const TRAILING_FENCE = /(?<=[}\]])[\s`]+$/;
+
+function stripFence(text: string): string | null {
+  const stripped = text.replace(LEADING_FENCE, "").replace(TRAILING_FENCE, "");
+  return stripped !== text && stripped.length > 0 ? stripped : null;
+}
+
+function repairJsonText(text: string): JsonObject | null {
+  let repaired: string;
+  try {
+    repaired = jsonrepair(text);
+  } catch {
+    return null;
+  }
+  const parsed = parsePyJson(repaired);
+  return parsed.ok && isJsonObject(parsed.value) ? parsed.value : null;
+}
+
+// -- structural repairs on the workflow object ------------------------------------------------------------------
+// Copy-on-write: the draft shares the parsed nodes and deep-copies a node only when a repair changes it. Each
+// node repair runs twice at most: once with `applied` null to detect, then on the copy to change and record.
+
+interface Draft {
+  /** Shallow copy of the workflow object, with its own nodes_info and edges arrays. */
+  root: JsonObject;
+  nodes: JsonValue[];
+  copied: Set<number>;
+  applied: Repair[];
+}
+
+type NodeRepair = (node: JsonObject, applied: Repair[] | null) => boolean;
+
+function makeDraft(source: JsonObject): Draft {
+  const root: JsonObject = { ...source };
+  const nodes = Array.isArray(source.nodes_info) ? [...source.nodes_info] : [];
+  if (Array.isArray(source.nodes_info)) root.nodes_info = nodes;
+  if (Array.isArray(source.edges)) root.edges = [...source.edges];
+  return { root, nodes, copied: new Set(), applied: [] };
+}
+
+function writableNode(draft: Draft, index: number): JsonObject {
+  if (!draft.copied.has(index)) {
+    draft.nodes[index] = cloneJson(draft.nodes[index] as JsonValue);
+    draft.copied.add(index);
+  }
+  return draft.nodes[index] as JsonObject;
+}
+
+function nodeLabel(node: JsonObject): string {
+  return `Node "${String(ownValue(node, "id"))}"`;
+}
+
+const renameType: NodeRepair = (node, applied) => {
+  const type = node.type;
+  if (typeof type !== "string" || isNodeTypeId(type)) return false;
+  const official = matchNodeTypeName(type);
+  if (!official) return false;
+  if (applied) {
+    node.type = official;
+    applied.push({ code: "rename-node-type", description: `${nodeLabel(node)}: type "${type}" -> "${official}".` });
+  }
+  return true;
+};
+
+function isPair(value: JsonValue | undefined): value is [string, string] {
+  return Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string";
+}
+
+function paramOf(node: JsonObject): JsonObject | null {
+  const param = ownValue(node, "param");
+  return isJsonObject(param) ? param : null;
+}
+
+const flattenAggregator: NodeRepair = (node, applied) => {
+  const variables = node.type === "variable-aggregator" ? ownValue(paramOf(node) ?? {}, "variables") : undefined;
+  if (!Array.isArray(variables)) return false;
+  let changed = false;
+  variables.forEach((entry, i) => {
+    if (!Array.isArray(entry) || entry.length !== 2 || !isPair(entry[1])) return;
+    changed = true;
+    if (!applied) return;
+    variables[i] = entry[1];
+    applied.push({ code: "flatten-aggregator-entry", description: `${nodeLabel(node)}: variables[${i}] ${JSON.stringify(entry)} -> ${JSON.stringify(entry[1])}.` });
+  });
+  return changed;
+};
+
+const nestFlattenedSelector: NodeRepair = (node, applied) => {
+  const type = ownValue(node, "type");
+  const param = paramOf(node);
+  if (!isNodeTypeId(type) || !param) return false;
+  let changed = false;
+  for (const { key, shape } of CATALOG[type].selectorParams) {
+    const entries = shape === "named-selectors" ? ownValue(param, key) : undefined;
+    if (!Array.isArray(entries)) continue;
+    entries.forEach((entry, i) => {
+      if (!Array.isArray(entry) || entry.length !== 3 || !entry.every((part) => typeof part === "string")) return;
+      changed = true;
+      if (!applied) return;
+      const fixed: JsonValue = [entry[0] as string, [entry[1] as string, entry[2] as string]];
+      entries[i] = fixed;
+      applied.push({ code: "nest-flattened-selector", description: `${nodeLabel(node)}: ${key}[${i}] ${JSON.stringify(entry)} -> ${JSON.stringify(fixed)}.` });
+    });
+  }
+  return changed;
+};
+
+/** Iteration-start id -> its iteration id, for starts whose parent is an iteration. */
+function iterationStarts(nodes: readonly JsonValue[]): Map<string, string> {
+  const types = new Map<string, string>();
+  for (const node of nodes) if (isJsonObject(node) && typeof node.id === "string" && typeof node.type === "string") types.set(node.id, node.type);
+  const starts = new Map<string, string>();
+  for (const [id, type] of types) {
+    const parent = id.split("-")[0] as string;
+    if (type === "iteration-start" && id.includes("-") && types.get(parent) === "iteration") starts.set(id, parent);
+  }
+  return starts;
+}
+
+const ITEM_VARIABLES: ReadonlySet<string> = new Set(["item", "index"]);
+
+/** Finds (and with `applied`, rewrites) ["item"|"index", iterationStartId] pairs anywhere inside `value`. */
+function retargetIn(value: JsonValue, owner: string, starts: ReadonlyMap<string, string>, applied: Repair[] | null): boolean {
+  if (isJsonObject(value)) {
+    let changed = false;
+    for (const key of Object.keys(value)) changed = retargetIn(value[key] as JsonValue, owner, starts, applied) || changed;
+    return changed;
+  }
+  if (!Array.isArray(value)) return false;
+  if (isPair(value) && ITEM_VARIABLES.has(value[0]) && starts.has(value[1])) {
+    if (applied) {
+      const parent = starts.get(value[1]) as string;
+      applied.push({ code: "retarget-iteration-start", description: `Node "${owner}": ["${value[0]}", "${value[1]}"] -> ["${value[0]}", "${parent}"].` });
+      value[1] = parent;
+    }
+    return true;
+  }
+  let changed = false;
+  for (const item of value) changed = retargetIn(item, owner, starts, applied) || changed;
+  return changed;
+}
+
+const inlineTextSelector: NodeRepair = (node, applied) => {
+  const type = ownValue(node, "type");
+  const param = paramOf(node);
+  if (!isNodeTypeId(type) || !param) return false;
+  let changed = false;
+  for (const key of CATALOG[type].textParams) {
+    const value = ownValue(param, key);
+    if (!isPair(value)) continue;
+    changed = true;
+    if (!applied) continue;
+    const inline = `{{#'${value[1]}'.${value[0]}#}}`;
+    param[key] = inline;
+    applied.push({ code: "inline-text-selector", description: `${nodeLabel(node)}: ${key} ${JSON.stringify(value)} -> "${inline}".` });
+  }
+  return changed;
+};
+
+function trimEdges(draft: Draft): void {
+  const edges = ownValue(draft.root, "edges");
+  if (!Array.isArray(edges)) return;
+  edges.forEach((edge, i) => {
+    if (!Array.isArray(edge) || edge.length <= 3 || typeof edge[0] !== "string" || edge[0].includes("-")) return;
+    edges[i] = edge.slice(0, 3);
+    draft.applied.push({ code: "trim-edge", description: `edges[${i}] ${JSON.stringify(edge)} -> ${JSON.stringify(edge.slice(0, 3))}.` });
+  });
+}
+
+// -- topological reordering ---------------------------------------------------------------------------------------
+
+interface DependencyScan {
+  self: string;
+  /** For an iteration: the prefix of its own children, whose references it ignores. */
+  ownChildren: string | null;
+  known: ReadonlySet<string>;
+  deps: Set<string>;
+}
+
+function addDependency(scan: DependencyScan, other: string): void {
+  if (other === scan.self || !scan.known.has(other)) return;
+  if (scan.ownChildren !== null && other.startsWith(scan.ownChildren)) return;
+  scan.deps.add(other);
+}
+
+function collectDependencies(scan: DependencyScan, value: JsonValue): void {
+  if (typeof value === "string") {
+    if (!value.includes("{{#")) return;
+    for (const ref of findInlineReferences(value)) if (ref.nodeId !== null) addDependency(scan, ref.nodeId);
+  } else if (Array.isArray(value)) {
+    if (value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string") addDependency(scan, value[1]);
+    for (const item of value) collectDependencies(scan, item);
+  } else if (isJsonObject(value)) {
+    for (const key of Object.keys(value)) collectDependencies(scan, value[key] as JsonValue);
+  }
+}
+
+/** Ids a node depends on: any [string, knownId] pair and any inline {{#id.…#}} in its param, plus its parent. */
+function dependenciesOf(node: JsonObject, known: ReadonlySet<string>): Set<string> {
+  const self = typeof node.id === "string" ? node.id : "";
+  const scan: DependencyScan = { self, ownChildren: node.type === "iteration" ? `${self}-` : null, known, deps: new Set() };
+  const param = ownValue(node, "param");
+  if (isJsonObject(param)) {
+    for (const key of Object.keys(param)) {
+      if (!(node.type === "iteration" && key === "output_selector")) collectDependencies(scan, param[key] as JsonValue);
+    }
+  }
+  if (self.includes("-")) addDependency(scan, self.split("-")[0] as string);
+  return scan.deps;
+}
+
+function tieRank(node: JsonValue): number {
+  const type = isJsonObject(node) ? node.type : undefined;
+  return type === "start" ? 0 : type === "end" ? 2 : 1;
+}
+
+/**
+ * Stable Kahn order of nodes_info: dependencies first; among ready nodes start first, end last, then original
+ * position. Returns null when nothing depends on a later node, when there is a cycle, or when ids are not unique
+ * strings. Dependencies: references in param, child -> parent, and edges (source before target).
+ */
+export function reorderNodes(nodes: readonly JsonValue[], edges: readonly JsonValue[] = []): JsonValue[] | null {
+  const ids: string[] = [];
+  for (const node of nodes) {
+    if (!isJsonObject(node) || typeof node.id !== "string") return null;
+    ids.push(node.id);
+  }
+  const known = new Set(ids);
+  if (known.size !== ids.length) return null;
+  const position = new Map(ids.map((id, i) => [id, i]));
+  const deps = nodes.map((node) => dependenciesOf(node as JsonObject, known));
+  if (!deps.some((set, i) => [...set].some((dep) => (position.get(dep) as number) > i))) return null;
+  for (const edge of edges) {
+    if (!Array.isArray(edge) || typeof edge[0] !== "string" || typeof edge[2] !== "string") continue;
+    const target = position.get(edge[2]);
+    if (target !== undefined && known.has(edge[0]) && edge[0] !== edge[2]) deps[target]?.add(edge[0]);
+  }
+  const order = kahnOrder(nodes, ids, deps);
+  return order && !order.every((index, i) => index === i) ? order.map((index) => nodes[index] as JsonValue) : null;
+}
+
+function kahnOrder(nodes: readonly JsonValue[], ids: readonly string[], deps: readonly Set<string>[]): number[] | null {
+  const placed = new Set<string>();
+  const order: number[] = [];
+  while (order.length < nodes.length) {
+    let best = -1;
+    for (let i = 0; i < nodes.length; i += 1) {
+      if (placed.has(ids[i] as string) || !isReady(deps[i] as Set<string>, placed)) continue;
+      if (best < 0 || tieRank(nodes[i] as JsonValue) < tieRank(nodes[best] as JsonValue)) best = i;
+    }
+    if (best < 0) return null;
+    placed.add(ids[best] as string);
+    order.push(best);
+  }
+  return order;
+}
+
+function isReady(deps: ReadonlySet<string>, placed: ReadonlySet<string>): boolean {
+  for (const dep of deps) if (!placed.has(dep)) return false;
+  return true;
+}
+
+function reorder(draft: Draft): void {
+  const nodes = ownValue(draft.root, "nodes_info");
+  if (!Array.isArray(nodes)) return;
+  const edges = ownValue(draft.root, "edges");
+  const ordered = reorderNodes(nodes, Array.isArray(edges) ? edges : []);
+  if (!ordered) return;
+  const moved = ordered.map((node) => String((node as JsonObject).id)).join(", ");
+  draft.root.nodes_info = ordered;
+  draft.applied.push({ code: "reorder-nodes", description: `nodes_info reordered to ${moved}.` });
+}
+
+// -- node_selection ---------------------------------------------------------------------------------------------
+
+function syncSelection(nodeSelection: string | null, workflow: JsonObject, known?: RuleJudgeResult): { text: string; repair: Repair } | null {
+  const judge = known ?? ruleJudge({ nodeSelection, workflow, keyNodes: [] });
+  if (judge.undeclaredUsed.length === 0 && judge.declaredUnused.length === 0) return null;
+  const used = [...new Set(judge.used)].sort();
+  const changes = [
+    judge.undeclaredUsed.length ? `added ${judge.undeclaredUsed.join(", ")}` : "",
+    judge.declaredUnused.length ? `removed ${judge.declaredUnused.join(", ")}` : "",
+  ].filter(Boolean);
+  return { text: used.join("\n"), repair: { code: "sync-node-selection", description: `node_selection ${changes.join("; ")}.` } };
+}
+
+// -- driver -------------------------------------------------------------------------------------------------------
+
+/** The shape repairs that can apply to each node type (most types need none, so most nodes cost one lookup). */
+const REPAIRS_BY_TYPE: ReadonlyMap<string, readonly NodeRepair[]> = new Map(
+  NODE_TYPE_IDS.map((type) => {
+    const repairs: NodeRepair[] = [];
+    if (type === "variable-aggregator") repairs.push(flattenAggregator);
+    if (CATALOG[type].selectorParams.some((spec) => spec.shape === "named-selectors")) repairs.push(nestFlattenedSelector);
+    if (CATALOG[type].textParams.length > 0) repairs.push(inlineTextSelector);
+    return [type, repairs];
+  }),
+);
+
+function runRepair(draft: Draft, index: number, repair: NodeRepair): void {
+  if (repair(draft.nodes[index] as JsonObject, null)) repair(writableNode(draft, index), draft.applied);
+}
+
+/** One walk over nodes_info: type renames first, then the repairs of the (possibly renamed) type. */
+function repairNodes(draft: Draft): void {
+  const starts = iterationStarts(draft.nodes);
+  const retarget: NodeRepair | null =
+    starts.size === 0 ? null : (node, applied) => node.param !== undefined && retargetIn(node.param, String(node.id), starts, applied);
+  for (let index = 0; index < draft.nodes.length; index += 1) {
+    if (!isJsonObject(draft.nodes[index])) continue;
+    runRepair(draft, index, renameType);
+    const type = (draft.nodes[index] as JsonObject).type;
+    for (const repair of (typeof type === "string" && REPAIRS_BY_TYPE.get(type)) || []) runRepair(draft, index, repair);
+    if (retarget) runRepair(draft, index, retarget);
+  }
+}
+
+/** Deep copy of a JSON value (much cheaper than structuredClone for small trees). */
+function cloneJson(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(cloneJson);
+  if (!isJsonObject(value)) return value;
+  const copy: JsonObject = {};
+  for (const key of Object.keys(value)) copy[key] = cloneJson(value[key] as JsonValue);
+  return copy;
+}
+
+export interface RepairOptions {
+  /** The rule judge of the unrepaired response, reused for node_selection reconciliation when types are unchanged. */
+  judge?: RuleJudgeResult | null;
+  /** False when the caller knows no node reads a node listed after it (skips the dependency scan). */
+  forwardReferences?: boolean;
+}
+
+/** Applies every mechanical repair that fits; `repaired` equals the input when `applied` is empty. */
+export function repairResponse(parsed: ParsedResponse, options: RepairOptions = {}): RepairResult {
+  const applied: Repair[] = [];
+  const { nodeSelection, designPrinciple } = parsed;
+  let workflow = parsed.workflowText;
+  let root: JsonObject | null = parsed.json.ok && isJsonObject(parsed.json.value) ? parsed.json.value : null;
+  if (workflow !== null && !parsed.json.ok) {
+    const unfenced = stripFence(workflow);
+    if (unfenced !== null) {
+      workflow = unfenced;
+      applied.push({ code: "strip-code-fence", description: "Removed the code fence around the workflow JSON." });
+      const reparsed = parsePyJson(unfenced);
+      if (reparsed.ok && isJsonObject(reparsed.value)) root = reparsed.value;
+    }
+    if (!root) {
+      root = repairJsonText(workflow);
+      if (root) applied.push({ code: "json-repair", description: "Repaired the workflow JSON so that it parses." });
+    }
+  }
+  if (!root) return { repaired: { nodeSelection, designPrinciple, workflow }, applied, value: null };
+  const draft = makeDraft(root);
+  repairNodes(draft);
+  trimEdges(draft);
+  if (options.forwardReferences !== false) reorder(draft);
+  applied.push(...draft.applied);
+  root = draft.root;
+  if (applied.length > 0) workflow = JSON.stringify(root, null, 2);
+  let selection = nodeSelection;
+  const typesChanged = applied.some((repair) => repair.code === "rename-node-type" || repair.code === "json-repair" || repair.code === "strip-code-fence");
+  const synced = nodeSelection === null ? null : syncSelection(nodeSelection, root, typesChanged ? undefined : (options.judge ?? undefined));
+  if (synced) {
+    selection = synced.text;
+    applied.push(synced.repair);
+  }
+  return { repaired: { nodeSelection: selection, designPrinciple, workflow }, applied, value: root };
+}

@@ -1,0 +1,210 @@
+// Scores one response against its turn: the official steps 1_1–1_3, the rule judge as step 1_4, the full
+// analysis, and the same verdicts after mechanical repairs. Never throws; every failure is explained by a diagnostic.
+//
+// Public API:
+//   scoreResponse(input, turn) -> ScoredResponse
+//   sortDiagnostics(diagnostics, nodeOrder?) -> Diagnostic[]   severity, then location (stable)
+//   ScoreTurn, ScoredResponse, RepairedScore
+
+import type { TurnSpec } from "../benchmark/turn";
+import { analyzeWorkflow } from "./analyze";
+import type { Conversion } from "./convert";
+import type { Diagnostic, DiagnosticLocation, OfficialStep, ResponseField } from "./diagnostics";
+import { officialVerdict, type VerdictStep } from "./official-verdict";
+import { isJsonObject, ownValue, type JsonObject, type JsonValue } from "./python-values";
+import { repairResponse, type RecordInput, type Repair } from "./repair";
+import { parseResponse, type ParsedResponse, type ResponseInput } from "./response";
+import { ruleJudge, type RuleJudgeResult } from "./rule-judge";
+
+export type ScoreTurn = Pick<TurnSpec, "inputVars" | "outputVars" | "keyNodes">;
+
+export interface RepairedScore {
+  applied: Repair[];
+  officialFailStep: VerdictStep | null;
+  ruleJudge: RuleJudgeResult | null;
+  /** The step the official pipeline would record after the repairs (step_1_4 = rule judge), or null. */
+  failStep: OfficialStep | null;
+  passed: boolean;
+}
+
+export interface ScoredResponse {
+  parsed: ParsedResponse;
+  /** The first official step (1_1–1_3) that fails; null when the response reaches step 1_4. */
+  officialFailStep: VerdictStep | null;
+  /** The official verdict's own explanation (parse problems, the first conversion error, or step 1_3 mismatches). */
+  officialDiagnostics: Diagnostic[];
+  /** The Dify graph the official converter builds; null when conversion (or parsing) fails. */
+  conversion: Conversion | null;
+  /** The rule judge (step 1_4), computed whenever the workflow JSON parses, whatever steps 1_1–1_3 say. */
+  ruleJudge: RuleJudgeResult | null;
+  /** The step the official pipeline would record: officialFailStep, else step_1_4 when the rule judge fails. */
+  failStep: OfficialStep | null;
+  passed: boolean;
+  /** Every problem found: parse, analysis and official diagnostics, deduplicated and sorted. */
+  diagnostics: Diagnostic[];
+  repaired: RepairedScore;
+}
+
+function judgeOf(parsed: ParsedResponse, turn: ScoreTurn): RuleJudgeResult | null {
+  if (!parsed.json.ok) return null;
+  return ruleJudge({ nodeSelection: parsed.nodeSelection, workflow: parsed.json.value, keyNodes: turn.keyNodes });
+}
+
+function recordedStep(officialFailStep: VerdictStep | null, judge: RuleJudgeResult | null): OfficialStep | null {
+  if (officialFailStep) return officialFailStep;
+  return judge && !judge.verdict ? "step_1_4" : null;
+}
+
+// -- merging and ordering ------------------------------------------------------------------------------------------
+
+const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
+const FIELD_RANK: Readonly<Record<ResponseField, number>> = { raw: 0, node_selection: 1, design_principle: 2, workflow: 3 };
+
+function anchorOf(location: DiagnosticLocation | undefined): string {
+  if (!location) return "";
+  return `${location.nodeId ?? ""}|${location.edgeIndex ?? ""}|${location.paramPath?.[0] ?? ""}`;
+}
+
+function identity(diagnostic: Diagnostic): string {
+  return `${diagnostic.code}\u0000${JSON.stringify(diagnostic.location ?? null)}\u0000${diagnostic.message}`;
+}
+
+/**
+ * The union of the analysis and the official diagnostics. An official diagnostic is dropped when an analysis
+ * diagnostic already explains the same step at the same place (same node/edge and top-level param key).
+ */
+function mergeDiagnostics(primary: readonly Diagnostic[], official: readonly Diagnostic[]): Diagnostic[] {
+  const covered = new Set(primary.filter((d) => d.officialStep).map((d) => `${d.officialStep}#${anchorOf(d.location)}`));
+  const seen = new Set<string>();
+  const merged: Diagnostic[] = [];
+  for (const diagnostic of [...primary, ...official.filter((d) => !covered.has(`${d.officialStep}#${anchorOf(d.location)}`))]) {
+    const key = identity(diagnostic);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    merged.push(diagnostic);
+  }
+  return merged;
+}
+
+/** Element by element (numbers before strings), then shorter first. */
+function comparePaths(a: readonly (string | number)[] = [], b: readonly (string | number)[] = []): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) {
+    const x = a[i] as string | number;
+    const y = b[i] as string | number;
+    if (x === y) continue;
+    if (typeof x !== typeof y) return typeof x === "number" ? -1 : 1;
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+function compareLocations(a: DiagnosticLocation | undefined, b: DiagnosticLocation | undefined, nodeOrder: ReadonlyMap<string, number>): number {
+  if (!a || !b) return a ? 1 : b ? -1 : 0;
+  const field = (FIELD_RANK[a.field ?? "workflow"] ?? 3) - (FIELD_RANK[b.field ?? "workflow"] ?? 3);
+  if (field !== 0) return field;
+  const nodeA = a.nodeId === undefined ? -1 : (nodeOrder.get(a.nodeId) ?? Number.MAX_SAFE_INTEGER);
+  const nodeB = b.nodeId === undefined ? -1 : (nodeOrder.get(b.nodeId) ?? Number.MAX_SAFE_INTEGER);
+  if (nodeA !== nodeB) return nodeA - nodeB;
+  const edge = (a.edgeIndex ?? -1) - (b.edgeIndex ?? -1);
+  if (edge !== 0) return edge;
+  const path = comparePaths(a.paramPath, b.paramPath);
+  if (path !== 0) return path;
+  return (a.offset ?? -1) - (b.offset ?? -1);
+}
+
+/** Errors first, then warnings, then info; within a severity, global problems first, then by place. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[], nodeOrder: ReadonlyMap<string, number> = new Map()): Diagnostic[] {
+  return diagnostics
+    .map((diagnostic, index) => ({ diagnostic, index }))
+    .sort(
+      (x, y) =>
+        SEVERITY_RANK[x.diagnostic.severity] - SEVERITY_RANK[y.diagnostic.severity] ||
+        compareLocations(x.diagnostic.location, y.diagnostic.location, nodeOrder) ||
+        x.index - y.index,
+    )
+    .map(({ diagnostic }) => diagnostic);
+}
+
+function nodeOrderOf(value: JsonValue | undefined): Map<string, number> {
+  const order = new Map<string, number>();
+  const nodes = isJsonObject(value) ? ownValue(value, "nodes_info") : undefined;
+  if (!Array.isArray(nodes)) return order;
+  nodes.forEach((node, index) => {
+    const id = isJsonObject(node) ? ownValue(node, "id") : undefined;
+    if (typeof id === "string" && !order.has(id)) order.set(id, index);
+  });
+  return order;
+}
+
+// -- repairs -------------------------------------------------------------------------------------------------------
+
+/**
+ * The parsed form of a repaired response. A repaired workflow object is exactly what parsing its serialisation
+ * gives back, so it is reused instead of parsing the JSON text again.
+ */
+function reparse(repaired: RecordInput, value: JsonObject | null): ParsedResponse {
+  if (value === null || repaired.workflow === null || repaired.nodeSelection === null || repaired.designPrinciple === null) {
+    return parseResponse(repaired);
+  }
+  return {
+    source: "record",
+    nodeSelection: repaired.nodeSelection,
+    designPrinciple: repaired.designPrinciple,
+    workflowText: repaired.workflow,
+    json: { ok: true, value, floats: null },
+    diagnostics: [],
+  };
+}
+
+const SELECTION_ONLY: ReadonlySet<string> = new Set(["sync-node-selection"]);
+
+interface OriginalScore {
+  officialFailStep: VerdictStep | null;
+  judge: RuleJudgeResult | null;
+  /** Whether the analysis found a node listed before something it reads; undefined when it could not analyse. */
+  forwardReferences: boolean | undefined;
+}
+
+const ORDER_CODES: ReadonlySet<string> = new Set(["forward-reference", "child-parent-missing"]);
+
+function scoreRepaired(parsed: ParsedResponse, turn: ScoreTurn, original: OriginalScore): RepairedScore {
+  const { repaired, applied, value } = repairResponse(parsed, { judge: original.judge, forwardReferences: original.forwardReferences });
+  let officialFailStep = original.officialFailStep;
+  let judge = original.judge;
+  if (applied.length > 0) {
+    const reparsed = reparse(repaired, value);
+    // A changed node_selection cannot change steps 1_1–1_3; only re-run them when the workflow changed.
+    if (applied.some((repair) => !SELECTION_ONLY.has(repair.code))) officialFailStep = officialVerdict(reparsed, turn).failStep;
+    judge = judgeOf(reparsed, turn);
+  }
+  const failStep = recordedStep(officialFailStep, judge);
+  return { applied, officialFailStep, ruleJudge: judge, failStep, passed: failStep === null };
+}
+
+// -- entry point ---------------------------------------------------------------------------------------------------
+
+export function scoreResponse(input: ResponseInput, turn: ScoreTurn): ScoredResponse {
+  const parsed = parseResponse(input);
+  const verdict = officialVerdict(parsed, turn);
+  const judge = judgeOf(parsed, turn);
+  const variableCheck = verdict.failStep === null ? [] : verdict.failStep === "step_1_3" ? verdict.diagnostics : undefined;
+  const analysis = analyzeWorkflow(parsed, turn, judge ?? undefined, variableCheck);
+  const merged = mergeDiagnostics([...parsed.diagnostics, ...analysis], verdict.diagnostics);
+  const failStep = recordedStep(verdict.failStep, judge);
+  return {
+    parsed,
+    officialFailStep: verdict.failStep,
+    officialDiagnostics: verdict.diagnostics,
+    conversion: verdict.conversion?.ok ? verdict.conversion.value : null,
+    ruleJudge: judge,
+    failStep,
+    passed: failStep === null,
+    diagnostics: sortDiagnostics(merged, nodeOrderOf(parsed.json.ok ? parsed.json.value : undefined)),
+    repaired: scoreRepaired(parsed, turn, {
+      officialFailStep: verdict.failStep,
+      judge,
+      forwardReferences: parsed.json.ok ? analysis.some((d) => ORDER_CODES.has(d.code)) : undefined,
+    }),
+  };
+}

@@ -1,0 +1,49 @@
+// Shared pieces of the benchmarks: locating the shared corpus, garbage collection between runs, medians and a
+// plain-text table. Benchmarks report medians over repeated runs; speed targets live here, never in tests.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+export function locateBenchmark(): string {
+  const candidates = [process.env.C2W_BENCHMARK_DIR, path.resolve(process.cwd(), "../shared/chat2workflow")];
+  const found = candidates.find((dir) => dir && existsSync(path.join(dir, "dataset", "query.json")));
+  if (!found) {
+    console.error("Chat2Workflow benchmark not found: set C2W_BENCHMARK_DIR or place it at ../shared/chat2workflow");
+    process.exit(1);
+  }
+  return found;
+}
+
+// Collect garbage before each timed run so one run's garbage is not billed to the next.
+setFlagsFromString("--expose-gc");
+export const collectGarbage = runInNewContext("gc") as () => void;
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+export function peakRssMb(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+/** A plain table: the first column left-aligned, the others right-aligned. */
+export function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) console.log(line(row));
+}
+
+export function runMain(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
