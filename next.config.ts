@@ -4,6 +4,10 @@ const nextConfig: NextConfig = {
   // Native SQLite driver and the Prisma runtime stay outside the server bundle.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
   poweredByHeader: false,
+  experimental: {
+    // Uploads on the Import page travel in a server action; IMPORT_MAX_FILE_MB enforces the per-file limit.
+    serverActions: { bodySizeLimit: "512mb" },
+  },
   typedRoutes: false,
   async headers() {
     return [

@@ -4,8 +4,10 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { databaseFilePath } from "@/lib/database-url";
 import { createDatabaseClient } from "@/lib/server/db";
+import { seedDemoData } from "@/lib/server/demo-data";
 import { accountsWithDemoPasswords, seedDemoUsers } from "@/lib/server/demo-users";
 import { loadServerEnv, type ResolvedServerEnv } from "@/lib/server/env";
+import { seedPublishedResults } from "@/lib/server/published";
 import { runPrisma } from "./prisma-offline.mjs";
 
 function runPrismaStep(args: string[], env: ResolvedServerEnv): void {
@@ -31,9 +33,16 @@ export async function setup(options: { log?: (line: string) => void } = {}): Pro
   try {
     // WAL lets readers continue while an import writes; the setting persists in the database file.
     await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+    const published = await seedPublishedResults(db);
+    if (published) log(`• seeded ${published} published results (the paper's Table 1)`);
     if (env.APP_ENV === "local" && (await db.user.count()) === 0) {
       const created = await seedDemoUsers(db);
       log(`• seeded ${created} demo accounts (see README for their local-only passwords)`);
+    }
+    if (env.APP_ENV === "local" && !env.SKIP_DEMO_DATA && (await db.benchmark.count()) === 0) {
+      const outcome = await seedDemoData(db);
+      if (!outcome.ok) throw new Error(`demo data failed to import:\n${outcome.issues.map((problem) => `  ${problem.message}`).join("\n")}`);
+      log(`• seeded the demo benchmark with ${outcome.runs.length} demo runs`);
     }
     if (env.APP_ENV === "production" && !env.ALLOW_DEMO_PASSWORDS) {
       const flagged = await accountsWithDemoPasswords(db);

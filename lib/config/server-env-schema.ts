@@ -22,6 +22,8 @@ export const serverEnvSchema = z.object({
   NEXTAUTH_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   PUBLIC_READ: z.preprocess(emptyAsUndefined, booleanFlag.default(true)),
   ALLOW_DEMO_PASSWORDS: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
+  /** Do not load the demo benchmark into an empty local database. */
+  SKIP_DEMO_DATA: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
   /** Largest single file an import accepts, in megabytes. */
   IMPORT_MAX_FILE_MB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(50)),

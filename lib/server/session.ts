@@ -4,10 +4,10 @@ import "server-only";
 import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { can, type Permission } from "@/lib/auth/roles";
+import type { Permission } from "@/lib/auth/roles";
+import { isAllowed } from "./authz";
 import { authOptions } from "./auth";
 import { database } from "./db";
-import { serverEnv } from "./env";
 import { findUserById, type AccountUser } from "./users";
 
 export type SessionUser = AccountUser;
@@ -27,10 +27,8 @@ export type AccessDecision =
 /** Decides access without redirecting: for route handlers and server actions. */
 export async function checkAccess(permission: Permission): Promise<AccessDecision> {
   const user = await currentUser();
-  if (permission === "read" && !user && serverEnv().PUBLIC_READ) return { allowed: true, user: null };
-  if (!user) return { allowed: false, reason: "unauthenticated", user };
-  if (!can(user.role, permission)) return { allowed: false, reason: "forbidden", user };
-  return { allowed: true, user };
+  if (isAllowed(user, permission)) return { allowed: true, user };
+  return { allowed: false, reason: user ? "forbidden" : "unauthenticated", user };
 }
 
 /**

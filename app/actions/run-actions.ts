@@ -1,0 +1,36 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { authorizedAction, type ActionResult } from "@/lib/server/action";
+import { database, withOwnConnection } from "@/lib/server/db";
+import { deleteRun } from "@/lib/server/data/runs";
+import { rescoreRun, type RescoreOutcome } from "@/lib/server/import/rescore";
+
+const runIdSchema = z.object({ runId: z.string().min(1).max(100) });
+
+const remove = authorizedAction("administer", runIdSchema, async ({ runId }, user): Promise<ActionResult<{ label: string | null }>> => {
+  const result = await deleteRun(database(), user, runId);
+  if (!result.deleted) return { ok: false, error: "failed", message: "That run no longer exists." };
+  revalidatePath("/runs");
+  revalidatePath("/");
+  return { ok: true, value: { label: result.label } };
+});
+
+const rescore = authorizedAction("import", runIdSchema, async ({ runId }, user): Promise<ActionResult<RescoreOutcome>> => {
+  const outcome = await withOwnConnection((db) => rescoreRun(db, user, runId));
+  if (!outcome) return { ok: false, error: "failed", message: "That run no longer exists." };
+  revalidatePath("/runs");
+  revalidatePath("/");
+  return { ok: true, value: outcome };
+});
+
+/** Deletes a run and everything scored for it (admins only). */
+export async function deleteRunAction(input: { runId: string }) {
+  return remove(input);
+}
+
+/** Recomputes a run's deterministic verdicts with the current scoring core. */
+export async function rescoreRunAction(input: { runId: string }) {
+  return rescore(input);
+}

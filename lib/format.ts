@@ -1,0 +1,27 @@
+// Number and date formatting shared by pages, exports and CLIs, so a rate reads the same everywhere.
+// Pure; rates are fractions in [0, 1] and print as percentages with two decimals, as in the paper's tables.
+
+export function formatPercent(rate: number | null | undefined, digits = 2): string {
+  if (rate === null || rate === undefined || Number.isNaN(rate)) return "—";
+  return `${(rate * 100).toFixed(digits)}%`;
+}
+
+export function formatRatio(numerator: number, denominator: number, digits = 2): string {
+  return denominator > 0 ? formatPercent(numerator / denominator, digits) : "—";
+}
+
+export function formatCount(numerator: number, denominator: number): string {
+  return `${numerator} of ${denominator}`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** A stable, locale-independent date and time (UTC), e.g. "2026-11-22 07:15 UTC". */
+export function formatDateTime(value: Date | string): string {
+  const date = typeof value === "string" ? new Date(value) : value;
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}

@@ -1,0 +1,34 @@
+import "server-only";
+// Which server directories the Import page may read: IMPORT_ALLOWED_DIRS (`:`-separated), else the configured
+// benchmark directory and the project's demo data. Paths are resolved (symlinks too) before the check.
+import { realpath } from "node:fs/promises";
+import path from "node:path";
+import { serverEnv } from "../env";
+
+export function allowedImportRoots(): string[] {
+  const env = serverEnv();
+  if (env.IMPORT_ALLOWED_DIRS) {
+    return env.IMPORT_ALLOWED_DIRS.split(":").filter(Boolean).map((dir) => path.resolve(dir));
+  }
+  return [path.resolve(env.C2W_BENCHMARK_DIR ?? path.join(process.cwd(), "..", "shared", "chat2workflow")), path.join(process.cwd(), "prisma", "demo")];
+}
+
+/** The real path of `requested` when it lies inside an allowed root; otherwise a message saying why not. */
+export async function resolveAllowedPath(requested: string): Promise<{ ok: true; path: string } | { ok: false; message: string }> {
+  let real: string;
+  try {
+    real = await realpath(path.resolve(requested));
+  } catch {
+    return { ok: false, message: `${requested} does not exist on the server` };
+  }
+  for (const root of allowedImportRoots()) {
+    let realRoot: string;
+    try {
+      realRoot = await realpath(root);
+    } catch {
+      continue;
+    }
+    if (real === realRoot || real.startsWith(`${realRoot}${path.sep}`)) return { ok: true, path: real };
+  }
+  return { ok: false, message: `${requested} is outside the directories imports may read (IMPORT_ALLOWED_DIRS)` };
+}

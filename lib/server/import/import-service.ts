@@ -1,0 +1,373 @@
+import "server-only";
+// Imports a benchmark and runs: read and validate everything, score every response, then write it all in one
+// transaction. Any invalid file rejects the whole import with located issues and leaves the database unchanged.
+import { createHash } from "node:crypto";
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { parseCheckPassFile, parseCheckResolveFile, parseQueryFile } from "@/lib/benchmark/dataset";
+import { issue, type BenchmarkIssue } from "@/lib/benchmark/issues";
+import { parseGenerationFile, parseRunFile } from "@/lib/benchmark/runs";
+import type { BenchmarkPlan, RunPlan } from "@/lib/import/plan-types";
+import {
+  benchmarkContext,
+  checkGenerationRun,
+  checkRecordedRun,
+  describeModel,
+  isGenerationFile,
+  planBenchmark,
+  planGenerationRun,
+  planRecordedRun,
+  type BenchmarkSource,
+} from "@/lib/import/plan";
+import type { Result } from "@/lib/result";
+import type { Database } from "../db";
+import { readBenchmarkDir } from "../benchmark-files";
+import { loadBenchmarkSource } from "./benchmark-source";
+import { writeImport, type WriteResult } from "./write-import";
+
+export const sha256: (text: string) => string = (text) => createHash("sha256").update(text).digest("hex");
+
+/** A file's name (as shown in messages) and its text, from an upload or from disk. */
+export interface ImportFile {
+  name: string;
+  content: string;
+}
+
+export type BenchmarkInput =
+  | { kind: "directory"; dir: string; name?: string }
+  | { kind: "files"; name: string; files: ImportFile[] }
+  | { kind: "existing"; benchmarkId: string };
+
+export interface ImportRequest {
+  benchmark: BenchmarkInput;
+  runs: ImportFile[];
+  /** Model name for every run (default: each file's base name, e.g. "gpt_5d2"). */
+  model?: string;
+  /** Run label for every run (default: the file name). */
+  label?: string;
+  importedBy: string | null;
+}
+
+export interface ImportLimits {
+  maxFileBytes: number;
+  maxResponses: number;
+}
+
+export type ImportPhase = "reading" | "validating" | "scoring" | "done";
+
+export interface ImportProgress {
+  phase: ImportPhase;
+  file: string | null;
+  fileIndex: number;
+  fileCount: number;
+  responsesDone: number;
+  responsesTotal: number;
+}
+
+export interface RunSummary {
+  runId: string;
+  model: string;
+  label: string;
+  origin: string;
+  created: boolean;
+  responses: number;
+  passed: number;
+  deterministicPassed: number;
+  casesPassed: number | null;
+  diagnosticsByCategory: Record<string, number>;
+  disagreements: { failStep: number; judge: number };
+}
+
+export type ImportOutcome =
+  | { ok: true; benchmarkId: string; benchmarkName: string; benchmarkCreated: boolean; runs: RunSummary[] }
+  | { ok: false; issues: BenchmarkIssue[] };
+
+export interface ImportHooks {
+  onProgress?: (progress: ImportProgress) => void;
+  /** Test hook, called inside the write transaction after each run. */
+  afterRunWritten?: (index: number) => void | Promise<void>;
+}
+
+const DATASET_FILES = {
+  "query.json": "queries",
+  "check_pass_stage.json": "checkPass",
+  "check_resolve_stage.json": "checkResolve",
+} as const;
+
+/** Splits uploaded files into benchmark files (dataset JSON, prompt texts) and run files. */
+export function classifyUploads(files: ImportFile[]): { dataset: ImportFile[]; prompts: ImportFile[]; runs: ImportFile[] } {
+  const dataset: ImportFile[] = [];
+  const prompts: ImportFile[] = [];
+  const runs: ImportFile[] = [];
+  for (const file of files) {
+    const base = path.basename(file.name);
+    if (base in DATASET_FILES) dataset.push(file);
+    else if (base.endsWith(".txt")) prompts.push(file);
+    else runs.push(file);
+  }
+  return { dataset, prompts, runs };
+}
+
+function parseJsonText(file: ImportFile): { ok: true; value: unknown } | { ok: false; issue: BenchmarkIssue } {
+  try {
+    return { ok: true, value: JSON.parse(file.content) as unknown };
+  } catch (error) {
+    return { ok: false, issue: issue(file.name, null, null, `not valid JSON (${error instanceof Error ? error.message : error})`) };
+  }
+}
+
+function sourceFromUploads(name: string, files: ImportFile[]): { source: BenchmarkSource | null; issues: BenchmarkIssue[] } {
+  const { dataset, prompts } = classifyUploads(files);
+  const issues: BenchmarkIssue[] = [];
+  const parsed: Partial<Pick<BenchmarkSource, "queries" | "checkPass" | "checkResolve">> = {};
+  for (const [fileName, key] of Object.entries(DATASET_FILES)) {
+    const file = dataset.find((candidate) => path.basename(candidate.name) === fileName);
+    if (!file) {
+      issues.push(issue(`dataset/${fileName}`, null, null, "missing: upload query.json, check_pass_stage.json and check_resolve_stage.json together"));
+      continue;
+    }
+    const json = parseJsonText(file);
+    if (!json.ok) {
+      issues.push(json.issue);
+      continue;
+    }
+    const label = `dataset/${fileName}`;
+    const result =
+      key === "queries" ? parseQueryFile(label, json.value) : key === "checkPass" ? parseCheckPassFile(label, json.value) : parseCheckResolveFile(label, json.value);
+    if (!result.ok) issues.push(...result.issues);
+    else (parsed as Record<string, unknown>)[key] = result.value;
+  }
+  if (issues.length || !parsed.queries || !parsed.checkPass || !parsed.checkResolve) return { source: null, issues };
+  return {
+    source: {
+      name,
+      sourceDir: null,
+      queries: parsed.queries,
+      checkPass: parsed.checkPass,
+      checkResolve: parsed.checkResolve,
+      prompts: prompts.map((file) => ({ name: path.basename(file.name).replace(/\.txt$/, ""), text: file.content })),
+    },
+    issues,
+  };
+}
+
+async function resolveBenchmark(
+  db: Database,
+  input: BenchmarkInput,
+  limits: ImportLimits,
+): Promise<{ source: BenchmarkSource; plan: BenchmarkPlan | null; existingId: string | null } | { issues: BenchmarkIssue[] }> {
+  if (input.kind === "existing") {
+    const source = await loadBenchmarkSource(db, input.benchmarkId);
+    if (!source) return { issues: [issue("benchmark", input.benchmarkId, null, "no such benchmark in the database")] };
+    return { source, plan: null, existingId: input.benchmarkId };
+  }
+  let source: BenchmarkSource;
+  if (input.kind === "directory") {
+    const files = await readBenchmarkDir(input.dir, { maxBytes: limits.maxFileBytes, includeRuns: false });
+    if (!files.ok) return { issues: files.issues };
+    const dirName = path.basename(path.resolve(input.dir));
+    source = {
+      name: input.name ?? dirName,
+      sourceDir: path.resolve(input.dir),
+      queries: files.value.queries,
+      checkPass: files.value.checkPass,
+      checkResolve: files.value.checkResolve,
+      prompts: files.value.prompts,
+    };
+  } else {
+    const fromUploads = sourceFromUploads(input.name, input.files);
+    if (!fromUploads.source) return { issues: fromUploads.issues };
+    source = fromUploads.source;
+  }
+  const plan = planBenchmark(source, sha256);
+  if (!plan.ok) return { issues: plan.issues };
+  return { source, plan: plan.value, existingId: null };
+}
+
+/** The model name a run file implies: its base name without `.json` (and a `.generation` marker). */
+export function modelNameFromFile(fileName: string): string {
+  return path.basename(fileName).replace(/\.json$/i, "").replace(/\.generation$/i, "");
+}
+
+interface ParsedRunFile {
+  file: ImportFile;
+  kind: "recorded" | "generation";
+  data: unknown;
+}
+
+function countResponses(run: ParsedRunFile): number {
+  if (!Array.isArray(run.data)) return 0;
+  if (run.kind === "recorded") return run.data.length;
+  return run.data.reduce<number>((total, item: unknown) => {
+    if (typeof item !== "object" || item === null) return total;
+    return total + Object.keys(item).filter((key) => key.startsWith("answer")).length;
+  }, 0);
+}
+
+export async function runImport(db: Database, request: ImportRequest, limits: ImportLimits, hooks: ImportHooks = {}): Promise<ImportOutcome> {
+  const fileCount = request.runs.length;
+  const progress: ImportProgress = { phase: "reading", file: null, fileIndex: 0, fileCount, responsesDone: 0, responsesTotal: 0 };
+  const report = (update: Partial<ImportProgress>) => {
+    Object.assign(progress, update);
+    hooks.onProgress?.({ ...progress });
+  };
+  report({});
+
+  const benchmark = await resolveBenchmark(db, request.benchmark, limits);
+  if ("issues" in benchmark) return { ok: false, issues: benchmark.issues };
+  const context = benchmarkContext(benchmark.source, sha256);
+
+  // Validate every run file before scoring any: a bad file rejects the whole import.
+  report({ phase: "validating" });
+  const issues: BenchmarkIssue[] = [];
+  const parsedRuns: ParsedRunFile[] = [];
+  for (const [index, file] of request.runs.entries()) {
+    report({ file: file.name, fileIndex: index });
+    if (Buffer.byteLength(file.content, "utf8") > limits.maxFileBytes) {
+      issues.push(issue(file.name, null, null, `the file is larger than the ${limits.maxFileBytes}-byte limit (IMPORT_MAX_FILE_MB)`));
+      continue;
+    }
+    const json = parseJsonText(file);
+    if (!json.ok) {
+      issues.push(json.issue);
+      continue;
+    }
+    parsedRuns.push({ file, kind: isGenerationFile(json.value) ? "generation" : "recorded", data: json.value });
+  }
+  const responsesTotal = parsedRuns.reduce((total, run) => total + countResponses(run), 0);
+  if (responsesTotal > limits.maxResponses) {
+    issues.push(issue("(import)", null, null, `${responsesTotal} responses exceed the limit of ${limits.maxResponses} per import (IMPORT_MAX_RESPONSES)`));
+  }
+  if (issues.length) return { ok: false, issues };
+
+  // Check every run against the benchmark before scoring any, so all problems are reported together.
+  const pending: { label: string; build: () => RunPlan }[] = [];
+  const summaries: RunSummary[] = [];
+  for (const [index, run] of parsedRuns.entries()) {
+    report({ file: run.file.name, fileIndex: index });
+    const model = describeModel(request.model ?? modelNameFromFile(run.file.name));
+    const source = { file: run.file.name, model, label: request.label ?? path.basename(run.file.name) };
+    const onResponse = () => {
+      progress.responsesDone += 1;
+      if (progress.responsesDone % 25 === 0 || progress.responsesDone === responsesTotal) report({});
+    };
+    let build: (() => Result<RunPlan, BenchmarkIssue>) | null = null;
+    if (run.kind === "generation") {
+      const items = parseGenerationFile(run.file.name, run.data);
+      const problems = items.ok ? checkGenerationRun(source, items.value, context) : items.issues;
+      issues.push(...problems);
+      if (items.ok && problems.length === 0) build = () => planGenerationRun(source, items.value, context, sha256, onResponse);
+    } else {
+      const records = parseRunFile(run.file.name, run.data);
+      const problems = records.ok ? checkRecordedRun(source, records.value, context) : records.issues;
+      issues.push(...problems);
+      if (records.ok && problems.length === 0) build = () => planRecordedRun(source, records.value, context, sha256, onResponse);
+    }
+    if (build) {
+      const planRun = build;
+      pending.push({
+        label: source.label,
+        build: () => {
+          const plan = planRun();
+          if (!plan.ok) throw new Error(plan.issues.map((problem) => problem.message).join("\n"));
+          summaries.push(summarizePlan(plan.value));
+          return plan.value;
+        },
+      });
+    }
+  }
+  if (issues.length) return { ok: false, issues };
+
+  report({ phase: "scoring", responsesTotal, file: null });
+  const written: WriteResult = await writeImport(
+    db,
+    { benchmark: benchmark.plan ?? { existingId: benchmark.existingId! }, runs: pending },
+    {
+      importedBy: request.importedBy,
+      onProgress: (event) => report({ file: event.run, fileIndex: event.index }),
+      afterRunWritten: hooks.afterRunWritten,
+    },
+  );
+  report({ phase: "done", file: null });
+  return {
+    ok: true,
+    benchmarkId: written.benchmarkId,
+    benchmarkName: benchmark.source.name,
+    benchmarkCreated: written.benchmarkCreated,
+    runs: written.runs.map((run, index) => ({ ...summaries[index]!, runId: run.runId, label: run.label, created: run.created })),
+  };
+}
+
+/** Counts of one scored run, for the summary an import ends with. */
+function summarizePlan(plan: RunPlan): RunSummary {
+  const diagnosticsByCategory: Record<string, number> = {};
+  let passed = 0;
+  let deterministicPassed = 0;
+  let casesPassed = 0;
+  const disagreements = { failStep: 0, judge: 0 };
+  for (const response of plan.responses) {
+    if (response.pass.valid) passed += 1;
+    if (response.pass.deterministicValid) deterministicPassed += 1;
+    casesPassed += response.cases.filter((testCase) => testCase.verdict).length;
+    for (const [category, count] of Object.entries(response.pass.categoryCounts)) {
+      diagnosticsByCategory[category] = (diagnosticsByCategory[category] ?? 0) + count;
+    }
+    if (response.pass.disagreement === "fail-step") disagreements.failStep += 1;
+    if (response.pass.disagreement === "judge") disagreements.judge += 1;
+  }
+  return {
+    runId: "",
+    model: plan.model.name,
+    label: plan.label,
+    origin: plan.origin,
+    created: false,
+    responses: plan.responses.length,
+    passed,
+    deterministicPassed,
+    casesPassed: plan.hasResolve ? casesPassed : null,
+    diagnosticsByCategory,
+    disagreements,
+  };
+}
+
+/** Expands --runs arguments: files as given, directories to their *.json files (sorted). */
+export async function expandRunPaths(paths: string[]): Promise<{ files: string[]; issues: BenchmarkIssue[] }> {
+  const files: string[] = [];
+  const issues: BenchmarkIssue[] = [];
+  for (const entry of paths) {
+    let info;
+    try {
+      info = await stat(entry);
+    } catch {
+      issues.push(issue(entry, null, null, "does not exist or cannot be read"));
+      continue;
+    }
+    if (info.isDirectory()) {
+      const names = (await readdir(entry)).filter((name) => name.toLowerCase().endsWith(".json")).sort();
+      if (names.length === 0) issues.push(issue(entry, null, null, "the directory has no .json run files"));
+      files.push(...names.map((name) => path.join(entry, name)));
+    } else {
+      files.push(entry);
+    }
+  }
+  return { files, issues };
+}
+
+/** Reads run files from disk, refusing files over the size limit before reading them. */
+export async function readImportFiles(paths: string[], maxBytes: number): Promise<{ files: ImportFile[]; issues: BenchmarkIssue[] }> {
+  const files: ImportFile[] = [];
+  const issues: BenchmarkIssue[] = [];
+  for (const file of paths) {
+    try {
+      const { size } = await stat(file);
+      if (size > maxBytes) {
+        issues.push(issue(file, null, null, `the file is ${size} bytes, over the ${maxBytes}-byte limit (IMPORT_MAX_FILE_MB)`));
+        continue;
+      }
+      files.push({ name: file, content: await readFile(file, "utf8") });
+    } catch {
+      issues.push(issue(file, null, null, "does not exist or cannot be read"));
+    }
+  }
+  return { files, issues };
+}

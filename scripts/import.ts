@@ -1,0 +1,136 @@
+// `npm run import -- --benchmark <dir> [--runs <file|dir>...] [--model <name>] [--label <text>] [--name <text>] [--database <url>]`
+// Imports a benchmark directory and run files (recorded runs or raw generation output), scores every response and
+// prints what was imported. Exit codes: 0 imported (or already present), 1 rejected input, 2 bad arguments.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createDatabaseClient } from "@/lib/server/db";
+import { loadServerEnv } from "@/lib/server/env";
+import { expandRunPaths, readImportFiles, runImport, type ImportOutcome, type ImportProgress } from "@/lib/server/import/import-service";
+
+const USAGE = `Usage: npm run import -- --benchmark <dir> [--runs <file|dir> ...] [options]
+  --benchmark <dir>   benchmark directory with dataset/ (and prompts/), e.g. ../shared/chat2workflow
+  --runs <path>       run file or directory of run files; repeat for several (recorded runs/*.json
+                      or official generation output with answer1..answerN)
+  --model <name>      model name for every run (default: each file's base name, e.g. gpt_5d2)
+  --name <text>       benchmark name when it is new (default: the directory name)
+  --label <text>      run label for every run (default: the file name)
+  --database <url>    database URL (default: DATABASE_URL or file:./data/studio.db)
+  --json              print the outcome as JSON on stdout`;
+
+let lastPhase: string | null = null;
+
+/** A live status line on a terminal; one line per phase when stderr is a file or pipe. */
+function printProgress(progress: ImportProgress) {
+  if (!process.stderr.isTTY) {
+    if (progress.phase !== lastPhase) process.stderr.write(`${progress.phase}…\n`);
+    lastPhase = progress.phase;
+    return;
+  }
+  const files = progress.fileCount ? ` file ${Math.min(progress.fileIndex + 1, progress.fileCount)}/${progress.fileCount}` : "";
+  const responses = progress.responsesTotal ? ` responses ${progress.responsesDone}/${progress.responsesTotal}` : "";
+  process.stderr.write(`\r${progress.phase.padEnd(10)}${files}${responses}${progress.file ? ` ${progress.file}` : ""}`.padEnd(100));
+  if (progress.phase === "done") process.stderr.write("\n");
+}
+
+function percent(numerator: number, denominator: number): string {
+  return denominator ? `${((100 * numerator) / denominator).toFixed(2)}%` : "—";
+}
+
+function printOutcome(outcome: Extract<ImportOutcome, { ok: true }>) {
+  console.log(`benchmark ${outcome.benchmarkName} ${outcome.benchmarkCreated ? "imported" : "already present"} (${outcome.benchmarkId})`);
+  for (const run of outcome.runs) {
+    const status = run.created ? "imported" : "already imported, nothing written";
+    const resolve = run.casesPassed === null ? "no resolve data" : `resolve ${run.casesPassed}/${3 * run.responses} (${percent(run.casesPassed, 3 * run.responses)})`;
+    const categories = Object.entries(run.diagnosticsByCategory).map(([category, count]) => `${category} ${count}`).join(", ");
+    console.log(
+      `run ${run.label} [${run.origin}]: ${status}; ${run.responses} responses; pass ${run.passed}/${run.responses} (${percent(run.passed, run.responses)}); ` +
+        `deterministic pass ${run.deterministicPassed}/${run.responses}; ${resolve}; diagnostics: ${categories || "none"}; ` +
+        `disagreements with recorded verdicts: ${run.disagreements.failStep} fail-step, ${run.disagreements.judge} judge`,
+    );
+  }
+}
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        benchmark: { type: "string" },
+        runs: { type: "string", multiple: true },
+        model: { type: "string" },
+        label: { type: "string" },
+        name: { type: "string" },
+        database: { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    console.error(`error: ${error instanceof Error ? error.message : error}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!values.benchmark) {
+    console.error(`error: --benchmark is required\n\n${USAGE}`);
+    return 2;
+  }
+  const env = loadServerEnv({ ...process.env, ...(values.database ? { DATABASE_URL: values.database } : {}) });
+  const limits = { maxFileBytes: env.IMPORT_MAX_FILE_MB * 1024 * 1024, maxResponses: env.IMPORT_MAX_RESPONSES };
+  const expanded = await expandRunPaths(values.runs ?? []);
+  const read = await readImportFiles(expanded.files, limits.maxFileBytes);
+  const readIssues = [...expanded.issues, ...read.issues];
+  if (readIssues.length) {
+    for (const readIssue of readIssues) console.error(`error: ${readIssue.message}`);
+    return 1;
+  }
+  const db = createDatabaseClient(env.DATABASE_URL);
+  try {
+    const outcome = await runImport(
+      db,
+      {
+        benchmark: { kind: "directory", dir: path.resolve(values.benchmark), name: values.name },
+        runs: read.files,
+        model: values.model,
+        label: values.label,
+        importedBy: "cli",
+      },
+      limits,
+      {
+        onProgress: values.json ? undefined : printProgress,
+        // Test-only: hold the write transaction open so a test can kill the process inside it.
+        afterRunWritten: process.env.C2W_TEST_IMPORT_PAUSE_MS
+          ? async () => {
+              process.stderr.write("paused inside the write transaction\n");
+              await new Promise((resolve) => setTimeout(resolve, Number(process.env.C2W_TEST_IMPORT_PAUSE_MS)));
+            }
+          : undefined,
+      },
+    );
+    if (values.json) {
+      console.log(JSON.stringify(outcome, null, 2));
+      return outcome.ok ? 0 : 1;
+    }
+    if (!outcome.ok) {
+      process.stderr.write("\n");
+      console.error(`import rejected, nothing was written (${outcome.issues.length} problem${outcome.issues.length === 1 ? "" : "s"}):`);
+      for (const problem of outcome.issues.slice(0, 50)) console.error(`  ${problem.message}`);
+      if (outcome.issues.length > 50) console.error(`  … and ${outcome.issues.length - 50} more`);
+      return 1;
+    }
+    printOutcome(outcome);
+    return 0;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);
