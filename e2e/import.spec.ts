@@ -45,8 +45,16 @@ test.describe("importing runs from the UI", () => {
   });
 
   test("an admin re-scores a run and deletes one after confirming", async ({ page }) => {
-    await signIn(page, "admin", "/runs");
-    const row = page.getByTestId("run-row").filter({ hasText: "demo_gamma.json" });
+    await signIn(page, "admin", "/import");
+    // Import a throwaway run to delete, so other journeys keep the demo runs.
+    const records = JSON.parse(readFileSync(path.join(DEMO_RUNS, "demo_gamma.json"), "utf8")) as Record<string, unknown>[];
+    const variant = records.map((record) => ({ ...record, reason: `${String(record.reason ?? "")} (to delete)` }));
+    await page.getByLabel("Choose files").setInputFiles({ name: "demo_gamma_to_delete.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(variant)) });
+    await page.getByRole("button", { name: "Import and score" }).click();
+    await expect(page.getByRole("heading", { name: "Import finished" })).toBeVisible({ timeout: 30_000 });
+    await page.goto("/runs");
+
+    const row = page.getByTestId("run-row").filter({ hasText: "demo_gamma_to_delete.json" });
     await row.getByRole("button", { name: /Re-score/ }).click();
     await expect(row.getByRole("status")).toContainText("Re-scored 15 responses");
 
@@ -59,7 +67,7 @@ test.describe("importing runs from the UI", () => {
     await row.getByRole("button", { name: /Delete/ }).click();
     await dialog.getByRole("button", { name: "Delete run" }).click();
     await expect(page.getByTestId("run-row")).toHaveCount(before - 1);
-    await expect(page.getByTestId("run-row").filter({ hasText: "demo_gamma.json" })).toHaveCount(0);
+    await expect(page.getByTestId("run-row").filter({ hasText: "demo_gamma_to_delete.json" })).toHaveCount(0);
   });
 
   test("a researcher sees no delete button", async ({ page }) => {
