@@ -1,5 +1,6 @@
-// Starts the production app for Playwright on a throwaway database (data/e2e.db, recreated each run).
-import { rmSync } from "node:fs";
+// Starts the production app for Playwright on a throwaway database (data/e2e.db, recreated each run), with the demo
+// data and, when the shared Chat2Workflow benchmark is present, its benchmark and 12 recorded runs imported too.
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -10,4 +11,31 @@ process.env.DATABASE_URL = `file:${databaseFile}`;
 process.env.APP_ENV = "local";
 process.env.PUBLIC_READ = process.env.PUBLIC_READ ?? "true";
 
-void import("./start");
+const sharedBenchmark = process.env.C2W_BENCHMARK_DIR ?? path.resolve(ROOT, "..", "shared", "chat2workflow");
+
+async function importSharedBenchmark(): Promise<void> {
+  if (!existsSync(path.join(sharedBenchmark, "dataset", "query.json"))) {
+    console.log(`• shared benchmark not found at ${sharedBenchmark}; e2e runs on the demo data only`);
+    return;
+  }
+  const { setup } = await import("./setup");
+  const { createDatabaseClient } = await import("@/lib/server/db");
+  const { expandRunPaths, readImportFiles, runImport } = await import("@/lib/server/import/import-service");
+  const env = await setup();
+  const db = createDatabaseClient(env.DATABASE_URL);
+  try {
+    const { files } = await readImportFiles((await expandRunPaths([path.join(sharedBenchmark, "runs")])).files, 64 * 1024 * 1024);
+    const outcome = await runImport(db, { benchmark: { kind: "directory", dir: sharedBenchmark }, runs: files, importedBy: "e2e" }, { maxFileBytes: 64 * 1024 * 1024, maxResponses: 100_000 });
+    if (!outcome.ok) throw new Error(outcome.issues.map((issue) => issue.message).join("\n"));
+    console.log(`• imported the shared benchmark and ${outcome.runs.length} runs for e2e`);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+importSharedBenchmark()
+  .then(() => import("./start"))
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
