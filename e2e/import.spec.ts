@@ -1,10 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "./support";
 
 const DEMO_RUNS = path.resolve(__dirname, "../prisma/demo/runs");
 const SHARED = process.env.C2W_BENCHMARK_DIR ?? path.resolve(__dirname, "../../shared/chat2workflow");
+
+/** The demo benchmark, whatever else the e2e database holds. */
+async function chooseDemoBenchmark(page: Page) {
+  const value = await page.locator("#benchmarkId option", { hasText: "Chat2Workflow demo" }).getAttribute("value");
+  await page.getByLabel("Benchmark", { exact: true }).selectOption(value!);
+}
 
 test.describe("importing runs from the UI", () => {
   test("an admin uploads a run file, watches it score and finds it on the Runs page", async ({ page }) => {
@@ -14,6 +20,7 @@ test.describe("importing runs from the UI", () => {
     const variant = records.map((record) => ({ ...record, reason: `${String(record.reason ?? "")} (second sample)` }));
     await page.getByLabel("Choose files").setInputFiles({ name: "demo_beta_sample2.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(variant)) });
     await expect(page.getByRole("list", { name: "Chosen files" })).toContainText("demo_beta_sample2.json");
+    await chooseDemoBenchmark(page);
     await page.getByLabel("Model name").fill("demo_beta");
     await page.getByRole("button", { name: "Import and score" }).click();
     await expect(page.getByRole("heading", { name: "Import finished" })).toBeVisible({ timeout: 30_000 });
@@ -34,6 +41,7 @@ test.describe("importing runs from the UI", () => {
     const records = JSON.parse(readFileSync(path.join(DEMO_RUNS, "demo_alpha.json"), "utf8")) as Record<string, unknown>[];
     records[2] = { ...records[2], round: "two" };
     await page.getByLabel("Choose files").setInputFiles({ name: "broken_run.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(records)) });
+    await chooseDemoBenchmark(page);
     await page.getByRole("button", { name: "Import and score" }).click();
     await expect(page.getByRole("heading", { name: "Import failed" })).toBeVisible({ timeout: 30_000 });
     const problems = page.getByRole("region", { name: "Import progress" }).getByRole("alert");
@@ -50,6 +58,7 @@ test.describe("importing runs from the UI", () => {
     const records = JSON.parse(readFileSync(path.join(DEMO_RUNS, "demo_gamma.json"), "utf8")) as Record<string, unknown>[];
     const variant = records.map((record) => ({ ...record, reason: `${String(record.reason ?? "")} (to delete)` }));
     await page.getByLabel("Choose files").setInputFiles({ name: "demo_gamma_to_delete.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(variant)) });
+    await chooseDemoBenchmark(page);
     await page.getByRole("button", { name: "Import and score" }).click();
     await expect(page.getByRole("heading", { name: "Import finished" })).toBeVisible({ timeout: 30_000 });
     await page.goto("/runs");

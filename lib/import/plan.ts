@@ -319,6 +319,9 @@ export function checkRecordedRun(source: RunSource, records: readonly RunRecord[
     }
   });
   if (records.length === 0) issues.push(issue(source.file, null, null, "the run has no records"));
+  if (records.length > 1 && issues.length === records.length) {
+    return [issue(source.file, null, null, `none of its ${records.length} records is a turn of the benchmark; was the run imported into the right benchmark?`)];
+  }
   return issues;
 }
 
