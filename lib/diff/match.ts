@@ -4,10 +4,13 @@
 //
 // Why iterate: references and neighbours can only be compared once we know which nodes correspond. Round 0 guesses
 // "same id and same type"; each round rescores with the previous round's matching, until it is stable (≤ 4 rounds).
-// A pair needs a score of MATCH_THRESHOLD unless both nodes have the same id, or they are start / end nodes (a
-// workflow's start and end stay "the same node" whatever changed in them).
+// A pair needs a score of MATCH_THRESHOLD unless both nodes have the same id (or the same child slot "-k" on the
+// canvases of two matched iterations), they are start / end nodes (a workflow's start and end stay "the same node"
+// whatever changed in them), or they are the iteration-starts of two matched iterations.
 
+import { isJsonObject, ownValue, preview, type JsonValue } from "../workflow/python-values";
 import { maxWeightAssignment } from "./assignment";
+import { isBranching, portIndex, portLabels } from "./branches";
 import type { SideModel, SideNode } from "./side";
 
 export interface NodePair {
@@ -27,10 +30,17 @@ export interface NodeMatching {
 
 export const MATCH_THRESHOLD = 0.35;
 const ID_BONUS = 0.2;
+/**
+ * What an agreeing id is worth when the two pipelines' results are compared: a tie-breaker, so that a matching that
+ * explains both workflows better by content and structure beats coincidental id agreement after a renumbering.
+ */
+const OBJECTIVE_ID_BONUS = 0.05;
 const POSITION_WEIGHT = 0.02;
 const WEIGHTS = { text: 0.5, refs: 0.25, neighbours: 0.2, parent: 0.1 } as const;
 const ALWAYS_MATCHED_TYPES: ReadonlySet<string> = new Set(["start", "end"]);
 const MAX_ROUNDS = 4;
+/** The key every node gets in the content-only first guess (references and neighbours compared blind). */
+const BLIND = "*";
 
 /** Multiset Jaccard (Σmin / Σmax); null when both bags are empty (nothing to compare). */
 export function bagSimilarity(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number | null {
@@ -69,33 +79,61 @@ export function keySpace(toAfter: ReadonlyMap<SideNode, SideNode>): KeySpace {
   };
 }
 
+type Link = { node: SideNode | null; id: string | null; tag: string };
+
 interface Adjacency {
-  incoming: Map<SideNode, { node: SideNode | null; id: string | null }[]>;
-  outgoing: Map<SideNode, { node: SideNode | null; id: string | null }[]>;
+  incoming: Map<SideNode, Link[]>;
+  outgoing: Map<SideNode, Link[]>;
   /** Canvas children of an iteration: part of its neighbourhood (the children identify the loop). */
   children: Map<SideNode, SideNode[]>;
+  /** Who reads this node, and in which slot: tells apart identical nodes (four equal list filters feeding four outputs). */
+  readers: Map<SideNode, { node: SideNode; slot: string }[]>;
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/**
+ * What an edge's port says without ids: the branch's content (an if-else case's conditions without node ids, ELSE,
+ * a class name), so that identical nodes on different branches differ and inserting a case changes nothing.
+ */
+function portTag(source: SideNode | null, port: JsonValue | undefined): string {
+  if (!source || !isBranching(source)) return "";
+  const labels = portLabels(source);
+  const index = portIndex(port, labels.length);
+  if (index === null) return `raw:${preview(port ?? null, 20)}`;
+  if (source.canonicalType !== "if-else") return `class:${labels[index] ?? ""}`;
+  if (index === labels.length - 1) return "else";
+  const cases = isJsonObject(source.entry.rawParam) ? ownValue(source.entry.rawParam, "cases") : undefined;
+  const conditions = Array.isArray(cases) && Array.isArray(cases[index]) ? (cases[index] as JsonValue[])[1] : undefined;
+  if (!Array.isArray(conditions)) return "case";
+  // Each condition without the node id of its selector: [variable, operator, value].
+  const withoutIds = conditions.map((condition): JsonValue => {
+    if (!Array.isArray(condition)) return condition;
+    const selector = condition[0];
+    return [Array.isArray(selector) ? (selector[0] ?? null) : (selector ?? null), ...condition.slice(1)];
+  });
+  return `case:${withoutIds.map((condition) => preview(condition, 80)).join("&")}`;
 }
 
 function adjacency(side: SideModel): Adjacency {
-  const incoming = new Map<SideNode, { node: SideNode | null; id: string | null }[]>();
-  const outgoing = new Map<SideNode, { node: SideNode | null; id: string | null }[]>();
-  const push = (map: typeof incoming, key: SideNode, value: { node: SideNode | null; id: string | null }): void => {
-    const list = map.get(key);
-    if (list) list.push(value);
-    else map.set(key, [value]);
-  };
+  const incoming = new Map<SideNode, Link[]>();
+  const outgoing = new Map<SideNode, Link[]>();
   for (const edge of side.edges) {
-    if (edge.source) push(outgoing, edge.source, { node: edge.target, id: edge.targetId });
-    if (edge.target) push(incoming, edge.target, { node: edge.source, id: edge.sourceId });
+    const tag = portTag(edge.source, edge.port);
+    if (edge.source) pushTo(outgoing, edge.source, { node: edge.target, id: edge.targetId, tag });
+    if (edge.target) pushTo(incoming, edge.target, { node: edge.source, id: edge.sourceId, tag });
   }
   const children = new Map<SideNode, SideNode[]>();
+  const readers = new Map<SideNode, { node: SideNode; slot: string }[]>();
   for (const node of side.nodes) {
-    if (!node.parent) continue;
-    const list = children.get(node.parent);
-    if (list) list.push(node);
-    else children.set(node.parent, [node]);
+    if (node.parent) pushTo(children, node.parent, node);
+    for (const ref of node.refs) if (ref.target) pushTo(readers, ref.target, { node, slot: ref.slot });
   }
-  return { incoming, outgoing, children };
+  return { incoming, outgoing, children, readers };
 }
 
 interface Features {
@@ -106,9 +144,10 @@ interface Features {
 
 function features(node: SideNode, adj: Adjacency, key: (node: SideNode | null, id: string | null) => string): Features {
   const neighbours: string[] = [];
-  for (const n of adj.incoming.get(node) ?? []) neighbours.push(`i${key(n.node, n.id)}`);
-  for (const n of adj.outgoing.get(node) ?? []) neighbours.push(`o${key(n.node, n.id)}`);
+  for (const n of adj.incoming.get(node) ?? []) neighbours.push(`i${key(n.node, n.id)}${n.tag}`);
+  for (const n of adj.outgoing.get(node) ?? []) neighbours.push(`o${key(n.node, n.id)}${n.tag}`);
   for (const child of adj.children.get(node) ?? []) neighbours.push(`c${key(child, child.id)}`);
+  for (const reader of adj.readers.get(node) ?? []) neighbours.push(`r${key(reader.node, reader.node.id)}:${reader.slot}`);
   return {
     refs: bag(node.refs.map((ref) => `${ref.variable}@${key(ref.target, ref.nodeId)}`)),
     neighbours: bag(neighbours),
@@ -156,6 +195,12 @@ function groups(before: SideModel, after: SideModel): Group[] {
   return out;
 }
 
+/** "2" of a child id "5-2" (null for top-level ids). */
+function childSuffix(id: string | null): string | null {
+  const dash = id === null ? -1 : id.indexOf("-");
+  return dash < 0 ? null : (id as string).slice(dash + 1);
+}
+
 function relativePosition(node: SideNode, side: SideModel): number {
   return side.nodes.length <= 1 ? 0 : side.nodes.indexOf(node) / (side.nodes.length - 1);
 }
@@ -176,50 +221,101 @@ function sameMapping(a: ReadonlyMap<SideNode, SideNode>, b: ReadonlyMap<SideNode
   return true;
 }
 
+interface Round {
+  mapping: Map<SideNode, SideNode>;
+  pairs: NodePair[];
+  /** Σ (similarity + OBJECTIVE_ID_BONUS where ids agree) over the pairs: how well the matching explains both sides. */
+  objective: number;
+}
+
+interface Context {
+  typeGroups: Group[];
+  beforeAdj: Adjacency;
+  positions: Map<SideNode, number>;
+}
+
+/** One assignment per type with features read through `key`; `useIds` false ignores ids altogether. */
+function assignRound(ctx: Context, key: KeySpace["before"], afterFeatures: ReadonlyMap<SideNode, Features>, useIds: boolean): Round {
+  const mapping = new Map<SideNode, SideNode>();
+  const pairs: NodePair[] = [];
+  let objective = 0;
+  for (const g of ctx.typeGroups) {
+    const similarity: number[][] = [];
+    const bonus: number[][] = [];
+    const scores = g.before.map((b, i) => {
+      const fb = features(b, ctx.beforeAdj, key);
+      similarity[i] = [];
+      bonus[i] = [];
+      return g.after.map((a, j) => {
+        const fa = afterFeatures.get(a) as Features;
+        const sim = combine(g.text[i]?.[j] ?? null, fb, fa);
+        (similarity[i] as number[])[j] = sim;
+        // Children of matched iterations: "5-2" under a renumbered "4" is the same slot as "4-2".
+        const sameCanvas = b.ref.parentId !== null && fb.parent === fa.parent && fb.parent !== BLIND;
+        const sameId = (b.id !== null && b.id === a.id) || (sameCanvas && childSuffix(b.id) === childSuffix(a.id));
+        // The objective always credits agreeing ids; only the id-led pipeline lets them steer the assignment.
+        (bonus[i] as number[])[j] = sameId ? ID_BONUS : 0;
+        const idLed = useIds && sameId;
+        const eligible = idLed || sim >= MATCH_THRESHOLD || ALWAYS_MATCHED_TYPES.has(g.type) || (useIds && sameCanvas && g.type === "iteration-start");
+        if (!eligible) return null;
+        const closeness = 1 - Math.abs((ctx.positions.get(b) ?? 0) - (ctx.positions.get(a) ?? 0));
+        return sim + (idLed ? ID_BONUS : 0) + POSITION_WEIGHT * closeness + 1e-6;
+      });
+    });
+    for (const { row, column } of maxWeightAssignment(scores)) {
+      const b = g.before[row] as SideNode;
+      const a = g.after[column] as SideNode;
+      const sim = similarity[row]?.[column] ?? 0;
+      mapping.set(b, a);
+      pairs.push({ before: b, after: a, similarity: sim, byId: b.id !== null && b.id === a.id });
+      objective += sim + ((bonus[row]?.[column] ?? 0) > 0 ? OBJECTIVE_ID_BONUS : 0);
+    }
+  }
+  return { mapping, pairs, objective };
+}
+
+/** Rescores with the previous round's matching until the matching is stable (or MAX_ROUNDS). */
+function iterate(ctx: Context, start: Map<SideNode, SideNode>, afterFeatures: ReadonlyMap<SideNode, Features>, useIds: boolean): Round {
+  let mapping = start;
+  let round: Round = { mapping, pairs: [], objective: 0 };
+  for (let i = 0; i < MAX_ROUNDS; i += 1) {
+    round = assignRound(ctx, keySpace(mapping).before, afterFeatures, useIds);
+    const stable = sameMapping(mapping, round.mapping);
+    mapping = round.mapping;
+    if (stable) break;
+  }
+  return round;
+}
+
+/**
+ * Two starting points, because iterating from a wrong guess can settle on a wrong but self-consistent matching:
+ * "same id, same type" (right unless ids were renumbered), refined with ids steering the assignment; and a
+ * content-only guess (ids ignored, references and neighbours read blind), refined with content and structure alone.
+ * The matching with the larger objective (similarity, plus a small credit wherever ids agree) wins; ids on ties.
+ */
 export function matchNodes(before: SideModel, after: SideModel): NodeMatching {
-  const typeGroups = groups(before, after);
   const beforeAdj = adjacency(before);
   const afterAdj = adjacency(after);
-  const afterFeatures = new Map<SideNode, Features>();
-  const afterKey = keySpace(new Map()).after;
-  for (const node of after.nodes) afterFeatures.set(node, features(node, afterAdj, afterKey));
   const positions = new Map<SideNode, number>();
   for (const node of before.nodes) positions.set(node, relativePosition(node, before));
   for (const node of after.nodes) positions.set(node, relativePosition(node, after));
+  const ctx: Context = { typeGroups: groups(before, after), beforeAdj, positions };
+  const afterFeatures = new Map<SideNode, Features>();
+  const afterKey = keySpace(new Map()).after;
+  for (const node of after.nodes) afterFeatures.set(node, features(node, afterAdj, afterKey));
 
-  let mapping = initialGuess(before, after);
-  let pairs: NodePair[] = [];
-  for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const key = keySpace(mapping).before;
-    const next = new Map<SideNode, SideNode>();
-    pairs = [];
-    for (const g of typeGroups) {
-      const similarity: number[][] = [];
-      const scores = g.before.map((b, i) => {
-        const fb = features(b, beforeAdj, key);
-        similarity[i] = [];
-        return g.after.map((a, j) => {
-          const sim = combine(g.text[i]?.[j] ?? null, fb, afterFeatures.get(a) as Features);
-          (similarity[i] as number[])[j] = sim;
-          const sameId = b.id !== null && b.id === a.id;
-          if (!sameId && sim < MATCH_THRESHOLD && !ALWAYS_MATCHED_TYPES.has(g.type)) return null;
-          const closeness = 1 - Math.abs((positions.get(b) ?? 0) - (positions.get(a) ?? 0));
-          return sim + (sameId ? ID_BONUS : 0) + POSITION_WEIGHT * closeness + 1e-6;
-        });
-      });
-      for (const { row, column } of maxWeightAssignment(scores)) {
-        const b = g.before[row] as SideNode;
-        const a = g.after[column] as SideNode;
-        next.set(b, a);
-        pairs.push({ before: b, after: a, similarity: similarity[row]?.[column] ?? 0, byId: b.id !== null && b.id === a.id });
-      }
-    }
-    const stable = sameMapping(mapping, next);
-    mapping = next;
-    if (stable) break;
+  const byIds = iterate(ctx, initialGuess(before, after), afterFeatures, true);
+  let best = byIds;
+  // Renumbering is only a question when some same-type pair disagrees with the id guess.
+  if (byIds.pairs.some((pair) => !pair.byId) || byIds.pairs.length < Math.min(before.nodes.length, after.nodes.length)) {
+    const blind = (): string => BLIND;
+    const blindAfter = new Map<SideNode, Features>();
+    for (const node of after.nodes) blindAfter.set(node, features(node, afterAdj, blind));
+    const byContent = iterate(ctx, assignRound(ctx, blind, blindAfter, false).mapping, afterFeatures, false);
+    if (byContent.objective > byIds.objective + 1e-9) best = byContent;
   }
-  pairs.sort((x, y) => x.after.entry.index - y.after.entry.index);
+  const pairs = best.pairs.sort((x, y) => x.after.entry.index - y.after.entry.index);
   const toBefore = new Map<SideNode, SideNode>();
   for (const pair of pairs) toBefore.set(pair.after, pair.before);
-  return { pairs, toAfter: mapping, toBefore };
+  return { pairs, toAfter: best.mapping, toBefore };
 }
