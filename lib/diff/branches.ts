@@ -3,7 +3,7 @@
 // Deterministic; ELSE always corresponds to ELSE; unmatched branches correspond to nothing (added / removed).
 
 import { maxWeightAssignment } from "./assignment";
-import { bagSimilarity, type KeySpace } from "./match";
+import { bagSimilarity, type KeySpace } from "./keys";
 import type { SideNode } from "./side";
 import { isJsonObject, ownValue, preview, type JsonValue } from "../workflow/python-values";
 import type { BranchCorrespondence } from "./types";

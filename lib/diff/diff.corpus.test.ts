@@ -192,7 +192,7 @@ describe.skipIf(!benchmarkDir)(`workflow diff on the recorded runs${benchmarkDir
       // Every real workflow as an explicit example, then random draws.
       { examples: workflows.map((w) => [w] as [typeof w]), numRuns: 100 },
     );
-  });
+  }, 60_000);
 
   it("sees only renames when every id of a real workflow is shifted (property)", () => {
     const parsed = workflows.filter(({ side }) => side.workflow !== null);
@@ -204,9 +204,9 @@ describe.skipIf(!benchmarkDir)(`workflow diff on the recorded runs${benchmarkDir
         expect([...kinds], label).toEqual([]);
         expect(diff.nodes.every((n) => n.status === "unchanged"), label).toBe(true);
       }),
-      { numRuns: 600 },
+      { numRuns: 300 },
     );
-  });
+  }, 60_000);
 
   it("gives mirror images for diff(a, b) and diff(b, a) on every real pair (property)", () => {
     fc.assert(
@@ -216,7 +216,7 @@ describe.skipIf(!benchmarkDir)(`workflow diff on the recorded runs${benchmarkDir
       }),
       { examples: turns.map((t) => [t] as [typeof t]), numRuns: 100 },
     );
-  });
+  }, 60_000);
 
   it("mirrors added and removed nodes, edges and declarations on a real pair", () => {
     const { a, b } = find("claude_sonnet4d5", "Mermaid", 1);

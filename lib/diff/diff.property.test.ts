@@ -47,7 +47,7 @@ describe("diffWorkflows on generated workflows", () => {
       }),
       { numRuns: 400 },
     );
-  });
+  }, 30_000);
 
   it("gives mirror images in the two directions", () => {
     fc.assert(
@@ -58,7 +58,7 @@ describe("diffWorkflows on generated workflows", () => {
       }),
       { numRuns: 400 },
     );
-  });
+  }, 30_000);
 
   it("keeps every node and edge exactly once, with unique change ids", () => {
     fc.assert(
@@ -79,5 +79,5 @@ describe("diffWorkflows on generated workflows", () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 30_000);
 });

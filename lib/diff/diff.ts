@@ -9,8 +9,9 @@ import { parseResponse, type ResponseInput } from "../workflow/response";
 import { invertBranchMap, isBranching, matchBranches, type BranchMap } from "./branches";
 import { diffEdges, type EdgeDiffEntry } from "./edges";
 import { diffIo, diffSelection, diffTask } from "./io";
-import { keySpace, matchNodes, type KeySpace, type NodeMatching, type NodePair } from "./match";
-import { canonicalJson, diffParams } from "./params";
+import { canonicalJson, keySpace, type KeySpace } from "./keys";
+import { matchNodes, type NodeMatching, type NodePair } from "./match";
+import { diffParams } from "./params";
 import { diffReferences } from "./references";
 import { buildSide, type SideModel, type SideNode } from "./side";
 import {

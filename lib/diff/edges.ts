@@ -3,8 +3,7 @@
 
 import { preview } from "../workflow/python-values";
 import { isBranching, portIndex, portLabels, type BranchMap } from "./branches";
-import type { KeySpace } from "./match";
-import { canonicalJson } from "./params";
+import { canonicalJson, type KeySpace } from "./keys";
 import type { SideEdge, SideModel, SideNode } from "./side";
 import type { EdgeDiff, EdgeRef } from "./types";
 

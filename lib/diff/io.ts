@@ -4,7 +4,7 @@
 import { outputGroups } from "../benchmark/turn";
 import { parseNodeSelection } from "../workflow/node-selection";
 import type { NodeTypeId } from "../workflow/node-types";
-import { canonicalJson } from "./params";
+import { canonicalJson } from "./keys";
 import type { SideModel } from "./side";
 import type { IoDiff, SetChange, TaskDiff } from "./types";
 

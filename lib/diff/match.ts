@@ -2,14 +2,16 @@
 // references and neighbours mapped through the current matching, canvas parent, with a bonus for an equal id.
 // Guarantees: deterministic; each node is in at most one pair; a maximum-total-score assignment per type (Hungarian).
 //
-// Why iterate: references and neighbours can only be compared once we know which nodes correspond. Round 0 guesses
-// "same id and same type"; each round rescores with the previous round's matching, until it is stable (≤ 4 rounds).
+// Why iterate: references and neighbours can only be compared once we know which nodes correspond, so each round
+// rescores with the previous round's matching until it is stable (≤ 4 rounds). Two starting points (see matchNodes):
+// "same id, same type", and a content-only guess that ignores ids; the better-explaining result wins.
 // A pair needs a score of MATCH_THRESHOLD unless both nodes have the same id (or the same child slot "-k" on the
 // canvases of two matched iterations), they are start / end nodes (a workflow's start and end stay "the same node"
 // whatever changed in them), or they are the iteration-starts of two matched iterations.
 
 import { isJsonObject, ownValue, preview, type JsonValue } from "../workflow/python-values";
 import { maxWeightAssignment } from "./assignment";
+import { bagSimilarity, keySpace, type KeySpace } from "./keys";
 import { isBranching, portIndex, portLabels } from "./branches";
 import type { SideModel, SideNode } from "./side";
 
@@ -42,41 +44,10 @@ const MAX_ROUNDS = 4;
 /** The key every node gets in the content-only first guess (references and neighbours compared blind). */
 const BLIND = "*";
 
-/** Multiset Jaccard (Σmin / Σmax); null when both bags are empty (nothing to compare). */
-export function bagSimilarity(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number | null {
-  if (a.size === 0 && b.size === 0) return null;
-  let shared = 0;
-  let total = 0;
-  for (const [key, count] of a) {
-    const other = b.get(key) ?? 0;
-    shared += Math.min(count, other);
-    total += Math.max(count, other);
-  }
-  for (const [key, count] of b) if (!a.has(key)) total += count;
-  return total === 0 ? 1 : shared / total;
-}
-
 function bag(items: readonly string[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const item of items) out.set(item, (out.get(item) ?? 0) + 1);
   return out;
-}
-
-/** How a node or an id is named in the later workflow's terms, given a before -> after mapping. */
-export interface KeySpace {
-  before(node: SideNode | null, id: string | null): string;
-  after(node: SideNode | null, id: string | null): string;
-}
-
-export function keySpace(toAfter: ReadonlyMap<SideNode, SideNode>): KeySpace {
-  return {
-    before: (node, id) => {
-      if (!node) return `?${id ?? ""}`;
-      const partner = toAfter.get(node);
-      return partner ? `#${partner.entry.index}` : `b${node.entry.index}`;
-    },
-    after: (node, id) => (node ? `#${node.entry.index}` : `?${id ?? ""}`),
-  };
 }
 
 type Link = { node: SideNode | null; id: string | null; tag: string };

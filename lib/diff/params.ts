@@ -6,31 +6,12 @@ import type { ParamPath } from "../workflow/catalog";
 import { findInlineReferences } from "../workflow/convert";
 import { isJsonObject, ownValue, type JsonValue } from "../workflow/python-values";
 import { maxWeightAssignment } from "./assignment";
-import { bagSimilarity } from "./match";
+import { bagSimilarity, canonicalJson } from "./keys";
 import type { SideNode } from "./side";
 import { isLongText, textDiff } from "./text-diff";
 import type { FieldChange } from "./types";
 
 type KeyOf = (node: SideNode | null, id: string | null) => string;
-
-/** JSON with sorted object keys: equal values (up to key order) give equal strings. Total over non-JSON values. */
-export function canonicalJson(value: unknown, cache?: WeakMap<object, string>): string {
-  if (value === undefined) return "~";
-  if (value === null || typeof value !== "object") {
-    return typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? JSON.stringify(value) : `!${String(value)}`;
-  }
-  const cached = cache?.get(value);
-  if (cached !== undefined) return cached;
-  let out: string;
-  if (Array.isArray(value)) out = `[${value.map((item) => canonicalJson(item, cache)).join(",")}]`;
-  else {
-    const object = value as Record<string, unknown>;
-    const keys = Object.keys(object).sort();
-    out = `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined, cache)}`).join(",")}}`;
-  }
-  cache?.set(value, out);
-  return out;
-}
 
 function canonicaliseInline(text: string, keyOf: KeyOf, resolve: (id: string) => SideNode | null): string {
   const refs = findInlineReferences(text);

@@ -1,7 +1,7 @@
 // Reference changes of a matched node pair: selectors and inline {{#id.var#}} references added, removed or
 // retargeted, targets compared through the node matching (a renumbered target is the same target). Total, pure.
 
-import type { KeySpace } from "./match";
+import type { KeySpace } from "./keys";
 import type { SideNode, SideReference } from "./side";
 import type { ReferenceChange, ReferenceInfo } from "./types";
 
