@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeFilter, disagreesWithRule, matchesFilter, queueFilterSchema, type QueueCandidate } from "./filter";
+import { describeFilter, disagreesWithRule, filterQuery, matchesFilter, queueFilterSchema, type QueueCandidate } from "./filter";
 
 function candidate(overrides: Partial<QueueCandidate> = {}): QueueCandidate {
   return {
@@ -63,5 +63,21 @@ describe("queue filter", () => {
   it("rejects an unknown stage or verdict", () => {
     expect(queueFilterSchema.safeParse({ benchmarkId: "b1", stage: "both" }).success).toBe(false);
     expect(queueFilterSchema.safeParse({ benchmarkId: "b1", stage: "pass", verdict: "maybe" }).success).toBe(false);
+  });
+
+  it("round-trips through the query string the matching-count endpoint reads", () => {
+    const original = filter({ judges: ["recorded", "rule"], models: ["m"], verdict: "pass", disagreeWithRule: true });
+    const params = new URLSearchParams(filterQuery(original));
+    expect(params.getAll("judge")).toEqual(["recorded", "rule"]);
+    const parsed = queueFilterSchema.parse({
+      benchmarkId: params.get("benchmarkId"),
+      stage: params.get("stage"),
+      judges: params.getAll("judge"),
+      models: params.getAll("model"),
+      domains: params.getAll("domain"),
+      verdict: params.get("verdict"),
+      disagreeWithRule: params.get("disagreeWithRule") === "true",
+    });
+    expect(parsed).toEqual(original);
   });
 });

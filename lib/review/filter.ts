@@ -82,3 +82,16 @@ export function describeFilter(filter: QueueFilter): string {
     .filter((part): part is string => part !== null)
     .join(" · ");
 }
+
+/** The filter as query-string pairs for GET /api/review/matching (lists repeat their key). */
+export function filterQuery(filter: QueueFilter): [string, string][] {
+  return [
+    ["benchmarkId", filter.benchmarkId],
+    ["stage", filter.stage],
+    ...filter.judges.map((judge): [string, string] => ["judge", judge]),
+    ...filter.models.map((model): [string, string] => ["model", model]),
+    ...filter.domains.map((domain): [string, string] => ["domain", domain]),
+    ["verdict", filter.verdict],
+    ["disagreeWithRule", String(filter.disagreeWithRule)],
+  ];
+}

@@ -317,7 +317,7 @@ export async function assignAnnotators(db: Database, actor: SessionUser, queueId
 export async function unassignAnnotator(db: Database, actor: SessionUser, queueId: string, userId: string): Promise<boolean> {
   assertAllowed(actor, "manageQueues");
   const removed = await db.reviewAssignment.deleteMany({ where: { queueId, userId } });
-  await db.reviewItem.updateMany({ where: { queueId, lockedById: userId }, data: { lockedById: null, lockedUntil: null } });
+  await releaseOtherLocks(db, queueId, userId, null);
   return removed.count > 0;
 }
 
@@ -454,6 +454,8 @@ export type ClaimRequest =
 export type ClaimOutcome =
   | { kind: "item"; item: ReviewItemView; progress: AnnotatorProgress; queue: QueueProgress; hasBack: boolean }
   | { kind: "done"; progress: AnnotatorProgress; queue: QueueProgress; hasBack: boolean }
+  /** Nothing to serve right now, but items are left: other annotators hold them. Try again shortly. */
+  | { kind: "waiting"; progress: AnnotatorProgress; queue: QueueProgress; hasBack: boolean }
   | { kind: "unavailable"; reason: "locked" | "full" | "missing"; progress: AnnotatorProgress; queue: QueueProgress; hasBack: boolean }
   | { kind: "none"; progress: AnnotatorProgress; queue: QueueProgress; hasBack: boolean };
 
@@ -535,20 +537,43 @@ async function loadItemView(db: Database, itemId: string, annotatorId: string, m
   };
 }
 
+function isNotFound(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2025";
+}
+
+// Lock writes use single-row `update` with a condition: one autocommit statement, so the check and the write are
+// atomic and no transaction stays open across an await (updateMany runs inside one here).
+
 /** Takes the item's lock for the annotator unless someone else holds a live one. */
 async function tryLock(db: Database, item: ItemState, annotatorId: string, now: Date): Promise<boolean> {
-  const taken = await db.reviewItem.updateMany({
-    where: { id: item.id, OR: [{ lockedById: null }, { lockedById: annotatorId }, { lockedUntil: null }, { lockedUntil: { lte: now } }] },
-    data: { lockedById: annotatorId, lockedUntil: lockExpiry(now) },
-  });
-  return taken.count === 1;
+  try {
+    await db.reviewItem.update({
+      where: { id: item.id, OR: [{ lockedById: null }, { lockedById: annotatorId }, { lockedUntil: null }, { lockedUntil: { lte: now } }] },
+      data: { lockedById: annotatorId, lockedUntil: lockExpiry(now) },
+      select: { id: true },
+    });
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+/** Clears the annotator's lock on the item, if they still hold it. */
+async function releaseLock(db: Database, itemId: string, annotatorId: string): Promise<void> {
+  try {
+    await db.reviewItem.update({ where: { id: itemId, lockedById: annotatorId }, data: { lockedById: null, lockedUntil: null }, select: { id: true } });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
 }
 
 async function releaseOtherLocks(db: Database, queueId: string, annotatorId: string, keepItemId: string | null): Promise<void> {
-  await db.reviewItem.updateMany({
+  const held = await db.reviewItem.findMany({
     where: { queueId, lockedById: annotatorId, ...(keepItemId ? { id: { not: keepItemId } } : {}) },
-    data: { lockedById: null, lockedUntil: null },
+    select: { id: true },
   });
+  for (const item of held) await releaseLock(db, item.id, annotatorId);
 }
 
 /**
@@ -580,7 +605,8 @@ export async function claimReviewItem(db: Database, actor: SessionUser, queueId:
       if (request.kind === "item") return { kind: "unavailable", reason: "missing", ...context(null) };
       if (request.kind === "back") return { kind: "none", ...context(request.fromPosition) };
       await releaseOtherLocks(db, queueId, actor.id, null);
-      return { kind: "done", ...context(null) };
+      const summary = context(null);
+      return { kind: summary.progress.remaining > 0 ? "waiting" : "done", ...summary };
     }
     if (!hasVoted(target, actor.id)) {
       if (!isOpenFor(target, actor.id, k)) return { kind: "unavailable", reason: "full", ...context(target.position) };
@@ -594,7 +620,7 @@ export async function claimReviewItem(db: Database, actor: SessionUser, queueId:
     if (!item) continue;
     return { kind: "item", item, ...context(target.position) };
   }
-  return { kind: "done", ...(await progressContext(db, queueId, actor.id, k)) };
+  return { kind: "waiting", ...(await progressContext(db, queueId, actor.id, k)) };
 }
 
 async function progressContext(db: Database, queueId: string, annotatorId: string, k: number) {
@@ -654,7 +680,7 @@ export async function submitReviewVote(db: Database, actor: SessionUser, vote: P
     if (!isUniqueViolation(error)) throw error;
     saved = await write();
   }
-  await db.reviewItem.updateMany({ where: { id: item.id, lockedById: actor.id }, data: { lockedById: null, lockedUntil: null } });
+  await releaseLock(db, item.id, actor.id);
   const states = await itemStates(db, item.queueId);
   return ok({
     vote: toMyVote(saved),
