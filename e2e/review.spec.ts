@@ -34,7 +34,7 @@ async function createQueue(page: Page, options: QueueOptions): Promise<string> {
   await page.getByLabel(/^Name/).fill(options.name);
   await page.getByRole("button", { name: "Create queue" }).click();
   await expect(page).toHaveURL(/\/review\/[^/]+\/manage\?created=/);
-  await expect(page.getByRole("status").filter({ hasText: "Queue created" })).toHaveText(`Queue created with ${options.size} items.`);
+  await expect(page.getByRole("status").filter({ hasText: "Queue created" })).toHaveText(`Queue created with ${options.size} item${options.size === 1 ? "" : "s"}.`);
   return new URL(page.url()).pathname.split("/")[2]!;
 }
 

@@ -38,7 +38,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { action: "rules-no", keys: ["n"], label: "n", description: "The judge did not follow its prompt's rules" },
   { action: "rules-unsure", keys: ["u"], label: "u", description: "Unsure whether the judge followed its rules" },
   { action: "comment", keys: ["e"], label: "e", description: "Write a comment (Esc leaves the field)" },
-  { action: "submit", keys: ["Enter"], label: "Enter", description: "Save the vote and go to the next item (Ctrl+Enter in the comment)" },
+  { action: "submit", keys: ["Enter"], label: "Enter", description: "Save the vote and go to the next item; in blind review the first Enter reveals the judge (Ctrl+Enter in the comment)" },
   { action: "next", keys: ["j", "ArrowRight"], label: "j or →", description: "Next item (skips an item you have not voted on)" },
   { action: "back", keys: ["k", "ArrowLeft"], label: "k or ←", description: "Back to your previous vote, to review or change it" },
   { action: "help", keys: ["?"], label: "?", description: "Show or hide this list of shortcuts" },

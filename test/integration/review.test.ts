@@ -14,6 +14,7 @@ import {
   countMatchingVerdicts,
   createDerivedQueue,
   createQueue,
+  getAgreementOverview,
   getItemDetail,
   getQueue,
   getQueueAgreement,
@@ -23,8 +24,10 @@ import {
   unassignAnnotator,
 } from "@/lib/server/data/review";
 import { seedDemoData, DEMO_BENCHMARK_NAME } from "@/lib/server/demo-data";
+import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/import-service";
 import { rescoreRun } from "@/lib/server/import/rescore";
 import type { SessionUser } from "@/lib/server/session";
+import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
 import { emptyDatabase, testDatabase } from "../support/database";
 
 const db = testDatabase();
@@ -340,5 +343,33 @@ describe("concurrent votes from two sessions", () => {
     const rows = await db.reviewVote.findMany({ where: { itemId: target.id, annotatorId: annotator.id } });
     expect(rows).toHaveLength(1);
     expect(await db.reviewVote.count({ where: { item: { queueId } } })).toBe(24);
+  });
+});
+
+describe.skipIf(!benchmarkDir)(`judge vs judge on the shared benchmark${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
+  it("compares the recorded judge with the rule judge over every response that reached step 1_4", async () => {
+    const runsDir = path.join(benchmarkDir!, "runs");
+    const limits = { maxFileBytes: 64 * 1024 * 1024, maxResponses: 20_000 };
+    const { files } = await readImportFiles((await expandRunPaths([runsDir])).files, limits.maxFileBytes);
+    const imported = await runImport(db, { benchmark: { kind: "directory", dir: benchmarkDir! }, runs: files, importedBy: "test" }, limits);
+    expect(imported.ok).toBe(true);
+    // Straight from the files: the records the LLM judge saw (valid, or failed at step_1_4).
+    let judged = 0;
+    for (const file of files) {
+      for (const record of JSON.parse(file.content) as Record<string, unknown>[]) {
+        if (record.valid === true || record.fail_step === "step_1_4") judged += 1;
+      }
+    }
+    const overview = await getAgreementOverview(db, researcher);
+    const shared = overview.judgePairs.find((entry) => entry.benchmark.id !== benchmarkId)!;
+    const pass = shared.comparisons.find((comparison) => comparison.stage === "pass" && comparison.a === "recorded" && comparison.b === "rule")!;
+    expect(pass.n).toBe(judged);
+    const verdicts = await db.judgeVerdict.findMany({ where: { stage: "pass", response: { run: { benchmarkId: shared.benchmark.id } } }, select: { responseId: true, judge: true, verdict: true } });
+    const rule = new Map(verdicts.filter((row) => row.judge === "rule").map((row) => [row.responseId, row.verdict]));
+    const same = verdicts.filter((row) => row.judge === "recorded" && rule.get(row.responseId) === row.verdict).length;
+    expect(pass.agreement).toEqual({ num: same, den: judged, rate: same / judged });
+    expect(pass.confusion.total).toBe(judged);
+    expect(pass.byModel.reduce((sum, row) => sum + row.n, 0)).toBe(judged);
+    console.log(`[measured] recorded vs rule judge, pass stage: ${same}/${judged} = ${((100 * same) / judged).toFixed(2)}%, Cohen's kappa ${pass.kappa.text}`);
   });
 });

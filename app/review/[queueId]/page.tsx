@@ -44,8 +44,7 @@ export default async function ReviewQueuePage({ params, searchParams }: PageProp
         title={queue.name}
         description={
           <>
-            <Badge>{queue.stage} stage</Badge> <Badge tone={queue.mode === "blind" ? "info" : "neutral"}>{queue.mode}</Badge>{" "}
-            {queue.filter ? describeFilter(queue.filter) : null} · {queue.progress.items} items · {queue.annotatorsPerItem} annotator
+            <Badge tone={queue.mode === "blind" ? "info" : "neutral"}>{queue.mode}</Badge> {queue.filter ? describeFilter(queue.filter) : `${queue.stage} stage`} · {queue.progress.items} items · {queue.annotatorsPerItem} annotator
             {queue.annotatorsPerItem === 1 ? "" : "s"} per item
           </>
         }

@@ -706,7 +706,7 @@ interface LoadedItem extends ReviewedItem {
   voteRows: { annotator: string; pass: boolean; verdict: string; followedRules: string | null; comment: string | null; judgeVisible: boolean; createdAt: Date; updatedAt: Date }[];
 }
 
-async function loadReviewedItems(db: Database, where: { queueId?: string }): Promise<LoadedItem[]> {
+async function loadReviewedItems(db: Database, where: { queueId?: string; id?: string }): Promise<LoadedItem[]> {
   const items = await db.reviewItem.findMany({
     where,
     orderBy: [{ queueId: "asc" }, { position: "asc" }],
@@ -842,7 +842,7 @@ export async function getItemDetail(db: Database, actor: SessionUser, queueId: s
   if (!belongs) return null;
   const item = await loadItemView(db, itemId, actor.id, queue.mode, true);
   if (!item) return null;
-  const [loaded] = await loadReviewedItems(db, { queueId }).then((items) => items.filter((entry) => entry.id === itemId));
+  const [loaded] = await loadReviewedItems(db, { queueId, id: itemId });
   const [previous, next] = await Promise.all([
     db.reviewItem.findFirst({ where: { queueId, position: { lt: belongs.position } }, orderBy: { position: "desc" }, select: { id: true } }),
     db.reviewItem.findFirst({ where: { queueId, position: { gt: belongs.position } }, orderBy: { position: "asc" }, select: { id: true } }),
