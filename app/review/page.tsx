@@ -1,16 +1,151 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { linkClass } from "@/components/review/styles";
+import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { ProgressBar } from "@/components/ui/progress-bar";
+import { buttonStyles, tableStyles } from "@/components/ui/styles";
+import { can } from "@/lib/auth/roles";
+import { formatDateTime } from "@/lib/format";
+import { describeFilter } from "@/lib/review/filter";
+import { database } from "@/lib/server/db";
+import { listQueues } from "@/lib/server/data/review";
 import { requireSignedInPermission } from "@/lib/server/session";
 
 export const metadata: Metadata = { title: "Review" };
 
 export default async function ReviewPage() {
-  await requireSignedInPermission("annotate", "/review");
+  const user = await requireSignedInPermission("annotate", "/review");
+  const manager = can(user.role, "manageQueues");
+  const queues = await listQueues(database(), user);
+  const mine = queues.filter((queue) => queue.assignedToMe);
+  const others = queues.filter((queue) => !queue.assignedToMe);
   return (
     <>
-      <PageHeader title="Review" description="Annotation queues for checking the judge's verdicts, and agreement figures." />
-      <EmptyState title="No review queues">Queues you are assigned to will appear here.</EmptyState>
+      <PageHeader
+        title="Review"
+        description="Annotation queues for checking the judge's verdicts: vote whether each verdict is right and whether the judge followed its prompt's rules. Agreement figures compare the judge with the annotators."
+        actions={
+          manager ? (
+            <>
+              <Link href="/review/agreement" className={buttonStyles.secondary}>
+                Agreement overview
+              </Link>
+              <Link href="/review/new" className={buttonStyles.primary}>
+                New queue
+              </Link>
+            </>
+          ) : null
+        }
+      />
+      <section aria-labelledby="my-queues" className="space-y-3">
+        <h2 id="my-queues" className="text-lg font-medium">
+          My queues
+        </h2>
+        {mine.length === 0 ? (
+          <EmptyState title="No review queues assigned to you" action={manager ? { href: "/review/new", label: "Create a queue" } : undefined}>
+            {manager ? "Create a queue and assign yourself, or assign annotators on a queue's page." : "Queues an admin or researcher assigns to you will appear here."}
+          </EmptyState>
+        ) : (
+          <ul className="grid gap-3 md:grid-cols-2" aria-label="Queues assigned to me">
+            {mine.map((queue) => (
+              <li key={queue.id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900" data-testid="my-queue">
+                <div className="flex items-start justify-between gap-2">
+                  <Link href={`/review/${queue.id}`} className={`font-medium ${linkClass}`}>
+                    {queue.name}
+                  </Link>
+                  <span className="flex gap-1">
+                    <Badge>{queue.stage}</Badge>
+                    <Badge tone={queue.mode === "blind" ? "info" : "neutral"}>{queue.mode}</Badge>
+                  </span>
+                </div>
+                <p className="mt-1 text-xs text-slate-500">
+                  {queue.benchmark} · {queue.progress.items} items · {queue.annotatorsPerItem} annotator{queue.annotatorsPerItem === 1 ? "" : "s"} per item
+                </p>
+                <div className="mt-3 space-y-2">
+                  <ProgressBar label="My votes" value={queue.mine.voted} max={queue.mine.total} />
+                  <ProgressBar label="Queue votes" value={queue.progress.votes} max={queue.progress.target} />
+                </div>
+                <div className="mt-3 flex gap-2">
+                  <Link href={`/review/${queue.id}`} className={buttonStyles.primary}>
+                    {queue.mine.remaining === 0 ? "Review my votes" : queue.mine.voted === 0 ? "Start" : "Resume"}
+                  </Link>
+                  {manager ? (
+                    <Link href={`/review/${queue.id}/agreement`} className={buttonStyles.secondary}>
+                      Agreement
+                    </Link>
+                  ) : null}
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {manager ? (
+        <section aria-labelledby="all-queues" className="mt-8 space-y-3">
+          <div className="flex flex-wrap items-end justify-between gap-2">
+            <h2 id="all-queues" className="text-lg font-medium">
+              Other queues
+            </h2>
+            <span className="flex gap-2 text-sm">
+              <a href="/api/review/export?format=csv" className={linkClass}>
+                Export all annotations (CSV)
+              </a>
+              <a href="/api/review/export?format=json" className={linkClass}>
+                (JSON)
+              </a>
+            </span>
+          </div>
+          {others.length === 0 ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">No queues besides yours.</p>
+          ) : (
+            <div className={tableStyles.wrapper}>
+              <table className={tableStyles.table}>
+                <caption className="sr-only">Queues not assigned to me</caption>
+                <thead>
+                  <tr>
+                    <th scope="col" className={tableStyles.th}>Queue</th>
+                    <th scope="col" className={tableStyles.th}>Filter</th>
+                    <th scope="col" className={tableStyles.th}>Mode</th>
+                    <th scope="col" className={tableStyles.th}>Annotators</th>
+                    <th scope="col" className={tableStyles.th}>Votes</th>
+                    <th scope="col" className={tableStyles.th}>Created</th>
+                    <th scope="col" className={tableStyles.th}><span className="sr-only">Links</span></th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                  {others.map((queue) => (
+                    <tr key={queue.id}>
+                      <td className={`${tableStyles.td} whitespace-normal`}>
+                        <Link href={`/review/${queue.id}/manage`} className={`font-medium ${linkClass}`}>
+                          {queue.name}
+                        </Link>
+                      </td>
+                      <td className={`${tableStyles.td} whitespace-normal text-xs`}>{queue.filter ? describeFilter(queue.filter) : queue.stage}</td>
+                      <td className={tableStyles.td}>{queue.mode}</td>
+                      <td className={tableStyles.tdNumber}>{queue.annotators.length}</td>
+                      <td className={tableStyles.tdNumber}>
+                        {queue.progress.votes} / {queue.progress.target}
+                      </td>
+                      <td className={`${tableStyles.td} text-xs text-slate-500`}>
+                        {formatDateTime(queue.createdAt)}
+                        {queue.createdBy ? <span className="block">by {queue.createdBy}</span> : null}
+                      </td>
+                      <td className={tableStyles.td}>
+                        <Link href={`/review/${queue.id}/agreement`} className={linkClass}>
+                          Agreement
+                        </Link>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      ) : null}
     </>
   );
 }

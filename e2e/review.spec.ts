@@ -1,0 +1,180 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { signIn, type DemoRole } from "./support";
+
+// Queues are drawn from the demo benchmark's pass-stage judge verdicts, so these journeys hold whether or not the
+// shared benchmark is in the e2e database. Each journey creates its own queues and leaves other data alone.
+
+async function asRole(browser: Browser, role: DemoRole, path: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, role, path);
+  return page;
+}
+
+interface QueueOptions {
+  name: string;
+  size: number;
+  perItem: number;
+  mode: "blind" | "reveal";
+  annotators: RegExp[];
+}
+
+/** Fills in the New queue form (demo benchmark, pass stage) and returns the new queue's id. */
+async function createQueue(page: Page, options: QueueOptions): Promise<string> {
+  await page.goto("/review/new");
+  await expect(page).toHaveTitle(/New review queue/);
+  await page.getByLabel("Benchmark").selectOption({ label: "Chat2Workflow demo" });
+  await page.getByLabel(/^Pass stage/).check();
+  await expect(page.getByTestId("matching-count")).toContainText(/\d+ judge verdicts match/);
+  await page.getByLabel("Sample size").fill(String(options.size));
+  await page.getByLabel("Seed").fill("e2e");
+  await page.getByLabel("Annotators per item").fill(String(options.perItem));
+  await page.getByLabel(options.mode === "blind" ? /^Blind:/ : /^Reveal:/).check();
+  for (const annotator of options.annotators) await page.getByLabel(annotator).check();
+  await page.getByLabel(/^Name/).fill(options.name);
+  await page.getByRole("button", { name: "Create queue" }).click();
+  await expect(page).toHaveURL(/\/review\/[^/]+\/manage\?created=/);
+  await expect(page.getByRole("status").filter({ hasText: "Queue created" })).toHaveText(`Queue created with ${options.size} item${options.size === 1 ? "" : "s"}.`);
+  return new URL(page.url()).pathname.split("/")[2]!;
+}
+
+/** Votes through a reveal-mode queue with the keyboard only: c or i, then y, then Enter, item after item. */
+async function voteThroughWithKeyboard(page: Page, items: number, incorrectAt: ReadonlySet<number> = new Set()) {
+  const heading = page.getByTestId("item-heading");
+  for (let n = 1; n <= items; n++) {
+    await expect(heading).toHaveText(`Item ${n} of ${items}`);
+    await page.keyboard.press(incorrectAt.has(n) ? "i" : "c");
+    await expect(page.getByRole("radio", { name: incorrectAt.has(n) ? /^Incorrect/ : /^Correct/ })).toBeChecked();
+    await page.keyboard.press("y");
+    await expect(page.getByRole("radio", { name: /^Yes/ })).toBeChecked();
+    await page.keyboard.press("Enter");
+  }
+  await expect(page.getByRole("heading", { name: "You have voted on every item available to you" })).toBeVisible();
+}
+
+async function agreementFigures(page: Page, queueId: string) {
+  await page.goto(`/review/${queueId}/agreement`);
+  await expect(page).toHaveTitle(/Queue agreement/);
+  const row = page.getByTestId("agreement-row-all");
+  return { strict: row.getByTestId("strict"), raw: row.getByTestId("raw") };
+}
+
+test.describe.serial("reviewing judge verdicts", () => {
+  let queueId = "";
+
+  test("a researcher samples 10 pass-stage verdicts into a queue for two annotators", async ({ page }) => {
+    await signIn(page, "researcher", "/review");
+    await page.getByRole("link", { name: "New queue" }).click();
+    queueId = await createQueue(page, { name: "E2E pass sample", size: 10, perItem: 2, mode: "reveal", annotators: [/^Demo Annotator/, /^Demo Researcher/] });
+    const assigned = page.getByRole("list", { name: "Assigned annotators" });
+    await expect(assigned).toContainText("annotator@demo.local");
+    await expect(assigned).toContainText("researcher@demo.local");
+  });
+
+  test("two annotators vote through it with the keyboard and the agreement figures update", async ({ page, browser }) => {
+    // First annotator: the researcher, who may also annotate; says the judge was wrong on items 3 and 7.
+    await signIn(page, "researcher", `/review/${queueId}`);
+    await expect(page.getByRole("heading", { name: "E2E pass sample", level: 1 })).toBeVisible();
+    await expect(page.getByTestId("judge-verdict")).toBeVisible();
+    await page.keyboard.press("?");
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await expect(help).toBeVisible();
+    for (const key of ["c", "i", "y", "n", "u", "Enter", "j or →", "k or ←", "?", "Esc"]) await expect(help.getByRole("rowheader", { name: key, exact: true })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(help).toBeHidden();
+    await voteThroughWithKeyboard(page, 10, new Set([3, 7]));
+
+    let figures = await agreementFigures(page, queueId);
+    await expect(figures.strict).toContainText("80.00%");
+    await expect(figures.strict).toContainText("(8/10)");
+    await expect(figures.raw).toContainText("(8/10)");
+    await expect(page.getByTestId("paper-reference")).toContainText("97.18%");
+    await expect(page.getByTestId("paper-reference")).toContainText("355 instances");
+
+    // Second annotator, in another session: finds the queue under "My queues" and agrees with the judge throughout.
+    const annotator = await asRole(browser, "annotator", "/review");
+    const card = annotator.getByTestId("my-queue").filter({ hasText: "E2E pass sample" });
+    await expect(card.getByRole("progressbar", { name: "My votes" })).toHaveAttribute("aria-valuenow", "0");
+    await card.getByRole("link", { name: "Start" }).click();
+    await voteThroughWithKeyboard(annotator, 10);
+
+    // Back (k) reopens the last vote with its answers, to review or change it.
+    await annotator.keyboard.press("k");
+    await expect(annotator.getByTestId("item-heading")).toHaveText("Item 10 of 10");
+    await expect(annotator.getByRole("radio", { name: /^Correct/ })).toBeChecked();
+    await annotator.keyboard.press("k");
+    await expect(annotator.getByTestId("item-heading")).toHaveText("Item 9 of 10");
+    await annotator.goto("/review");
+    await expect(annotator.getByTestId("my-queue").filter({ hasText: "E2E pass sample" }).getByRole("progressbar", { name: "My votes" })).toHaveAttribute("aria-valuenow", "10");
+    await annotator.context().close();
+
+    figures = await agreementFigures(page, queueId);
+    await expect(figures.strict).toContainText("80.00%");
+    await expect(figures.raw).toContainText("90.00%");
+    await expect(figures.raw).toContainText("(18/20)");
+    const disagreements = page.getByTestId("disagreements");
+    await expect(disagreements.getByRole("row")).toHaveCount(3);
+    await expect(page.getByRole("button", { name: "Create a queue from these 2 items" })).toBeVisible();
+
+    // A disagreement links to the item with every vote on it.
+    await disagreements.getByRole("link").first().click();
+    await expect(page.getByRole("region", { name: "Votes" })).toContainText("annotator@demo.local");
+    await expect(page.getByRole("region", { name: "Votes" })).toContainText("researcher@demo.local");
+  });
+
+  test("the disagreements become a new queue, and the annotations export with fingerprints", async ({ page }) => {
+    await signIn(page, "researcher", `/review/${queueId}/agreement`);
+    await page.getByRole("button", { name: "Create a queue from these 2 items" }).click();
+    await expect(page).toHaveURL(/\/review\/[^/]+\/manage\?created=2/);
+    await expect(page.getByText("Re-reviews")).toBeVisible();
+
+    const response = await page.request.get(`/api/review/export?queue=${queueId}&format=csv`);
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-type"]).toContain("text/csv");
+    const lines = (await response.text()).trim().split("\r\n");
+    expect(lines[0]).toContain("inputFingerprint,promptFingerprint");
+    expect(lines).toHaveLength(21);
+  });
+
+  test("blind mode hides the judge's verdict and reason until the annotator votes", async ({ page, browser }) => {
+    await signIn(page, "researcher", "/review/new");
+    const blindId = await createQueue(page, { name: "E2E blind sample", size: 2, perItem: 1, mode: "blind", annotators: [/^Demo Annotator/] });
+
+    const annotator = await asRole(browser, "annotator", `/review/${blindId}`);
+    await expect(annotator.getByTestId("item-heading")).toHaveText("Item 1 of 2");
+    await expect(annotator.getByTestId("judge-hidden")).toBeVisible();
+    await expect(annotator.getByTestId("judge-verdict")).toHaveCount(0);
+    // "Was the judge correct?" makes no sense unseen: blind voting asks for the annotator's own verdict.
+    await expect(annotator.getByRole("radio", { name: /^Correct/ })).toHaveCount(0);
+    await annotator.keyboard.press("p");
+    await expect(annotator.getByRole("radio", { name: /^Passes/ })).toBeChecked();
+    await annotator.keyboard.press("Enter");
+    await expect(annotator.getByTestId("judge-verdict")).toBeVisible();
+    await expect(annotator.getByRole("status").filter({ hasText: "The judge said" })).toBeVisible();
+    await annotator.keyboard.press("y");
+    await annotator.keyboard.press("Enter");
+    await expect(annotator.getByTestId("item-heading")).toHaveText("Item 2 of 2");
+    await expect(annotator.getByTestId("judge-hidden")).toBeVisible();
+    await expect(annotator.getByTestId("judge-verdict")).toHaveCount(0);
+    await annotator.context().close();
+  });
+
+  test("annotators reach only their own queues; managers' pages are refused to them", async ({ page, browser }) => {
+    await signIn(page, "researcher", "/review/new");
+    const privateId = await createQueue(page, { name: "E2E researcher only", size: 1, perItem: 1, mode: "reveal", annotators: [/^Demo Researcher/] });
+
+    const annotator = await asRole(browser, "annotator", "/review");
+    await expect(annotator.getByTestId("my-queue").filter({ hasText: "E2E researcher only" })).toHaveCount(0);
+    const response = await annotator.goto(`/review/${privateId}`);
+    expect(response?.status()).toBe(404);
+    await annotator.goto(`/review/${queueId}/agreement`);
+    await expect(annotator).toHaveURL(/\/403/);
+    expect((await annotator.request.get(`/api/review/export?queue=${queueId}&format=json`)).status()).toBe(403);
+    await annotator.context().close();
+
+    const viewer = await asRole(browser, "viewer", "/");
+    await viewer.goto("/review");
+    await expect(viewer).toHaveURL(/\/403/);
+    await viewer.context().close();
+  });
+});
