@@ -57,7 +57,7 @@ export function RunActions({ runId, label, mayRescore, mayDelete }: { runId: str
           Delete this run?
         </h2>
         <p className="mt-2 whitespace-normal text-sm text-slate-600 dark:text-slate-400">
-          <strong>{label}</strong> and all of its responses, verdicts, diagnostics and test results will be removed. This cannot be undone.
+          <strong>{label}</strong> and all of its responses, verdicts, diagnostics and test results will be removed, together with any review-queue items and votes on them. This cannot be undone.
         </p>
         <div className="mt-6 flex justify-end gap-3">
           <button type="button" className={buttonStyles.secondary} onClick={() => dialog.current?.close()} autoFocus>
