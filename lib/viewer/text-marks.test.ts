@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scoreResponse } from "../workflow/score";
-import { markLines, textMarksFor, type MarkedLine } from "./text-marks";
+import { excerptAround, markLines, textMarksFor, type MarkedLine } from "./text-marks";
 
 function marked(lines: MarkedLine[]): string[] {
   return lines.map((line) => line.segments.map((s) => (s.caret ? "^" : s.marks.length ? `[${s.text}]` : s.text)).join(""));
@@ -41,5 +41,19 @@ describe("textMarksFor", () => {
     const marks = textMarksFor(scored.diagnostics.map((d, id) => ({ ...d, id })), "workflow");
     expect(marks).toHaveLength(1);
     expect(workflow.slice(marks[0]!.offset, marks[0]!.offset + marks[0]!.length)).toBe("/* note */");
+  });
+});
+
+describe("excerptAround", () => {
+  const text = ["l1", "l2", "l3", "l4 error here", "l5", "l6", "l7", "l8"].join("\n");
+  it("keeps the lines around the offset and says what it left out", () => {
+    const excerpt = excerptAround(text, text.indexOf("error"), 1);
+    expect(excerpt).toMatchObject({ text: "l3\nl4 error here\nl5", firstLine: 3, omittedBefore: 2, omittedAfter: 3 });
+    expect(text.slice(excerpt.offset, excerpt.offset + 2)).toBe("l3");
+  });
+
+  it("clamps at both ends", () => {
+    expect(excerptAround(text, 0, 2)).toMatchObject({ firstLine: 1, omittedBefore: 0, text: "l1\nl2\nl3" });
+    expect(excerptAround(text, 10_000, 1)).toMatchObject({ text: "l7\nl8", omittedAfter: 0 });
   });
 });

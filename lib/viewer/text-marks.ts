@@ -4,6 +4,7 @@
 // Public API:
 //   markLines(text, marks) -> MarkedLine[]   every line, each a list of segments carrying the ids of the marks on it
 //   textMarksFor(diagnostics, field, shift?) -> TextMark[]   the marks of diagnostics located in one text field
+//   excerptAround(text, offset, radius?) -> Excerpt         the lines around a position
 
 import type { Diagnostic, ResponseField, Severity } from "../workflow/diagnostics";
 
@@ -78,4 +79,29 @@ export function markLines(text: string, marks: readonly TextMark[]): MarkedLine[
   }
   carets(text.length);
   return lines;
+}
+
+export interface Excerpt {
+  text: string;
+  /** Offset of the excerpt's first character in the full text. */
+  offset: number;
+  /** Line number of the excerpt's first line. */
+  firstLine: number;
+  /** Lines left out before and after. */
+  omittedBefore: number;
+  omittedAfter: number;
+}
+
+/** The lines around `offset` (`radius` lines either side), to show where a problem is without the whole text. */
+export function excerptAround(text: string, offset: number, radius = 3): Excerpt {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  const at = Math.min(Math.max(0, offset), text.length);
+  let line = 0;
+  while (line + 1 < starts.length && (starts[line + 1] as number) <= at) line++;
+  const first = Math.max(0, line - radius);
+  const last = Math.min(starts.length - 1, line + radius);
+  const start = starts[first] as number;
+  const end = last + 1 < starts.length ? (starts[last + 1] as number) - 1 : text.length;
+  return { text: text.slice(start, end), offset: start, firstLine: first + 1, omittedBefore: first, omittedAfter: starts.length - 1 - last };
 }
