@@ -1,9 +1,27 @@
 // Maps a laid-out workflow view and its overlays to React Flow nodes and edges (no React; pure mapping).
-import { MarkerType } from "@xyflow/react";
-import type { LaidOutView } from "@/lib/viewer/layout";
+import { MarkerType, Position } from "@xyflow/react";
+import { handleSpecs, type HandleSide } from "@/lib/viewer/handles";
+import type { LaidOutNode, LaidOutView } from "@/lib/viewer/layout";
 import type { Overlays } from "@/lib/viewer/overlays";
 import type { FlowNodeData, NodeDecoration, WorkflowFlowEdge, WorkflowFlowNode } from "./flow-types";
 import { CATEGORY_LABELS, SEVERITY_COLORS } from "./palette";
+
+const HANDLE_SIZE = 7;
+const SIDES: Readonly<Record<HandleSide, Position>> = { left: Position.Left, right: Position.Right, top: Position.Top, bottom: Position.Bottom };
+
+/** Handle boxes relative to the node, as React Flow would measure them (edges render before any measuring). */
+function flowHandles(node: LaidOutNode) {
+  const half = HANDLE_SIZE / 2;
+  return handleSpecs(node).map((spec) => ({
+    id: spec.id,
+    type: spec.type,
+    position: SIDES[spec.side],
+    width: HANDLE_SIZE,
+    height: HANDLE_SIZE,
+    x: spec.side === "left" ? -half : spec.side === "right" ? node.width - half : spec.offset - half,
+    y: spec.side === "top" ? -half : spec.side === "bottom" ? node.height - half : spec.offset - half,
+  }));
+}
 
 export function toFlowNodes(
   view: LaidOutView,
@@ -25,6 +43,10 @@ export function toFlowNodes(
       position: node.position,
       width: node.width,
       height: node.height,
+      // Sizes and handles are known from the layout: React Flow draws nodes, edges and the fitted viewport in the
+      // first paint instead of measuring first (its resize observer still corrects any difference).
+      measured: { width: node.width, height: node.height },
+      handles: flowHandles(node),
       data,
       draggable: false,
       connectable: false,
@@ -43,7 +65,8 @@ export function toFlowEdges(view: LaidOutView, overlays: Overlays): WorkflowFlow
     const color = overlay ? SEVERITY_COLORS[overlay.severity] : edge.kind === "reference" || edge.dangling ? "#94a3b8" : "#64748b";
     const dashed = edge.kind === "reference" || edge.dangling;
     const problem = overlay ? overlay.categories.map((c) => CATEGORY_LABELS[c.category].toLowerCase()).join(", ") : "";
-    const label = [edge.label, overlay && edge.kind === "flow" ? `⚠ ${problem}` : null].filter(Boolean).join(" · ");
+    // Branch names are on the node's port rows; an edge is labelled only when something is wrong with it.
+    const label = overlay ? [edge.label, edge.kind === "flow" ? `⚠ ${problem}` : null].filter(Boolean).join(" · ") : edge.kind === "reference" ? (edge.label ?? "") : "";
     const flowEdge: WorkflowFlowEdge = {
       id: edge.key,
       source: edge.source,

@@ -1,9 +1,10 @@
 "use client";
 // The canvas's node components, one memoised component per node-type family, and the nodeTypes map React Flow
 // reads (module scope, so React Flow never sees a new object). Everything from a response renders as text.
-import { Handle, Position, type NodeProps, type NodeTypes } from "@xyflow/react";
+import { Handle, Position, useStore, type NodeProps, type NodeTypes, type ReactFlowState } from "@xyflow/react";
 import { memo, type ReactNode } from "react";
 import { HEADER_HEIGHT, LINE_HEIGHT, PORT_ROW_HEIGHT, portRowCenter } from "@/lib/viewer/geometry";
+import { handleSpecs } from "@/lib/viewer/handles";
 import { portRows } from "@/lib/viewer/model";
 import type { ViewFamily } from "@/lib/viewer/model";
 import type {
@@ -75,12 +76,23 @@ function Badges({ data }: { data: FlowNodeData }) {
   );
 }
 
-/** Invisible handles that dashed reference edges attach to (they are not part of the flow). */
-function ReferenceHandles() {
+const SIDES = { left: Position.Left, right: Position.Right, top: Position.Top, bottom: Position.Bottom } as const;
+
+/** Every handle of the node, placed from the same specs React Flow gets up front (lib/viewer/handles). */
+function Handles({ data }: { data: FlowNodeData }) {
   return (
     <>
-      <Handle type="target" id="ref-in" position={Position.Top} isConnectable={false} className="workflow-ref-handle" />
-      <Handle type="source" id="ref-out" position={Position.Bottom} isConnectable={false} className="workflow-ref-handle" />
+      {handleSpecs(data.node).map((spec) => (
+        <Handle
+          key={spec.id}
+          id={spec.id}
+          type={spec.type}
+          position={SIDES[spec.side]}
+          isConnectable={false}
+          className={spec.id.startsWith("ref-") ? "workflow-ref-handle" : undefined}
+          style={spec.side === "left" || spec.side === "right" ? { top: spec.offset } : { left: spec.offset }}
+        />
+      ))}
     </>
   );
 }
@@ -88,7 +100,7 @@ function ReferenceHandles() {
 function boxClasses(data: FlowNodeData, extra: string): string {
   const ring = data.overlay ? SEVERITY_RING[data.overlay.severity] : "";
   const selected = data.selected ? "outline outline-2 outline-offset-4 outline-brand-500" : "";
-  return `relative h-full w-full rounded-lg text-left text-xs shadow-sm ${ring} ${selected} ${extra}`;
+  return `relative h-full w-full rounded-lg text-left text-xs ${ring} ${selected} ${extra}`;
 }
 
 function dataAttributes(data: FlowNodeData) {
@@ -96,12 +108,17 @@ function dataAttributes(data: FlowNodeData) {
     "data-testid": "workflow-node",
     "data-node-key": data.node.key,
     "data-workflow-id": data.node.workflowId ?? "",
+    "data-parent-key": data.node.parentKey ?? "",
     "data-node-type": data.node.type,
     "data-severity": data.overlay?.severity ?? "none",
     "data-categories": data.overlay ? data.overlay.categories.map((c) => c.category).join(" ") : "",
     "data-selected": data.selected ? "true" : "false",
   };
 }
+
+/** Below this zoom the key-param text is unreadable anyway: nodes show only their title (less to paint). */
+export const DETAIL_ZOOM = 0.5;
+const zoomedOut = (state: ReactFlowState): boolean => state.transform[2] < DETAIL_ZOOM;
 
 function Header({ data, children }: { data: FlowNodeData; children?: ReactNode }) {
   const { node } = data;
@@ -121,7 +138,8 @@ function Header({ data, children }: { data: FlowNodeData; children?: ReactNode }
 
 function Summary({ data }: { data: FlowNodeData }) {
   const lines = data.node.summary;
-  if (lines.length === 0) return null;
+  const compact = useStore(zoomedOut);
+  if (lines.length === 0 || compact) return null;
   return (
     <dl className="px-2.5">
       {lines.map((line, i) => (
@@ -140,6 +158,8 @@ function Summary({ data }: { data: FlowNodeData }) {
 function PortRows({ data }: { data: FlowNodeData }) {
   const { node } = data;
   const rows = portRows(node);
+  const compact = useStore(zoomedOut);
+  if (compact) return null;
   return (
     <>
       {rows.map((port, i) => (
@@ -160,19 +180,8 @@ function PortRows({ data }: { data: FlowNodeData }) {
           >
             {port.label}
           </span>
-          <Handle type="source" id={port.id} position={Position.Right} isConnectable={false} style={{ top: PORT_ROW_HEIGHT / 2 }} />
         </div>
       ))}
-    </>
-  );
-}
-
-function PlainHandles({ data, middle }: { data: FlowNodeData; middle: number }) {
-  const plain = data.node.ports.find((port) => port.kind !== "invalid" && !data.node.branching);
-  return (
-    <>
-      <Handle type="target" id="in" position={Position.Left} isConnectable={false} style={{ top: middle }} />
-      {plain ? <Handle type="source" id={plain.id} position={Position.Right} isConnectable={false} style={{ top: middle }} /> : null}
     </>
   );
 }
@@ -180,8 +189,6 @@ function PlainHandles({ data, middle }: { data: FlowNodeData; middle: number }) 
 /** The box shared by ordinary nodes: header, key params, branch rows, handles and overlay badges. */
 function NodeBox({ data, className = "" }: { data: FlowNodeData; className?: string }) {
   const { node } = data;
-  const rows = portRows(node);
-  const middle = rows.length > 0 ? HEADER_HEIGHT / 2 : node.height / 2;
   return (
     <div
       {...dataAttributes(data)}
@@ -191,8 +198,7 @@ function NodeBox({ data, className = "" }: { data: FlowNodeData; className?: str
       <Header data={data} />
       <Summary data={data} />
       <PortRows data={data} />
-      <PlainHandles data={data} middle={middle} />
-      <ReferenceHandles />
+      <Handles data={data} />
       <Badges data={data} />
     </div>
   );
@@ -235,8 +241,7 @@ export const ContainerNode = memo(function ContainerNode({ data }: NodeProps<Con
         </Header>
         <Summary data={data} />
       </div>
-      <PlainHandles data={data} middle={HEADER_HEIGHT / 2} />
-      <ReferenceHandles />
+      <Handles data={data} />
       <Badges data={data} />
     </div>
   );
@@ -260,8 +265,7 @@ export const MissingNode = memo(function MissingNode({ data }: NodeProps<Missing
         Missing node
       </span>
       <span className="truncate font-mono text-[11px] text-red-700 dark:text-red-400">{node.workflowId}</span>
-      <PlainHandles data={data} middle={node.height / 2} />
-      <ReferenceHandles />
+      <Handles data={data} />
       <Badges data={data} />
     </div>
   );
