@@ -28,9 +28,10 @@ const CASES: Record<"forward" | "format" | "iteration", Case & { node?: string }
       iteration: { run: "demo_alpha.json", task: "ReceiptBatcher", round: 2 },
     };
 
-async function screenshot(page: Page, name: string): Promise<void> {
+/** Saves a screenshot of the page's workflow section (or of `selector`) into e2e/screenshots/. */
+async function screenshot(page: Page, name: string, selector = 'section[aria-labelledby="workflow-title"]'): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
+  await page.locator(selector).screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
 
 /** From the Runs table to the run's page, then to the response of `task` round `round`. */
@@ -107,7 +108,6 @@ test.describe("workflow viewer", () => {
     await expect(page.getByTestId("repaired-banner")).toContainText("Repaired graph — not what the model wrote");
     await expect(page.getByRole("region", { name: "Repaired workflow graph" })).toBeVisible();
     await expect(page.getByTestId("workflow-node").first()).toBeVisible();
-    await panel.scrollIntoViewIfNeeded();
     await screenshot(page, "viewer-format-error");
   });
 
@@ -198,6 +198,6 @@ test.describe("model output is never executed", () => {
     // The only scripts are the app's own bundles, none carries the payload.
     for (const script of await page.locator("script").all()) expect(await script.textContent()).not.toContain("__pwned=1</");
     expect(dialogs).toEqual([]);
-    await screenshot(page, "viewer-inert-payload");
+    await screenshot(page, "viewer-inert-payload", 'section[aria-labelledby="conversation-title"]');
   });
 });

@@ -4,6 +4,7 @@
 // painted mark, and frame times while zooming with the wheel and panning by drag on the 300-node graph.
 // Medians over repeated runs; `--json` prints one JSON document.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { build } from "esbuild";
@@ -193,6 +194,7 @@ async function main(): Promise<void> {
     };
 
     const result = {
+      machine: { cpus: cpus().length, loadAverage1m: Number(loadavg()[0]!.toFixed(2)) },
       largest: { workflow: largest.name, nodes: largest.nodes, edges: largest.edges, layoutMs: largestLayout.medianMs, renderMs: largestRender.medianMs, totalMs: largestLayout.medianMs + largestRender.medianMs, targetMs: TARGETS.largestMs },
       synthetic: {
         nodes: syntheticLayout.view.nodes.length,
@@ -208,6 +210,8 @@ async function main(): Promise<void> {
       return;
     }
     const ms = (value: number) => value.toFixed(1);
+    // Figures depend on how busy the machine is; say so next to them.
+    log(`• ${result.machine.cpus} CPUs, load average ${result.machine.loadAverage1m} (1 min)`);
     printTable(
       ["measure", "median ms", "target ms", "met"],
       [
