@@ -1,6 +1,7 @@
 "use client";
 // Details of the selected node: what it is, its params, the variables it reads and exposes (the official
 // converter's inferred type beside the platform's real one) and its diagnostics.
+import { useId } from "react";
 import type { LaidOutNode, LaidOutView } from "@/lib/viewer/layout";
 import type { ViewDiagnostic } from "@/lib/viewer/model";
 import { formatPath } from "@/lib/workflow/analysis/model";
@@ -26,6 +27,7 @@ function TypePair({ official, real }: { official: string; real: string }) {
 const th = "px-2 py-1 text-left text-[11px] font-semibold uppercase tracking-wide text-slate-500";
 
 export function NodeInspector({ view, node, diagnostics, onSelect }: NodeInspectorProps) {
+  const titleId = useId();
   const byKey = new Map(view.nodes.map((n) => [n.key, n]));
   const parent = node.parentKey !== null ? byKey.get(node.parentKey) : undefined;
   const own = diagnostics.filter((d) => node.diagnostics.includes(d.id));
@@ -40,10 +42,10 @@ export function NodeInspector({ view, node, diagnostics, onSelect }: NodeInspect
     );
   };
   return (
-    <section aria-labelledby="inspector-title" className="space-y-4" data-testid="node-inspector">
+    <section aria-labelledby={titleId} className="space-y-4" data-testid="node-inspector">
       <div className="flex items-start justify-between gap-2">
         <div>
-          <h3 id="inspector-title" className="text-base font-semibold">
+          <h3 id={titleId} className="text-base font-semibold">
             {node.title} <span className="font-mono text-sm text-slate-500">{node.workflowId ?? `nodes_info[${node.index}]`}</span>
           </h3>
           <p className="text-xs text-slate-600 dark:text-slate-400">

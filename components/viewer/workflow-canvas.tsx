@@ -22,7 +22,7 @@ import {
   useReactFlow,
 } from "@xyflow/react";
 import { useTheme } from "next-themes";
-import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from "react";
+import { useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from "react";
 import type { LaidOutView } from "@/lib/viewer/layout";
 import { NAVIGATION_KEYS, neighbourOf } from "@/lib/viewer/navigation";
 import { overlaysFor } from "@/lib/viewer/overlays";
@@ -56,6 +56,12 @@ export interface WorkflowCanvasProps {
 export const CANVAS_PAINTED_MARK = "workflow-canvas:painted";
 
 const NO_CATEGORIES: readonly DiagnosticCategory[] = [];
+// React Flow's default descriptions mention deleting and moving nodes, which this read-only canvas does not allow.
+const ARIA_LABELS = {
+  "node.a11yDescription.default": "Arrow keys move to the connected nodes, Enter or Space selects this node, Escape clears the selection.",
+  "node.a11yDescription.keyboardDisabled": "Enter or Space selects this node, Escape clears the selection.",
+  "controls.ariaLabel": "Zoom controls",
+} as const;
 const NO_DECORATIONS: Readonly<Record<string, NodeDecoration>> = {};
 
 function nodeElement(root: HTMLElement | null, key: string): HTMLElement | null {
@@ -75,6 +81,7 @@ function CanvasInner({
 }: WorkflowCanvasProps) {
   const flow = useReactFlow<WorkflowFlowNode, WorkflowFlowEdge>();
   const wrapper = useRef<HTMLDivElement>(null);
+  const helpId = useId();
   const { resolvedTheme } = useTheme();
   const overlays = useMemo(() => overlaysFor(view, hiddenCategories), [view, hiddenCategories]);
   // React Flow owns the nodes (it stores their measured sizes); changes of the view, selection, filters and
@@ -171,13 +178,13 @@ function CanvasInner({
       ref={wrapper}
       role="region"
       aria-label={label}
-      aria-describedby="workflow-canvas-help"
+      aria-describedby={helpId}
       className={`workflow-canvas relative overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950 ${className}`}
       style={{ height }}
       onKeyDown={onKeyDown}
       data-testid="workflow-canvas"
     >
-      <p id="workflow-canvas-help" className="sr-only">
+      <p id={helpId} className="sr-only">
         Tab moves between nodes; arrow keys follow the edges (left, right) and switch branches (up, down); Home and End jump to the first and last node; Enter selects the focused node; Escape clears the selection.
       </p>
       <ReactFlow<WorkflowFlowNode, WorkflowFlowEdge>
@@ -199,6 +206,7 @@ function CanvasInner({
         multiSelectionKeyCode={null}
         onNodeClick={(_, node) => onSelect?.(node.id)}
         onPaneClick={() => onSelect?.(null)}
+        ariaLabelConfig={ARIA_LABELS}
       >
         <Background gap={24} size={1} />
         <Controls showInteractive={false} position="bottom-left" />
