@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { RunActions } from "@/components/runs/run-actions";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -57,7 +58,9 @@ export default async function RunsPage() {
                     <span className="font-medium">{run.model.displayName}</span>
                     {run.model.displayName !== run.model.name ? <span className="block text-xs text-slate-500">{run.model.name}</span> : null}
                   </td>
-                  <td className={`${tableStyles.td} font-mono text-xs`}>{run.label}</td>
+                  <td className={`${tableStyles.td} font-mono text-xs`}>
+                    <Link href={`/runs/${run.id}`} className="text-brand-600 hover:underline dark:text-brand-500">{run.label}</Link>
+                  </td>
                   <td className={tableStyles.td}>{run.benchmark.name}</td>
                   <td className={tableStyles.td}>
                     <Badge title={ORIGIN_HINTS[run.origin]}>{run.origin}</Badge>

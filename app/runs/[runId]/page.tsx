@@ -1,0 +1,165 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { tableStyles } from "@/components/ui/styles";
+import { CATEGORY_COLORS, CATEGORY_LABELS } from "@/components/viewer/palette";
+import { stepLabel } from "@/components/viewer/response-sections";
+import { formatDateTime, formatRatio } from "@/lib/format";
+import { database } from "@/lib/server/db";
+import { listRunResponses, type RunResponseRow } from "@/lib/server/data/responses";
+import { checkAccess, requirePagePermission, type SessionUser } from "@/lib/server/session";
+import { DIAGNOSTIC_CATEGORIES, type DiagnosticCategory } from "@/lib/workflow/diagnostics";
+
+const loadRun = cache((actor: SessionUser | null, runId: string) => listRunResponses(database(), actor, runId));
+
+export async function generateMetadata({ params }: PageProps<"/runs/[runId]">): Promise<Metadata> {
+  const { runId } = await params;
+  const access = await checkAccess("read");
+  if (!access.allowed) return { title: "Run" };
+  const loaded = await loadRun(access.user, runId);
+  return { title: loaded ? `${loaded.run.model.displayName} · ${loaded.run.label}` : "Run not found" };
+}
+
+const FILTERS = [
+  { id: "all", label: "All" },
+  { id: "pass", label: "Valid" },
+  { id: "step_1_1", label: "Step 1.1" },
+  { id: "step_1_2", label: "Step 1.2" },
+  { id: "step_1_3", label: "Step 1.3" },
+  { id: "step_1_4", label: "Step 1.4" },
+  { id: "disagree", label: "Disagreements" },
+] as const;
+
+type FilterId = (typeof FILTERS)[number]["id"];
+
+function matches(row: RunResponseRow, filter: FilterId): boolean {
+  switch (filter) {
+    case "all":
+      return true;
+    case "pass":
+      return row.valid === true;
+    case "disagree":
+      return row.disagreement !== null;
+    default:
+      return row.failStep === filter;
+  }
+}
+
+function isCategory(value: string): value is DiagnosticCategory {
+  return (DIAGNOSTIC_CATEGORIES as readonly string[]).includes(value);
+}
+
+export default async function RunPage({ params, searchParams }: PageProps<"/runs/[runId]">) {
+  const { runId } = await params;
+  const user = await requirePagePermission("read", `/runs/${encodeURIComponent(runId)}`);
+  const loaded = await loadRun(user, runId);
+  if (!loaded) notFound();
+  const { run, responses } = loaded;
+  const query = await searchParams;
+  const filter: FilterId = FILTERS.find((f) => f.id === query.filter)?.id ?? "all";
+  const rows = responses.filter((row) => matches(row, filter));
+  const passed = responses.filter((row) => row.valid).length;
+  const recorded = run.origin === "recorded";
+
+  return (
+    <div className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600 dark:text-slate-400">
+        <Link href="/runs" className="hover:underline">Runs</Link> › {run.model.displayName} · {run.label}
+      </nav>
+      <PageHeader
+        title={`${run.model.displayName} · ${run.label}`}
+        description={
+          <>
+            {run.benchmark.name} · {run.origin} · {run.responseCount} responses · {formatRatio(passed, responses.length)} valid · imported {formatDateTime(run.importedAt)} · scored with core{" "}
+            <span className="font-mono">{run.coreVersion}</span>
+          </>
+        }
+      />
+      <nav aria-label="Filter responses" className="flex flex-wrap gap-2">
+        {FILTERS.map((f) => {
+          const count = responses.filter((row) => matches(row, f.id)).length;
+          const active = f.id === filter;
+          return (
+            <Link
+              key={f.id}
+              href={f.id === "all" ? `/runs/${run.id}` : `/runs/${run.id}?filter=${f.id}`}
+              aria-current={active ? "page" : undefined}
+              className={`rounded-full border px-3 py-1 text-sm ${active ? "border-brand-600 bg-brand-600 text-white" : "border-slate-300 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"}`}
+            >
+              {f.label} <span className="tabular-nums opacity-80">({count})</span>
+            </Link>
+          );
+        })}
+      </nav>
+      {rows.length === 0 ? (
+        <EmptyState title={responses.length === 0 ? "This run has no responses" : "No response matches this filter"} action={filter !== "all" ? { href: `/runs/${run.id}`, label: "Show all responses" } : undefined}>
+          {responses.length === 0 ? "Import a run file with responses to see them here." : "Choose another filter above."}
+        </EmptyState>
+      ) : (
+        <div className={tableStyles.wrapper}>
+          <table className={tableStyles.table} data-testid="run-responses">
+            <caption className="sr-only">Responses of this run</caption>
+            <thead>
+              <tr>
+                <th scope="col" className={tableStyles.th}>Task</th>
+                <th scope="col" className={tableStyles.th}>Round</th>
+                <th scope="col" className={tableStyles.th}>{recorded ? "Recorded verdict" : "Verdict"}</th>
+                <th scope="col" className={tableStyles.th}>Our verdict</th>
+                <th scope="col" className={tableStyles.th}>Top diagnostic</th>
+                <th scope="col" className={tableStyles.th}>Diagnostics</th>
+                {run.hasResolve ? <th scope="col" className={tableStyles.th}>Tests</th> : null}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {rows.map((row) => (
+                <tr key={row.id} data-testid="response-row" data-task={row.task} data-round={row.round} data-fail-step={row.failStep ?? "pass"}>
+                  <td className={tableStyles.td}>
+                    <Link href={`/responses/${row.id}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
+                      {row.task}
+                    </Link>
+                    <span className="block text-xs text-slate-500">{row.domain}</span>
+                  </td>
+                  <td className={tableStyles.tdNumber}>{row.round}</td>
+                  <td className={tableStyles.td}>
+                    <Badge tone={row.valid ? "good" : "bad"}>{row.valid ? "valid" : "invalid"}</Badge> <span className="text-xs">{row.failStep ?? ""}</span>
+                  </td>
+                  <td className={tableStyles.td}>
+                    <span className="text-xs">{row.deterministicValid ? "valid" : stepLabel(row.officialFailStep ?? (row.ruleJudge === false ? "step_1_4" : null))}</span>
+                    {row.disagreement ? (
+                      <span className="ml-1">
+                        <Badge tone="warn" title="Recorded and deterministic verdicts differ">differs</Badge>
+                      </span>
+                    ) : null}
+                  </td>
+                  <td className="max-w-md px-3 py-2 align-top">
+                    {row.topDiagnostic ? (
+                      <span className="flex items-start gap-1.5">
+                        {isCategory(row.topDiagnostic.category) ? (
+                          <span className="mt-0.5 rounded px-1 text-[11px] font-semibold text-white" style={{ background: CATEGORY_COLORS[row.topDiagnostic.category] }}>
+                            {CATEGORY_LABELS[row.topDiagnostic.category]}
+                          </span>
+                        ) : null}
+                        <span>
+                          <code className="text-xs">{row.topDiagnostic.code}</code>
+                          <span className="block text-xs text-slate-600 dark:text-slate-400">{row.topDiagnostic.message.length > 140 ? `${row.topDiagnostic.message.slice(0, 139)}…` : row.topDiagnostic.message}</span>
+                        </span>
+                      </span>
+                    ) : (
+                      <span className="text-slate-500">—</span>
+                    )}
+                  </td>
+                  <td className={tableStyles.tdNumber}>{row.diagnosticCount}</td>
+                  {run.hasResolve ? <td className={tableStyles.tdNumber}>{row.caseCount ? `${row.casesPassed ?? 0}/${row.caseCount}` : "—"}</td> : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

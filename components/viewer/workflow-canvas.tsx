@@ -1,0 +1,236 @@
+"use client";
+// The workflow canvas: a laid-out workflow view drawn with React Flow, diagnostics as rings, badges, marked and
+// dashed edges, with minimap, zoom controls, fit, and keyboard navigation between nodes. Read-only: nodes never move.
+//
+// Props (the embedding API; the review queue and diff views use it too):
+//   view             LaidOutView from lib/viewer (buildWorkflowView + layoutWorkflowView), e.g. computed on the server
+//   selectedKey      the selected node's key (controlled; null for none)
+//   onSelect         called with a node key when a node is clicked or chosen with Enter/Space, null on Escape/pane
+//   hiddenCategories diagnostic categories whose marks are hidden
+//   decorations      per node key, a label drawn on the node (e.g. "added", "changed")
+//   ref              { focusNode(key), fitView() } for centring from outside (e.g. a diagnostic list)
+//   label, className, height
+import "@xyflow/react/dist/style.css";
+import "./workflow-canvas.css";
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useNodesInitialized,
+  useReactFlow,
+} from "@xyflow/react";
+import { useTheme } from "next-themes";
+import { useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from "react";
+import type { LaidOutView } from "@/lib/viewer/layout";
+import { NAVIGATION_KEYS, neighbourOf } from "@/lib/viewer/navigation";
+import { overlaysFor } from "@/lib/viewer/overlays";
+import type { DiagnosticCategory } from "@/lib/workflow/diagnostics";
+import { toFlowEdges, toFlowNodes } from "./flow-elements";
+import { nodeTypes } from "./flow-nodes";
+import type { NodeDecoration, WorkflowFlowEdge, WorkflowFlowNode } from "./flow-types";
+import { FAMILY_ACCENTS, SEVERITY_COLORS } from "./palette";
+
+export interface WorkflowCanvasHandle {
+  /** Centres the node, focuses it for the keyboard (does not change the selection). */
+  focusNode(key: string): void;
+  fitView(): void;
+}
+
+export interface WorkflowCanvasProps {
+  view: LaidOutView;
+  selectedKey?: string | null;
+  onSelect?: (key: string | null) => void;
+  hiddenCategories?: readonly DiagnosticCategory[];
+  decorations?: Readonly<Record<string, NodeDecoration>>;
+  /** Accessible name of the canvas region. */
+  label?: string;
+  className?: string;
+  /** CSS height of the canvas (default 560px). */
+  height?: number | string;
+  ref?: Ref<WorkflowCanvasHandle>;
+}
+
+/** Performance mark set once the canvas has measured its nodes and painted (benchmarks read it). */
+export const CANVAS_PAINTED_MARK = "workflow-canvas:painted";
+
+const NO_CATEGORIES: readonly DiagnosticCategory[] = [];
+// React Flow's default descriptions mention deleting and moving nodes, which this read-only canvas does not allow.
+const ARIA_LABELS = {
+  "node.a11yDescription.default": "Arrow keys move to the connected nodes, Enter or Space selects this node, Escape clears the selection.",
+  "node.a11yDescription.keyboardDisabled": "Enter or Space selects this node, Escape clears the selection.",
+  "controls.ariaLabel": "Zoom controls",
+} as const;
+const NO_DECORATIONS: Readonly<Record<string, NodeDecoration>> = {};
+
+function nodeElement(root: HTMLElement | null, key: string): HTMLElement | null {
+  return root?.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(key)}"]`) ?? null;
+}
+
+function CanvasInner({
+  view,
+  selectedKey = null,
+  onSelect,
+  hiddenCategories = NO_CATEGORIES,
+  decorations = NO_DECORATIONS,
+  label = "Workflow graph",
+  className = "",
+  height = 560,
+  ref,
+}: WorkflowCanvasProps) {
+  const flow = useReactFlow<WorkflowFlowNode, WorkflowFlowEdge>();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const helpId = useId();
+  const { resolvedTheme } = useTheme();
+  const overlays = useMemo(() => overlaysFor(view, hiddenCategories), [view, hiddenCategories]);
+  // React Flow owns the nodes (it stores their measured sizes); changes of the view, selection, filters and
+  // decorations are merged into its store, keeping untouched nodes as they are so nothing is re-measured.
+  const [initial] = useState(() => ({ nodes: toFlowNodes(view, overlays, selectedKey, decorations), edges: toFlowEdges(view, overlays) }));
+  const shownView = useRef(view);
+
+  useEffect(() => {
+    const fresh = toFlowNodes(view, overlays, selectedKey, decorations);
+    flow.setNodes((current) => {
+      const byId = new Map(current.map((node) => [node.id, node]));
+      return fresh.map((node) => {
+        const old = byId.get(node.id);
+        if (!old || old.data.node !== node.data.node) return node;
+        const same = old.data.overlay === node.data.overlay && old.data.selected === node.data.selected && old.data.decoration === node.data.decoration;
+        return same ? old : ({ ...old, data: node.data } as WorkflowFlowNode);
+      });
+    });
+    const edges = toFlowEdges(view, overlays);
+    flow.setEdges((current) => {
+      const byId = new Map(current.map((edge) => [edge.id, edge]));
+      return edges.map((edge) => {
+        const old = byId.get(edge.id);
+        return old && old.source === edge.source && old.target === edge.target && old.data?.overlay === edge.data?.overlay ? old : edge;
+      });
+    });
+    if (shownView.current !== view) {
+      shownView.current = view;
+      requestAnimationFrame(() => void flow.fitView({ padding: 0.12, maxZoom: 1 }));
+    }
+  }, [flow, view, overlays, selectedKey, decorations]);
+
+  const centerOn = useCallback(
+    (key: string, duration: number) => {
+      const node = flow.getInternalNode(key);
+      if (!node) return;
+      const { x, y } = node.internals.positionAbsolute;
+      const width = node.measured.width ?? node.width ?? 0;
+      // Tall containers: centre on their header, where the title and handles are.
+      const height = Math.min(node.measured.height ?? node.height ?? 0, 120);
+      void flow.setCenter(x + width / 2, y + height / 2, { zoom: Math.max(flow.getZoom(), 0.85), duration });
+    },
+    [flow],
+  );
+
+  const focusNode = useCallback(
+    (key: string) => {
+      centerOn(key, 250);
+      nodeElement(wrapper.current, key)?.focus({ preventScroll: true });
+    },
+    [centerOn],
+  );
+
+  useImperativeHandle(ref, () => ({ focusNode, fitView: () => void flow.fitView({ padding: 0.15, duration: 250 }) }), [focusNode, flow]);
+
+  const initialized = useNodesInitialized();
+  const painted = useRef(false);
+  const initialSelection = useRef(selectedKey);
+  useEffect(() => {
+    if (!initialized || painted.current) return;
+    painted.current = true;
+    // A page opened with a node selected (a link to `?node=`) starts centred on that node.
+    const initialKey = initialSelection.current;
+    requestAnimationFrame(() => {
+      if (initialKey !== null) centerOn(initialKey, 0);
+      performance.mark(CANVAS_PAINTED_MARK);
+    });
+  }, [initialized, centerOn]);
+
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLDivElement>) => {
+      const target = (event.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
+      const key = target?.dataset.id ?? null;
+      if (key === null) return;
+      const direction = NAVIGATION_KEYS[event.key];
+      if (direction) {
+        const next = neighbourOf(view, key, direction);
+        event.preventDefault();
+        if (next) nodeElement(wrapper.current, next)?.focus();
+        return;
+      }
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        onSelect?.(key);
+      } else if (event.key === "Escape") {
+        onSelect?.(null);
+      }
+    },
+    [view, onSelect],
+  );
+
+  return (
+    <div
+      ref={wrapper}
+      role="region"
+      aria-label={label}
+      aria-describedby={helpId}
+      className={`workflow-canvas relative overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950 ${className}`}
+      style={{ height }}
+      onKeyDown={onKeyDown}
+      data-testid="workflow-canvas"
+    >
+      <p id={helpId} className="sr-only">
+        Tab moves between nodes; arrow keys follow the edges (left, right) and switch branches (up, down); Home and End jump to the first and last node; Enter selects the focused node; Escape clears the selection.
+      </p>
+      <ReactFlow<WorkflowFlowNode, WorkflowFlowEdge>
+        defaultNodes={initial.nodes}
+        defaultEdges={initial.edges}
+        nodeTypes={nodeTypes}
+        colorMode={resolvedTheme === "dark" ? "dark" : "light"}
+        fitView
+        fitViewOptions={{ padding: 0.12, maxZoom: 1 }}
+        minZoom={0.08}
+        maxZoom={2}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable={false}
+        nodesFocusable
+        edgesFocusable={false}
+        deleteKeyCode={null}
+        selectionKeyCode={null}
+        multiSelectionKeyCode={null}
+        onNodeClick={(_, node) => onSelect?.(node.id)}
+        onPaneClick={() => onSelect?.(null)}
+        ariaLabelConfig={ARIA_LABELS}
+      >
+        <Background gap={24} size={1} />
+        <Controls showInteractive={false} position="bottom-left" />
+        <MiniMap
+          pannable
+          zoomable
+          position="bottom-right"
+          ariaLabel="Minimap"
+          nodeColor={(node) => {
+            const data = (node as WorkflowFlowNode).data;
+            return data.overlay ? SEVERITY_COLORS[data.overlay.severity] : FAMILY_ACCENTS[data.node.family];
+          }}
+          nodeStrokeWidth={0}
+        />
+      </ReactFlow>
+    </div>
+  );
+}
+
+/** The workflow canvas with its own React Flow store. */
+export function WorkflowCanvas(props: WorkflowCanvasProps) {
+  return (
+    <ReactFlowProvider>
+      <CanvasInner {...props} />
+    </ReactFlowProvider>
+  );
+}

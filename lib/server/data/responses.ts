@@ -1,0 +1,259 @@
+import "server-only";
+// Responses: one response with its turn, conversation, stored verdicts and test results (the response page), and a
+// run's responses with their verdicts and top diagnostic (the run page). Each function checks the actor first.
+import { z } from "zod";
+import type { Database } from "../db";
+import { assertAllowed } from "../authz";
+import type { SessionUser } from "../session";
+
+const stringList = z.array(z.string());
+const outputVarsSchema = z.union([z.array(z.string()), z.array(z.array(z.string()))]);
+const fileChecksSchema = z.record(z.string(), z.string());
+const inputsSchema = z.record(z.string(), z.unknown());
+
+/** A JSON column read with its schema; a malformed value falls back instead of breaking the page. */
+function parseColumn<T>(text: string | null, schema: z.ZodType<T>, fallback: T): T {
+  if (text === null) return fallback;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export interface ResponseDetail {
+  id: string;
+  rawText: string | null;
+  nodeSelection: string | null;
+  designPrinciple: string | null;
+  workflow: string | null;
+  run: {
+    id: string;
+    label: string;
+    origin: string;
+    coreVersion: string;
+    hasResolve: boolean;
+    model: { name: string; displayName: string };
+    benchmark: { id: string; name: string };
+  };
+  turn: {
+    key: string;
+    round: number;
+    instruction: string;
+    inputVars: string[];
+    outputVars: string[] | string[][];
+    keyNodes: string[];
+    fileChecks: Record<string, string>;
+    task: { name: string; domain: string; roundCount: number };
+    /** The instructions of the task's earlier rounds, in order. */
+    earlier: { round: number; instruction: string }[];
+    tests: { position: number; inputs: Record<string, unknown>; groundTruth: string | null }[];
+  };
+  pass: {
+    valid: boolean;
+    failStep: string | null;
+    verdictSource: string;
+    recordedValid: boolean | null;
+    recordedFailStep: string | null;
+    officialFailStep: string | null;
+    ruleJudge: boolean | null;
+    deterministicValid: boolean;
+    disagreement: string | null;
+    diagnosticCount: number;
+    coreVersion: string;
+  } | null;
+  cases: { position: number; verdict: boolean; outputs: string | null; fileCheck: string | null }[];
+  judges: { stage: string; casePosition: number; judge: string; reason: string | null; verdict: boolean }[];
+  /** The run's responses just before and after this one (by task, then round). */
+  previous: { id: string; label: string } | null;
+  next: { id: string; label: string } | null;
+}
+
+export async function getResponseDetail(db: Database, actor: SessionUser | null, responseId: string): Promise<ResponseDetail | null> {
+  assertAllowed(actor, "read");
+  const response = await db.response.findUnique({
+    where: { id: responseId },
+    include: {
+      run: { include: { model: { select: { name: true, displayName: true } }, benchmark: { select: { id: true, name: true } } } },
+      turn: {
+        include: {
+          task: { include: { domain: { select: { name: true } }, turns: { select: { round: true, instruction: true }, orderBy: { round: "asc" } } } },
+          testCases: { orderBy: { position: "asc" } },
+        },
+      },
+      passResult: true,
+      caseResults: { orderBy: { position: "asc" } },
+      judgeVerdicts: { orderBy: [{ stage: "asc" }, { casePosition: "asc" }, { judge: "asc" }] },
+    },
+  });
+  if (!response) return null;
+  const siblings = await db.response.findMany({
+    where: { runId: response.runId },
+    select: { id: true, turn: { select: { round: true, task: { select: { name: true } } } } },
+  });
+  siblings.sort((a, b) => a.turn.task.name.localeCompare(b.turn.task.name) || a.turn.round - b.turn.round);
+  const at = siblings.findIndex((sibling) => sibling.id === response.id);
+  const neighbour = (index: number) => {
+    const sibling = siblings[index];
+    return sibling ? { id: sibling.id, label: `${sibling.turn.task.name} round ${sibling.turn.round}` } : null;
+  };
+  const { turn, run, passResult: pass } = response;
+  return {
+    id: response.id,
+    rawText: response.rawText,
+    nodeSelection: response.nodeSelection,
+    designPrinciple: response.designPrinciple,
+    workflow: response.workflow,
+    run: {
+      id: run.id,
+      label: run.label,
+      origin: run.origin,
+      coreVersion: run.coreVersion,
+      hasResolve: run.hasResolve,
+      model: run.model,
+      benchmark: run.benchmark,
+    },
+    turn: {
+      key: turn.key,
+      round: turn.round,
+      instruction: turn.instruction,
+      inputVars: parseColumn(turn.inputVars, stringList, []),
+      outputVars: parseColumn<string[] | string[][]>(turn.outputVars, outputVarsSchema, []),
+      keyNodes: parseColumn(turn.keyNodes, stringList, []),
+      fileChecks: parseColumn(turn.fileChecks, fileChecksSchema, {}),
+      task: { name: turn.task.name, domain: turn.task.domain.name, roundCount: turn.task.roundCount },
+      earlier: turn.task.turns.filter((other) => other.round < turn.round),
+      tests: turn.testCases.map((test) => ({ position: test.position, inputs: parseColumn(test.inputs, inputsSchema, {}), groundTruth: test.groundTruth })),
+    },
+    pass: pass
+      ? {
+          valid: pass.valid,
+          failStep: pass.failStep,
+          verdictSource: pass.verdictSource,
+          recordedValid: pass.recordedValid,
+          recordedFailStep: pass.recordedFailStep,
+          officialFailStep: pass.officialFailStep,
+          ruleJudge: pass.ruleJudge,
+          deterministicValid: pass.deterministicValid,
+          disagreement: pass.disagreement,
+          diagnosticCount: pass.diagnosticCount,
+          coreVersion: pass.coreVersion,
+        }
+      : null,
+    cases: response.caseResults.map(({ position, verdict, outputs, fileCheck }) => ({ position, verdict, outputs, fileCheck })),
+    judges: response.judgeVerdicts.map(({ stage, casePosition, judge, reason, verdict }) => ({ stage, casePosition, judge, reason, verdict })),
+    previous: at > 0 ? neighbour(at - 1) : null,
+    next: at >= 0 ? neighbour(at + 1) : null,
+  };
+}
+
+type StoredDiagnostic = { code: string; category: string; severity: string; message: string; officialStep: string | null };
+
+/** The diagnostic that explains the fail step (the first one at that step), else the first one overall. */
+function topDiagnostic(diagnostics: readonly StoredDiagnostic[], step: string | null): RunResponseRow["topDiagnostic"] {
+  const chosen = (step !== null ? diagnostics.find((d) => d.officialStep === step) : undefined) ?? diagnostics[0];
+  return chosen ? { code: chosen.code, category: chosen.category, severity: chosen.severity, message: chosen.message } : null;
+}
+
+export interface RunResponseRow {
+  id: string;
+  task: string;
+  domain: string;
+  round: number;
+  valid: boolean | null;
+  failStep: string | null;
+  verdictSource: string | null;
+  recordedFailStep: string | null;
+  officialFailStep: string | null;
+  deterministicValid: boolean | null;
+  ruleJudge: boolean | null;
+  disagreement: string | null;
+  diagnosticCount: number;
+  /** The diagnostic explaining the fail step (ours, else the recorded one), else the first one. */
+  topDiagnostic: { code: string; category: string; severity: string; message: string } | null;
+  casesPassed: number | null;
+  caseCount: number;
+}
+
+export interface RunResponses {
+  run: {
+    id: string;
+    label: string;
+    origin: string;
+    coreVersion: string;
+    hasResolve: boolean;
+    responseCount: number;
+    importedAt: Date;
+    model: { name: string; displayName: string };
+    benchmark: { id: string; name: string };
+  };
+  responses: RunResponseRow[];
+}
+
+export async function listRunResponses(db: Database, actor: SessionUser | null, runId: string): Promise<RunResponses | null> {
+  assertAllowed(actor, "read");
+  const run = await db.run.findUnique({
+    where: { id: runId },
+    include: { model: { select: { name: true, displayName: true } }, benchmark: { select: { id: true, name: true } } },
+  });
+  if (!run) return null;
+  const responses = await db.response.findMany({
+    where: { runId },
+    select: {
+      id: true,
+      turn: { select: { round: true, task: { select: { name: true, domain: { select: { name: true } } } } } },
+      passResult: {
+        select: {
+          valid: true,
+          failStep: true,
+          verdictSource: true,
+          recordedFailStep: true,
+          officialFailStep: true,
+          deterministicValid: true,
+          ruleJudge: true,
+          disagreement: true,
+          diagnosticCount: true,
+          diagnostics: { orderBy: { position: "asc" }, select: { code: true, category: true, severity: true, message: true, officialStep: true } },
+        },
+      },
+      caseResults: { select: { verdict: true } },
+    },
+  });
+  const rows: RunResponseRow[] = responses.map((response) => {
+    const pass = response.passResult;
+    return {
+      id: response.id,
+      task: response.turn.task.name,
+      domain: response.turn.task.domain.name,
+      round: response.turn.round,
+      valid: pass?.valid ?? null,
+      failStep: pass?.failStep ?? null,
+      verdictSource: pass?.verdictSource ?? null,
+      recordedFailStep: pass?.recordedFailStep ?? null,
+      officialFailStep: pass?.officialFailStep ?? null,
+      deterministicValid: pass?.deterministicValid ?? null,
+      ruleJudge: pass?.ruleJudge ?? null,
+      disagreement: pass?.disagreement ?? null,
+      diagnosticCount: pass?.diagnosticCount ?? 0,
+      topDiagnostic: pass ? topDiagnostic(pass.diagnostics, pass.officialFailStep ?? pass.failStep) : null,
+      casesPassed: run.hasResolve ? response.caseResults.filter((c) => c.verdict).length : null,
+      caseCount: response.caseResults.length,
+    };
+  });
+  rows.sort((a, b) => a.task.localeCompare(b.task) || a.round - b.round);
+  return {
+    run: {
+      id: run.id,
+      label: run.label,
+      origin: run.origin,
+      coreVersion: run.coreVersion,
+      hasResolve: run.hasResolve,
+      responseCount: run.responseCount,
+      importedAt: run.importedAt,
+      model: run.model,
+      benchmark: run.benchmark,
+    },
+    responses: rows,
+  };
+}
