@@ -1,7 +1,13 @@
-// The slot where the review pages show a response's workflow. For now: the workflow JSON pretty-printed. The
-// React Flow canvas (components/workflow/…, built on another branch) replaces the body of this component; keep the
-// props (`workflow`: the raw workflow string as stored, `label`) so the review pages need no change when it lands.
+"use client";
+// The workflow on the review pages: the graph (the viewer's canvas, without our diagnostics so annotators judge
+// the judge, not our checks) and the exact JSON the judge parsed, pretty-printed, as two tabs.
+import { useMemo, type KeyboardEvent } from "react";
+import { WorkflowCanvas } from "@/components/viewer/workflow-canvas";
+import { Tabs } from "@/components/ui/tabs";
 import { prettyWorkflow } from "@/lib/review/judge-inputs";
+import { buildWorkflowView } from "@/lib/viewer/model";
+import { layoutWorkflowView } from "@/lib/viewer/layout";
+import { parsePyJson } from "@/lib/workflow/json-text";
 
 export interface WorkflowSlotProps {
   /** The workflow string exactly as stored on the response (what the pass-stage judge parsed). */
@@ -10,17 +16,54 @@ export interface WorkflowSlotProps {
   label?: string;
 }
 
+// Keys pressed inside the graph move between its nodes; they must not reach the review page's shortcuts.
+const keepKeysInside = (event: KeyboardEvent) => event.stopPropagation();
+
 export function WorkflowSlot({ workflow, label = "Workflow" }: WorkflowSlotProps) {
   const pretty = prettyWorkflow(workflow);
-  return (
-    <section aria-label={label} data-testid="workflow-slot" className="rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      <h3 className="border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-800">{label}</h3>
-      {!pretty.ok ? <p className="px-4 pt-2 text-xs text-amber-700 dark:text-amber-400">{pretty.problem}</p> : null}
+  const view = useMemo(() => {
+    if (!workflow) return null;
+    const parsed = parsePyJson(workflow);
+    if (!parsed.ok) return null;
+    const built = buildWorkflowView({ workflow: parsed.value });
+    return built.drawable ? layoutWorkflowView(built) : null;
+  }, [workflow]);
+
+  const jsonPanel = (
+    <>
+      {!pretty.ok ? <p className="pb-2 text-xs text-amber-700 dark:text-amber-400">{pretty.problem}</p> : null}
       {pretty.text ? (
-        <pre tabIndex={0} className="max-h-[28rem] overflow-auto px-4 py-3 font-mono text-xs leading-relaxed">
+        <pre tabIndex={0} className="max-h-[28rem] overflow-auto font-mono text-xs leading-relaxed">
           {pretty.text}
         </pre>
       ) : null}
+    </>
+  );
+
+  return (
+    <section aria-label={label} data-testid="workflow-slot" className="rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <h3 className="border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-800">{label}</h3>
+      <div className="p-3">
+        {view ? (
+          <Tabs
+            label={`${label} views`}
+            items={[
+              {
+                id: "graph",
+                label: "Graph",
+                content: (
+                  <div onKeyDown={keepKeysInside}>
+                    <WorkflowCanvas view={view} label={`${label} graph`} height={420} />
+                  </div>
+                ),
+              },
+              { id: "json", label: "JSON", content: jsonPanel, text: pretty.text || undefined },
+            ]}
+          />
+        ) : (
+          jsonPanel
+        )}
+      </div>
     </section>
   );
 }
