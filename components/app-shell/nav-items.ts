@@ -11,6 +11,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: "/", label: "Leaderboard", permission: "read" },
   { href: "/tasks", label: "Tasks", permission: "read" },
   { href: "/runs", label: "Runs", permission: "read" },
+  { href: "/diff", label: "Compare", permission: "read" },
   { href: "/review", label: "Review", permission: "annotate" },
   { href: "/import", label: "Import", permission: "import" },
 ];

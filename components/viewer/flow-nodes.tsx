@@ -68,7 +68,7 @@ function Badges({ data }: { data: FlowNodeData }) {
         </span>
       ) : null}
       {decoration ? (
-        <span className={`pointer-events-none absolute -top-3 left-2 rounded px-1 text-[10px] font-semibold leading-4 text-white shadow ${DECORATION_TONES[decoration.tone]}`}>
+        <span className={`pointer-events-none absolute -top-3 left-2 rounded px-1 text-[10px] font-semibold leading-4 text-white shadow ${DECORATION_TONES[decoration.tone]}`} data-testid="node-decoration">
           {decoration.label}
         </span>
       ) : null}
@@ -113,6 +113,9 @@ function dataAttributes(data: FlowNodeData) {
     "data-severity": data.overlay?.severity ?? "none",
     "data-categories": data.overlay ? data.overlay.categories.map((c) => c.category).join(" ") : "",
     "data-selected": data.selected ? "true" : "false",
+    "data-decoration": data.decoration?.label ?? "",
+    "data-decoration-tone": data.decoration?.tone ?? "",
+    "data-dimmed": data.dimmed ? "true" : "false",
   };
 }
 

@@ -9,11 +9,16 @@ export interface NodeDecoration {
   tone: "neutral" | "good" | "bad" | "warn" | "info";
 }
 
+/** A mark another feature puts on an edge (e.g. "added" / "removed" in a diff); drawn in the tone's colour. */
+export type EdgeDecoration = NodeDecoration;
+
 export type FlowNodeData = {
   node: LaidOutNode;
   overlay: Overlay | null;
   selected: boolean;
   decoration: NodeDecoration | null;
+  /** Drawn faded (e.g. unchanged in a diff). */
+  dimmed: boolean;
 };
 
 export type IoFlowNode = Node<FlowNodeData, "io">;
@@ -35,5 +40,11 @@ export type WorkflowFlowNode =
   | UnknownFlowNode
   | MissingFlowNode;
 
-export type FlowEdgeData = { kind: "flow" | "reference"; overlay: Overlay | null; dangling: boolean };
+export type FlowEdgeData = {
+  kind: "flow" | "reference";
+  overlay: Overlay | null;
+  dangling: boolean;
+  decoration: EdgeDecoration | null;
+  dimmed: boolean;
+};
 export type WorkflowFlowEdge = Edge<FlowEdgeData>;

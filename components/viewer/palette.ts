@@ -63,6 +63,15 @@ export const FAMILY_ACCENTS: Readonly<Record<ViewFamily, string>> = {
   missing: "#dc2626",
 };
 
+/** Colours of other features' marks (NodeDecoration tones) on edges and in the minimap. */
+export const DECORATION_COLORS: Readonly<Record<"neutral" | "good" | "bad" | "warn" | "info", string>> = {
+  neutral: "#475569",
+  good: "#16a34a",
+  bad: "#dc2626",
+  warn: "#d97706",
+  info: "#0284c7",
+};
+
 export const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 
 export function worstSeverity(severities: Iterable<Severity>): Severity | null {

@@ -8,7 +8,11 @@
 //   onSelect         called with a node key when a node is clicked or chosen with Enter/Space, null on Escape/pane
 //   hiddenCategories diagnostic categories whose marks are hidden
 //   decorations      per node key, a label drawn on the node (e.g. "added", "changed")
-//   ref              { focusNode(key), fitView() } for centring from outside (e.g. a diagnostic list)
+//   edgeDecorations  per edge key, a label and colour on the edge (e.g. "added", "removed")
+//   dimmedKeys       node and edge keys drawn faded (e.g. unchanged in a diff)
+//   onUserMove       called with the viewport when the user pans or zooms this canvas (not for programmatic moves),
+//                    so another canvas can mirror it with its handle's setViewport
+//   ref              { focusNode(key), fitView(), fitBounds(rect), getViewport(), setViewport(viewport) }
 //   label, className, height
 import "@xyflow/react/dist/style.css";
 import "./workflow-canvas.css";
@@ -20,6 +24,8 @@ import {
   ReactFlowProvider,
   useNodesInitialized,
   useReactFlow,
+  type Rect,
+  type Viewport,
 } from "@xyflow/react";
 import { useTheme } from "next-themes";
 import { useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from "react";
@@ -29,14 +35,20 @@ import { overlaysFor } from "@/lib/viewer/overlays";
 import type { DiagnosticCategory } from "@/lib/workflow/diagnostics";
 import { toFlowEdges, toFlowNodes } from "./flow-elements";
 import { nodeTypes } from "./flow-nodes";
-import type { NodeDecoration, WorkflowFlowEdge, WorkflowFlowNode } from "./flow-types";
-import { FAMILY_ACCENTS, SEVERITY_COLORS } from "./palette";
+import type { EdgeDecoration, NodeDecoration, WorkflowFlowEdge, WorkflowFlowNode } from "./flow-types";
+import { DECORATION_COLORS, FAMILY_ACCENTS, SEVERITY_COLORS } from "./palette";
 
 export interface WorkflowCanvasHandle {
   /** Centres the node, focuses it for the keyboard (does not change the selection). */
-  focusNode(key: string): void;
+  focusNode(key: string, options?: { focus?: boolean }): void;
   fitView(): void;
+  /** Fits a rectangle of the canvas (flow coordinates) into the viewport. */
+  fitBounds(rect: Rect): void;
+  getViewport(): Viewport;
+  setViewport(viewport: Viewport): void;
 }
+
+export type { Rect, Viewport };
 
 export interface WorkflowCanvasProps {
   view: LaidOutView;
@@ -44,6 +56,11 @@ export interface WorkflowCanvasProps {
   onSelect?: (key: string | null) => void;
   hiddenCategories?: readonly DiagnosticCategory[];
   decorations?: Readonly<Record<string, NodeDecoration>>;
+  edgeDecorations?: Readonly<Record<string, EdgeDecoration>>;
+  /** Node and edge keys drawn faded. */
+  dimmedKeys?: readonly string[];
+  /** The user panned or zoomed this canvas (drag, wheel, zoom buttons, minimap, keyboard focus). */
+  onUserMove?: (viewport: Viewport) => void;
   /** Accessible name of the canvas region. */
   label?: string;
   className?: string;
@@ -63,6 +80,9 @@ const ARIA_LABELS = {
   "controls.ariaLabel": "Zoom controls",
 } as const;
 const NO_DECORATIONS: Readonly<Record<string, NodeDecoration>> = {};
+const NO_KEYS: readonly string[] = [];
+/** A viewport change this soon after the user touched the canvas counts as theirs (zoom buttons animate). */
+const USER_MOVE_WINDOW_MS = 400;
 
 function nodeElement(root: HTMLElement | null, key: string): HTMLElement | null {
   return root?.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(key)}"]`) ?? null;
@@ -74,6 +94,9 @@ function CanvasInner({
   onSelect,
   hiddenCategories = NO_CATEGORIES,
   decorations = NO_DECORATIONS,
+  edgeDecorations = NO_DECORATIONS,
+  dimmedKeys = NO_KEYS,
+  onUserMove,
   label = "Workflow graph",
   className = "",
   height = 560,
@@ -84,35 +107,67 @@ function CanvasInner({
   const helpId = useId();
   const { resolvedTheme } = useTheme();
   const overlays = useMemo(() => overlaysFor(view, hiddenCategories), [view, hiddenCategories]);
+  const dimmed = useMemo(() => new Set(dimmedKeys), [dimmedKeys]);
   // React Flow owns the nodes (it stores their measured sizes); changes of the view, selection, filters and
   // decorations are merged into its store, keeping untouched nodes as they are so nothing is re-measured.
-  const [initial] = useState(() => ({ nodes: toFlowNodes(view, overlays, selectedKey, decorations), edges: toFlowEdges(view, overlays) }));
+  const [initial] = useState(() => ({
+    nodes: toFlowNodes(view, overlays, selectedKey, decorations, dimmed),
+    edges: toFlowEdges(view, overlays, edgeDecorations, dimmed),
+  }));
   const shownView = useRef(view);
 
   useEffect(() => {
-    const fresh = toFlowNodes(view, overlays, selectedKey, decorations);
+    const fresh = toFlowNodes(view, overlays, selectedKey, decorations, dimmed);
     flow.setNodes((current) => {
       const byId = new Map(current.map((node) => [node.id, node]));
       return fresh.map((node) => {
         const old = byId.get(node.id);
         if (!old || old.data.node !== node.data.node) return node;
-        const same = old.data.overlay === node.data.overlay && old.data.selected === node.data.selected && old.data.decoration === node.data.decoration;
-        return same ? old : ({ ...old, data: node.data } as WorkflowFlowNode);
+        const same =
+          old.data.overlay === node.data.overlay &&
+          old.data.selected === node.data.selected &&
+          old.data.decoration === node.data.decoration &&
+          old.data.dimmed === node.data.dimmed;
+        return same ? old : ({ ...old, data: node.data, className: node.className } as WorkflowFlowNode);
       });
     });
-    const edges = toFlowEdges(view, overlays);
+    const edges = toFlowEdges(view, overlays, edgeDecorations, dimmed);
     flow.setEdges((current) => {
       const byId = new Map(current.map((edge) => [edge.id, edge]));
       return edges.map((edge) => {
         const old = byId.get(edge.id);
-        return old && old.source === edge.source && old.target === edge.target && old.data?.overlay === edge.data?.overlay ? old : edge;
+        const same =
+          old &&
+          old.source === edge.source &&
+          old.target === edge.target &&
+          old.data?.overlay === edge.data?.overlay &&
+          old.data?.decoration === edge.data?.decoration &&
+          old.data?.dimmed === edge.data?.dimmed;
+        return same ? old : edge;
       });
     });
     if (shownView.current !== view) {
       shownView.current = view;
       requestAnimationFrame(() => void flow.fitView({ padding: 0.12, maxZoom: 1 }));
     }
-  }, [flow, view, overlays, selectedKey, decorations]);
+  }, [flow, view, overlays, selectedKey, decorations, edgeDecorations, dimmed]);
+
+  // Moves count as the user's when they come with a pointer / wheel event, or follow a touch of this canvas
+  // (zoom buttons, the minimap and keyboard focus move the viewport programmatically).
+  const touchedAt = useRef(Number.NEGATIVE_INFINITY);
+  const touched = useCallback(() => {
+    touchedAt.current = performance.now();
+  }, []);
+  const onMove = useCallback(
+    (event: MouseEvent | TouchEvent | null, viewport: Viewport) => {
+      if (!onUserMove) return;
+      if (event || performance.now() - touchedAt.current < USER_MOVE_WINDOW_MS) {
+        if (!event) touchedAt.current = performance.now();
+        onUserMove(viewport);
+      }
+    },
+    [onUserMove],
+  );
 
   const centerOn = useCallback(
     (key: string, duration: number) => {
@@ -128,14 +183,24 @@ function CanvasInner({
   );
 
   const focusNode = useCallback(
-    (key: string) => {
+    (key: string, options?: { focus?: boolean }) => {
       centerOn(key, 250);
-      nodeElement(wrapper.current, key)?.focus({ preventScroll: true });
+      if (options?.focus !== false) nodeElement(wrapper.current, key)?.focus({ preventScroll: true });
     },
     [centerOn],
   );
 
-  useImperativeHandle(ref, () => ({ focusNode, fitView: () => void flow.fitView({ padding: 0.15, duration: 250 }) }), [focusNode, flow]);
+  useImperativeHandle(
+    ref,
+    () => ({
+      focusNode,
+      fitView: () => void flow.fitView({ padding: 0.15, duration: 250 }),
+      fitBounds: (rect: Rect) => void flow.fitBounds(rect, { padding: 0.12 }),
+      getViewport: () => flow.getViewport(),
+      setViewport: (viewport: Viewport) => void flow.setViewport(viewport),
+    }),
+    [focusNode, flow],
+  );
 
   const initialized = useNodesInitialized();
   const painted = useRef(false);
@@ -182,6 +247,9 @@ function CanvasInner({
       className={`workflow-canvas relative overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950 ${className}`}
       style={{ height }}
       onKeyDown={onKeyDown}
+      onPointerDownCapture={touched}
+      onWheelCapture={touched}
+      onKeyDownCapture={touched}
       data-testid="workflow-canvas"
     >
       <p id={helpId} className="sr-only">
@@ -206,6 +274,7 @@ function CanvasInner({
         multiSelectionKeyCode={null}
         onNodeClick={(_, node) => onSelect?.(node.id)}
         onPaneClick={() => onSelect?.(null)}
+        onMove={onMove}
         ariaLabelConfig={ARIA_LABELS}
       >
         <Background gap={24} size={1} />
@@ -217,7 +286,9 @@ function CanvasInner({
           ariaLabel="Minimap"
           nodeColor={(node) => {
             const data = (node as WorkflowFlowNode).data;
-            return data.overlay ? SEVERITY_COLORS[data.overlay.severity] : FAMILY_ACCENTS[data.node.family];
+            if (data.overlay) return SEVERITY_COLORS[data.overlay.severity];
+            if (data.decoration) return DECORATION_COLORS[data.decoration.tone];
+            return data.dimmed ? "#cbd5e1" : FAMILY_ACCENTS[data.node.family];
           }}
           nodeStrokeWidth={0}
         />

@@ -9,6 +9,7 @@ import { DiagnosticList } from "@/components/viewer/diagnostic-list";
 import { MarkedText } from "@/components/viewer/marked-text";
 import { Conversation, JudgesAndTests, ParseErrorPanel, RepairBanner, VerdictSummary, categorySummary } from "@/components/viewer/response-sections";
 import { WorkflowViewer } from "@/components/viewer/workflow-viewer";
+import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { database } from "@/lib/server/db";
 import { getResponseDetail } from "@/lib/server/data/responses";
 import { checkAccess, requirePagePermission } from "@/lib/server/session";
@@ -147,6 +148,16 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
           </>
         }
       />
+      <nav aria-label="Compare this response" className="flex flex-wrap gap-2 text-sm" data-testid="response-diff-links">
+        {detail.turn.round > 1 ? (
+          <Link href={turnDiffHref({ runId: detail.run.id, task: detail.turn.task.name, round: detail.turn.round })} className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
+            Diff with the previous turn (round {detail.turn.round - 1} → {detail.turn.round})
+          </Link>
+        ) : null}
+        <Link href={modelDiffHref({ turn: detail.turn.key, a: detail.run.id })} className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
+          Compare with another model on this turn
+        </Link>
+      </nav>
       <VerdictSummary detail={detail} view={view} />
 
       <section aria-labelledby="workflow-title" className="space-y-3">

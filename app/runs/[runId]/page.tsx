@@ -8,6 +8,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { tableStyles } from "@/components/ui/styles";
 import { CATEGORY_COLORS, CATEGORY_LABELS } from "@/components/viewer/palette";
 import { stepLabel } from "@/components/viewer/response-sections";
+import { turnKey } from "@/lib/benchmark/dataset";
+import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { formatDateTime, formatRatio } from "@/lib/format";
 import { database } from "@/lib/server/db";
 import { listRunResponses, type RunResponseRow } from "@/lib/server/data/responses";
@@ -112,6 +114,7 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
                 <th scope="col" className={tableStyles.th}>Top diagnostic</th>
                 <th scope="col" className={tableStyles.th}>Diagnostics</th>
                 {run.hasResolve ? <th scope="col" className={tableStyles.th}>Tests</th> : null}
+                <th scope="col" className={tableStyles.th}>Compare</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -154,6 +157,18 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
                   </td>
                   <td className={tableStyles.tdNumber}>{row.diagnosticCount}</td>
                   {run.hasResolve ? <td className={tableStyles.tdNumber}>{row.caseCount ? `${row.casesPassed ?? 0}/${row.caseCount}` : "—"}</td> : null}
+                  <td className={tableStyles.td}>
+                    <span className="flex flex-col gap-0.5 text-xs">
+                      {row.round > 1 ? (
+                        <Link href={turnDiffHref({ runId: run.id, task: row.task, round: row.round })} className="text-brand-600 hover:underline dark:text-brand-500" aria-label={`Diff ${row.task} round ${row.round - 1} → ${row.round}`}>
+                          round {row.round - 1} → {row.round}
+                        </Link>
+                      ) : null}
+                      <Link href={modelDiffHref({ turn: turnKey(row.task, row.round), a: run.id })} className="text-brand-600 hover:underline dark:text-brand-500" aria-label={`Compare ${row.task} round ${row.round} with another model`}>
+                        other models
+                      </Link>
+                    </span>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { SIDES } from "../../test/support/diff-fixtures";
+import { CHANGE_KINDS, diffWorkflows } from "../diff";
+import { CHANGE_GROUPS, changeCounts, groupOf, kindLabel, kindTone } from "./groups";
+
+describe("change groups", () => {
+  it("puts every change kind in exactly one group", () => {
+    for (const kind of CHANGE_KINDS) expect(CHANGE_GROUPS.filter((group) => group.kinds.includes(kind)), kind).toHaveLength(1);
+    expect(CHANGE_GROUPS.flatMap((group) => group.kinds)).toHaveLength(CHANGE_KINDS.length);
+    expect(groupOf("edge-added")).toBe("edges");
+  });
+
+  it("counts the diff's changes per kind, only kinds that occur, summing to the change count", () => {
+    const diff = diffWorkflows(SIDES.before, SIDES.after);
+    const counts = changeCounts(diff.summary);
+    expect(counts.reduce((sum, group) => sum + group.total, 0)).toBe(diff.summary.changeCount);
+    const nodes = counts.find((group) => group.id === "nodes")!;
+    expect(nodes.kinds.map((entry) => [entry.kind, entry.count, entry.label])).toEqual([
+      ["node-added", 4, "nodes added"],
+      ["node-removed", 1, "node removed"],
+      ["node-modified", 2, "nodes changed"],
+      ["node-renamed", 1, "node renumbered"],
+    ]);
+    expect(counts.every((group) => group.kinds.every((entry) => entry.count > 0))).toBe(true);
+    expect(counts.find((group) => group.id === "task")).toBeUndefined();
+  });
+
+  it("words and colours kinds", () => {
+    expect(kindLabel("reference-retargeted", 1)).toBe("reference retargeted");
+    expect(kindLabel("reference-retargeted", 3)).toBe("references retargeted");
+    expect(kindTone("node-added")).toBe("good");
+    expect(kindTone("edge-removed")).toBe("bad");
+    expect(kindTone("node-modified")).toBe("warn");
+    expect(kindTone("node-renamed")).toBe("info");
+  });
+});
