@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useImperativeHandle, useRef, type ReactNode, type Ref } from "react";
 import { EmptyState } from "@/components/ui/empty-state";
 import { WorkflowCanvas, type Viewport, type WorkflowCanvasHandle } from "@/components/viewer/workflow-canvas";
+import { pairCanvasHeight } from "@/lib/diff-view/comparison";
 import type { CanvasMarks } from "@/lib/diff-view/marks";
 import type { ChangeTarget } from "@/lib/diff-view/targets";
 import type { LaidOutView } from "@/lib/viewer/layout";
@@ -68,7 +69,7 @@ function Pane({ side, canvas, children }: { side: CanvasSide; canvas: CanvasName
 }
 
 export function DiffCanvases({ layout, before, after, merged, sync, selected, onSelect, hiddenCategories, height: requested, ref }: DiffCanvasesProps) {
-  const height = requested ?? (layout === "stacked" ? 400 : 540);
+  const height = requested ?? (layout === "merged" ? 560 : pairCanvasHeight(layout, [before.view, after.view]));
   const left = useRef<WorkflowCanvasHandle>(null);
   const right = useRef<WorkflowCanvasHandle>(null);
   const single = useRef<WorkflowCanvasHandle>(null);

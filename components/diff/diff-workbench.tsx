@@ -7,7 +7,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { buttonStyles, cardStyles, tableStyles } from "@/components/ui/styles";
 import { DiagnosticList } from "@/components/viewer/diagnostic-list";
-import type { Comparison, ComparisonSide } from "@/lib/diff-view/comparison";
+import { layoutMerged, type Comparison, type ComparisonSide } from "@/lib/diff-view/comparison";
 import { changeShortcut, stepChange } from "@/lib/diff-view/navigation";
 import { counterpartKeys, firstChangeAt } from "@/lib/diff-view/targets";
 import { stepText } from "@/lib/diff-view/verdicts";
@@ -225,6 +225,13 @@ export function DiffWorkbench({ comparison, labels, mode, responseHrefs }: DiffW
   const [selected, setSelected] = useState<Readonly<Record<CanvasName, string | null>>>(NO_SELECTION);
   const canvases = useRef<DiffCanvasesHandle>(null);
   const counterparts = useMemo(() => counterpartKeys(diff), [diff]);
+  // The merged graph is laid out here, the first time it is shown (the server skips a layout the page may not need).
+  const [mergedWanted, setMergedWanted] = useState(false);
+  const chooseLayout = useCallback((next: CanvasLayout) => {
+    if (next === "merged") setMergedWanted(true);
+    setLayout(next);
+  }, []);
+  const merged = useMemo(() => (mergedWanted ? layoutMerged(comparison) : null), [mergedWanted, comparison]);
 
   const choose = useCallback(
     (index: number | null) => {
@@ -339,7 +346,7 @@ export function DiffWorkbench({ comparison, labels, mode, responseHrefs }: DiffW
                 ] as const
               ).map(([value, text]) => (
                 <label key={value} className={`cursor-pointer rounded px-2 py-1 ${layout === value ? "bg-brand-600 text-white" : "hover:bg-slate-100 dark:hover:bg-slate-800"}`}>
-                  <input type="radio" name="diff-layout" value={value} checked={layout === value} onChange={() => setLayout(value)} className="sr-only" />
+                  <input type="radio" name="diff-layout" value={value} checked={layout === value} onChange={() => chooseLayout(value)} className="sr-only" />
                   {text}
                 </label>
               ))}
@@ -365,7 +372,7 @@ export function DiffWorkbench({ comparison, labels, mode, responseHrefs }: DiffW
           layout={layout}
           before={{ view: comparison.before.view, marks: comparison.before.marks, label: labels.before, emptyText: emptyText(comparison.before), repaired: comparison.before.graph === "repaired" }}
           after={{ view: comparison.after.view, marks: comparison.after.marks, label: labels.after, emptyText: emptyText(comparison.after), repaired: comparison.after.graph === "repaired" }}
-          merged={comparison.merged}
+          merged={merged}
           sync={sync}
           selected={selected}
           onSelect={onSelect}

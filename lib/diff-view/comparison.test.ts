@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { benchmarkDir } from "../../test/support/benchmark-dir";
 import { AFTER, BEFORE } from "../../test/support/diff-fixtures";
 import { loadRunCorpus } from "../../test/support/run-corpus";
-import { buildComparison, comparisonInputOf, NEW_PROBLEM_LABEL, suggestLayout, type ComparisonResponseInput } from "./comparison";
+import { buildComparison, comparisonInputOf, layoutMerged, NEW_PROBLEM_LABEL, pairCanvasHeight, suggestLayout, type ComparisonResponseInput } from "./comparison";
 
 const TURN_1 = { inputVars: ["topic"], outputVars: ["audio"], keyNodes: ["llm", "tts"] };
 const TURN_2 = { inputVars: ["topic"], outputVars: ["notes"], keyNodes: ["llm", "iteration"] };
@@ -25,7 +25,9 @@ describe("buildComparison", () => {
     expect(comparison.counts.reduce((sum, group) => sum + group.total, 0)).toBe(comparison.diff.summary.changeCount);
     // The turn's requirements changed too (output audio -> notes, key node tts -> iteration).
     expect(comparison.diff.changes.some((change) => change.kind === "task-output-added")).toBe(true);
-    expect(comparison.merged?.view.nodes.filter((node) => node.index !== null)).toHaveLength(AFTER.nodes_info.length + 1);
+    const merged = layoutMerged(comparison);
+    expect(merged?.view.nodes.filter((node) => node.index !== null)).toHaveLength(AFTER.nodes_info.length + 1);
+    expect(merged?.marks.nodes[`n${AFTER.nodes_info.length}`]).toEqual({ label: "removed", tone: "bad" });
     expect(comparison.merged?.fromBefore).toMatchObject({ n0: "n0", n1: "n1", n2: `n${AFTER.nodes_info.length}`, n3: "n6" });
     // Plain data: survives a JSON round trip unchanged (what the server hands to the client).
     expect(JSON.parse(JSON.stringify(comparison))).toEqual(comparison);
@@ -39,6 +41,9 @@ describe("buildComparison", () => {
     expect(fresh.map((d) => d.code)).toContain("unknown-node-type");
     const flagged = fresh.find((d) => d.code === "unknown-node-type")!;
     for (const key of flagged.nodeKeys) expect(comparison.after.marks.nodes[key]?.label).toContain(NEW_PROBLEM_LABEL);
+    // The later workflow keeps its keys on the merged graph, so the same nodes are flagged there.
+    const merged = layoutMerged(comparison)!;
+    for (const key of flagged.nodeKeys) expect(merged.marks.nodes[key]?.label).toContain(NEW_PROBLEM_LABEL);
     const conversion = comparison.regressions.checks.find((check) => check.check === "conversion")!;
     expect(conversion).toMatchObject({ before: true, after: false, regressed: true });
   });
@@ -76,6 +81,13 @@ describe("suggestLayout", () => {
     expect(suggestLayout([{ bounds: { width: 2400, height: 300 } }, null])).toBe("stacked");
     expect(suggestLayout([{ bounds: { width: 800, height: 600 } }, { bounds: { width: 900, height: 500 } }])).toBe("side-by-side");
     expect(suggestLayout([null, null])).toBe("side-by-side");
+  });
+
+  it("sizes stacked canvases to the fitted drawing, within bounds", () => {
+    expect(pairCanvasHeight("side-by-side", [{ bounds: { width: 2400, height: 300 } }])).toBe(540);
+    expect(pairCanvasHeight("stacked", [{ bounds: { width: 2400, height: 300 } }])).toBe(290);
+    expect(pairCanvasHeight("stacked", [{ bounds: { width: 4000, height: 100 } }])).toBe(280);
+    expect(pairCanvasHeight("stacked", [{ bounds: { width: 1300, height: 900 } }, null])).toBe(460);
   });
 });
 

@@ -1,13 +1,14 @@
 // Everything a diff page shows about two stored responses, computed on the server in one pass: both responses
 // re-scored, their graphs laid out with diagnostics, the workflow diff with its marks and change targets, the merged
-// graph, and the regressions (new diagnostics, checks that passed before and fail now). Pure, deterministic and
+// workflow (laid out on demand), and the regressions (new diagnostics, checks that passed before and fail now). Pure, deterministic and
 // serialisable (plain data only). A workflow that does not parse is diffed through its mechanical repair when one
 // exists (flagged as repaired), else as no workflow.
 //
 // Public API:
 //   buildComparison({ before, after }) -> Comparison
+//   layoutMerged(comparison) -> { view, marks } | null   the merged graph, laid out on demand
 //   comparisonInputOf(storedResponse) -> ComparisonResponseInput
-//   suggestLayout(views) -> "side-by-side" | "stacked"
+//   suggestLayout(views) -> "side-by-side" | "stacked";  pairCanvasHeight(layout, views) -> px
 
 import { diffWorkflows, findRegressions, type CheckComparison, type DiffIssue, type WorkflowDiff } from "../diff";
 import { explainRuleJudge } from "../import/plan";
@@ -18,7 +19,7 @@ import { repairResponse } from "../workflow/repair";
 import { scoreResponse, type ScoreTurn, type ScoredResponse } from "../workflow/score";
 import { changeCounts, type ChangeGroupCount } from "./groups";
 import { nodeKeyOf, sideMarks, withProblemMarks, type CanvasMarks } from "./marks";
-import { mergeWorkflows } from "./merged";
+import { mergeWorkflows, type MergedWorkflow } from "./merged";
 import { changeTargets, type ChangeTarget } from "./targets";
 
 export interface ComparisonResponseInput {
@@ -78,10 +79,11 @@ export interface Comparison {
   targets: ChangeTarget[];
   counts: ChangeGroupCount[];
   /**
-   * The later workflow with the removed nodes and edges added back; null when neither side has nodes. The later
-   * workflow's node keys are the same on the merged canvas; `fromBefore` maps the earlier canvas's node keys.
+   * The later workflow with the removed nodes and edges added back (laid out on demand with layoutMerged); null when
+   * neither side has nodes. The later workflow's node keys are the same on the merged canvas; `fromBefore` maps the
+   * earlier canvas's node keys.
    */
-  merged: { view: LaidOutView; marks: CanvasMarks; fromBefore: Record<string, string> } | null;
+  merged: MergedSource | null;
   regressions: {
     /** Ids (in `after.diagnostics`) of the diagnostics with no counterpart in the earlier response. */
     newDiagnosticIds: number[];
@@ -89,6 +91,14 @@ export interface Comparison {
     resolvedDiagnosticIds: number[];
     checks: CheckComparison[];
   };
+}
+
+export interface MergedSource {
+  workflow: MergedWorkflow["workflow"];
+  marks: CanvasMarks;
+  fromBefore: Record<string, string>;
+  /** The later side's diagnostics anchor on the merged graph (it is the original later workflow, not a repair). */
+  afterDiagnostics: boolean;
 }
 
 export type PairLayout = "side-by-side" | "stacked";
@@ -103,6 +113,23 @@ export function suggestLayout(views: readonly ({ bounds: { width: number; height
     height = Math.max(height, view.bounds.height);
   }
   return width > 2 * Math.max(height, 1) ? "stacked" : "side-by-side";
+}
+
+/**
+ * Canvas height (px) for the pair: side by side, tall canvases; stacked, about what the wider drawing needs when it
+ * is fitted to a full-width canvas (~1200 px), so both canvases fit on one screen.
+ */
+export function pairCanvasHeight(layout: PairLayout, views: readonly ({ bounds: { width: number; height: number } } | null)[]): number {
+  if (layout === "side-by-side") return 540;
+  let width = 1;
+  let height = 0;
+  for (const view of views) {
+    if (!view) continue;
+    width = Math.max(width, view.bounds.width);
+    height = Math.max(height, view.bounds.height);
+  }
+  const fitted = Math.round((1200 * height) / Math.max(width, 1200)) + 140;
+  return Math.min(460, Math.max(280, fitted));
 }
 
 /** The label new diagnostics get on the later canvas. */
@@ -191,20 +218,12 @@ export function buildComparison(input: ComparisonInput): Comparison {
   const mergedWorkflow = mergeWorkflows(before.graphValue, after.graphValue, diff);
   let merged: Comparison["merged"] = null;
   if (mergedWorkflow.workflow.nodes_info.length > 0) {
-    // The later workflow keeps its ids and positions in the merged one, so its diagnostics anchor there too.
-    const built = buildWorkflowView({ workflow: mergedWorkflow.workflow, diagnostics: after.graph === "original" ? after.scored.diagnostics : [] });
-    if (built.drawable) {
-      const fromBefore: Record<string, string> = {};
-      diff.nodes.forEach((node, position) => {
-        const key = mergedWorkflow.nodeKeys[position];
-        if (node.before && key !== undefined) fromBefore[nodeKeyOf(node.before)] = key;
-      });
-      merged = {
-        fromBefore,
-        view: layoutWorkflowView(built),
-        marks: after.graph === "original" ? withProblemMarks(mergedWorkflow.marks, nodeKeysOf(built.diagnostics), newDiagnosticIds, NEW_PROBLEM_LABEL) : mergedWorkflow.marks,
-      };
-    }
+    const fromBefore: Record<string, string> = {};
+    diff.nodes.forEach((node, position) => {
+      const key = mergedWorkflow.nodeKeys[position];
+      if (node.before && key !== undefined) fromBefore[nodeKeyOf(node.before)] = key;
+    });
+    merged = { workflow: mergedWorkflow.workflow, marks: mergedWorkflow.marks, fromBefore, afterDiagnostics: after.graph === "original" };
   }
 
   const side = (prepared: Prepared, marks: CanvasMarks, issues: DiffIssue[]): ComparisonSide => ({
@@ -229,6 +248,20 @@ export function buildComparison(input: ComparisonInput): Comparison {
     merged,
     regressions: { newDiagnosticIds, resolvedDiagnosticIds, checks: report.checks },
   };
+}
+
+/**
+ * The merged graph, drawn: laid out with the later side's diagnostics (and their "new problem" marks). Kept out of
+ * buildComparison so the server does not lay out a graph the page may never show; the client calls it on demand.
+ */
+export function layoutMerged(comparison: Pick<Comparison, "merged" | "after" | "regressions">): { view: LaidOutView; marks: CanvasMarks } | null {
+  const merged = comparison.merged;
+  if (!merged) return null;
+  const built = buildWorkflowView({ workflow: merged.workflow as JsonValue, diagnostics: merged.afterDiagnostics ? comparison.after.diagnostics : [] });
+  if (!built.drawable) return null;
+  const ids = comparison.regressions.newDiagnosticIds;
+  const marks = merged.afterDiagnostics ? withProblemMarks(merged.marks, (id) => built.diagnostics[id]?.nodeKeys ?? [], ids, NEW_PROBLEM_LABEL) : merged.marks;
+  return { view: layoutWorkflowView(built), marks };
 }
 
 /** A stored response (its texts and turn, as the diff data access reads them) as a comparison side. */

@@ -76,7 +76,7 @@ export default async function ResponseDiffPage({ searchParams }: PageProps<"/dif
       />
       {!sameTurn ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          The two responses answer different turns ({pair.a.turn.key} and {pair.b.turn.key}); the task's requirement changes are listed with the other changes.
+          The two responses answer different turns ({pair.a.turn.key} and {pair.b.turn.key}); the task&apos;s requirement changes are listed with the other changes.
         </p>
       ) : null}
       <DiffWorkbench key={`${pair.a.id}:${pair.b.id}`} comparison={comparison} labels={labels} mode="models" responseHrefs={{ before: `/responses/${pair.a.id}`, after: `/responses/${pair.b.id}` }} />

@@ -92,7 +92,7 @@ export default async function TurnDiffPage({ searchParams }: PageProps<"/diff/tu
       <TurnPicker runs={runs} runId={run.id} tasks={source.tasks} task={task?.name ?? null} round={round} />
 
       {!task ? (
-        <EmptyState title="This run has no responses">Import the run's responses to compare its turns.</EmptyState>
+        <EmptyState title="This run has no responses">Import the run&apos;s responses to compare its turns.</EmptyState>
       ) : round === null ? (
         <EmptyState title={`This run did not answer ${task.name}`}>Choose another task.</EmptyState>
       ) : (
