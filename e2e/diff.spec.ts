@@ -96,8 +96,18 @@ test.describe("workflow diff", () => {
     const key = await iteration.getAttribute("data-node-key");
     const children = after.locator(`[data-testid="workflow-node"][data-parent-key="${key}"]`);
     expect(await children.count()).toBeGreaterThanOrEqual(2);
-    for (const child of await children.all()) await expect(child).toHaveAttribute("data-decoration", /^added/);
-    await expect(after.locator('[data-testid="workflow-node"][data-dimmed="true"]')).not.toHaveCount(0);
+    await expect(children.filter({ has: page.getByText("Iteration Start") })).toHaveAttribute("data-decoration", /^added/);
+    // Every node of both canvases carries the mark the diff gives it (a node moved into the iteration is "changed").
+    for (const side of ["before", "after"] as const) {
+      for (const node of await pane(page, side).getByTestId("workflow-node").all()) {
+        const nodeKey = (await node.getAttribute("data-node-key"))!;
+        await expect(node, `${side} ${nodeKey}`).toHaveAttribute("data-decoration", expected[side].marks.nodes[nodeKey]?.label ?? "");
+        await expect(node, `${side} ${nodeKey}`).toHaveAttribute("data-dimmed", String(expected[side].marks.dimmed.includes(nodeKey)));
+      }
+    }
+    const dimmedNodes = expected.after.marks.dimmed.filter((k) => k.startsWith("n")).length;
+    if (SHARED_PRESENT) expect(dimmedNodes).toBeGreaterThan(0);
+    await expect(after.locator('[data-testid="workflow-node"][data-dimmed="true"]')).toHaveCount(dimmedNodes);
     await expect(pane(page, "before").locator('[data-testid="workflow-node"][data-node-type="iteration"]')).toHaveCount(0);
     await expect(after.locator(".react-flow__edge.workflow-edge--good")).not.toHaveCount(0);
     await screenshot(page.locator('section[aria-labelledby="graphs-title"]'), "diff-turn-graphs");

@@ -182,24 +182,39 @@ function CanvasInner({
     [flow],
   );
 
+  // Moves asked for from outside (a change list, another canvas) are not the user's: forget the last touch.
+  const fromOutside = useCallback(() => {
+    touchedAt.current = Number.NEGATIVE_INFINITY;
+  }, []);
+
   const focusNode = useCallback(
     (key: string, options?: { focus?: boolean }) => {
+      fromOutside();
       centerOn(key, 250);
       if (options?.focus !== false) nodeElement(wrapper.current, key)?.focus({ preventScroll: true });
     },
-    [centerOn],
+    [centerOn, fromOutside],
   );
 
   useImperativeHandle(
     ref,
     () => ({
       focusNode,
-      fitView: () => void flow.fitView({ padding: 0.15, duration: 250 }),
-      fitBounds: (rect: Rect) => void flow.fitBounds(rect, { padding: 0.12 }),
+      fitView: () => {
+        fromOutside();
+        void flow.fitView({ padding: 0.15, duration: 250 });
+      },
+      fitBounds: (rect: Rect) => {
+        fromOutside();
+        void flow.fitBounds(rect, { padding: 0.12 });
+      },
       getViewport: () => flow.getViewport(),
-      setViewport: (viewport: Viewport) => void flow.setViewport(viewport),
+      setViewport: (viewport: Viewport) => {
+        fromOutside();
+        void flow.setViewport(viewport);
+      },
     }),
-    [focusNode, flow],
+    [focusNode, flow, fromOutside],
   );
 
   const initialized = useNodesInitialized();

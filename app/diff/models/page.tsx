@@ -81,7 +81,7 @@ export default async function ModelDiffPage({ searchParams }: PageProps<"/diff/m
           </>
         }
       />
-      <ModelPicker turns={source.turns} turnKey={turn.key} runs={source.runs} a={a?.run.id ?? null} b={b?.run.id ?? null} />
+      <ModelPicker key={`${turn.key}:${a?.run.id ?? ""}:${b?.run.id ?? ""}`} turns={source.turns} turnKey={turn.key} runs={source.runs} a={a?.run.id ?? null} b={b?.run.id ?? null} />
       <InstructionPanel round={turn.round} roundCount={turn.roundCount} instruction={turn.instruction} earlier={turn.earlier} />
 
       {!a || !b ? (

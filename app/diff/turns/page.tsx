@@ -89,7 +89,8 @@ export default async function TurnDiffPage({ searchParams }: PageProps<"/diff/tu
           ) : null
         }
       />
-      <TurnPicker runs={runs} runId={run.id} tasks={source.tasks} task={task?.name ?? null} round={round} />
+      {/* Keyed by run and task: its selects start from what is shown; a new round keeps it (and the scrubber's focus). */}
+      <TurnPicker key={`${run.id}:${task?.name ?? ""}`} runs={runs} runId={run.id} tasks={source.tasks} task={task?.name ?? null} round={round} />
 
       {!task ? (
         <EmptyState title="This run has no responses">Import the run&apos;s responses to compare its turns.</EmptyState>
