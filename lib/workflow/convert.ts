@@ -51,6 +51,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from "./python-values";
+import { anchorShape } from "./shape-anchor";
 
 // -- output types ------------------------------------------------------------------------------------------------
 
@@ -1734,6 +1735,8 @@ function setIterationOutput(node: Built, selector: JsonValue[], outputType: stri
     node.facts = { ...node.facts, outputType };
   }
 }
+
+anchorShape(new Converter({}));
 
 /** Converts a parsed workflow like the official converter; never throws for bad input. */
 export function convertWorkflow(value: JsonValue, options: ConvertOptions = {}): Result<Conversion, Diagnostic> {

@@ -11,6 +11,7 @@
 // distinction the official converter depends on (a port `1.0` cannot index a list) and gives poor error positions.
 
 import type { JsonObject, JsonValue } from "./python-values";
+import { anchorShape } from "./shape-anchor";
 
 export type JsonProblemCode =
   | "empty-workflow"
@@ -631,6 +632,8 @@ function runLength(text: string, pos: number, code: number): number {
   while (text.charCodeAt(p) === code) p++;
   return p - pos;
 }
+
+anchorShape(new PyJsonParser(""));
 
 /** Parses `text` exactly as Python `json.loads` would accept it. Never throws. */
 export function parsePyJson(text: string): PyJsonParse {

@@ -17,9 +17,10 @@ import { findInlineReferences } from "../convert";
 import type { Diagnostic } from "../diagnostics";
 import type { NodeTypeId } from "../node-types";
 import { isJsonObject, ownValue, preview, pyStr, type JsonValue } from "../python-values";
+import { anchorShape } from "../shape-anchor";
 import { makeDiagnostic, type AnalysisCode } from "./codes";
-import type { GraphIndex } from "./graph";
-import { describeNode, formatPath, nodeLocation, type NodeEntry, type WorkflowModel } from "./model";
+import { buildGraphIndex, type GraphIndex } from "./graph";
+import { buildModel, describeNode, formatPath, nodeLocation, type NodeEntry, type WorkflowModel } from "./model";
 import { valueAt } from "./params";
 
 interface Registered {
@@ -437,6 +438,9 @@ class ReferenceChecker {
     }
   }
 }
+
+const EMPTY_MODEL = buildModel(null);
+anchorShape(new ReferenceChecker(EMPTY_MODEL, buildGraphIndex(EMPTY_MODEL), []));
 
 export function checkReferences(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
   if (!model.nodes.some((node) => isJsonObject(node.raw))) return;
