@@ -163,12 +163,17 @@ const nestFlattenedSelector: NodeRepair = (node, applied) => {
 
 /** Iteration-start id -> its iteration id, for starts whose parent is an iteration. */
 function iterationStarts(nodes: readonly JsonValue[]): Map<string, string> {
+  const starts = new Map<string, string>();
+  // Most workflows have no iteration: skip building the id index for them.
+  if (!nodes.some((node) => isJsonObject(node) && node.type === "iteration-start")) return starts;
   const types = new Map<string, string>();
   for (const node of nodes) if (isJsonObject(node) && typeof node.id === "string" && typeof node.type === "string") types.set(node.id, node.type);
-  const starts = new Map<string, string>();
   for (const [id, type] of types) {
-    const parent = id.split("-")[0] as string;
-    if (type === "iteration-start" && id.includes("-") && types.get(parent) === "iteration") starts.set(id, parent);
+    if (type !== "iteration-start") continue;
+    const dash = id.indexOf("-");
+    if (dash < 0) continue;
+    const parent = id.slice(0, dash);
+    if (types.get(parent) === "iteration") starts.set(id, parent);
   }
   return starts;
 }
