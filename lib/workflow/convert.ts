@@ -3,6 +3,7 @@
 //
 // Public API (stable):
 //   convertWorkflow(value, options?) -> Result<Conversion, Diagnostic>   (exactly one diagnostic on failure)
+//   conversionFailure(value, options?) -> Diagnostic | null   the same verdict without building the Dify graph
 //     options: { floats?: FloatLiterals | null (from parseResponse, so `1.0` ports fail like in Python),
 //                ids?: IdSource, githubToken?: string }
 //   Conversion = { graph: { nodes: DifyNode[]; edges: DifyEdge[] }, nodes: ConvertedNode[], difyIds, edgeHandles }
@@ -306,6 +307,15 @@ function layoutTopLevel(adjacency: Map<string, TopEdge[]>, order: string[], keyO
   return positions;
 }
 
+const UNPLACED: Readonly<Position> = { x: 0, y: 0 };
+
+/** What buildNodes needs of the layout when no graph is emitted: which ids are placed (all at the origin). */
+function unplaced(keyOf: Map<string, TopEdge["source"]>): Map<string, Position> {
+  const positions = new Map<string, Position>();
+  for (const original of keyOf.values()) if (typeof original === "string") positions.set(original, UNPLACED);
+  return positions;
+}
+
 function noteKey(order: string[], keyOf: Map<string, TopEdge["source"]>, key: string, value: TopEdge["source"]): void {
   if (!keyOf.has(key)) {
     keyOf.set(key, value);
@@ -413,6 +423,14 @@ interface Built {
   handles: string[] | null;
 }
 
+interface Endpoint {
+  source: Built;
+  port: JsonValue;
+  target: Built;
+  index: number;
+  edge: JsonValue;
+}
+
 interface ResolvedSelector {
   variable: JsonValue;
   node: Built;
@@ -433,24 +451,21 @@ class Converter {
     return this.current ? `Node ${idLabel(this.current.id)}` : "A node";
   }
 
-  constructor(options: ConvertOptions) {
+  /**
+   * @param withGraph false when only the verdict is wanted: nodes are not laid out and the Dify graph is not emitted
+   * (every check still runs, in the same order).
+   */
+  constructor(
+    options: ConvertOptions,
+    private readonly withGraph = true,
+  ) {
     this.ids = options.ids ?? sequentialIdSource();
     this.floats = options.floats ?? null;
     this.githubToken = options.githubToken ?? "";
   }
 
   run(root: JsonValue): Conversion {
-    if (!isJsonObject(root)) {
-      fail({
-        code: "workflow-not-object",
-        category: "graph",
-        message: `The workflow JSON is ${describeKind(root)}; expected an object with "nodes_info" and "edges".`,
-      });
-    }
-    const edges = this.readEdges(root);
-    const positions = this.layout(edges);
-    this.buildNodes(root, positions);
-    const endpoints = this.resolveEdgeEndpoints(edges);
+    const endpoints = this.buildAll(root);
     const { difyEdges, handles } = this.emitEdges(endpoints);
     const difyNodes = this.emitNodes();
     const difyIds = new Map<string, string>();
@@ -468,6 +483,27 @@ class Converter {
       difyIds,
       edgeHandles: handles,
     };
+  }
+
+  /** Runs every check of `run` without emitting the graph; throws the same first failure. */
+  check(root: JsonValue): void {
+    for (const endpoint of this.buildAll(root)) this.edgeHandle(endpoint);
+    for (const node of this.built) if (!node.data) this.failUnknownEmitted(node);
+  }
+
+  /** Reads and lays out the edges, builds every node and resolves the edge endpoints. */
+  private buildAll(root: JsonValue): Endpoint[] {
+    if (!isJsonObject(root)) {
+      fail({
+        code: "workflow-not-object",
+        category: "graph",
+        message: `The workflow JSON is ${describeKind(root)}; expected an object with "nodes_info" and "edges".`,
+      });
+    }
+    const edges = this.readEdges(root);
+    const positions = this.layout(edges);
+    this.buildNodes(root, positions);
+    return this.resolveEdgeEndpoints(edges);
   }
 
   // -- edges and layout ------------------------------------------------------------------------------------------
@@ -558,7 +594,7 @@ class Converter {
       }
       adjacency.set(sourceKey, sorted);
     }
-    return layoutTopLevel(adjacency, order, keyOf);
+    return this.withGraph ? layoutTopLevel(adjacency, order, keyOf) : unplaced(keyOf);
   }
 
   // -- nodes -----------------------------------------------------------------------------------------------------
@@ -1549,7 +1585,7 @@ class Converter {
 
   // -- edges, after all nodes -----------------------------------------------------------------------------------
 
-  private resolveEdgeEndpoints(edges: { edge: JsonValue; index: number }[]): { source: Built; port: JsonValue; target: Built; index: number; edge: JsonValue }[] {
+  private resolveEdgeEndpoints(edges: { edge: JsonValue; index: number }[]): Endpoint[] {
     return edges.map(({ edge, index }) => {
       const sourceId = pyItem(edge, 0) as JsonValue;
       const source = this.edgeEndpoint(sourceId, index, "source");
@@ -1590,18 +1626,25 @@ class Converter {
     return node;
   }
 
-  private emitEdges(endpoints: { source: Built; port: JsonValue; target: Built; index: number; edge: JsonValue }[]): {
-    difyEdges: DifyEdge[];
-    handles: string[];
-  } {
+  /** The source handle of an edge, after the checks the official emitter makes on both ends (in its order). */
+  private edgeHandle({ source, port, target, index, edge }: Endpoint): string {
+    if (!source.data) this.failUnknownEmitted(source);
+    const handle = source.handles ? this.branchHandle(source, port, index, edge) : "source";
+    if (!target.data) this.failUnknownEmitted(target);
+    return handle;
+  }
+
+  private emitEdges(endpoints: Endpoint[]): { difyEdges: DifyEdge[]; handles: string[] } {
     const handles: string[] = [];
-    const difyEdges = endpoints.map(({ source, port, target, index, edge }) => {
-      if (!source.data) this.failUnknownEmitted(source);
-      const handle = source.handles ? this.branchHandle(source, port, index, edge) : "source";
-      if (!target.data) this.failUnknownEmitted(target);
+    const difyEdges = endpoints.map((endpoint) => {
+      const handle = this.edgeHandle(endpoint);
+      const { source, target } = endpoint;
+      // edgeHandle failed the conversion unless both ends were built.
+      const sourceData = source.data as DifyData;
+      const targetData = target.data as DifyData;
       handles.push(handle);
       const difyEdge: DifyEdge = {
-        data: { isInIteration: false, sourceType: String(source.data.type), targetType: String(target.data.type) },
+        data: { isInIteration: false, sourceType: String(sourceData.type), targetType: String(targetData.type) },
         id: `${source.difyId}-${handle}-${target.difyId}-target`,
         source: source.difyId,
         sourceHandle: handle,
@@ -1610,11 +1653,11 @@ class Converter {
         type: "custom",
         zIndex: 0,
       };
-      if ("isInIteration" in source.data) {
-        difyEdge.data.isInIteration = source.data.isInIteration === true;
+      if ("isInIteration" in sourceData) {
+        difyEdge.data.isInIteration = sourceData.isInIteration === true;
         difyEdge.zIndex = CHILD_Z;
         // An iteration-start outside any canvas keeps the official default parentId "".
-        const iterationId = source.type === "iteration-start" ? (source.parentDifyId ?? "") : source.data.iteration_id;
+        const iterationId = source.type === "iteration-start" ? (source.parentDifyId ?? "") : sourceData.iteration_id;
         if (typeof iterationId === "string") difyEdge.data.iteration_id = iterationId;
       }
       return difyEdge;
@@ -1737,6 +1780,20 @@ function setIterationOutput(node: Built, selector: JsonValue[], outputType: stri
 }
 
 anchorShape(new Converter({}));
+
+/**
+ * The official step_1_2 verdict alone: the diagnostic convertWorkflow would fail with, or null when it converts.
+ * Runs the same checks in the same order but does not lay out or emit the Dify graph.
+ */
+export function conversionFailure(value: JsonValue, options: ConvertOptions = {}): Diagnostic | null {
+  try {
+    new Converter(options, false).check(value);
+    return null;
+  } catch (error) {
+    if (error instanceof ConversionFailure) return error.diagnostic;
+    throw error;
+  }
+}
 
 /** Converts a parsed workflow like the official converter; never throws for bad input. */
 export function convertWorkflow(value: JsonValue, options: ConvertOptions = {}): Result<Conversion, Diagnostic> {

@@ -10,9 +10,9 @@ import type { TurnSpec } from "../benchmark/turn";
 import { analyzeWorkflow } from "./analyze";
 import type { Conversion } from "./convert";
 import type { Diagnostic, DiagnosticLocation, OfficialStep, ResponseField } from "./diagnostics";
-import { officialVerdict, type VerdictStep } from "./official-verdict";
-import { isJsonObject, ownValue, type JsonObject, type JsonValue } from "./python-values";
-import { repairResponse, type RecordInput, type Repair } from "./repair";
+import { officialFailStepOf, officialVerdict, type VerdictStep } from "./official-verdict";
+import { isJsonObject, ownValue, type JsonValue } from "./python-values";
+import { repairOutcome, type Repair } from "./repair";
 import { parseResponse, type ParsedResponse, type ResponseInput } from "./response";
 import { ruleJudge, type RuleJudgeResult } from "./rule-judge";
 
@@ -166,24 +166,6 @@ function nodeOrderOf(value: JsonValue | undefined): Map<string, number> {
 
 // -- repairs -------------------------------------------------------------------------------------------------------
 
-/**
- * The parsed form of a repaired response. A repaired workflow object is exactly what parsing its serialisation
- * gives back, so it is reused instead of parsing the JSON text again.
- */
-function reparse(repaired: RecordInput, value: JsonObject | null): ParsedResponse {
-  if (value === null || repaired.workflow === null || repaired.nodeSelection === null || repaired.designPrinciple === null) {
-    return parseResponse(repaired);
-  }
-  return {
-    source: "record",
-    nodeSelection: repaired.nodeSelection,
-    designPrinciple: repaired.designPrinciple,
-    workflowText: repaired.workflow,
-    json: { ok: true, value, floats: null },
-    diagnostics: [],
-  };
-}
-
 const SELECTION_ONLY: ReadonlySet<string> = new Set(["sync-node-selection"]);
 
 interface OriginalScore {
@@ -196,14 +178,23 @@ interface OriginalScore {
 const ORDER_CODES: ReadonlySet<string> = new Set(["forward-reference", "child-parent-missing"]);
 
 function scoreRepaired(parsed: ParsedResponse, turn: ScoreTurn, original: OriginalScore): RepairedScore {
-  const { repaired, applied, value } = repairResponse(parsed, { judge: original.judge, forwardReferences: original.forwardReferences });
+  const outcome = repairOutcome(parsed, { judge: original.judge, forwardReferences: original.forwardReferences });
+  const { applied } = outcome;
   let officialFailStep = original.officialFailStep;
   let judge = original.judge;
   if (applied.length > 0) {
-    const reparsed = reparse(repaired, value);
     // A changed node_selection cannot change steps 1_1–1_3; only re-run them when the workflow changed.
-    if (applied.some((repair) => !SELECTION_ONLY.has(repair.code))) officialFailStep = officialVerdict(reparsed, turn).failStep;
-    judge = judgeOf(reparsed, turn);
+    const workflowChanged = applied.some((repair) => !SELECTION_ONLY.has(repair.code));
+    if (outcome.value === null) {
+      const reparsed = parseResponse({ nodeSelection: outcome.nodeSelection, designPrinciple: outcome.designPrinciple, workflow: outcome.workflowText });
+      if (workflowChanged) officialFailStep = officialVerdict(reparsed, turn).failStep;
+      judge = judgeOf(reparsed, turn);
+    } else {
+      // The repaired object is what parsing its serialisation would give back (with no float literals), so it is
+      // judged directly: steps 1_2–1_3 without building the Dify graph, and the rule judge.
+      if (workflowChanged) officialFailStep = officialFailStepOf(outcome.value, turn);
+      judge = ruleJudge({ nodeSelection: outcome.nodeSelection, workflow: outcome.value, keyNodes: turn.keyNodes });
+    }
   }
   const failStep = recordedStep(officialFailStep, judge);
   return { applied, officialFailStep, ruleJudge: judge, failStep, passed: failStep === null };
