@@ -134,15 +134,23 @@ export interface ConvertOptions {
 }
 
 // -- id sources --------------------------------------------------------------------------------------------------
+// Method shorthand, not named arrows: tsx (esbuild keepNames) wraps every named arrow in a __name() call that
+// redefines its `name` on each creation, and a sequential source is created per conversion.
 
 export function sequentialIdSource(): IdSource {
   let nodes = 0;
   let classes = 0;
   let uuids = 0;
   return {
-    nodeId: () => `1${String(++nodes).padStart(12, "0")}`,
-    classId: () => `15${String(++classes).padStart(11, "0")}`,
-    uuid: () => `00000000-0000-4000-8000-${(++uuids).toString(16).padStart(12, "0")}`,
+    nodeId() {
+      return `1${String(++nodes).padStart(12, "0")}`;
+    },
+    classId() {
+      return `15${String(++classes).padStart(11, "0")}`;
+    },
+    uuid() {
+      return `00000000-0000-4000-8000-${(++uuids).toString(16).padStart(12, "0")}`;
+    },
   };
 }
 
@@ -154,9 +162,15 @@ function randomDigits(count: number): string {
 
 export function randomIdSource(): IdSource {
   return {
-    nodeId: () => `1${randomDigits(12)}`,
-    classId: () => `1${randomDigits(12)}`,
-    uuid: () => globalThis.crypto.randomUUID(),
+    nodeId() {
+      return `1${randomDigits(12)}`;
+    },
+    classId() {
+      return `1${randomDigits(12)}`;
+    },
+    uuid() {
+      return globalThis.crypto.randomUUID();
+    },
   };
 }
 

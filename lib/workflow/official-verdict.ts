@@ -190,10 +190,13 @@ function duplicates(names: readonly JsonValue[]): JsonValue[] {
   return names.filter((name, i) => names.findIndex((other) => pyEq(other, name)) !== i);
 }
 
+function endLabel(end: EndOutputs): string {
+  return nodeId(end.node) ? `End node "${nodeId(end.node)}"` : "An end node";
+}
+
 /** Pairs end nodes with required groups (exact matches first, then by overlap) and names what differs. */
 function explainOutputMismatch(ends: EndOutputs[], groups: string[][]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const endLabel = (end: EndOutputs): string => (nodeId(end.node) ? `End node "${nodeId(end.node)}"` : "An end node");
   if (ends.length !== groups.length) {
     const expected =
       groups.length === 1 ? `exactly one End node with outputs (${show(groups[0] ?? [])})` : `${groups.length} End nodes with outputs ${groups.map((g) => `(${show(g)})`).join(" and ")}`;

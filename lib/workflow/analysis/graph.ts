@@ -44,19 +44,23 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     if (container !== null) pushTo(upstream, id, container);
   }
   const ancestorCache = new Map<string, ReadonlySet<string>>();
-  const ancestorsOf = (id: string): ReadonlySet<string> => {
-    const cached = ancestorCache.get(id);
-    if (cached) return cached;
-    const seen = traverse([id], (current) => upstream.get(current) ?? NONE);
-    seen.delete(id);
-    ancestorCache.set(id, seen);
-    return seen;
-  };
   return {
     successors,
     predecessors,
-    isUpstream: (ancestorId, node) => node.id !== null && ancestorsOf(node.id).has(ancestorId),
+    isUpstream(ancestorId, node) {
+      return node.id !== null && ancestorsOf(node.id, upstream, ancestorCache).has(ancestorId);
+    },
   };
+}
+
+/** Ids upstream of `id` (memoised per index): a module function, as tsx re-names inner named closures per call. */
+function ancestorsOf(id: string, upstream: ReadonlyMap<string, readonly string[]>, cache: Map<string, ReadonlySet<string>>): ReadonlySet<string> {
+  const cached = cache.get(id);
+  if (cached) return cached;
+  const seen = traverse([id], (current) => upstream.get(current) ?? NONE);
+  seen.delete(id);
+  cache.set(id, seen);
+  return seen;
 }
 
 // -- edge shape and endpoints ---------------------------------------------------------------------------------------

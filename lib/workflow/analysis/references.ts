@@ -74,13 +74,11 @@ function exposedNames(facts: NodeFacts, type: NodeTypeId | null): string[] {
   }
 }
 
-class ReferenceChecker {
+/** Also the FactsContext of the nodes it registers: inputs are typed from the nodes registered so far. */
+class ReferenceChecker implements FactsContext {
   private readonly registry = new Map<string, Registered>();
   /** Output child id -> iterations whose output_selector waits for it. */
   private readonly pendingOutputs = new Map<string, NodeEntry[]>();
-  private readonly factsContext: FactsContext = {
-    inputType: (selector) => this.typeOfSelector(selector),
-  };
 
   constructor(
     private readonly model: WorkflowModel,
@@ -99,7 +97,7 @@ class ReferenceChecker {
       this.checkUnrewritten(node);
       this.checkTypeRules(node, types);
     }
-    const facts = node.known ? nodeFacts({ type: node.type, param: node.param ?? {} }, this.factsContext) : null;
+    const facts = node.known ? nodeFacts({ type: node.type, param: node.param ?? {} }, this) : null;
     if (node.id === null) return;
     this.registry.set(node.id, { node, facts });
     if (node.known === "iteration" && node.parentId === null) this.awaitOutput(node);
@@ -120,7 +118,7 @@ class ReferenceChecker {
 
   // -- resolution -------------------------------------------------------------------------------------------------
 
-  private typeOfSelector(selector: JsonValue | undefined): JsonValue | undefined {
+  inputType(selector: JsonValue | undefined): JsonValue | undefined {
     if (!Array.isArray(selector) || typeof selector[1] !== "string") return undefined;
     const registered = this.registry.get(selector[1]);
     if (!registered?.facts) return undefined;
