@@ -243,7 +243,9 @@ export interface InlineReference {
 export function findInlineReferences(text: string): InlineReference[] {
   if (!text.includes("{{#")) return [];
   const refs: InlineReference[] = [];
-  for (const match of text.matchAll(INLINE_REFERENCE)) {
+  // An exec loop rather than matchAll, which clones the regex on every call.
+  INLINE_REFERENCE.lastIndex = 0;
+  for (let match = INLINE_REFERENCE.exec(text); match !== null; match = INLINE_REFERENCE.exec(text)) {
     const token = match[1] as string;
     refs.push({
       offset: match.index,
