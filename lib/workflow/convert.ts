@@ -260,12 +260,29 @@ export function findInlineReferences(text: string): InlineReference[] {
 
 // -- layout (§8, deterministic) -------------------------------------------------------------------------------------
 
+/** An endpoint value the layout can hash (Python: a str, int, float, bool or None). */
+type EndpointValue = string | number | boolean | null;
+
 interface TopEdge {
-  source: string | number | boolean | null;
+  source: EndpointValue;
   port: JsonValue;
-  target: string | number | boolean | null;
-  /** pyHashKey(target), computed once. */
-  targetKey: string;
+  /** The target's key number (see TopLevelGraph). */
+  target: number;
+  /** Position of the edge in `edges`. */
+  index: number;
+}
+
+/**
+ * The top-level edges by endpoint key (pyHashKey, so 1, 1.0 and True are one key), each key numbered in order of
+ * first appearance: the official layout's dict iteration order, kept in arrays instead of string-keyed maps.
+ */
+interface TopLevelGraph {
+  /** The endpoint value each key number stands for. */
+  originals: EndpointValue[];
+  /** Key numbers that start an edge, in order of first appearance as a source. */
+  sources: number[];
+  /** Outgoing edges by source key number (sorted by port once all are read). */
+  outgoing: (TopEdge[] | undefined)[];
 }
 
 const LAYER_WIDTH = 300;
@@ -275,50 +292,46 @@ const ROW_HEIGHT = 200;
  * Layered grid: layer = longest path from a source (bounded on cycles), row order by the mean row of the
  * already placed parents. Layer-0 order is first appearance (the official code uses set order, which varies).
  */
-function layoutTopLevel(adjacency: Map<string, TopEdge[]>, order: string[], keyOf: Map<string, TopEdge["source"]>): Map<string, Position> {
-  const layer = new Map<string, number>(order.map((key) => [key, 0]));
-  for (let round = 0; round < order.length; round++) {
+function layoutTopLevel({ originals, sources, outgoing }: TopLevelGraph): Map<string, Position> {
+  const n = originals.length;
+  const layer = new Array<number>(n).fill(0);
+  for (let round = 0; round < n; round++) {
     let changed = false;
-    for (const [sourceKey, edges] of adjacency) {
-      const next = (layer.get(sourceKey) ?? 0) + 1;
-      for (const edge of edges) {
-        if ((layer.get(edge.targetKey) ?? 0) < next) {
-          layer.set(edge.targetKey, next);
+    for (const source of sources) {
+      const next = (layer[source] as number) + 1;
+      for (const edge of outgoing[source] as TopEdge[]) {
+        if ((layer[edge.target] as number) < next) {
+          layer[edge.target] = next;
           changed = true;
         }
       }
     }
     if (!changed) break;
   }
-  const parents = new Map<string, string[]>();
-  for (const [sourceKey, edges] of adjacency) {
-    for (const edge of edges) {
-      const list = parents.get(edge.targetKey) ?? [];
-      list.push(sourceKey);
-      parents.set(edge.targetKey, list);
-    }
-  }
-  const byLayer = new Map<number, string[]>();
-  for (const key of order) {
-    const l = layer.get(key) ?? 0;
-    const group = byLayer.get(l) ?? [];
-    group.push(key);
-    byLayer.set(l, group);
-  }
-  const rows = new Map<string, number>();
+  const parents: number[][] = Array.from({ length: n }, () => []);
+  for (const source of sources) for (const edge of outgoing[source] as TopEdge[]) (parents[edge.target] as number[]).push(source);
+  // Keys by layer, each layer in order of first appearance.
+  const byLayer = Array.from({ length: n }, (_, key) => key).sort((a, b) => (layer[a] as number) - (layer[b] as number) || a - b);
+  const rows = new Array<number>(n).fill(-1);
   const positions = new Map<string, Position>();
-  for (const l of [...byLayer.keys()].sort((a, b) => a - b)) {
-    let group = byLayer.get(l) ?? [];
+  for (let start = 0; start < n; ) {
+    const l = layer[byLayer[start] as number] as number;
+    let end = start;
+    while (end < n && layer[byLayer[end] as number] === l) end++;
+    let group = byLayer.slice(start, end);
     if (l > 0) {
-      const scored = group.map((key, i) => ({ key, i, s: meanParentRow(parents.get(key), rows) }));
-      scored.sort((a, b) => a.s - b.s || a.i - b.i);
-      group = scored.map((entry) => entry.key);
+      const means = group.map((key) => meanParentRow(parents[key] as number[], rows));
+      group = group
+        .map((_, i) => i)
+        .sort((a, b) => (means[a] as number) - (means[b] as number) || a - b)
+        .map((i) => group[i] as number);
     }
     group.forEach((key, row) => {
-      rows.set(key, row);
-      const original = keyOf.get(key);
+      rows[key] = row;
+      const original = originals[key];
       if (typeof original === "string") positions.set(original, { x: l * LAYER_WIDTH, y: row * ROW_HEIGHT });
     });
+    start = end;
   }
   return positions;
 }
@@ -326,26 +339,31 @@ function layoutTopLevel(adjacency: Map<string, TopEdge[]>, order: string[], keyO
 const UNPLACED: Readonly<Position> = { x: 0, y: 0 };
 
 /** What buildNodes needs of the layout when no graph is emitted: which ids are placed (all at the origin). */
-function unplaced(keyOf: Map<string, TopEdge["source"]>): Map<string, Position> {
+function unplaced(originals: readonly EndpointValue[]): Map<string, Position> {
   const positions = new Map<string, Position>();
-  for (const original of keyOf.values()) if (typeof original === "string") positions.set(original, UNPLACED);
+  for (const original of originals) if (typeof original === "string") positions.set(original, UNPLACED);
   return positions;
 }
 
-function noteKey(order: string[], keyOf: Map<string, TopEdge["source"]>, key: string, value: TopEdge["source"]): void {
-  if (!keyOf.has(key)) {
-    keyOf.set(key, value);
-    order.push(key);
+/** The number of an endpoint key, numbering it when it is new. */
+function keyNumber(graph: TopLevelGraph, numbers: Map<string, number>, key: string, value: EndpointValue): number {
+  let number = numbers.get(key);
+  if (number === undefined) {
+    number = graph.originals.length;
+    numbers.set(key, number);
+    graph.originals.push(value);
+    graph.outgoing.push(undefined);
   }
+  return number;
 }
 
-/** Mean row of the parents already placed (0 when none is). */
-function meanParentRow(parents: readonly string[] | undefined, rows: ReadonlyMap<string, number>): number {
+/** Mean row of the parents already placed (0 when none is); `rows` holds -1 for keys not placed yet. */
+function meanParentRow(parents: readonly number[], rows: readonly number[]): number {
   let sum = 0;
   let count = 0;
-  for (const parent of parents ?? []) {
-    const row = rows.get(parent);
-    if (row !== undefined) {
+  for (const parent of parents) {
+    const row = rows[parent] as number;
+    if (row >= 0) {
       sum += row;
       count++;
     }
@@ -558,10 +576,8 @@ class Converter {
   }
 
   private layout(edges: { edge: JsonValue; index: number; topLevel: boolean }[]): Map<string, Position> {
-    const adjacency = new Map<string, TopEdge[]>();
-    const adjacencyEdgeIndex = new Map<string, number[]>();
-    const order: string[] = [];
-    const keyOf = new Map<string, TopEdge["source"]>();
+    const graph: TopLevelGraph = { originals: [], sources: [], outgoing: [] };
+    const numbers = new Map<string, number>();
     for (const { edge, index, topLevel } of edges) {
       if (!topLevel) continue;
       const parts = pyIter(edge) ?? [];
@@ -586,16 +602,18 @@ class Converter {
           location: { edgeIndex: index },
         });
       }
-      const list = adjacency.get(sourceKey) ?? [];
-      list.push({ source: source as TopEdge["source"], port, target: target as TopEdge["target"], targetKey });
-      adjacency.set(sourceKey, list);
-      const indexes = adjacencyEdgeIndex.get(sourceKey) ?? [];
-      indexes.push(index);
-      adjacencyEdgeIndex.set(sourceKey, indexes);
-      noteKey(order, keyOf, sourceKey, source as TopEdge["source"]);
-      noteKey(order, keyOf, targetKey, target as TopEdge["target"]);
+      const from = keyNumber(graph, numbers, sourceKey, source as EndpointValue);
+      const to = keyNumber(graph, numbers, targetKey, target as EndpointValue);
+      let list = graph.outgoing[from];
+      if (!list) {
+        list = [];
+        graph.outgoing[from] = list;
+        graph.sources.push(from);
+      }
+      list.push({ source: source as EndpointValue, port, target: to, index });
     }
-    for (const [sourceKey, list] of adjacency) {
+    for (const from of graph.sources) {
+      const list = graph.outgoing[from] as TopEdge[];
       if (list.length < 2) continue;
       const { sorted, raises } = pySortBy(list, (edge) => edge.port);
       if (raises) {
@@ -604,13 +622,13 @@ class Converter {
           code: "edge-port-incomparable",
           category: "graph",
           message: `The edges leaving ${idLabel(list[0]?.source ?? null)} have ports that cannot be ordered (${ports}); ports must all be integers.`,
-          location: { edgeIndex: adjacencyEdgeIndex.get(sourceKey)?.[0] ?? 0 },
+          location: { edgeIndex: list[0]?.index ?? 0 },
           hint: "Use integer ports such as 0, not strings or null.",
         });
       }
-      adjacency.set(sourceKey, sorted);
+      graph.outgoing[from] = sorted;
     }
-    return this.withGraph ? layoutTopLevel(adjacency, order, keyOf) : unplaced(keyOf);
+    return this.withGraph ? layoutTopLevel(graph) : unplaced(graph.originals);
   }
 
   // -- nodes -----------------------------------------------------------------------------------------------------
