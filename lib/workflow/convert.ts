@@ -319,7 +319,7 @@ function layoutTopLevel({ originals, sources, outgoing }: TopLevelGraph): Map<st
     let end = start;
     while (end < n && layer[byLayer[end] as number] === l) end++;
     let group = byLayer.slice(start, end);
-    if (l > 0) {
+    if (l > 0 && group.length > 1) {
       const means = group.map((key) => meanParentRow(parents[key] as number[], rows));
       group = group
         .map((_, i) => i)
