@@ -380,27 +380,29 @@ export interface SelectorRef {
   shape: SelectorShape;
 }
 
+/** A module function rather than a closure: tsx re-names a named closure (Object.defineProperty) on every call. */
+function addSelectorRef(refs: SelectorRef[], value: JsonValue | undefined, path: ParamPath, shape: SelectorShape): void {
+  if (Array.isArray(value) && value.length >= 2) {
+    refs.push({ path, variable: value[0] as JsonValue, nodeId: value[1] as JsonValue, shape });
+  }
+}
+
 /** Every `[var, id]`-looking pair in the node's selector params (arrays of at least two elements). */
 export function selectorRefs(node: NodeLike): SelectorRef[] {
   const { type, param } = node;
   if (!isNodeTypeId(type) || !isJsonObject(param)) return [];
   const refs: SelectorRef[] = [];
-  const add = (value: JsonValue | undefined, path: ParamPath, shape: SelectorShape): void => {
-    if (Array.isArray(value) && value.length >= 2) {
-      refs.push({ path, variable: value[0] as JsonValue, nodeId: value[1] as JsonValue, shape });
-    }
-  };
   for (const { key, shape } of CATALOG[type].selectorParams) {
     const value = ownValue(param, key);
-    if (shape === "selector" || shape === "child-selector") add(value, [key], shape);
-    else if (shape === "selectors" && Array.isArray(value)) value.forEach((item, i) => add(item, [key, i], shape));
+    if (shape === "selector" || shape === "child-selector") addSelectorRef(refs, value, [key], shape);
+    else if (shape === "selectors" && Array.isArray(value)) value.forEach((item, i) => addSelectorRef(refs, item, [key, i], shape));
     else if (shape === "named-selectors" && Array.isArray(value)) {
       value.forEach((item, i) => {
-        if (Array.isArray(item)) add(item[1], [key, i, 1], shape);
+        if (Array.isArray(item)) addSelectorRef(refs, item[1], [key, i, 1], shape);
       });
     } else if (shape === "conditions") {
       forEachCondition(param, (condition, path) => {
-        if (Array.isArray(condition)) add(condition[0], [...path, 0], shape);
+        if (Array.isArray(condition)) addSelectorRef(refs, condition[0], [...path, 0], shape);
       });
     }
   }

@@ -3,6 +3,7 @@
 //
 // Public API (stable):
 //   convertWorkflow(value, options?) -> Result<Conversion, Diagnostic>   (exactly one diagnostic on failure)
+//   conversionFailure(value, options?) -> Diagnostic | null   the same verdict without building the Dify graph
 //     options: { floats?: FloatLiterals | null (from parseResponse, so `1.0` ports fail like in Python),
 //                ids?: IdSource, githubToken?: string }
 //   Conversion = { graph: { nodes: DifyNode[]; edges: DifyEdge[] }, nodes: ConvertedNode[], difyIds, edgeHandles }
@@ -51,6 +52,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from "./python-values";
+import { anchorShape } from "./shape-anchor";
 
 // -- output types ------------------------------------------------------------------------------------------------
 
@@ -132,15 +134,23 @@ export interface ConvertOptions {
 }
 
 // -- id sources --------------------------------------------------------------------------------------------------
+// Method shorthand, not named arrows: tsx (esbuild keepNames) wraps every named arrow in a __name() call that
+// redefines its `name` on each creation, and a sequential source is created per conversion.
 
 export function sequentialIdSource(): IdSource {
   let nodes = 0;
   let classes = 0;
   let uuids = 0;
   return {
-    nodeId: () => `1${String(++nodes).padStart(12, "0")}`,
-    classId: () => `15${String(++classes).padStart(11, "0")}`,
-    uuid: () => `00000000-0000-4000-8000-${(++uuids).toString(16).padStart(12, "0")}`,
+    nodeId() {
+      return `1${String(++nodes).padStart(12, "0")}`;
+    },
+    classId() {
+      return `15${String(++classes).padStart(11, "0")}`;
+    },
+    uuid() {
+      return `00000000-0000-4000-8000-${(++uuids).toString(16).padStart(12, "0")}`;
+    },
   };
 }
 
@@ -152,9 +162,15 @@ function randomDigits(count: number): string {
 
 export function randomIdSource(): IdSource {
   return {
-    nodeId: () => `1${randomDigits(12)}`,
-    classId: () => `1${randomDigits(12)}`,
-    uuid: () => globalThis.crypto.randomUUID(),
+    nodeId() {
+      return `1${randomDigits(12)}`;
+    },
+    classId() {
+      return `1${randomDigits(12)}`;
+    },
+    uuid() {
+      return globalThis.crypto.randomUUID();
+    },
   };
 }
 
@@ -227,7 +243,9 @@ export interface InlineReference {
 export function findInlineReferences(text: string): InlineReference[] {
   if (!text.includes("{{#")) return [];
   const refs: InlineReference[] = [];
-  for (const match of text.matchAll(INLINE_REFERENCE)) {
+  // An exec loop rather than matchAll, which clones the regex on every call.
+  INLINE_REFERENCE.lastIndex = 0;
+  for (let match = INLINE_REFERENCE.exec(text); match !== null; match = INLINE_REFERENCE.exec(text)) {
     const token = match[1] as string;
     refs.push({
       offset: match.index,
@@ -242,12 +260,29 @@ export function findInlineReferences(text: string): InlineReference[] {
 
 // -- layout (§8, deterministic) -------------------------------------------------------------------------------------
 
+/** An endpoint value the layout can hash (Python: a str, int, float, bool or None). */
+type EndpointValue = string | number | boolean | null;
+
 interface TopEdge {
-  source: string | number | boolean | null;
+  source: EndpointValue;
   port: JsonValue;
-  target: string | number | boolean | null;
-  /** pyHashKey(target), computed once. */
-  targetKey: string;
+  /** The target's key number (see TopLevelGraph). */
+  target: number;
+  /** Position of the edge in `edges`. */
+  index: number;
+}
+
+/**
+ * The top-level edges by endpoint key (pyHashKey, so 1, 1.0 and True are one key), each key numbered in order of
+ * first appearance: the official layout's dict iteration order, kept in arrays instead of string-keyed maps.
+ */
+interface TopLevelGraph {
+  /** The endpoint value each key number stands for. */
+  originals: EndpointValue[];
+  /** Key numbers that start an edge, in order of first appearance as a source. */
+  sources: number[];
+  /** Outgoing edges by source key number (sorted by port once all are read). */
+  outgoing: (TopEdge[] | undefined)[];
 }
 
 const LAYER_WIDTH = 300;
@@ -257,68 +292,78 @@ const ROW_HEIGHT = 200;
  * Layered grid: layer = longest path from a source (bounded on cycles), row order by the mean row of the
  * already placed parents. Layer-0 order is first appearance (the official code uses set order, which varies).
  */
-function layoutTopLevel(adjacency: Map<string, TopEdge[]>, order: string[], keyOf: Map<string, TopEdge["source"]>): Map<string, Position> {
-  const layer = new Map<string, number>(order.map((key) => [key, 0]));
-  for (let round = 0; round < order.length; round++) {
+function layoutTopLevel({ originals, sources, outgoing }: TopLevelGraph): Map<string, Position> {
+  const n = originals.length;
+  const layer = new Array<number>(n).fill(0);
+  for (let round = 0; round < n; round++) {
     let changed = false;
-    for (const [sourceKey, edges] of adjacency) {
-      const next = (layer.get(sourceKey) ?? 0) + 1;
-      for (const edge of edges) {
-        if ((layer.get(edge.targetKey) ?? 0) < next) {
-          layer.set(edge.targetKey, next);
+    for (const source of sources) {
+      const next = (layer[source] as number) + 1;
+      for (const edge of outgoing[source] as TopEdge[]) {
+        if ((layer[edge.target] as number) < next) {
+          layer[edge.target] = next;
           changed = true;
         }
       }
     }
     if (!changed) break;
   }
-  const parents = new Map<string, string[]>();
-  for (const [sourceKey, edges] of adjacency) {
-    for (const edge of edges) {
-      const list = parents.get(edge.targetKey) ?? [];
-      list.push(sourceKey);
-      parents.set(edge.targetKey, list);
-    }
-  }
-  const byLayer = new Map<number, string[]>();
-  for (const key of order) {
-    const l = layer.get(key) ?? 0;
-    const group = byLayer.get(l) ?? [];
-    group.push(key);
-    byLayer.set(l, group);
-  }
-  const rows = new Map<string, number>();
+  const parents: number[][] = Array.from({ length: n }, () => []);
+  for (const source of sources) for (const edge of outgoing[source] as TopEdge[]) (parents[edge.target] as number[]).push(source);
+  // Keys by layer, each layer in order of first appearance.
+  const byLayer = Array.from({ length: n }, (_, key) => key).sort((a, b) => (layer[a] as number) - (layer[b] as number) || a - b);
+  const rows = new Array<number>(n).fill(-1);
   const positions = new Map<string, Position>();
-  for (const l of [...byLayer.keys()].sort((a, b) => a - b)) {
-    let group = byLayer.get(l) ?? [];
-    if (l > 0) {
-      const scored = group.map((key, i) => ({ key, i, s: meanParentRow(parents.get(key), rows) }));
-      scored.sort((a, b) => a.s - b.s || a.i - b.i);
-      group = scored.map((entry) => entry.key);
+  for (let start = 0; start < n; ) {
+    const l = layer[byLayer[start] as number] as number;
+    let end = start;
+    while (end < n && layer[byLayer[end] as number] === l) end++;
+    let group = byLayer.slice(start, end);
+    if (l > 0 && group.length > 1) {
+      const means = group.map((key) => meanParentRow(parents[key] as number[], rows));
+      group = group
+        .map((_, i) => i)
+        .sort((a, b) => (means[a] as number) - (means[b] as number) || a - b)
+        .map((i) => group[i] as number);
     }
     group.forEach((key, row) => {
-      rows.set(key, row);
-      const original = keyOf.get(key);
+      rows[key] = row;
+      const original = originals[key];
       if (typeof original === "string") positions.set(original, { x: l * LAYER_WIDTH, y: row * ROW_HEIGHT });
     });
+    start = end;
   }
   return positions;
 }
 
-function noteKey(order: string[], keyOf: Map<string, TopEdge["source"]>, key: string, value: TopEdge["source"]): void {
-  if (!keyOf.has(key)) {
-    keyOf.set(key, value);
-    order.push(key);
-  }
+const UNPLACED: Readonly<Position> = { x: 0, y: 0 };
+
+/** What buildNodes needs of the layout when no graph is emitted: which ids are placed (all at the origin). */
+function unplaced(originals: readonly EndpointValue[]): Map<string, Position> {
+  const positions = new Map<string, Position>();
+  for (const original of originals) if (typeof original === "string") positions.set(original, UNPLACED);
+  return positions;
 }
 
-/** Mean row of the parents already placed (0 when none is). */
-function meanParentRow(parents: readonly string[] | undefined, rows: ReadonlyMap<string, number>): number {
+/** The number of an endpoint key, numbering it when it is new. */
+function keyNumber(graph: TopLevelGraph, numbers: Map<string, number>, key: string, value: EndpointValue): number {
+  let number = numbers.get(key);
+  if (number === undefined) {
+    number = graph.originals.length;
+    numbers.set(key, number);
+    graph.originals.push(value);
+    graph.outgoing.push(undefined);
+  }
+  return number;
+}
+
+/** Mean row of the parents already placed (0 when none is); `rows` holds -1 for keys not placed yet. */
+function meanParentRow(parents: readonly number[], rows: readonly number[]): number {
   let sum = 0;
   let count = 0;
-  for (const parent of parents ?? []) {
-    const row = rows.get(parent);
-    if (row !== undefined) {
+  for (const parent of parents) {
+    const row = rows[parent] as number;
+    if (row >= 0) {
       sum += row;
       count++;
     }
@@ -412,6 +457,14 @@ interface Built {
   handles: string[] | null;
 }
 
+interface Endpoint {
+  source: Built;
+  port: JsonValue;
+  target: Built;
+  index: number;
+  edge: JsonValue;
+}
+
 interface ResolvedSelector {
   variable: JsonValue;
   node: Built;
@@ -432,24 +485,21 @@ class Converter {
     return this.current ? `Node ${idLabel(this.current.id)}` : "A node";
   }
 
-  constructor(options: ConvertOptions) {
+  /**
+   * @param withGraph false when only the verdict is wanted: nodes are not laid out and the Dify graph is not emitted
+   * (every check still runs, in the same order).
+   */
+  constructor(
+    options: ConvertOptions,
+    private readonly withGraph = true,
+  ) {
     this.ids = options.ids ?? sequentialIdSource();
     this.floats = options.floats ?? null;
     this.githubToken = options.githubToken ?? "";
   }
 
   run(root: JsonValue): Conversion {
-    if (!isJsonObject(root)) {
-      fail({
-        code: "workflow-not-object",
-        category: "graph",
-        message: `The workflow JSON is ${describeKind(root)}; expected an object with "nodes_info" and "edges".`,
-      });
-    }
-    const edges = this.readEdges(root);
-    const positions = this.layout(edges);
-    this.buildNodes(root, positions);
-    const endpoints = this.resolveEdgeEndpoints(edges);
+    const endpoints = this.buildAll(root);
     const { difyEdges, handles } = this.emitEdges(endpoints);
     const difyNodes = this.emitNodes();
     const difyIds = new Map<string, string>();
@@ -467,6 +517,27 @@ class Converter {
       difyIds,
       edgeHandles: handles,
     };
+  }
+
+  /** Runs every check of `run` without emitting the graph; throws the same first failure. */
+  check(root: JsonValue): void {
+    for (const endpoint of this.buildAll(root)) this.edgeHandle(endpoint);
+    for (const node of this.built) if (!node.data) this.failUnknownEmitted(node);
+  }
+
+  /** Reads and lays out the edges, builds every node and resolves the edge endpoints. */
+  private buildAll(root: JsonValue): Endpoint[] {
+    if (!isJsonObject(root)) {
+      fail({
+        code: "workflow-not-object",
+        category: "graph",
+        message: `The workflow JSON is ${describeKind(root)}; expected an object with "nodes_info" and "edges".`,
+      });
+    }
+    const edges = this.readEdges(root);
+    const positions = this.layout(edges);
+    this.buildNodes(root, positions);
+    return this.resolveEdgeEndpoints(edges);
   }
 
   // -- edges and layout ------------------------------------------------------------------------------------------
@@ -505,10 +576,8 @@ class Converter {
   }
 
   private layout(edges: { edge: JsonValue; index: number; topLevel: boolean }[]): Map<string, Position> {
-    const adjacency = new Map<string, TopEdge[]>();
-    const adjacencyEdgeIndex = new Map<string, number[]>();
-    const order: string[] = [];
-    const keyOf = new Map<string, TopEdge["source"]>();
+    const graph: TopLevelGraph = { originals: [], sources: [], outgoing: [] };
+    const numbers = new Map<string, number>();
     for (const { edge, index, topLevel } of edges) {
       if (!topLevel) continue;
       const parts = pyIter(edge) ?? [];
@@ -533,16 +602,18 @@ class Converter {
           location: { edgeIndex: index },
         });
       }
-      const list = adjacency.get(sourceKey) ?? [];
-      list.push({ source: source as TopEdge["source"], port, target: target as TopEdge["target"], targetKey });
-      adjacency.set(sourceKey, list);
-      const indexes = adjacencyEdgeIndex.get(sourceKey) ?? [];
-      indexes.push(index);
-      adjacencyEdgeIndex.set(sourceKey, indexes);
-      noteKey(order, keyOf, sourceKey, source as TopEdge["source"]);
-      noteKey(order, keyOf, targetKey, target as TopEdge["target"]);
+      const from = keyNumber(graph, numbers, sourceKey, source as EndpointValue);
+      const to = keyNumber(graph, numbers, targetKey, target as EndpointValue);
+      let list = graph.outgoing[from];
+      if (!list) {
+        list = [];
+        graph.outgoing[from] = list;
+        graph.sources.push(from);
+      }
+      list.push({ source: source as EndpointValue, port, target: to, index });
     }
-    for (const [sourceKey, list] of adjacency) {
+    for (const from of graph.sources) {
+      const list = graph.outgoing[from] as TopEdge[];
       if (list.length < 2) continue;
       const { sorted, raises } = pySortBy(list, (edge) => edge.port);
       if (raises) {
@@ -551,13 +622,13 @@ class Converter {
           code: "edge-port-incomparable",
           category: "graph",
           message: `The edges leaving ${idLabel(list[0]?.source ?? null)} have ports that cannot be ordered (${ports}); ports must all be integers.`,
-          location: { edgeIndex: adjacencyEdgeIndex.get(sourceKey)?.[0] ?? 0 },
+          location: { edgeIndex: list[0]?.index ?? 0 },
           hint: "Use integer ports such as 0, not strings or null.",
         });
       }
-      adjacency.set(sourceKey, sorted);
+      graph.outgoing[from] = sorted;
     }
-    return layoutTopLevel(adjacency, order, keyOf);
+    return this.withGraph ? layoutTopLevel(graph) : unplaced(graph.originals);
   }
 
   // -- nodes -----------------------------------------------------------------------------------------------------
@@ -1548,7 +1619,7 @@ class Converter {
 
   // -- edges, after all nodes -----------------------------------------------------------------------------------
 
-  private resolveEdgeEndpoints(edges: { edge: JsonValue; index: number }[]): { source: Built; port: JsonValue; target: Built; index: number; edge: JsonValue }[] {
+  private resolveEdgeEndpoints(edges: { edge: JsonValue; index: number }[]): Endpoint[] {
     return edges.map(({ edge, index }) => {
       const sourceId = pyItem(edge, 0) as JsonValue;
       const source = this.edgeEndpoint(sourceId, index, "source");
@@ -1589,18 +1660,25 @@ class Converter {
     return node;
   }
 
-  private emitEdges(endpoints: { source: Built; port: JsonValue; target: Built; index: number; edge: JsonValue }[]): {
-    difyEdges: DifyEdge[];
-    handles: string[];
-  } {
+  /** The source handle of an edge, after the checks the official emitter makes on both ends (in its order). */
+  private edgeHandle({ source, port, target, index, edge }: Endpoint): string {
+    if (!source.data) this.failUnknownEmitted(source);
+    const handle = source.handles ? this.branchHandle(source, port, index, edge) : "source";
+    if (!target.data) this.failUnknownEmitted(target);
+    return handle;
+  }
+
+  private emitEdges(endpoints: Endpoint[]): { difyEdges: DifyEdge[]; handles: string[] } {
     const handles: string[] = [];
-    const difyEdges = endpoints.map(({ source, port, target, index, edge }) => {
-      if (!source.data) this.failUnknownEmitted(source);
-      const handle = source.handles ? this.branchHandle(source, port, index, edge) : "source";
-      if (!target.data) this.failUnknownEmitted(target);
+    const difyEdges = endpoints.map((endpoint) => {
+      const handle = this.edgeHandle(endpoint);
+      const { source, target } = endpoint;
+      // edgeHandle failed the conversion unless both ends were built.
+      const sourceData = source.data as DifyData;
+      const targetData = target.data as DifyData;
       handles.push(handle);
       const difyEdge: DifyEdge = {
-        data: { isInIteration: false, sourceType: String(source.data.type), targetType: String(target.data.type) },
+        data: { isInIteration: false, sourceType: String(sourceData.type), targetType: String(targetData.type) },
         id: `${source.difyId}-${handle}-${target.difyId}-target`,
         source: source.difyId,
         sourceHandle: handle,
@@ -1609,11 +1687,11 @@ class Converter {
         type: "custom",
         zIndex: 0,
       };
-      if ("isInIteration" in source.data) {
-        difyEdge.data.isInIteration = source.data.isInIteration === true;
+      if ("isInIteration" in sourceData) {
+        difyEdge.data.isInIteration = sourceData.isInIteration === true;
         difyEdge.zIndex = CHILD_Z;
         // An iteration-start outside any canvas keeps the official default parentId "".
-        const iterationId = source.type === "iteration-start" ? (source.parentDifyId ?? "") : source.data.iteration_id;
+        const iterationId = source.type === "iteration-start" ? (source.parentDifyId ?? "") : sourceData.iteration_id;
         if (typeof iterationId === "string") difyEdge.data.iteration_id = iterationId;
       }
       return difyEdge;
@@ -1732,6 +1810,22 @@ function setIterationOutput(node: Built, selector: JsonValue[], outputType: stri
   } else if (node.facts?.type === "variable-aggregator") {
     // The inference reads an aggregator's output_type from the same data field.
     node.facts = { ...node.facts, outputType };
+  }
+}
+
+anchorShape(new Converter({}));
+
+/**
+ * The official step_1_2 verdict alone: the diagnostic convertWorkflow would fail with, or null when it converts.
+ * Runs the same checks in the same order but does not lay out or emit the Dify graph.
+ */
+export function conversionFailure(value: JsonValue, options: ConvertOptions = {}): Diagnostic | null {
+  try {
+    new Converter(options, false).check(value);
+    return null;
+  } catch (error) {
+    if (error instanceof ConversionFailure) return error.diagnostic;
+    throw error;
   }
 }
 

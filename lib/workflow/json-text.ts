@@ -11,6 +11,7 @@
 // distinction the official converter depends on (a port `1.0` cannot index a list) and gives poor error positions.
 
 import type { JsonObject, JsonValue } from "./python-values";
+import { anchorShape } from "./shape-anchor";
 
 export type JsonProblemCode =
   | "empty-workflow"
@@ -99,11 +100,6 @@ class ParseAbort {
   constructor(readonly problem: JsonProblem) {}
 }
 
-interface OpenBracket {
-  char: "{" | "[";
-  offset: number;
-}
-
 const enum Ch {
   Tab = 9,
   Newline = 10,
@@ -147,7 +143,8 @@ function describeChar(text: string, offset: number): string {
 
 class PyJsonParser {
   private pos = 0;
-  private readonly stack: OpenBracket[] = [];
+  /** Offsets of the brackets still open, innermost last (the text tells which bracket: no object per bracket). */
+  private readonly stack: number[] = [];
   private floats: FloatLiterals | null = null;
   /** Set by parseNumber when the literal was a float with an integral value. */
   private integralFloat = false;
@@ -326,7 +323,7 @@ class PyJsonParser {
 
   private parseArray(): JsonValue[] {
     const open = this.pos;
-    this.push("[", open);
+    this.push(open);
     this.pos++;
     const out: JsonValue[] = [];
     this.skipWhitespace();
@@ -360,7 +357,7 @@ class PyJsonParser {
   private parseObject(): JsonObject {
     const { text } = this;
     const open = this.pos;
-    this.push("{", open);
+    this.push(open);
     this.pos++;
     const out: JsonObject = {};
     this.skipWhitespace();
@@ -409,11 +406,11 @@ class PyJsonParser {
     }
   }
 
-  private push(char: "{" | "[", offset: number): void {
+  private push(offset: number): void {
     if (this.stack.length >= MAX_DEPTH) {
       throw this.abort("json-too-deep", offset, 1, `The JSON nests deeper than ${MAX_DEPTH} levels; Python's json.loads gives up here.`);
     }
-    this.stack.push({ char, offset });
+    this.stack.push(offset);
   }
 
   private recordFloat(container: object, key: string | number): void {
@@ -499,8 +496,14 @@ class PyJsonParser {
     return /^[\s`]*$/.test(this.text.slice(0, pos));
   }
 
+  /** The innermost open bracket, or undefined at top level. */
+  private openBracket(): { char: string; offset: number } | undefined {
+    const offset = this.stack[this.stack.length - 1];
+    return offset === undefined ? undefined : { char: this.text.charAt(offset), offset };
+  }
+
   private unclosedProblem(): ParseAbort {
-    const open = this.stack[this.stack.length - 1];
+    const open = this.openBracket();
     if (!open) return this.abort("json-syntax", this.text.length, 0, "The text ends where a value was expected.");
     const closer = CLOSER_FOR[open.char] ?? "?";
     return this.abort(
@@ -516,7 +519,7 @@ class PyJsonParser {
     const { text, pos } = this;
     const ch = text.charAt(pos);
     if (ch !== "]" && ch !== "}" && ch !== ")") return null;
-    const open = this.stack[this.stack.length - 1];
+    const open = this.openBracket();
     if (!open) return null;
     const closer = expected ?? CLOSER_FOR[open.char] ?? "?";
     if (ch === closer) return null;
@@ -631,6 +634,8 @@ function runLength(text: string, pos: number, code: number): number {
   while (text.charCodeAt(p) === code) p++;
   return p - pos;
 }
+
+anchorShape(new PyJsonParser(""));
 
 /** Parses `text` exactly as Python `json.loads` would accept it. Never throws. */
 export function parsePyJson(text: string): PyJsonParse {

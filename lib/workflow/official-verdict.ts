@@ -6,11 +6,14 @@
 //     { failStep: "step_1_1" | "step_1_2" | "step_1_3" | null, diagnostics, conversion }
 //     failStep null means the response reaches step_1_4 (the LLM node judge).
 //   checkVariableNames(workflow, turn) -> Diagnostic[]   the step_1_3 check alone ([] when it passes)
+//   officialFailStepOf(workflow, turn, floats?) -> "step_1_2" | "step_1_3" | null   steps 1_2–1_3 of a parsed
+//     workflow without building the Dify graph (the verdict of a repaired workflow)
 
 import type { Result } from "../result";
 import type { TurnSpec } from "../benchmark/turn";
-import { convertWorkflow, type Conversion, type ConvertOptions } from "./convert";
+import { conversionFailure, convertWorkflow, type Conversion, type ConvertOptions } from "./convert";
 import type { Diagnostic } from "./diagnostics";
+import type { FloatLiterals } from "./json-text";
 import type { ParsedResponse } from "./response";
 import {
   compareCodePoints,
@@ -44,6 +47,12 @@ export function officialVerdict(parsed: ParsedResponse, turn: VariableSpec, opti
   if (!conversion.ok) return { failStep: "step_1_2", diagnostics: conversion.issues, conversion };
   const diagnostics = checkVariableNames(parsed.json.value, turn);
   return { failStep: diagnostics.length ? "step_1_3" : null, diagnostics, conversion };
+}
+
+/** The first official step (1_2 or 1_3) an already-parsed workflow fails; null when it reaches step_1_4. */
+export function officialFailStepOf(workflow: JsonValue, turn: VariableSpec, floats: FloatLiterals | null = null): "step_1_2" | "step_1_3" | null {
+  if (conversionFailure(workflow, { floats })) return "step_1_2";
+  return checkVariableNames(workflow, turn).length ? "step_1_3" : null;
 }
 
 // -- step_1_3 ------------------------------------------------------------------------------------------------------
@@ -181,10 +190,13 @@ function duplicates(names: readonly JsonValue[]): JsonValue[] {
   return names.filter((name, i) => names.findIndex((other) => pyEq(other, name)) !== i);
 }
 
+function endLabel(end: EndOutputs): string {
+  return nodeId(end.node) ? `End node "${nodeId(end.node)}"` : "An end node";
+}
+
 /** Pairs end nodes with required groups (exact matches first, then by overlap) and names what differs. */
 function explainOutputMismatch(ends: EndOutputs[], groups: string[][]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const endLabel = (end: EndOutputs): string => (nodeId(end.node) ? `End node "${nodeId(end.node)}"` : "An end node");
   if (ends.length !== groups.length) {
     const expected =
       groups.length === 1 ? `exactly one End node with outputs (${show(groups[0] ?? [])})` : `${groups.length} End nodes with outputs ${groups.map((g) => `(${show(g)})`).join(" and ")}`;

@@ -4,6 +4,7 @@
 //
 // Public API:
 //   repairResponse(parsed, { judge?, forwardReferences? }) -> { repaired: RecordInput, applied: Repair[], value }
+//   repairOutcome(parsed, options) -> RepairOutcome     the same without serialising a changed workflow
 //   reorderNodes(nodes, edges?) -> JsonValue[] | null   the stable Kahn order; null when no forward dependency or cyclic
 //   REPAIR_CODES                                        every repair code with a one-line summary
 
@@ -163,12 +164,17 @@ const nestFlattenedSelector: NodeRepair = (node, applied) => {
 
 /** Iteration-start id -> its iteration id, for starts whose parent is an iteration. */
 function iterationStarts(nodes: readonly JsonValue[]): Map<string, string> {
+  const starts = new Map<string, string>();
+  // Most workflows have no iteration: skip building the id index for them.
+  if (!nodes.some((node) => isJsonObject(node) && node.type === "iteration-start")) return starts;
   const types = new Map<string, string>();
   for (const node of nodes) if (isJsonObject(node) && typeof node.id === "string" && typeof node.type === "string") types.set(node.id, node.type);
-  const starts = new Map<string, string>();
   for (const [id, type] of types) {
-    const parent = id.split("-")[0] as string;
-    if (type === "iteration-start" && id.includes("-") && types.get(parent) === "iteration") starts.set(id, parent);
+    if (type !== "iteration-start") continue;
+    const dash = id.indexOf("-");
+    if (dash < 0) continue;
+    const parent = id.slice(0, dash);
+    if (types.get(parent) === "iteration") starts.set(id, parent);
   }
   return starts;
 }
@@ -387,8 +393,21 @@ export interface RepairOptions {
   forwardReferences?: boolean;
 }
 
-/** Applies every mechanical repair that fits; `repaired` equals the input when `applied` is empty. */
-export function repairResponse(parsed: ParsedResponse, options: RepairOptions = {}): RepairResult {
+/** Everything repairResponse computes except the serialised workflow text (for callers that only need the value). */
+export interface RepairOutcome {
+  nodeSelection: string | null;
+  designPrinciple: string | null;
+  /** The workflow text, unfenced when that repair applied; stale when `reserialise` is set. */
+  workflowText: string | null;
+  /** Whether the repaired workflow text is `value` serialised (some repair changed the text or the object). */
+  reserialise: boolean;
+  applied: Repair[];
+  /** The repaired workflow object, when the workflow is (or was repaired into) an object. */
+  value: JsonObject | null;
+}
+
+/** Applies every mechanical repair that fits, leaving the serialisation of a changed workflow to the caller. */
+export function repairOutcome(parsed: ParsedResponse, options: RepairOptions = {}): RepairOutcome {
   const applied: Repair[] = [];
   const { nodeSelection, designPrinciple } = parsed;
   let workflow = parsed.workflowText;
@@ -406,14 +425,14 @@ export function repairResponse(parsed: ParsedResponse, options: RepairOptions = 
       if (root) applied.push({ code: "json-repair", description: "Repaired the workflow JSON so that it parses." });
     }
   }
-  if (!root) return { repaired: { nodeSelection, designPrinciple, workflow }, applied, value: null };
+  if (!root) return { nodeSelection, designPrinciple, workflowText: workflow, reserialise: false, applied, value: null };
   const draft = makeDraft(root);
   repairNodes(draft);
   trimEdges(draft);
   if (options.forwardReferences !== false) reorder(draft);
   applied.push(...draft.applied);
   root = draft.root;
-  if (applied.length > 0) workflow = JSON.stringify(root, null, 2);
+  const reserialise = applied.length > 0;
   let selection = nodeSelection;
   const typesChanged = applied.some((repair) => repair.code === "rename-node-type" || repair.code === "json-repair" || repair.code === "strip-code-fence");
   const synced = nodeSelection === null ? null : syncSelection(nodeSelection, root, typesChanged ? undefined : (options.judge ?? undefined));
@@ -421,5 +440,16 @@ export function repairResponse(parsed: ParsedResponse, options: RepairOptions = 
     selection = synced.text;
     applied.push(synced.repair);
   }
-  return { repaired: { nodeSelection: selection, designPrinciple, workflow }, applied, value: root };
+  return { nodeSelection: selection, designPrinciple, workflowText: workflow, reserialise, applied, value: root };
+}
+
+/** Applies every mechanical repair that fits; `repaired` equals the input when `applied` is empty. */
+export function repairResponse(parsed: ParsedResponse, options: RepairOptions = {}): RepairResult {
+  const outcome = repairOutcome(parsed, options);
+  const workflow = outcome.reserialise ? JSON.stringify(outcome.value, null, 2) : outcome.workflowText;
+  return {
+    repaired: { nodeSelection: outcome.nodeSelection, designPrinciple: outcome.designPrinciple, workflow },
+    applied: outcome.applied,
+    value: outcome.value,
+  };
 }

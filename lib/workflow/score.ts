@@ -10,9 +10,9 @@ import type { TurnSpec } from "../benchmark/turn";
 import { analyzeWorkflow } from "./analyze";
 import type { Conversion } from "./convert";
 import type { Diagnostic, DiagnosticLocation, OfficialStep, ResponseField } from "./diagnostics";
-import { officialVerdict, type VerdictStep } from "./official-verdict";
-import { isJsonObject, ownValue, type JsonObject, type JsonValue } from "./python-values";
-import { repairResponse, type RecordInput, type Repair } from "./repair";
+import { officialFailStepOf, officialVerdict, type VerdictStep } from "./official-verdict";
+import { isJsonObject, ownValue, type JsonValue } from "./python-values";
+import { repairOutcome, type Repair } from "./repair";
 import { parseResponse, type ParsedResponse, type ResponseInput } from "./response";
 import { ruleJudge, type RuleJudgeResult } from "./rule-judge";
 
@@ -65,22 +65,32 @@ function anchorOf(location: DiagnosticLocation | undefined): string {
   return `${location.nodeId ?? ""}|${location.edgeIndex ?? ""}|${location.paramPath?.[0] ?? ""}`;
 }
 
-function identity(diagnostic: Diagnostic): string {
-  return `${diagnostic.code}\u0000${JSON.stringify(diagnostic.location ?? null)}\u0000${diagnostic.message}`;
+function locationKey(diagnostic: Diagnostic): string {
+  return JSON.stringify(diagnostic.location ?? null);
 }
 
 /**
  * The union of the analysis and the official diagnostics. An official diagnostic is dropped when an analysis
  * diagnostic already explains the same step at the same place (same node/edge and top-level param key).
+ * Exact duplicates (same code, location and message) are kept once.
  */
 function mergeDiagnostics(primary: readonly Diagnostic[], official: readonly Diagnostic[]): Diagnostic[] {
-  const covered = new Set(primary.filter((d) => d.officialStep).map((d) => `${d.officialStep}#${anchorOf(d.location)}`));
-  const seen = new Set<string>();
+  let candidates = primary;
+  if (official.length > 0) {
+    const covered = new Set(primary.filter((d) => d.officialStep).map((d) => `${d.officialStep}#${anchorOf(d.location)}`));
+    candidates = [...primary, ...official.filter((d) => !covered.has(`${d.officialStep}#${anchorOf(d.location)}`))];
+  }
+  // Codes are shared constants (cheap to look up); messages and locations are compared only within one code.
+  const byCode = new Map<string, Diagnostic[]>();
   const merged: Diagnostic[] = [];
-  for (const diagnostic of [...primary, ...official.filter((d) => !covered.has(`${d.officialStep}#${anchorOf(d.location)}`))]) {
-    const key = identity(diagnostic);
-    if (seen.has(key)) continue;
-    seen.add(key);
+  for (const diagnostic of candidates) {
+    const sameCode = byCode.get(diagnostic.code);
+    if (sameCode === undefined) {
+      byCode.set(diagnostic.code, [diagnostic]);
+    } else {
+      if (sameCode.some((other) => other.message === diagnostic.message && locationKey(other) === locationKey(diagnostic))) continue;
+      sameCode.push(diagnostic);
+    }
     merged.push(diagnostic);
   }
   return merged;
@@ -99,15 +109,36 @@ function comparePaths(a: readonly (string | number)[] = [], b: readonly (string 
   return a.length - b.length;
 }
 
-function compareLocations(a: DiagnosticLocation | undefined, b: DiagnosticLocation | undefined, nodeOrder: ReadonlyMap<string, number>): number {
+interface SortEntry {
+  diagnostic: Diagnostic;
+  index: number;
+  severity: number;
+  location: DiagnosticLocation | undefined;
+  /** Field, node and edge ranks of the location (unused when it has none). */
+  field: number;
+  node: number;
+  edge: number;
+}
+
+function sortEntry(diagnostic: Diagnostic, index: number, nodeOrder: ReadonlyMap<string, number>): SortEntry {
+  const location = diagnostic.location;
+  const entry: SortEntry = { diagnostic, index, severity: SEVERITY_RANK[diagnostic.severity], location, field: 0, node: 0, edge: 0 };
+  if (location) {
+    entry.field = FIELD_RANK[location.field ?? "workflow"] ?? 3;
+    entry.node = location.nodeId === undefined ? -1 : (nodeOrder.get(location.nodeId) ?? Number.MAX_SAFE_INTEGER);
+    entry.edge = location.edgeIndex ?? -1;
+  }
+  return entry;
+}
+
+/** Global problems (no location) first, then by field, node order, edge, param path and text offset. */
+function compareLocations(x: SortEntry, y: SortEntry): number {
+  const a = x.location;
+  const b = y.location;
   if (!a || !b) return a ? 1 : b ? -1 : 0;
-  const field = (FIELD_RANK[a.field ?? "workflow"] ?? 3) - (FIELD_RANK[b.field ?? "workflow"] ?? 3);
-  if (field !== 0) return field;
-  const nodeA = a.nodeId === undefined ? -1 : (nodeOrder.get(a.nodeId) ?? Number.MAX_SAFE_INTEGER);
-  const nodeB = b.nodeId === undefined ? -1 : (nodeOrder.get(b.nodeId) ?? Number.MAX_SAFE_INTEGER);
-  if (nodeA !== nodeB) return nodeA - nodeB;
-  const edge = (a.edgeIndex ?? -1) - (b.edgeIndex ?? -1);
-  if (edge !== 0) return edge;
+  if (x.field !== y.field) return x.field - y.field;
+  if (x.node !== y.node) return x.node - y.node;
+  if (x.edge !== y.edge) return x.edge - y.edge;
   const path = comparePaths(a.paramPath, b.paramPath);
   if (path !== 0) return path;
   return (a.offset ?? -1) - (b.offset ?? -1);
@@ -115,15 +146,11 @@ function compareLocations(a: DiagnosticLocation | undefined, b: DiagnosticLocati
 
 /** Errors first, then warnings, then info; within a severity, global problems first, then by place. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[], nodeOrder: ReadonlyMap<string, number> = new Map()): Diagnostic[] {
+  if (diagnostics.length < 2) return diagnostics.slice();
   return diagnostics
-    .map((diagnostic, index) => ({ diagnostic, index }))
-    .sort(
-      (x, y) =>
-        SEVERITY_RANK[x.diagnostic.severity] - SEVERITY_RANK[y.diagnostic.severity] ||
-        compareLocations(x.diagnostic.location, y.diagnostic.location, nodeOrder) ||
-        x.index - y.index,
-    )
-    .map(({ diagnostic }) => diagnostic);
+    .map((diagnostic, index) => sortEntry(diagnostic, index, nodeOrder))
+    .sort((x, y) => x.severity - y.severity || compareLocations(x, y) || x.index - y.index)
+    .map((entry) => entry.diagnostic);
 }
 
 function nodeOrderOf(value: JsonValue | undefined): Map<string, number> {
@@ -139,24 +166,6 @@ function nodeOrderOf(value: JsonValue | undefined): Map<string, number> {
 
 // -- repairs -------------------------------------------------------------------------------------------------------
 
-/**
- * The parsed form of a repaired response. A repaired workflow object is exactly what parsing its serialisation
- * gives back, so it is reused instead of parsing the JSON text again.
- */
-function reparse(repaired: RecordInput, value: JsonObject | null): ParsedResponse {
-  if (value === null || repaired.workflow === null || repaired.nodeSelection === null || repaired.designPrinciple === null) {
-    return parseResponse(repaired);
-  }
-  return {
-    source: "record",
-    nodeSelection: repaired.nodeSelection,
-    designPrinciple: repaired.designPrinciple,
-    workflowText: repaired.workflow,
-    json: { ok: true, value, floats: null },
-    diagnostics: [],
-  };
-}
-
 const SELECTION_ONLY: ReadonlySet<string> = new Set(["sync-node-selection"]);
 
 interface OriginalScore {
@@ -169,14 +178,23 @@ interface OriginalScore {
 const ORDER_CODES: ReadonlySet<string> = new Set(["forward-reference", "child-parent-missing"]);
 
 function scoreRepaired(parsed: ParsedResponse, turn: ScoreTurn, original: OriginalScore): RepairedScore {
-  const { repaired, applied, value } = repairResponse(parsed, { judge: original.judge, forwardReferences: original.forwardReferences });
+  const outcome = repairOutcome(parsed, { judge: original.judge, forwardReferences: original.forwardReferences });
+  const { applied } = outcome;
   let officialFailStep = original.officialFailStep;
   let judge = original.judge;
   if (applied.length > 0) {
-    const reparsed = reparse(repaired, value);
     // A changed node_selection cannot change steps 1_1–1_3; only re-run them when the workflow changed.
-    if (applied.some((repair) => !SELECTION_ONLY.has(repair.code))) officialFailStep = officialVerdict(reparsed, turn).failStep;
-    judge = judgeOf(reparsed, turn);
+    const workflowChanged = applied.some((repair) => !SELECTION_ONLY.has(repair.code));
+    if (outcome.value === null) {
+      const reparsed = parseResponse({ nodeSelection: outcome.nodeSelection, designPrinciple: outcome.designPrinciple, workflow: outcome.workflowText });
+      if (workflowChanged) officialFailStep = officialVerdict(reparsed, turn).failStep;
+      judge = judgeOf(reparsed, turn);
+    } else {
+      // The repaired object is what parsing its serialisation would give back (with no float literals), so it is
+      // judged directly: steps 1_2–1_3 without building the Dify graph, and the rule judge.
+      if (workflowChanged) officialFailStep = officialFailStepOf(outcome.value, turn);
+      judge = ruleJudge({ nodeSelection: outcome.nodeSelection, workflow: outcome.value, keyNodes: turn.keyNodes });
+    }
   }
   const failStep = recordedStep(officialFailStep, judge);
   return { applied, officialFailStep, ruleJudge: judge, failStep, passed: failStep === null };
@@ -190,7 +208,7 @@ export function scoreResponse(input: ResponseInput, turn: ScoreTurn): ScoredResp
   const judge = judgeOf(parsed, turn);
   const variableCheck = verdict.failStep === null ? [] : verdict.failStep === "step_1_3" ? verdict.diagnostics : undefined;
   const analysis = analyzeWorkflow(parsed, turn, judge ?? undefined, variableCheck);
-  const merged = mergeDiagnostics([...parsed.diagnostics, ...analysis], verdict.diagnostics);
+  const merged = mergeDiagnostics(parsed.diagnostics.length > 0 ? [...parsed.diagnostics, ...analysis] : analysis, verdict.diagnostics);
   const failStep = recordedStep(verdict.failStep, judge);
   return {
     parsed,

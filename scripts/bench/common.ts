@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: locating the shared corpus, garbage collection between runs, medians and a
 // plain-text table. Benchmarks report medians over repeated runs; speed targets live here, never in tests.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -18,6 +18,19 @@ export function locateBenchmark(): string {
 // Collect garbage before each timed run so one run's garbage is not billed to the next.
 setFlagsFromString("--expose-gc");
 export const collectGarbage = runInNewContext("gc") as () => void;
+
+/**
+ * CPU time the calling (main) thread has run so far, in ms, from Linux's /proc/thread-self/schedstat; null where
+ * it is not available. Unlike wall-clock time it leaves out time spent waiting for a CPU on a shared machine.
+ */
+export function mainThreadCpuMs(): number | null {
+  try {
+    const runNs = Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]);
+    return Number.isFinite(runNs) ? runNs / 1e6 : null;
+  } catch {
+    return null;
+  }
+}
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -36,27 +36,45 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     pushTo(successors, edge.source as string, edge.target as string);
     pushTo(predecessors, edge.target as string, edge.source as string);
   }
-  // Upstream = reachable backwards over edges, where a canvas child also has its iteration as a parent.
-  const upstream = new Map<string, string[]>();
-  for (const [target, sources] of predecessors) upstream.set(target, [...sources]);
-  for (const id of model.byId.keys()) {
-    const container = containerOf(id);
-    if (container !== null) pushTo(upstream, id, container);
-  }
   const ancestorCache = new Map<string, ReadonlySet<string>>();
-  const ancestorsOf = (id: string): ReadonlySet<string> => {
-    const cached = ancestorCache.get(id);
-    if (cached) return cached;
-    const seen = traverse([id], (current) => upstream.get(current) ?? NONE);
-    seen.delete(id);
-    ancestorCache.set(id, seen);
-    return seen;
-  };
   return {
     successors,
     predecessors,
-    isUpstream: (ancestorId, node) => node.id !== null && ancestorsOf(node.id).has(ancestorId),
+    isUpstream(ancestorId, node) {
+      return node.id !== null && ancestorsOf(node.id, model, predecessors, ancestorCache).has(ancestorId);
+    },
   };
+}
+
+/**
+ * Ids upstream of `id`: reachable backwards over edges, where a canvas child (a node id with "-") also has its
+ * iteration as a parent. Memoised per index; a module function, as tsx re-names inner named closures per call.
+ */
+function ancestorsOf(
+  id: string,
+  model: WorkflowModel,
+  predecessors: ReadonlyMap<string, readonly string[]>,
+  cache: Map<string, ReadonlySet<string>>,
+): ReadonlySet<string> {
+  const cached = cache.get(id);
+  if (cached) return cached;
+  const seen = new Set<string>([id]);
+  const stack = [id];
+  while (stack.length > 0) {
+    const current = stack.pop() as string;
+    const sources = predecessors.get(current) ?? NONE;
+    const container = model.byId.has(current) ? containerOf(current) : null;
+    // The edge sources, then the container.
+    for (let i = 0; i <= sources.length; i += 1) {
+      const next = i < sources.length ? (sources[i] as string) : container;
+      if (next === null || seen.has(next)) continue;
+      seen.add(next);
+      stack.push(next);
+    }
+  }
+  seen.delete(id);
+  cache.set(id, seen);
+  return seen;
 }
 
 // -- edge shape and endpoints ---------------------------------------------------------------------------------------
@@ -67,26 +85,25 @@ function isUnhashable(value: JsonValue | undefined): boolean {
 
 function checkEdgeShape(edge: EdgeEntry, out: Diagnostic[]): boolean {
   const raw = edge.raw;
-  const location = edgeLocation(edge);
   if (!Array.isArray(raw)) {
-    out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] is ${preview(raw)}, not [sourceId, port, targetId].`, { location }));
+    out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] is ${preview(raw)}, not [sourceId, port, targetId].`, { location: edgeLocation(edge) }));
     return false;
   }
   if (typeof raw[0] !== "string") {
-    out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] starts with ${preview(raw[0])}; the source must be a string id.`, { location, hint: "Quote node ids in edges." }));
+    out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] starts with ${preview(raw[0])}; the source must be a string id.`, { location: edgeLocation(edge), hint: "Quote node ids in edges." }));
     return false;
   }
   if (edge.topLevel && raw.length !== 3) {
     const hint = raw.length === 4 ? "Drop the fourth element: edges carry no target port." : "Write [sourceId, port, targetId].";
-    out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] ${preview(raw)} has ${raw.length} elements; top-level edges need exactly 3.`, { location, hint }));
+    out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] ${preview(raw)} has ${raw.length} elements; top-level edges need exactly 3.`, { location: edgeLocation(edge), hint }));
     return false;
   }
   if (raw.length < 3) {
-    out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] ${preview(raw)} has no target.`, { location }));
+    out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] ${preview(raw)} has no target.`, { location: edgeLocation(edge) }));
     return false;
   }
   if (isUnhashable(raw[2])) {
-    out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] has the target ${preview(raw[2])}, which is not an id.`, { location }));
+    out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] has the target ${preview(raw[2])}, which is not an id.`, { location: edgeLocation(edge) }));
     return false;
   }
   return true;
@@ -94,17 +111,20 @@ function checkEdgeShape(edge: EdgeEntry, out: Diagnostic[]): boolean {
 
 function checkEndpoints(model: WorkflowModel, edge: EdgeEntry, out: Diagnostic[]): void {
   const raw = edge.raw as JsonValue[];
-  for (const [end, value] of [["source", raw[0]], ["target", raw[2]]] as const) {
-    if (typeof value === "string" && model.byId.has(value)) continue;
-    const what = typeof value === "string" ? `"${value}"` : `${preview(value)} (not a string)`;
-    out.push(
-      makeDiagnostic("edge-unknown-node", `edges[${edge.index}] ${end} ${what} names no node.`, {
-        location: edgeLocation(edge),
-        targetNodeId: typeof value === "string" ? value : undefined,
-        hint: typeof value === "string" ? undefined : "Node ids are strings; quote them in edges.",
-      }),
-    );
-  }
+  checkEndpoint(model, edge, "source", raw[0], out);
+  checkEndpoint(model, edge, "target", raw[2], out);
+}
+
+function checkEndpoint(model: WorkflowModel, edge: EdgeEntry, end: "source" | "target", value: JsonValue | undefined, out: Diagnostic[]): void {
+  if (typeof value === "string" && model.byId.has(value)) return;
+  const what = typeof value === "string" ? `"${value}"` : `${preview(value)} (not a string)`;
+  out.push(
+    makeDiagnostic("edge-unknown-node", `edges[${edge.index}] ${end} ${what} names no node.`, {
+      location: edgeLocation(edge),
+      targetNodeId: typeof value === "string" ? value : undefined,
+      hint: typeof value === "string" ? undefined : "Node ids are strings; quote them in edges.",
+    }),
+  );
 }
 
 /** Number of ports of a branching node, or null for ordinary nodes. */
@@ -155,10 +175,16 @@ function hasNumericPort(edge: EdgeEntry): boolean {
 }
 
 /** The layout sorts each source's top-level edges by port; mixed kinds (0 and "0", or null) make Python raise. */
+function isLaidOut(edge: EdgeEntry): boolean {
+  return edge.topLevel && Array.isArray(edge.raw) && edge.raw.length === 3;
+}
+
 function checkComparablePorts(edges: readonly EdgeEntry[], out: Diagnostic[]): void {
+  // The usual case: every port is a number, so no source's ports can be incomparable.
+  if (edges.every((edge) => !isLaidOut(edge) || hasNumericPort(edge))) return;
   const bySource = new Map<string, EdgeEntry[]>();
   for (const edge of edges) {
-    if (!edge.topLevel || !Array.isArray(edge.raw) || edge.raw.length !== 3) continue;
+    if (!isLaidOut(edge)) continue;
     const list = bySource.get(edge.source as string);
     if (list) list.push(edge);
     else bySource.set(edge.source as string, [edge]);
@@ -329,11 +355,24 @@ function isAcyclic(ids: Iterable<string>, successors: ReadonlyMap<string, readon
 }
 
 /** Cycles among edges within one canvas; edges across a canvas boundary are reported as crossings instead. */
-function checkCycles(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
-  const sameCanvas = new Map<string, string[]>();
-  for (const [source, targets] of graph.successors) {
+function crossesCanvas(successors: ReadonlyMap<string, readonly string[]>): boolean {
+  for (const [source, targets] of successors) {
     const container = containerOf(source);
-    for (const target of targets) if (containerOf(target) === container) pushTo(sameCanvas, source, target);
+    for (const target of targets) if (containerOf(target) !== container) return true;
+  }
+  return false;
+}
+
+function checkCycles(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
+  // Without edges across canvas boundaries (the usual case) the same-canvas graph is the whole graph.
+  let sameCanvas: ReadonlyMap<string, readonly string[]> = graph.successors;
+  if (crossesCanvas(graph.successors)) {
+    const within = new Map<string, string[]>();
+    for (const [source, targets] of graph.successors) {
+      const container = containerOf(source);
+      for (const target of targets) if (containerOf(target) === container) pushTo(within, source, target);
+    }
+    sameCanvas = within;
   }
   if (isAcyclic(model.byId.keys(), sameCanvas)) return;
   for (const cycle of findCycles([...model.byId.keys()], sameCanvas)) {

@@ -42,6 +42,11 @@ function at(path: ParamPath): string {
   return `\`${formatPath(path)}\``;
 }
 
+/** "node "3" (llm) `param.path`", built only when a problem is reported (most selectors have none). */
+function whereAt(ctx: ParamContext, path: ParamPath): string {
+  return `${describeNode(ctx.node)} ${at(path)}`;
+}
+
 const INLINE_REF_TEXT = /^\{\{#['"]?([^.'"]+)['"]?\.([^#]+)#\}\}$/;
 const DOTTED_REF_TEXT = /^(\w[\w-]*)\.(\w+)$/;
 
@@ -59,42 +64,41 @@ function countDots(text: string): number {
 
 /** Checks one `[variable, nodeId]` selector; true when it is usable as a reference. */
 function checkSelector(ctx: ParamContext, value: JsonValue | undefined, path: ParamPath, shape: SelectorShape): boolean {
-  const where = `${describeNode(ctx.node)} ${at(path)}`;
   if (typeof value === "string") {
-    report(ctx, "selector-as-string", path, `${where} is the string ${preview(value)}; a selector is [variable, nodeId].`, selectorSuggestion(value), stringSelectorStep(ctx, value));
+    report(ctx, "selector-as-string", path, `${whereAt(ctx, path)} is the string ${preview(value)}; a selector is [variable, nodeId].`, selectorSuggestion(value), stringSelectorStep(ctx, value));
     return false;
   }
   if (!Array.isArray(value) || value.length < 2) {
-    report(ctx, "malformed-selector", path, `${where} is ${Array.isArray(value) ? `a list of ${value.length}` : describeKind(value)}; a selector is [variable, nodeId].`);
+    report(ctx, "malformed-selector", path, `${whereAt(ctx, path)} is ${Array.isArray(value) ? `a list of ${value.length}` : describeKind(value)}; a selector is [variable, nodeId].`);
     return false;
   }
   const [variable, nodeId] = value;
   if (Array.isArray(nodeId)) {
     if (shape === "selectors") {
-      report(ctx, "nested-aggregator-entry", path, `${where} is ${preview(value)}: aggregator entries are flat [variable, nodeId] pairs, not [name, [variable, nodeId]].`, `Write ${preview(nodeId)}.`);
+      report(ctx, "nested-aggregator-entry", path, `${whereAt(ctx, path)} is ${preview(value)}: aggregator entries are flat [variable, nodeId] pairs, not [name, [variable, nodeId]].`, `Write ${preview(nodeId)}.`);
     } else {
-      report(ctx, "malformed-selector", path, `${where} has a list where the node id belongs: ${preview(value)}.`, "A selector is [variable, nodeId].");
+      report(ctx, "malformed-selector", path, `${whereAt(ctx, path)} has a list where the node id belongs: ${preview(value)}.`, "A selector is [variable, nodeId].");
     }
     return false;
   }
   if (typeof nodeId !== "string") {
-    report(ctx, "malformed-selector", path, `${where} names the node ${preview(nodeId)}, which is not a string id.`, `Quote the id: "${preview(nodeId)}".`);
+    report(ctx, "malformed-selector", path, `${whereAt(ctx, path)} names the node ${preview(nodeId)}, which is not a string id.`, `Quote the id: "${preview(nodeId)}".`);
     return false;
   }
   if (typeof variable !== "string") {
     ctx.out.push(
-      makeDiagnostic("variable-name-not-string", `${where} reads the variable ${preview(variable)}, which is not a string.`, {
+      makeDiagnostic("variable-name-not-string", `${whereAt(ctx, path)} reads the variable ${preview(variable)}, which is not a string.`, {
         location: nodeLocation(ctx.node, path),
       }),
     );
     return false;
   }
   if (shape !== "selector" && shape !== "child-selector" && countDots(variable) > 1) {
-    report(ctx, "variable-name-too-deep", path, `${where} reads "${variable}": only one level of sub-field (file.type) is supported.`);
+    report(ctx, "variable-name-too-deep", path, `${whereAt(ctx, path)} reads "${variable}": only one level of sub-field (file.type) is supported.`);
     return false;
   }
   if (value.length > 2 && shape === "selector") {
-    report(ctx, "param-shape", path, `${where} has ${value.length} elements; only [variable, nodeId] is read.`);
+    report(ctx, "param-shape", path, `${whereAt(ctx, path)} has ${value.length} elements; only [variable, nodeId] is read.`);
   }
   return true;
 }
@@ -145,27 +149,26 @@ const UNARY_OPERATORS: ReadonlySet<string> = new Set(["empty", "not empty", "exi
 const KNOWN_IF_OPERATORS: ReadonlySet<string> = new Set(Object.values(IF_ELSE_OPERATORS).flat());
 
 function checkCondition(ctx: ParamContext, condition: JsonValue, path: ParamPath): void {
-  const where = `${describeNode(ctx.node)} ${at(path)}`;
   if (!Array.isArray(condition) || condition.length < 2) {
-    report(ctx, "malformed-if-else", path, `${where} is ${preview(condition)}; a condition is [[variable, nodeId], operator, value].`);
+    report(ctx, "malformed-if-else", path, `${whereAt(ctx, path)} is ${preview(condition)}; a condition is [[variable, nodeId], operator, value].`);
     return;
   }
   const [selector, operator] = condition;
   if (typeof selector === "string") {
-    report(ctx, "malformed-if-else", path, `${where} is the flat ${preview(condition)}; the variable must be a nested [variable, nodeId] pair.`, "Write [[variable, nodeId], operator, value].");
+    report(ctx, "malformed-if-else", path, `${whereAt(ctx, path)} is the flat ${preview(condition)}; the variable must be a nested [variable, nodeId] pair.`, "Write [[variable, nodeId], operator, value].");
     return;
   }
   checkSelector(ctx, selector, [...path, 0], "conditions");
   if (typeof operator !== "string" || !KNOWN_IF_OPERATORS.has(operator)) {
-    report(ctx, "invalid-option", [...path, 1], `${where} uses the operator ${preview(operator)}, which is not in the if-else vocabulary.`);
+    report(ctx, "invalid-option", [...path, 1], `${whereAt(ctx, path)} uses the operator ${preview(operator)}, which is not in the if-else vocabulary.`);
   }
   if (condition.length >= 3) {
     const value = condition[2];
     if (typeof value !== "string") {
-      report(ctx, "if-else-value-not-string", [...path, 2], `${where} compares with ${preview(value)}, which is not a string.`, `Write it as a string: "${preview(value)}".`);
+      report(ctx, "if-else-value-not-string", [...path, 2], `${whereAt(ctx, path)} compares with ${preview(value)}, which is not a string.`, `Write it as a string: "${preview(value)}".`);
     }
   } else if (typeof operator === "string" && !UNARY_OPERATORS.has(operator)) {
-    report(ctx, "param-shape", path, `${where} uses "${operator}" without a comparison value.`);
+    report(ctx, "param-shape", path, `${whereAt(ctx, path)} uses "${operator}" without a comparison value.`);
   }
 }
 

@@ -17,9 +17,10 @@ import { findInlineReferences } from "../convert";
 import type { Diagnostic } from "../diagnostics";
 import type { NodeTypeId } from "../node-types";
 import { isJsonObject, ownValue, preview, pyStr, type JsonValue } from "../python-values";
+import { anchorShape } from "../shape-anchor";
 import { makeDiagnostic, type AnalysisCode } from "./codes";
-import type { GraphIndex } from "./graph";
-import { describeNode, formatPath, nodeLocation, type NodeEntry, type WorkflowModel } from "./model";
+import { buildGraphIndex, type GraphIndex } from "./graph";
+import { buildModel, describeNode, formatPath, nodeLocation, type NodeEntry, type WorkflowModel } from "./model";
 import { valueAt } from "./params";
 
 interface Registered {
@@ -44,6 +45,10 @@ const TOKEN_HINTS: ReadonlyArray<[RegExp, string]> = [
   [/^\s*['"]?item['"]?\s*$/, "Inside an iteration read the item from the iteration node: {{#'<iterationId>'.item#}}."],
   [/^\s*['"]?sys['"]?\s*$/, "System variables are not available; pass the value in through the start node."],
 ];
+
+/** Node types whose type rules (checkTypeRules) read the resolved selector types. */
+const TYPE_RULE_NODES: ReadonlySet<NodeTypeId> = new Set(["document-extractor", "list-operator", "iteration", "if-else"]);
+const NO_TYPES: ReadonlyMap<string, JsonValue> = new Map();
 
 function tokenHint(token: string): string {
   for (const [pattern, hint] of TOKEN_HINTS) if (pattern.test(token)) return hint;
@@ -73,13 +78,11 @@ function exposedNames(facts: NodeFacts, type: NodeTypeId | null): string[] {
   }
 }
 
-class ReferenceChecker {
+/** Also the FactsContext of the nodes it registers: inputs are typed from the nodes registered so far. */
+class ReferenceChecker implements FactsContext {
   private readonly registry = new Map<string, Registered>();
   /** Output child id -> iterations whose output_selector waits for it. */
   private readonly pendingOutputs = new Map<string, NodeEntry[]>();
-  private readonly factsContext: FactsContext = {
-    inputType: (selector) => this.typeOfSelector(selector),
-  };
 
   constructor(
     private readonly model: WorkflowModel,
@@ -98,7 +101,7 @@ class ReferenceChecker {
       this.checkUnrewritten(node);
       this.checkTypeRules(node, types);
     }
-    const facts = node.known ? nodeFacts({ type: node.type, param: node.param ?? {} }, this.factsContext) : null;
+    const facts = node.known ? nodeFacts({ type: node.type, param: node.param ?? {} }, this) : null;
     if (node.id === null) return;
     this.registry.set(node.id, { node, facts });
     if (node.known === "iteration" && node.parentId === null) this.awaitOutput(node);
@@ -119,7 +122,7 @@ class ReferenceChecker {
 
   // -- resolution -------------------------------------------------------------------------------------------------
 
-  private typeOfSelector(selector: JsonValue | undefined): JsonValue | undefined {
+  inputType(selector: JsonValue | undefined): JsonValue | undefined {
     if (!Array.isArray(selector) || typeof selector[1] !== "string") return undefined;
     const registered = this.registry.get(selector[1]);
     if (!registered?.facts) return undefined;
@@ -262,19 +265,22 @@ class ReferenceChecker {
 
   // -- per-node passes --------------------------------------------------------------------------------------------
 
-  /** Resolves every selector; returns the official type of each resolved one by param path. */
-  private checkSelectors(node: NodeEntry): Map<string, JsonValue> {
-    const types = new Map<string, JsonValue>();
-    if (!node.known || !node.param) return types;
+  /**
+   * Resolves every selector; returns the official type of each resolved one by param path, for the node types whose
+   * type rules read them (empty for the others).
+   */
+  private checkSelectors(node: NodeEntry): ReadonlyMap<string, JsonValue> {
+    if (!node.known || !node.param) return NO_TYPES;
+    const types = TYPE_RULE_NODES.has(node.known) ? new Map<string, JsonValue>() : null;
     for (const spec of CATALOG[node.known].selectorParams) {
       const value = ownValue(node.param, spec.key);
       if (value !== undefined) this.resolveSelectorParam(node, value, spec, types);
     }
-    return types;
+    return types ?? NO_TYPES;
   }
 
   /** Walks one selector param by its catalog shape (the same places `selectorRefs` reports). */
-  private resolveSelectorParam(node: NodeEntry, value: JsonValue, spec: SelectorParamSpec, types: Map<string, JsonValue>): void {
+  private resolveSelectorParam(node: NodeEntry, value: JsonValue, spec: SelectorParamSpec, types: Map<string, JsonValue> | null): void {
     const { key, shape } = spec;
     if (shape === "selector") this.resolveSelector(node, value, [key], types);
     else if (shape === "selectors" && Array.isArray(value)) value.forEach((item, i) => this.resolveSelector(node, item, [key, i], types));
@@ -293,10 +299,10 @@ class ReferenceChecker {
     }
   }
 
-  private resolveSelector(node: NodeEntry, value: JsonValue | undefined, path: ParamPath, types: Map<string, JsonValue>): void {
+  private resolveSelector(node: NodeEntry, value: JsonValue | undefined, path: ParamPath, types: Map<string, JsonValue> | null): void {
     if (!Array.isArray(value) || value.length < 2 || typeof value[0] !== "string" || typeof value[1] !== "string") return;
     const resolved = this.resolve(node, value[0], value[1], path, "selector");
-    if (resolved) types.set(formatPath(path), resolved.type);
+    if (resolved && types) types.set(formatPath(path), resolved.type);
   }
 
   private checkInlineReferences(node: NodeEntry): void {
@@ -337,11 +343,14 @@ class ReferenceChecker {
     if (!Array.isArray(variables)) return;
     const known = new Set<string>(JINJA_GLOBALS);
     for (const entry of variables) if (Array.isArray(entry) && typeof entry[0] === "string") known.add(entry[0]);
-    for (const match of template.matchAll(JINJA_BINDING)) {
+    // exec loops rather than matchAll, which clones the regex on every call.
+    JINJA_BINDING.lastIndex = 0;
+    for (let match = JINJA_BINDING.exec(template); match !== null; match = JINJA_BINDING.exec(template)) {
       for (const name of match.slice(1)) if (name) known.add(name);
     }
     const unknown = new Set<string>();
-    for (const match of template.matchAll(JINJA_EXPRESSION)) {
+    JINJA_EXPRESSION.lastIndex = 0;
+    for (let match = JINJA_EXPRESSION.exec(template); match !== null; match = JINJA_EXPRESSION.exec(template)) {
       const name = match[1] as string;
       if (!known.has(name)) unknown.add(name);
     }
@@ -437,6 +446,9 @@ class ReferenceChecker {
     }
   }
 }
+
+const EMPTY_MODEL = buildModel(null);
+anchorShape(new ReferenceChecker(EMPTY_MODEL, buildGraphIndex(EMPTY_MODEL), []));
 
 export function checkReferences(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
   if (!model.nodes.some((node) => isJsonObject(node.raw))) return;
