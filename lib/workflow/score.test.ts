@@ -88,7 +88,7 @@ describe("sortDiagnostics", () => {
 });
 
 describe("scoreResponse never throws", () => {
-  it("on arbitrary raw answers", () => {
+  it("on arbitrary raw answers", { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 300 }), (raw) => {
         assertExplained(scoreResponse({ raw }, TURN));
@@ -97,7 +97,7 @@ describe("scoreResponse never throws", () => {
     );
   });
 
-  it("on arbitrary text inside the three tags", () => {
+  it("on arbitrary text inside the three tags", { timeout: 60_000 }, () => {
     const text = fc.oneof(fc.string({ maxLength: 200 }), fc.json({ maxDepth: 4 }), fc.constantFrom(JSON.stringify(sample())));
     fc.assert(
       fc.property(fc.string({ maxLength: 60 }), text, (selection, workflow) => {
@@ -108,7 +108,8 @@ describe("scoreResponse never throws", () => {
     );
   });
 
-  it("on randomly mutated workflows", () => {
+  // Generous timeout: 400 full scorings take ~1 s idle but several seconds on a loaded machine.
+  it("on randomly mutated workflows", { timeout: 60_000 }, () => {
     const bases = corpusWorkflows(40);
     const mutation = fc.oneof(
       fc.record({ kind: fc.constant("delete" as const), at: fc.nat() }),
