@@ -1,0 +1,90 @@
+import "server-only";
+// Runs: listing with their rates, deleting, and re-scoring with the current scoring core. Each function checks the
+// acting user's permission before its query.
+import type { Database } from "../db";
+import { assertAllowed } from "../authz";
+import type { SessionUser } from "../session";
+
+export interface RunListItem {
+  id: string;
+  label: string;
+  origin: string;
+  model: { name: string; displayName: string; family: string | null; access: string | null };
+  benchmark: { id: string; name: string };
+  responseCount: number;
+  passed: number;
+  casesPassed: number | null;
+  hasResolve: boolean;
+  disagreements: number;
+  importedAt: Date;
+  importedBy: string | null;
+  coreVersion: string;
+}
+
+export async function listRuns(db: Database, actor: SessionUser | null): Promise<RunListItem[]> {
+  assertAllowed(actor, "read");
+  const runs = await db.run.findMany({
+    orderBy: [{ benchmark: { importedAt: "desc" } }, { model: { name: "asc" } }, { importedAt: "asc" }],
+    include: { model: true, benchmark: { select: { id: true, name: true } } },
+  });
+  if (runs.length === 0) return [];
+  const passed = await db.$queryRawUnsafe<{ runId: string; passed: number; disagreements: number }[]>(
+    `SELECT r."runId" AS runId, SUM(p."valid") AS passed, SUM(CASE WHEN p."disagreement" IS NULL THEN 0 ELSE 1 END) AS disagreements
+     FROM "PassResult" p JOIN "Response" r ON r."id" = p."responseId" GROUP BY r."runId"`,
+  );
+  const cases = await db.$queryRawUnsafe<{ runId: string; casesPassed: number }[]>(
+    `SELECT r."runId" AS runId, SUM(c."verdict") AS casesPassed
+     FROM "CaseResult" c JOIN "Response" r ON r."id" = c."responseId" GROUP BY r."runId"`,
+  );
+  const passedByRun = new Map(passed.map((row) => [row.runId, row]));
+  const casesByRun = new Map(cases.map((row) => [row.runId, Number(row.casesPassed)]));
+  return runs.map((run) => ({
+    id: run.id,
+    label: run.label,
+    origin: run.origin,
+    model: { name: run.model.name, displayName: run.model.displayName, family: run.model.family, access: run.model.access },
+    benchmark: run.benchmark,
+    responseCount: run.responseCount,
+    passed: Number(passedByRun.get(run.id)?.passed ?? 0),
+    casesPassed: run.hasResolve ? (casesByRun.get(run.id) ?? 0) : null,
+    hasResolve: run.hasResolve,
+    disagreements: Number(passedByRun.get(run.id)?.disagreements ?? 0),
+    importedAt: run.importedAt,
+    importedBy: run.importedBy,
+    coreVersion: run.coreVersion,
+  }));
+}
+
+export async function deleteRun(db: Database, actor: SessionUser, runId: string): Promise<{ deleted: boolean; label: string | null }> {
+  assertAllowed(actor, "administer");
+  const run = await db.run.findUnique({ where: { id: runId }, select: { label: true } });
+  if (!run) return { deleted: false, label: null };
+  // Cascades remove responses, verdicts, diagnostics and case results in the same statement's transaction.
+  await db.run.delete({ where: { id: runId } });
+  return { deleted: true, label: run.label };
+}
+
+export interface BenchmarkListItem {
+  id: string;
+  name: string;
+  version: string;
+  turnCount: number;
+  runCount: number;
+  importedAt: Date;
+}
+
+export async function listBenchmarks(db: Database, actor: SessionUser | null): Promise<BenchmarkListItem[]> {
+  assertAllowed(actor, "read");
+  const benchmarks = await db.benchmark.findMany({
+    orderBy: { importedAt: "desc" },
+    include: { _count: { select: { turns: true, runs: true } } },
+  });
+  return benchmarks.map((benchmark) => ({
+    id: benchmark.id,
+    name: benchmark.name,
+    version: benchmark.version,
+    turnCount: benchmark._count.turns,
+    runCount: benchmark._count.runs,
+    importedAt: benchmark.importedAt,
+  }));
+}
