@@ -1,0 +1,349 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useMemo, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { downloadText } from "@/components/ui/download";
+import { buttonStyles, inputStyles, labelStyles } from "@/components/ui/styles";
+import { formatPercent } from "@/lib/format";
+import { AVERAGE, METRICS, type Board, type BoardRow, type Metric, type MetricName, type MetricPair, type Source } from "@/lib/leaderboard/board";
+import type { BenchmarkChoice } from "@/lib/leaderboard/benchmarks";
+import { describeMetric, formatDelta, formatRank } from "@/lib/leaderboard/describe";
+import { exportFileName, MIME_TYPES, render, type ExportFormat } from "@/lib/leaderboard/export";
+import { boardViewColumns } from "@/lib/leaderboard/tables";
+import { applyView, ariaSort, boardQuery, parseBoardState, primarySource, toggleSort, type BoardState, type ViewSource } from "@/lib/leaderboard/view";
+
+const SOURCE_LABELS: Record<ViewSource, string> = { measured: "Measured", published: "Published", both: "Side by side" };
+const METRIC_LABELS: Record<MetricName, string> = { pass: "Pass", resolve: "Resolve" };
+
+function modelHref(model: string, benchmark: string, domain: string | null): string {
+  const params = new URLSearchParams();
+  if (benchmark) params.set("benchmark", benchmark);
+  if (domain) params.set("domain", domain);
+  const query = params.toString();
+  return `/models/${encodeURIComponent(model)}${query ? `?${query}` : ""}`;
+}
+
+function SortHeader({ state, sort, onSort, children, className }: { state: BoardState; sort: string; onSort: (sort: string) => void; children: React.ReactNode; className?: string }) {
+  const current = ariaSort(state, sort);
+  return (
+    <th scope="col" aria-sort={current} className={className}>
+      <button type="button" onClick={() => onSort(sort)} className="inline-flex items-center gap-1 rounded px-1 py-0.5 font-semibold uppercase tracking-wide hover:bg-slate-100 dark:hover:bg-slate-800">
+        {children}
+        <span aria-hidden="true" className="w-3 text-slate-400">
+          {current === "ascending" ? "▲" : current === "descending" ? "▼" : "↕"}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+function FigureTooltip({ id, lines }: { id: string; lines: string[] }) {
+  return (
+    <span
+      role="tooltip"
+      id={id}
+      className="pointer-events-none invisible absolute left-1/2 top-full z-30 mt-1 w-72 -translate-x-1/2 whitespace-normal rounded-md bg-slate-900 px-3 py-2 text-left text-xs font-normal normal-case leading-snug text-white shadow-lg group-focus-within:visible group-hover:visible dark:bg-slate-700"
+    >
+      {lines.map((line) => (
+        <span key={line} className="block">
+          {line}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function tooltipLines(pair: MetricPair, metric: MetricName, source: ViewSource): string[] {
+  const lines: string[] = [];
+  const add = (figure: Metric | null, which: Source, prefix: string) => {
+    if (figure) lines.push(`${prefix}${describeMetric(figure, metric, which)}`);
+    else lines.push(`${prefix}no ${which === "measured" ? "measured figure" : "published figure"}${metric === "resolve" && which === "measured" ? " (no resolve data)" : ""}`);
+  };
+  if (source === "both") {
+    add(pair.measured, "measured", "Measured: ");
+    add(pair.published, "published", "Published: ");
+    if (pair.delta !== null) lines.push(`Difference: ${formatDelta(pair.delta)}`);
+  } else add(pair[source], source, "");
+  return lines;
+}
+
+function FigureCell({ row, column, metric, state, benchmark }: { row: BoardRow; column: string; metric: MetricName; state: BoardState; benchmark: string }) {
+  const pair = row.cells[column]?.[metric] ?? { measured: null, published: null, delta: null };
+  const id = `tip-${row.name.replace(/[^A-Za-z0-9_-]/g, "_")}-${column.replace(/[^A-Za-z0-9_-]/g, "_")}-${metric}`;
+  const primary = state.source === "both" ? pair.measured : pair[state.source];
+  const spread = primary?.spread;
+  return (
+    <td className="group relative whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums" data-column={column} data-metric={metric}>
+      <Link
+        href={modelHref(row.name, benchmark, column === AVERAGE ? null : column)}
+        aria-describedby={id}
+        className="block rounded px-1 hover:bg-brand-50 hover:underline focus-visible:outline-2 dark:hover:bg-slate-800"
+        aria-label={`${row.displayName} ${column} ${metric} rate ${primary ? formatPercent(primary.rate) : "not available"}: open the turns`}
+      >
+        <span className={primary ? "" : "text-slate-400"}>{primary ? formatPercent(primary.rate) : "—"}</span>
+        {spread?.sd !== null && spread?.sd !== undefined ? <span className="block text-[10px] text-slate-500">± {(spread.sd * 100).toFixed(1)} pp</span> : null}
+        {state.source === "both" ? (
+          <>
+            <span className="block text-[11px] text-slate-500">pub {pair.published ? formatPercent(pair.published.rate) : "—"}</span>
+            <span className={`block text-[11px] font-medium ${pair.delta === null ? "text-slate-400" : pair.delta > 0 ? "text-emerald-700 dark:text-emerald-400" : pair.delta < 0 ? "text-red-700 dark:text-red-400" : "text-slate-500"}`}>
+              Δ {formatDelta(pair.delta)}
+            </span>
+          </>
+        ) : null}
+      </Link>
+      <FigureTooltip id={id} lines={tooltipLines(pair, metric, state.source)} />
+    </td>
+  );
+}
+
+export interface LeaderboardTableProps {
+  board: Board;
+  benchmarks: BenchmarkChoice[];
+  /** The selected benchmark as links write it (name or id), "" when none is imported. */
+  benchmark: string;
+  benchmarkName: string | null;
+  runCount: number;
+}
+
+export function LeaderboardTable({ board, benchmarks, benchmark, benchmarkName, runCount }: LeaderboardTableProps) {
+  const searchParams = useSearchParams();
+  const pathname = usePathname();
+  const router = useRouter();
+  const state = useMemo(() => parseBoardState(new URLSearchParams(searchParams.toString())), [searchParams]);
+  const [query, setQuery] = useState(state.q);
+  const rows = useMemo(() => applyView(board.rows, state), [board.rows, state]);
+  const total = useMemo(() => applyView(board.rows, { ...state, q: "", access: "all", family: "" }).length, [board.rows, state]);
+  const source = primarySource(state.source);
+
+  const update = (next: Partial<BoardState>) => {
+    window.history.replaceState(null, "", `${pathname}${boardQuery({ ...state, ...next })}`);
+  };
+  const onSort = (sort: string) => update(toggleSort(state, sort));
+  const viewColumns = boardViewColumns(board.columns, state);
+  const saveView = (format: ExportFormat) =>
+    downloadText(exportFileName(["leaderboard", state.source, benchmarkName ?? "published", "view"], format), render(viewColumns, rows, format), MIME_TYPES[format]);
+  const exportHref = (which: Source, format: ExportFormat) => {
+    const params = new URLSearchParams({ source: which, format });
+    if (which === "measured" && benchmark) params.set("benchmark", benchmark);
+    return `/api/export/leaderboard?${params}`;
+  };
+
+  const stickyRank = "sticky left-0 z-20 w-12 min-w-12 bg-white dark:bg-slate-900";
+  const stickyModel = "sticky left-12 z-20 min-w-44 max-w-56 bg-white shadow-[1px_0_0_0_rgb(226,232,240)] dark:bg-slate-900 dark:shadow-[1px_0_0_0_rgb(30,41,59)]";
+
+  return (
+    <section aria-label="Leaderboard" className="space-y-4">
+      <form className="flex flex-wrap items-end gap-x-5 gap-y-3" role="search" aria-label="Leaderboard view" onSubmit={(event) => event.preventDefault()}>
+        <fieldset>
+          <legend className={labelStyles}>Figures</legend>
+          <div className="mt-1 inline-flex overflow-hidden rounded-md border border-slate-300 dark:border-slate-600">
+            {(Object.keys(SOURCE_LABELS) as ViewSource[]).map((value) => (
+              <label key={value} className={`cursor-pointer px-3 py-1.5 text-sm has-[:focus-visible]:outline-2 ${state.source === value ? "bg-brand-600 text-white" : "bg-white hover:bg-slate-50 dark:bg-slate-900 dark:hover:bg-slate-800"}`}>
+                <input type="radio" name="source" value={value} checked={state.source === value} onChange={() => update({ source: value })} className="sr-only" />
+                {SOURCE_LABELS[value]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {state.source === "both" ? (
+          <label className={labelStyles}>
+            Sort values by
+            <select className={inputStyles} value={state.by} onChange={(event) => update({ by: event.target.value as BoardState["by"] })}>
+              <option value="measured">measured</option>
+              <option value="published">published</option>
+              <option value="delta">difference</option>
+            </select>
+          </label>
+        ) : null}
+        <label className={labelStyles}>
+          Rank by
+          <select className={inputStyles} value={state.rankBy} onChange={(event) => update({ rankBy: event.target.value as MetricName })}>
+            <option value="resolve">average resolve rate</option>
+            <option value="pass">average pass rate</option>
+          </select>
+        </label>
+        <label className={labelStyles}>
+          Access
+          <select className={inputStyles} value={state.access} onChange={(event) => update({ access: event.target.value as BoardState["access"] })}>
+            <option value="all">open and closed</option>
+            <option value="open">open models</option>
+            <option value="closed">closed models</option>
+          </select>
+        </label>
+        <label className={labelStyles}>
+          Family
+          <select className={inputStyles} value={state.family} onChange={(event) => update({ family: event.target.value })}>
+            <option value="">all families</option>
+            {board.families.map((family) => (
+              <option key={family} value={family}>
+                {family}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={labelStyles}>
+          Search models
+          <input
+            type="search"
+            className={inputStyles}
+            value={query}
+            placeholder="name or family"
+            onChange={(event) => {
+              setQuery(event.target.value);
+              update({ q: event.target.value });
+            }}
+          />
+        </label>
+        {benchmarks.length > 1 && state.source !== "published" ? (
+          <label className={labelStyles}>
+            Benchmark
+            <select className={inputStyles} value={benchmark} onChange={(event) => router.push(`${pathname}${boardQuery({ ...state, benchmark: event.target.value })}`)}>
+              {benchmarks.map((choice) => (
+                <option key={choice.id} value={benchmarks.filter((other) => other.name === choice.name).length > 1 ? choice.id : choice.name}>
+                  {choice.name} ({choice.runCount} runs)
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+      </form>
+
+      <p className="text-sm text-slate-600 dark:text-slate-400" aria-live="polite" data-testid="leaderboard-summary">
+        {rows.length} of {total} models
+        {state.source !== "published" && benchmarkName ? ` · measured on ${benchmarkName} (${runCount} run${runCount === 1 ? "" : "s"})` : ""}
+        {state.source !== "measured" ? " · published: the paper's Table 1, means of three runs" : ""}
+      </p>
+
+      {total === 0 ? (
+        <div className="rounded-xl border border-dashed border-slate-300 px-6 py-10 text-center text-sm dark:border-slate-700">
+          <p className="font-medium">{state.source === "measured" ? "No runs on this benchmark yet." : "No figures to show."}</p>
+          <p className="mt-2 text-slate-600 dark:text-slate-400">
+            Import runs to measure them, or{" "}
+            <button type="button" className="text-brand-700 underline dark:text-brand-400" onClick={() => update({ source: "published" })}>
+              show the published figures
+            </button>
+            .
+          </p>
+        </div>
+      ) : rows.length === 0 ? (
+        <div className="rounded-xl border border-dashed border-slate-300 px-6 py-10 text-center text-sm dark:border-slate-700">
+          <p className="font-medium">No model matches these filters.</p>
+          <button
+            type="button"
+            className={`${buttonStyles.secondary} mt-3`}
+            onClick={() => {
+              setQuery("");
+              update({ q: "", access: "all", family: "" });
+            }}
+          >
+            Clear filters
+          </button>
+        </div>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white pb-20 dark:border-slate-800 dark:bg-slate-900">
+          <table className="min-w-full border-separate border-spacing-0 text-sm" data-testid="leaderboard-table">
+            <caption className="sr-only">
+              Pass and resolve rates per model and domain ({SOURCE_LABELS[state.source].toLowerCase()}). Column headers sort; each figure opens the model&apos;s turns.
+            </caption>
+            <thead className="text-xs text-slate-500 dark:text-slate-400">
+              <tr>
+                <SortHeader state={state} sort="rank" onSort={onSort} className={`${stickyRank} border-b border-slate-200 px-1 py-2 text-left align-bottom dark:border-slate-800`}>
+                  Rank
+                </SortHeader>
+                <SortHeader state={state} sort="model" onSort={onSort} className={`${stickyModel} border-b border-slate-200 px-2 py-2 text-left align-bottom dark:border-slate-800`}>
+                  Model
+                </SortHeader>
+                {board.columns.map((column) => (
+                  <th key={column} scope="colgroup" colSpan={2} className={`border-b border-l border-slate-200 px-2 pt-2 text-center font-semibold text-slate-700 dark:border-slate-800 dark:text-slate-200 ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""}`}>
+                    {column}
+                  </th>
+                ))}
+              </tr>
+              <tr>
+                <td className={`${stickyRank} border-b border-slate-200 dark:border-slate-800`} />
+                <td className={`${stickyModel} border-b border-slate-200 dark:border-slate-800`} />
+                {board.columns.flatMap((column) =>
+                  METRICS.map((metric) => (
+                    <SortHeader
+                      key={`${column}.${metric}`}
+                      state={state}
+                      sort={`${column}.${metric}`}
+                      onSort={onSort}
+                      className={`border-b border-slate-200 px-1 pb-1 text-right dark:border-slate-800 ${metric === "pass" ? "border-l" : ""} ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""}`}
+                    >
+                      <span className="sr-only">{column} </span>
+                      {METRIC_LABELS[metric]}
+                      <span className="sr-only"> rate</span>
+                    </SortHeader>
+                  )),
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => {
+                const rank = row.ranks[source][state.rankBy];
+                return (
+                  <tr key={row.name} data-testid="leaderboard-row" data-model={row.name} className="hover:bg-slate-50 dark:hover:bg-slate-800/40">
+                    <td className={`${stickyRank} border-b border-slate-100 px-2 py-1.5 text-center align-top tabular-nums dark:border-slate-800`} data-testid="rank">
+                      <span title={rank.tied ? "Tied: this model's 95% interval overlaps another model's with the same rank" : rank.rank === null ? "Not ranked: no figure for the ranking metric" : undefined}>
+                        {formatRank(rank)}
+                      </span>
+                    </td>
+                    <th scope="row" className={`${stickyModel} border-b border-slate-100 px-2 py-1.5 text-left align-top font-normal dark:border-slate-800`}>
+                      <Link href={modelHref(row.name, benchmark, null)} className="font-medium text-slate-900 hover:underline dark:text-slate-100">
+                        {row.displayName}
+                      </Link>
+                      <span className="mt-0.5 flex flex-wrap items-center gap-1 text-xs text-slate-500">
+                        {row.displayName !== row.name ? <span className="font-mono">{row.name}</span> : null}
+                        {row.family ? <span>{row.family}</span> : null}
+                        {row.access ? <Badge tone={row.access === "open" ? "info" : "neutral"}>{row.access}</Badge> : null}
+                        {row.runs > 1 ? <Badge tone="warn" title="Runs pooled into the measured figures">{row.runs} runs</Badge> : null}
+                      </span>
+                    </th>
+                    {board.columns.flatMap((column) =>
+                      METRICS.map((metric) => <FigureCell key={`${column}.${metric}`} row={row} column={column} metric={metric} state={state} benchmark={benchmark} />),
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <div className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
+        <div className="flex items-center gap-2" role="group" aria-label="Download this view">
+          <span className="text-slate-500">This view</span>
+          <button type="button" className={buttonStyles.secondary} onClick={() => saveView("csv")}>
+            CSV
+          </button>
+          <button type="button" className={buttonStyles.secondary} onClick={() => saveView("json")}>
+            JSON
+          </button>
+        </div>
+        <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Download all figures">
+          <span className="text-slate-500">All counts (overall, domains, rounds)</span>
+          {benchmark ? (
+            <>
+              <a className={buttonStyles.secondary} href={exportHref("measured", "csv")} download>
+                measured CSV
+              </a>
+              <a className={buttonStyles.secondary} href={exportHref("measured", "json")} download>
+                measured JSON
+              </a>
+            </>
+          ) : null}
+          <a className={buttonStyles.secondary} href={exportHref("published", "csv")} download>
+            published CSV
+          </a>
+          <a className={buttonStyles.secondary} href={exportHref("published", "json")} download>
+            published JSON
+          </a>
+        </div>
+      </div>
+    </section>
+  );
+}
+
