@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { CATEGORY_COLUMNS, FAIL_STEP_COLUMNS, failStepDistribution, failureCategories } from "@/lib/leaderboard/charts";
 import { compareRuns, DISCORDANT_COLUMNS } from "@/lib/leaderboard/compare";
 import { leaderboardExportRows, LEADERBOARD_COLUMNS, render, type Column, type ExportFormat } from "@/lib/leaderboard/export";
-import { TASK_COLUMNS, type TaskExportRow } from "@/lib/leaderboard/tables";
+import { TASK_COLUMNS, taskExportRow } from "@/lib/leaderboard/tables";
 import { matrixExportRows, MATRIX_COLUMNS, MODEL_TURN_COLUMNS } from "@/lib/leaderboard/turns";
 import { createDatabaseClient, type Database } from "@/lib/server/db";
 import { getModelOverview, getModelTurns, getPairTurns, getTaskMatrix, listTasks } from "@/lib/server/data/drilldown";
@@ -74,19 +74,7 @@ async function exportTable(db: Database, table: string, values: Record<string, s
     }
     case "tasks": {
       const tasks = await listTasks(db, CLI_ACTOR, await benchmarkId(db, requested));
-      const rows: TaskExportRow[] = tasks.map((task) => ({
-        task: task.name,
-        domain: task.domain,
-        rounds: task.rounds,
-        turns: task.turns,
-        responses: task.responses,
-        passed: task.passed,
-        passRate: task.responses ? task.passed / task.responses : null,
-        casesPassed: task.resolveResponses ? task.casesPassed : null,
-        cases: task.resolveResponses ? 3 * task.resolveResponses : null,
-        resolveRate: task.resolveResponses ? task.casesPassed / (3 * task.resolveResponses) : null,
-      }));
-      return print(TASK_COLUMNS, rows, format);
+      return print(TASK_COLUMNS, tasks.map(taskExportRow), format);
     }
     case "task": {
       if (typeof values.task !== "string") throw new UsageError("task needs --task <name>");

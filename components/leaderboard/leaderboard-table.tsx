@@ -29,7 +29,7 @@ function SortHeader({ state, sort, onSort, children, className }: { state: Board
   const current = ariaSort(state, sort);
   return (
     <th scope="col" aria-sort={current} className={className}>
-      <button type="button" onClick={() => onSort(sort)} className="inline-flex items-center gap-1 rounded px-1 py-0.5 font-semibold uppercase tracking-wide hover:bg-slate-100 dark:hover:bg-slate-800">
+      <button type="button" onClick={() => onSort(sort)} className="inline-flex items-center gap-0.5 rounded px-1 py-0.5 text-[11px] font-semibold uppercase tracking-wide hover:bg-slate-100 dark:hover:bg-slate-800">
         {children}
         <span aria-hidden="true" className="w-3 text-slate-400">
           {current === "ascending" ? "▲" : current === "descending" ? "▼" : "↕"}
@@ -39,12 +39,12 @@ function SortHeader({ state, sort, onSort, children, className }: { state: Board
   );
 }
 
-function FigureTooltip({ id, lines }: { id: string; lines: string[] }) {
+function FigureTooltip({ id, lines, above, alignRight }: { id: string; lines: string[]; above: boolean; alignRight: boolean }) {
   return (
     <span
       role="tooltip"
       id={id}
-      className="pointer-events-none invisible absolute left-1/2 top-full z-30 mt-1 w-72 -translate-x-1/2 whitespace-normal rounded-md bg-slate-900 px-3 py-2 text-left text-xs font-normal normal-case leading-snug text-white shadow-lg group-focus-within:visible group-hover:visible dark:bg-slate-700"
+      className={`pointer-events-none invisible absolute z-30 w-72 ${above ? "bottom-full mb-1" : "top-full mt-1"} ${alignRight ? "right-0" : "left-1/2 -translate-x-1/2"} whitespace-normal rounded-md bg-slate-900 px-3 py-2 text-left text-xs font-normal normal-case leading-snug text-white shadow-lg group-focus-within:visible group-hover:visible dark:bg-slate-700`}
     >
       {lines.map((line) => (
         <span key={line} className="block">
@@ -69,13 +69,13 @@ function tooltipLines(pair: MetricPair, metric: MetricName, source: ViewSource):
   return lines;
 }
 
-function FigureCell({ row, column, metric, state, benchmark }: { row: BoardRow; column: string; metric: MetricName; state: BoardState; benchmark: string }) {
+function FigureCell({ row, column, metric, state, benchmark, above, alignRight }: { row: BoardRow; column: string; metric: MetricName; state: BoardState; benchmark: string; above: boolean; alignRight: boolean }) {
   const pair = row.cells[column]?.[metric] ?? { measured: null, published: null, delta: null };
   const id = `tip-${row.name.replace(/[^A-Za-z0-9_-]/g, "_")}-${column.replace(/[^A-Za-z0-9_-]/g, "_")}-${metric}`;
   const primary = state.source === "both" ? pair.measured : pair[state.source];
   const spread = primary?.spread;
   return (
-    <td className="group relative whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums" data-column={column} data-metric={metric}>
+    <td className="group relative whitespace-nowrap px-0.5 py-1.5 text-right align-top text-xs tabular-nums" data-column={column} data-metric={metric}>
       <Link
         href={modelHref(row.name, benchmark, column === AVERAGE ? null : column)}
         aria-describedby={id}
@@ -93,7 +93,7 @@ function FigureCell({ row, column, metric, state, benchmark }: { row: BoardRow; 
           </>
         ) : null}
       </Link>
-      <FigureTooltip id={id} lines={tooltipLines(pair, metric, state.source)} />
+      <FigureTooltip id={id} lines={tooltipLines(pair, metric, state.source)} above={above} alignRight={alignRight} />
     </td>
   );
 }
@@ -130,8 +130,8 @@ export function LeaderboardTable({ board, benchmarks, benchmark, benchmarkName, 
     return `/api/export/leaderboard?${params}`;
   };
 
-  const stickyRank = "sticky left-0 z-20 w-12 min-w-12 bg-white dark:bg-slate-900";
-  const stickyModel = "sticky left-12 z-20 min-w-44 max-w-56 bg-white shadow-[1px_0_0_0_rgb(226,232,240)] dark:bg-slate-900 dark:shadow-[1px_0_0_0_rgb(30,41,59)]";
+  const stickyRank = "sticky left-0 z-20 w-10 min-w-10 bg-white dark:bg-slate-900";
+  const stickyModel = "sticky left-10 z-20 min-w-36 max-w-44 bg-white shadow-[1px_0_0_0_rgb(226,232,240)] dark:bg-slate-900 dark:shadow-[1px_0_0_0_rgb(30,41,59)]";
 
   return (
     <section aria-label="Leaderboard" className="space-y-4">
@@ -242,7 +242,7 @@ export function LeaderboardTable({ board, benchmarks, benchmark, benchmarkName, 
           </button>
         </div>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white pb-20 dark:border-slate-800 dark:bg-slate-900">
+        <div className={`overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 ${rows.length <= 4 ? "pb-20" : ""}`}>
           <table className="min-w-full border-separate border-spacing-0 text-sm" data-testid="leaderboard-table">
             <caption className="sr-only">
               Pass and resolve rates per model and domain ({SOURCE_LABELS[state.source].toLowerCase()}). Column headers sort; each figure opens the model&apos;s turns.
@@ -271,7 +271,7 @@ export function LeaderboardTable({ board, benchmarks, benchmark, benchmarkName, 
                       state={state}
                       sort={`${column}.${metric}`}
                       onSort={onSort}
-                      className={`border-b border-slate-200 px-1 pb-1 text-right dark:border-slate-800 ${metric === "pass" ? "border-l" : ""} ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""}`}
+                      className={`border-b border-slate-200 px-0 pb-1 text-right dark:border-slate-800 ${metric === "pass" ? "border-l" : ""} ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""}`}
                     >
                       <span className="sr-only">{column} </span>
                       {METRIC_LABELS[metric]}
@@ -282,7 +282,9 @@ export function LeaderboardTable({ board, benchmarks, benchmark, benchmarkName, 
               </tr>
             </thead>
             <tbody>
-              {rows.map((row) => {
+              {rows.map((row, rowIndex) => {
+                // Tooltips of the last rows open upwards so the scrolling wrapper does not clip them.
+                const above = rows.length > 4 && rowIndex >= rows.length - 3;
                 const rank = row.ranks[source][state.rankBy];
                 return (
                   <tr key={row.name} data-testid="leaderboard-row" data-model={row.name} className="hover:bg-slate-50 dark:hover:bg-slate-800/40">
@@ -296,14 +298,25 @@ export function LeaderboardTable({ board, benchmarks, benchmark, benchmarkName, 
                         {row.displayName}
                       </Link>
                       <span className="mt-0.5 flex flex-wrap items-center gap-1 text-xs text-slate-500">
-                        {row.displayName !== row.name ? <span className="font-mono">{row.name}</span> : null}
+                        {row.displayName !== row.name ? <span className="break-all font-mono">{row.name}</span> : null}
                         {row.family ? <span>{row.family}</span> : null}
                         {row.access ? <Badge tone={row.access === "open" ? "info" : "neutral"}>{row.access}</Badge> : null}
                         {row.runs > 1 ? <Badge tone="warn" title="Runs pooled into the measured figures">{row.runs} runs</Badge> : null}
                       </span>
                     </th>
-                    {board.columns.flatMap((column) =>
-                      METRICS.map((metric) => <FigureCell key={`${column}.${metric}`} row={row} column={column} metric={metric} state={state} benchmark={benchmark} />),
+                    {board.columns.flatMap((column, columnIndex) =>
+                      METRICS.map((metric) => (
+                        <FigureCell
+                          key={`${column}.${metric}`}
+                          row={row}
+                          column={column}
+                          metric={metric}
+                          state={state}
+                          benchmark={benchmark}
+                          above={above}
+                          alignRight={columnIndex >= board.columns.length - 2}
+                        />
+                      )),
                     )}
                   </tr>
                 );

@@ -41,7 +41,7 @@ export const MIME_TYPES: Record<ExportFormat, string> = { csv: "text/csv; charse
 /** A file name made of safe characters only, e.g. "leaderboard-measured-chat2workflow.csv". */
 export function exportFileName(parts: readonly string[], format: ExportFormat): string {
   const stem = parts
-    .map((part) => part.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, ""))
+    .map((part) => part.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, ""))
     .filter((part) => part.length > 0)
     .join("-");
   return `${stem || "export"}.${format}`;

@@ -21,6 +21,34 @@ export interface TaskExportRow {
   resolveRate: number | null;
 }
 
+/** A task's pooled counts over every run's responses (and, for resolve, over the runs with resolve data). */
+export interface TaskCounts {
+  name: string;
+  domain: string;
+  rounds: number;
+  turns: number;
+  responses: number;
+  passed: number;
+  resolveResponses: number;
+  casesPassed: number;
+}
+
+export function taskExportRow(task: TaskCounts): TaskExportRow {
+  const hasResolve = task.resolveResponses > 0;
+  return {
+    task: task.name,
+    domain: task.domain,
+    rounds: task.rounds,
+    turns: task.turns,
+    responses: task.responses,
+    passed: task.passed,
+    passRate: task.responses ? task.passed / task.responses : null,
+    casesPassed: hasResolve ? task.casesPassed : null,
+    cases: hasResolve ? 3 * task.resolveResponses : null,
+    resolveRate: hasResolve ? task.casesPassed / (3 * task.resolveResponses) : null,
+  };
+}
+
 export const TASK_COLUMNS: readonly Column<TaskExportRow>[] = [
   { key: "task", value: (row) => row.task },
   { key: "domain", value: (row) => row.domain },

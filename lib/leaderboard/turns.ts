@@ -203,3 +203,22 @@ export const MODEL_TURN_COLUMNS: readonly Column<ModelTurnRow>[] = [
   ...[0, 1, 2].map((index): Column<ModelTurnRow> => ({ key: `test${index + 1}`, value: (row) => row.cases[index] ?? null })),
   { key: "responseId", value: (row) => row.responseId },
 ];
+
+export interface TurnSummary {
+  turns: number;
+  passed: number;
+  /** Resolved cases and 3 × turns, over the turns of runs with resolve data; null when none has any. */
+  casesPassed: number | null;
+  cases: number | null;
+}
+
+/** The pass and resolve counts of a list of turns, by the official definitions (every turn counts 3 cases). */
+export function summarizeTurns(rows: readonly Pick<ModelTurnRow, "valid" | "cases">[]): TurnSummary {
+  const withResolve = rows.filter((row) => row.cases.every((state) => state !== "unknown"));
+  return {
+    turns: rows.length,
+    passed: rows.filter((row) => row.valid).length,
+    casesPassed: withResolve.length ? withResolve.reduce((sum, row) => sum + row.cases.filter((state) => state === "pass").length, 0) : null,
+    cases: withResolve.length ? CASES_PER_TURN * withResolve.length : null,
+  };
+}

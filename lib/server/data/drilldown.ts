@@ -3,6 +3,7 @@ import "server-only";
 // matrix, and one run's per-turn outcomes for paired comparisons. Each function checks the actor may read.
 import type { ModelInfo } from "@/lib/leaderboard/board";
 import type { PairTurn } from "@/lib/leaderboard/compare";
+import type { TaskCounts } from "@/lib/leaderboard/tables";
 import { buildTaskMatrix, caseStates, type MatrixRun, type ModelTurnRow, type TaskMatrix } from "@/lib/leaderboard/turns";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
@@ -109,18 +110,8 @@ export async function getModelTurns(db: Database, actor: SessionUser | null, ben
   });
 }
 
-export interface TaskListItem {
-  name: string;
+export interface TaskListItem extends TaskCounts {
   externalId: number;
-  domain: string;
-  rounds: number;
-  turns: number;
-  /** Responses of every run to the task's turns, and how many passed. */
-  responses: number;
-  passed: number;
-  /** Over the runs with resolve data: their responses and resolved cases (of 3 each). */
-  resolveResponses: number;
-  casesPassed: number;
 }
 
 export async function listTasks(db: Database, actor: SessionUser | null, benchmarkId: string): Promise<TaskListItem[]> {
