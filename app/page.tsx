@@ -43,9 +43,10 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         </EmptyState>
       ) : (
         <LeaderboardTable
-          board={data.board}
+          wire={data.wire}
           benchmarks={data.selection.choices}
           benchmark={benchmark}
+          linkBenchmark={param(params, "benchmark") ? benchmark : ""}
           benchmarkName={data.selection.benchmark?.name ?? null}
           runCount={data.runCount}
         />

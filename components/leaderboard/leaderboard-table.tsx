@@ -1,18 +1,18 @@
 "use client";
 
-import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
-import { Badge } from "@/components/ui/badge";
+import { memo, useCallback, useMemo, useState, type FocusEvent, type MouseEvent } from "react";
 import { downloadText } from "@/components/ui/download";
 import { buttonStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 import { formatPercent } from "@/lib/format";
-import { AVERAGE, METRICS, type Board, type BoardRow, type Metric, type MetricName, type MetricPair, type Source } from "@/lib/leaderboard/board";
+import { AVERAGE, METRICS, type BoardRow, type Metric, type MetricName, type MetricPair, type Source } from "@/lib/leaderboard/board";
 import type { BenchmarkChoice } from "@/lib/leaderboard/benchmarks";
 import { describeMetric, formatDelta, formatRank } from "@/lib/leaderboard/describe";
 import { exportFileName, MIME_TYPES, render, type ExportFormat } from "@/lib/leaderboard/export";
 import { boardViewColumns } from "@/lib/leaderboard/tables";
 import { applyView, ariaSort, boardQuery, parseBoardState, primarySource, toggleSort, type BoardState, type ViewSource } from "@/lib/leaderboard/view";
+import { decodeBoard, type WireBoard } from "@/lib/leaderboard/wire";
+import styles from "./leaderboard.module.css";
 
 const SOURCE_LABELS: Record<ViewSource, string> = { measured: "Measured", published: "Published", both: "Side by side" };
 const METRIC_LABELS: Record<MetricName, string> = { pass: "Pass", resolve: "Resolve" };
@@ -41,15 +41,9 @@ function SortHeader({ state, sort, onSort, children, className }: { state: Board
 
 function FigureTooltip({ id, lines, above, alignRight }: { id: string; lines: string[]; above: boolean; alignRight: boolean }) {
   return (
-    <span
-      role="tooltip"
-      id={id}
-      className={`pointer-events-none invisible absolute z-30 w-72 ${above ? "bottom-full mb-1" : "top-full mt-1"} ${alignRight ? "right-0" : "left-1/2 -translate-x-1/2"} whitespace-normal rounded-md bg-slate-900 px-3 py-2 text-left text-xs font-normal normal-case leading-snug text-white shadow-lg group-focus-within:visible group-hover:visible dark:bg-slate-700`}
-    >
+    <span role="tooltip" id={id} className={`${styles.tooltip} ${above ? styles.above : styles.below} ${alignRight ? styles.right : styles.center}`}>
       {lines.map((line) => (
-        <span key={line} className="block">
-          {line}
-        </span>
+        <span key={line}>{line}</span>
       ))}
     </span>
   );
@@ -69,53 +63,122 @@ function tooltipLines(pair: MetricPair, metric: MetricName, source: ViewSource):
   return lines;
 }
 
-function FigureCell({ row, column, metric, state, benchmark, above, alignRight }: { row: BoardRow; column: string; metric: MetricName; state: BoardState; benchmark: string; above: boolean; alignRight: boolean }) {
-  const pair = row.cells[column]?.[metric] ?? { measured: null, published: null, delta: null };
-  const id = `tip-${row.name.replace(/[^A-Za-z0-9_-]/g, "_")}-${column.replace(/[^A-Za-z0-9_-]/g, "_")}-${metric}`;
-  const primary = state.source === "both" ? pair.measured : pair[state.source];
-  const spread = primary?.spread;
+const EMPTY_PAIR: MetricPair = { measured: null, published: null, delta: null };
+
+/** One figure: a plain link (thousands of them: no client router per cell) and, while hovered or focused, its tooltip. */
+function FigureCell({ row, column, metric, source, href, active, above, alignRight }: { row: BoardRow; column: string; metric: MetricName; source: ViewSource; href: string; active: boolean; above: boolean; alignRight: boolean }) {
+  const pair = row.cells[column]?.[metric] ?? EMPTY_PAIR;
+  const primary = source === "both" ? pair.measured : pair[source];
+  const sd = primary?.spread?.sd;
+  const id = `tip-${column}-${metric}`;
   return (
-    <td className="group relative whitespace-nowrap px-0.5 py-1.5 text-right align-top text-xs tabular-nums" data-column={column} data-metric={metric}>
-      <Link
-        href={modelHref(row.name, benchmark, column === AVERAGE ? null : column)}
-        aria-describedby={id}
-        className="block rounded px-1 hover:bg-brand-50 hover:underline focus-visible:outline-2 dark:hover:bg-slate-800"
-        aria-label={`${row.displayName} ${column} ${metric} rate ${primary ? formatPercent(primary.rate) : "not available"}: open the turns`}
-      >
-        <span className={primary ? "" : "text-slate-400"}>{primary ? formatPercent(primary.rate) : "—"}</span>
-        {spread?.sd !== null && spread?.sd !== undefined ? <span className="block text-[10px] text-slate-500">± {(spread.sd * 100).toFixed(1)} pp</span> : null}
-        {state.source === "both" ? (
+    <td className={`${styles.cell} ${metric === "pass" ? styles.first : ""} ${column === AVERAGE ? styles.average : ""}`} data-column={column} data-metric={metric}>
+      <a href={href} className={styles.link} aria-describedby={active ? id : undefined}>
+        <span className={primary ? undefined : styles.muted}>{primary ? formatPercent(primary.rate) : "—"}</span>
+        {/* The run-to-run deviation under the overall figures; every figure's tooltip gives its own. */}
+        {column === AVERAGE && sd !== null && sd !== undefined ? <span className={styles.sub}>± {(sd * 100).toFixed(1)} pp</span> : null}
+        {source === "both" ? (
           <>
-            <span className="block text-[11px] text-slate-500">pub {pair.published ? formatPercent(pair.published.rate) : "—"}</span>
-            <span className={`block text-[11px] font-medium ${pair.delta === null ? "text-slate-400" : pair.delta > 0 ? "text-emerald-700 dark:text-emerald-400" : pair.delta < 0 ? "text-red-700 dark:text-red-400" : "text-slate-500"}`}>
-              Δ {formatDelta(pair.delta)}
-            </span>
+            <span className={styles.sub}>pub {pair.published ? formatPercent(pair.published.rate) : "—"}</span>
+            <span className={`${styles.sub} ${pair.delta === null || pair.delta === 0 ? "" : pair.delta > 0 ? styles.up : styles.down}`}>Δ {formatDelta(pair.delta)}</span>
           </>
         ) : null}
-      </Link>
-      <FigureTooltip id={id} lines={tooltipLines(pair, metric, state.source)} above={above} alignRight={alignRight} />
+      </a>
+      {active ? <FigureTooltip id={id} lines={tooltipLines(pair, metric, source)} above={above} alignRight={alignRight} /> : null}
     </td>
   );
 }
 
+const stickyRank = "sticky left-0 z-20 w-10 min-w-10 bg-white dark:bg-slate-900";
+const stickyModel = "sticky left-10 z-20 min-w-36 max-w-44 bg-white shadow-[1px_0_0_0_rgb(226,232,240)] dark:bg-slate-900 dark:shadow-[1px_0_0_0_rgb(30,41,59)]";
+
+interface RowProps {
+  row: BoardRow;
+  columns: string[];
+  source: ViewSource;
+  rankBy: MetricName;
+  benchmark: string;
+  /** "<column>.<metric>" of the figure showing its tooltip, when it is in this row. */
+  active: string | null;
+  above: boolean;
+}
+
+/** Memoized: hovering a figure re-renders only its row. */
+const LeaderboardRow = memo(function LeaderboardRow({ row, columns, source, rankBy, benchmark, active, above }: RowProps) {
+  const rank = row.ranks[primarySource(source)][rankBy];
+  const base = modelHref(row.name, benchmark, null);
+  const separator = base.includes("?") ? "&" : "?";
+  return (
+    <tr data-testid="leaderboard-row" data-model={row.name} className={styles.row}>
+      <td className={styles.rankCell} data-testid="rank">
+        <span title={rank.tied ? "Tied: this model's 95% interval overlaps another model's with the same rank" : rank.rank === null ? "Not ranked: no figure for the ranking metric" : undefined}>
+          {formatRank(rank)}
+        </span>
+      </td>
+      <th scope="row" className={styles.modelCell}>
+        <a href={base} className={styles.modelName}>
+          {row.displayName}
+        </a>
+        <span className={styles.meta}>
+          {row.displayName !== row.name ? <span className={styles.mono}>{row.name}</span> : null}
+          {row.family ? <span>{row.family}</span> : null}
+          {row.access ? <span className={`${styles.tag} ${row.access === "open" ? styles.tagOpen : ""}`}>{row.access}</span> : null}
+          {row.runs > 1 ? (
+            <span className={`${styles.tag} ${styles.tagRuns}`} title="Runs pooled into the measured figures">
+              {row.runs} runs
+            </span>
+          ) : null}
+        </span>
+      </th>
+      {columns.flatMap((column, columnIndex) =>
+        METRICS.map((metric) => (
+          <FigureCell
+            key={`${column}.${metric}`}
+            row={row}
+            column={column}
+            metric={metric}
+            source={source}
+            href={column === AVERAGE ? base : `${base}${separator}domain=${encodeURIComponent(column)}`}
+            active={active === `${column}.${metric}`}
+            above={above}
+            alignRight={columnIndex >= columns.length - 2}
+          />
+        )),
+      )}
+    </tr>
+  );
+});
+
 export interface LeaderboardTableProps {
-  board: Board;
+  /** The board in its compact form (lib/leaderboard/wire), decoded here. */
+  wire: WireBoard;
   benchmarks: BenchmarkChoice[];
   /** The selected benchmark as links write it (name or id), "" when none is imported. */
   benchmark: string;
+  /** What figure links carry as ?benchmark=: "" while the page shows the default benchmark (shorter links). */
+  linkBenchmark: string;
   benchmarkName: string | null;
   runCount: number;
 }
 
-export function LeaderboardTable({ board, benchmarks, benchmark, benchmarkName, runCount }: LeaderboardTableProps) {
+export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, benchmarkName, runCount }: LeaderboardTableProps) {
+  const board = useMemo(() => decodeBoard(wire), [wire]);
   const searchParams = useSearchParams();
   const pathname = usePathname();
   const router = useRouter();
   const state = useMemo(() => parseBoardState(new URLSearchParams(searchParams.toString())), [searchParams]);
   const [query, setQuery] = useState(state.q);
+  const [active, setActive] = useState<{ model: string; cell: string } | null>(null);
+  const activate = useCallback((event: MouseEvent<HTMLElement> | FocusEvent<HTMLElement>) => {
+    const target = event.target instanceof Element ? event.target.closest("td[data-column]") : null;
+    const model = target?.closest("tr")?.getAttribute("data-model");
+    if (!target || !model) return;
+    const cell = `${target.getAttribute("data-column")}.${target.getAttribute("data-metric")}`;
+    setActive((current) => (current?.model === model && current.cell === cell ? current : { model, cell }));
+  }, []);
+  const deactivate = useCallback(() => setActive(null), []);
   const rows = useMemo(() => applyView(board.rows, state), [board.rows, state]);
   const total = useMemo(() => applyView(board.rows, { ...state, q: "", access: "all", family: "" }).length, [board.rows, state]);
-  const source = primarySource(state.source);
 
   const update = (next: Partial<BoardState>) => {
     window.history.replaceState(null, "", `${pathname}${boardQuery({ ...state, ...next })}`);
@@ -129,9 +192,6 @@ export function LeaderboardTable({ board, benchmarks, benchmark, benchmarkName, 
     if (which === "measured" && benchmark) params.set("benchmark", benchmark);
     return `/api/export/leaderboard?${params}`;
   };
-
-  const stickyRank = "sticky left-0 z-20 w-10 min-w-10 bg-white dark:bg-slate-900";
-  const stickyModel = "sticky left-10 z-20 min-w-36 max-w-44 bg-white shadow-[1px_0_0_0_rgb(226,232,240)] dark:bg-slate-900 dark:shadow-[1px_0_0_0_rgb(30,41,59)]";
 
   return (
     <section aria-label="Leaderboard" className="space-y-4">
@@ -281,46 +341,20 @@ export function LeaderboardTable({ board, benchmarks, benchmark, benchmarkName, 
                 )}
               </tr>
             </thead>
-            <tbody>
-              {rows.map((row, rowIndex) => {
-                // Tooltips of the last rows open upwards so the scrolling wrapper does not clip them.
-                const above = rows.length > 4 && rowIndex >= rows.length - 3;
-                const rank = row.ranks[source][state.rankBy];
-                return (
-                  <tr key={row.name} data-testid="leaderboard-row" data-model={row.name} className="hover:bg-slate-50 dark:hover:bg-slate-800/40">
-                    <td className={`${stickyRank} border-b border-slate-100 px-2 py-1.5 text-center align-top tabular-nums dark:border-slate-800`} data-testid="rank">
-                      <span title={rank.tied ? "Tied: this model's 95% interval overlaps another model's with the same rank" : rank.rank === null ? "Not ranked: no figure for the ranking metric" : undefined}>
-                        {formatRank(rank)}
-                      </span>
-                    </td>
-                    <th scope="row" className={`${stickyModel} border-b border-slate-100 px-2 py-1.5 text-left align-top font-normal dark:border-slate-800`}>
-                      <Link href={modelHref(row.name, benchmark, null)} className="font-medium text-slate-900 hover:underline dark:text-slate-100">
-                        {row.displayName}
-                      </Link>
-                      <span className="mt-0.5 flex flex-wrap items-center gap-1 text-xs text-slate-500">
-                        {row.displayName !== row.name ? <span className="break-all font-mono">{row.name}</span> : null}
-                        {row.family ? <span>{row.family}</span> : null}
-                        {row.access ? <Badge tone={row.access === "open" ? "info" : "neutral"}>{row.access}</Badge> : null}
-                        {row.runs > 1 ? <Badge tone="warn" title="Runs pooled into the measured figures">{row.runs} runs</Badge> : null}
-                      </span>
-                    </th>
-                    {board.columns.flatMap((column, columnIndex) =>
-                      METRICS.map((metric) => (
-                        <FigureCell
-                          key={`${column}.${metric}`}
-                          row={row}
-                          column={column}
-                          metric={metric}
-                          state={state}
-                          benchmark={benchmark}
-                          above={above}
-                          alignRight={columnIndex >= board.columns.length - 2}
-                        />
-                      )),
-                    )}
-                  </tr>
-                );
-              })}
+            <tbody onMouseOver={activate} onFocus={activate} onMouseLeave={deactivate} onBlur={deactivate}>
+              {rows.map((row, rowIndex) => (
+                <LeaderboardRow
+                  key={row.name}
+                  row={row}
+                  columns={board.columns}
+                  source={state.source}
+                  rankBy={state.rankBy}
+                  benchmark={linkBenchmark}
+                  active={active?.model === row.name ? active.cell : null}
+                  // Tooltips of the last rows open upwards so the scrolling wrapper does not clip them.
+                  above={rows.length > 4 && rowIndex >= rows.length - 3}
+                />
+              ))}
             </tbody>
           </table>
         </div>

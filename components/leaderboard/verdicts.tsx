@@ -1,7 +1,5 @@
 // Verdict badges shared by the drill-down pages: always a symbol and words, so colour is never the only signal.
-import Link from "next/link";
-import type { CaseState, MatrixCell, Tone } from "@/lib/leaderboard/turns";
-import { verdictLabel, verdictText } from "@/lib/leaderboard/turns";
+import type { CaseState, Tone } from "@/lib/leaderboard/turns";
 
 export const TONE_CLASSES: Record<Tone, string> = {
   good: "bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800",
@@ -51,25 +49,5 @@ export function CaseChips({ cases }: { cases: CaseState[] }) {
         );
       })}
     </span>
-  );
-}
-
-/** One matrix cell: a link to the response when there is one, with the verdict in symbols and in words. */
-export function MatrixCellLink({ cell, context }: { cell: MatrixCell; context: string }) {
-  const label = verdictLabel(cell.responseId === null ? null : cell);
-  const text = verdictText(cell.responseId === null ? null : cell);
-  const classes = `block rounded px-2 py-1 text-center text-xs font-medium ring-1 ${TONE_CLASSES[cell.tone]}`;
-  if (cell.responseId === null) {
-    return (
-      <span className={classes} title={`${context}: ${label}`}>
-        <span aria-hidden="true">{text}</span>
-        <span className="sr-only">{`${context}: ${label}`}</span>
-      </span>
-    );
-  }
-  return (
-    <Link href={`/responses/${encodeURIComponent(cell.responseId)}`} className={`${classes} hover:underline focus-visible:outline-2`} title={`${context}: ${label}. Open the response.`} aria-label={`${context}: ${label}. Open the response`}>
-      {text}
-    </Link>
   );
 }

@@ -203,14 +203,14 @@ export function buildBoard(measured: MeasuredInput | null, published: readonly P
 
   if (measured) {
     const info = new Map(measured.models.map((model) => [model.name, model]));
-    const spreads = new Map(measured.spreads.map((spread) => [JSON.stringify([spread.model, spread.scope, spread.key]), spread]));
+    const spreads = new Map(measured.spreads.map((spread) => [`${spread.model}\u0000${spread.scope}\u0000${spread.key}`, spread]));
     for (const rate of measured.rates) {
       const column = columnOf(rate);
       if (column === null) continue;
       const row = rowFor(info.get(rate.model) ?? { name: rate.model, displayName: rate.model, family: null, access: null });
       row.inMeasured = true;
       row.runs = measured.runs.get(rate.model) ?? 1;
-      const spread = spreads.get(JSON.stringify([rate.model, rate.scope, rate.key]));
+      const spread = spreads.get(`${rate.model}\u0000${rate.scope}\u0000${rate.key}`);
       const cell = row.cells[column]!;
       cell.pass.measured = measuredMetric(rate.passNum, rate.passDen, row.runs, spread?.pass ?? null);
       cell.resolve.measured = measuredMetric(rate.resolveNum, rate.resolveDen, row.runs, spread?.resolve ?? null);

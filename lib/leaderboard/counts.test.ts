@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { aggregateRates, perRunRates, runSpread, type TurnOutcome } from "../stats/rates";
-import { countOutcomes, ratesFromCounts, runRatesFromCounts, spreadFromCounts, validateCounts, type CellCount } from "./counts";
+import { countOutcomes, ratesFromCounts, runRatesFromCounts, spreadFromCounts, summarizeCounts, validateCounts, type CellCount } from "./counts";
 
 function unwrap<T>(result: { ok: true; value: T } | { ok: false; issues: unknown[] }): T {
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
@@ -94,5 +94,23 @@ describe("counts grouped per (run, domain, round)", () => {
     expect(codes([base, { ...base, round: 2, model: "other" }])).toContain("inconsistent-model");
     expect(codes([base, { ...base, round: 2, casesPassed: null }])).toContain("inconsistent-resolve");
     expect(ratesFromCounts([{ ...base, passed: 3 }]).ok).toBe(false);
+  });
+});
+
+describe("summarizeCounts", () => {
+  it("gives the pooled rates, and the spread of every model with several runs (in any order), from one pass", () => {
+    fc.assert(
+      fc.property(outcomesArbitrary, (outcomes) => {
+        const cells = countOutcomes(outcomes);
+        const summary = unwrap(summarizeCounts(cells));
+        expect(summary.rates).toEqual(unwrap(aggregateRates(outcomes)));
+        const runs = new Map<string, Set<string>>();
+        for (const outcome of outcomes) runs.set(outcome.model, (runs.get(outcome.model) ?? new Set()).add(outcome.runId));
+        const key = (row: { model: string; scope: string; key: string }) => `${row.model}|${row.scope}|${row.key}`;
+        const sorted = <T extends { model: string; scope: string; key: string }>(rows: T[]) => [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+        expect(sorted(summary.spreads)).toEqual(sorted(unwrap(runSpread(outcomes)).filter((row) => (runs.get(row.model)?.size ?? 0) > 1)));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -57,7 +57,7 @@ export function validateCounts(cells: readonly CellCount[]): StatsIssue[] {
     if (cell.casesPassed !== null && cell.casesPassed > CASES_PER_TURN * cell.passed) {
       issues.push(issue("cases-without-pass", `${cell.casesPassed} cases resolved but only ${cell.passed} turns passed`, [index, "casesPassed"]));
     }
-    const key = JSON.stringify([cell.runId, cell.domain, cell.round]);
+    const key = cell.runId + SEP + cell.domain + SEP + cell.round;
     if (seen.has(key)) issues.push(issue("duplicate-cell", `run ${cell.runId} has ${cell.domain} round ${cell.round} more than once`, [index]));
     seen.add(key);
     const model = runModel.get(cell.runId);
@@ -80,7 +80,10 @@ interface Accumulator {
   hasResolve: boolean;
 }
 
+/** Per group: scope → key → counts. Keys are joined with a separator no name contains, cheaper than JSON keys. */
 type ScopeMap = Map<RateScope, Map<string, Accumulator>>;
+
+const SEP = "\u0000";
 
 function compareKeys(scope: RateScope, a: string, b: string): number {
   if (scope === "domain") return compareDomains(a, b);
@@ -88,38 +91,65 @@ function compareKeys(scope: RateScope, a: string, b: string): number {
   return 0;
 }
 
-function accumulate(cells: readonly CellCount[], groupOf: (cell: CellCount) => string): Map<string, ScopeMap> {
-  const groups = new Map<string, ScopeMap>();
+function newScopes(): ScopeMap {
+  return new Map(RATE_SCOPES.map((scope) => [scope, new Map()]));
+}
+
+function add(scopes: ScopeMap, scope: RateScope, key: string, cell: CellCount): void {
+  const byKey = scopes.get(scope)!;
+  let acc = byKey.get(key);
+  if (acc === undefined) {
+    acc = { passNum: 0, passDen: 0, resolveNum: 0, resolveDen: 0, hasResolve: false };
+    byKey.set(key, acc);
+  }
+  acc.passNum += cell.passed;
+  acc.passDen += cell.turns;
+  if (cell.casesPassed !== null) {
+    // Every turn of a run with resolve data counts three cases, passed or not (the official denominator).
+    acc.hasResolve = true;
+    acc.resolveNum += cell.casesPassed;
+    acc.resolveDen += CASES_PER_TURN * cell.turns;
+  }
+}
+
+/** One pass over the cells: counts per run, then per model by summing its runs' counts, in first-seen order. */
+function accumulate(cells: readonly CellCount[]): { models: Map<string, ScopeMap>; runs: Map<string, { model: string; runId: string; scopes: ScopeMap }> } {
+  const runs = new Map<string, { model: string; runId: string; scopes: ScopeMap }>();
   for (const cell of cells) {
-    const group = groupOf(cell);
-    let scopes = groups.get(group);
-    if (scopes === undefined) {
-      scopes = new Map(RATE_SCOPES.map((scope) => [scope, new Map()]));
-      groups.set(group, scopes);
+    const runKey = cell.model + SEP + cell.runId;
+    let run = runs.get(runKey);
+    if (run === undefined) {
+      run = { model: cell.model, runId: cell.runId, scopes: newScopes() };
+      runs.set(runKey, run);
     }
-    const keys: [RateScope, string][] = [
-      ["overall", "all"],
-      ["domain", cell.domain],
-      ["round", String(cell.round)],
-    ];
-    for (const [scope, key] of keys) {
-      const byKey = scopes.get(scope)!;
-      let acc = byKey.get(key);
-      if (acc === undefined) {
-        acc = { passNum: 0, passDen: 0, resolveNum: 0, resolveDen: 0, hasResolve: false };
-        byKey.set(key, acc);
-      }
-      acc.passNum += cell.passed;
-      acc.passDen += cell.turns;
-      if (cell.casesPassed !== null) {
-        // Every turn of a run with resolve data counts three cases, passed or not (the official denominator).
-        acc.hasResolve = true;
-        acc.resolveNum += cell.casesPassed;
-        acc.resolveDen += CASES_PER_TURN * cell.turns;
+    add(run.scopes, "overall", "all", cell);
+    add(run.scopes, "domain", cell.domain, cell);
+    add(run.scopes, "round", String(cell.round), cell);
+  }
+  const models = new Map<string, ScopeMap>();
+  for (const run of runs.values()) {
+    let pooled = models.get(run.model);
+    if (pooled === undefined) {
+      pooled = newScopes();
+      models.set(run.model, pooled);
+    }
+    for (const [scope, byKey] of run.scopes) {
+      const target = pooled.get(scope)!;
+      for (const [key, acc] of byKey) {
+        const into = target.get(key);
+        if (into === undefined) {
+          target.set(key, { ...acc });
+        } else {
+          into.passNum += acc.passNum;
+          into.passDen += acc.passDen;
+          into.resolveNum += acc.resolveNum;
+          into.resolveDen += acc.resolveDen;
+          into.hasResolve ||= acc.hasResolve;
+        }
       }
     }
   }
-  return groups;
+  return { models, runs };
 }
 
 function toRows(scopes: ScopeMap, model: string): RateRow[] {
@@ -144,21 +174,21 @@ function toRows(scopes: ScopeMap, model: string): RateRow[] {
 
 /** Rates per model with its runs pooled, as aggregateRates computes them from turns; same row order. */
 export function ratesFromCounts(cells: readonly CellCount[]): Result<RateRow[], StatsIssue> {
-  const issues = validateCounts(cells);
-  if (issues.length > 0) return err(...issues);
-  return ok([...accumulate(cells, (cell) => cell.model)].flatMap(([model, scopes]) => toRows(scopes, model)));
+  const summary = summarizeCounts(cells, []);
+  return summary.ok ? ok(summary.value.rates) : summary;
+}
+
+function runRows(runs: ReturnType<typeof accumulate>["runs"]): RunRateRow[] {
+  const rows: RunRateRow[] = [];
+  for (const run of runs.values()) for (const row of toRows(run.scopes, run.model)) rows.push({ ...row, runId: run.runId });
+  return rows;
 }
 
 /** Rates per run, as perRunRates computes them from turns. */
 export function runRatesFromCounts(cells: readonly CellCount[]): Result<RunRateRow[], StatsIssue> {
   const issues = validateCounts(cells);
   if (issues.length > 0) return err(...issues);
-  const rows: RunRateRow[] = [];
-  for (const [key, scopes] of accumulate(cells, (cell) => JSON.stringify([cell.model, cell.runId]))) {
-    const [model, runId] = JSON.parse(key) as [string, string];
-    for (const row of toRows(scopes, model)) rows.push({ ...row, runId });
-  }
-  return ok(rows);
+  return ok(runRows(accumulate(cells).runs));
 }
 
 function spreadOf(values: readonly number[]): Spread | null {
@@ -169,14 +199,11 @@ function spreadOf(values: readonly number[]): Spread | null {
   return { n, min: Math.min(...values), max: Math.max(...values), mean, sd: n < 2 ? null : Math.sqrt(squares / (n - 1)) };
 }
 
-/** Run-to-run spread per model, as runSpread computes it (sample standard deviation, runs with resolve data only). */
-export function spreadFromCounts(cells: readonly CellCount[], scopes: readonly RateScope[] = ["overall", "domain"]): Result<SpreadRow[], StatsIssue> {
-  const perRun = runRatesFromCounts(cells);
-  if (!perRun.ok) return perRun;
+function spreads(runRateRows: readonly RunRateRow[], scopes: readonly RateScope[]): SpreadRow[] {
   const groups = new Map<string, { model: string; scope: RateScope; key: string; pass: number[]; resolve: number[] }>();
-  for (const row of perRun.value) {
+  for (const row of runRateRows) {
     if (!scopes.includes(row.scope)) continue;
-    const id = JSON.stringify([row.model, row.scope, row.key]);
+    const id = row.model + SEP + row.scope + SEP + row.key;
     let group = groups.get(id);
     if (group === undefined) {
       group = { model: row.model, scope: row.scope, key: row.key, pass: [], resolve: [] };
@@ -190,12 +217,62 @@ export function spreadFromCounts(cells: readonly CellCount[], scopes: readonly R
     const pass = spreadOf(group.pass);
     if (pass !== null) rows.push({ model: group.model, scope: group.scope, key: group.key, pass, resolve: spreadOf(group.resolve) });
   }
-  const models = [...new Set(rows.map((row) => row.model))];
+  const modelOrder = new Map<string, number>();
+  for (const row of rows) if (!modelOrder.has(row.model)) modelOrder.set(row.model, modelOrder.size);
   rows.sort(
     (x, y) =>
-      models.indexOf(x.model) - models.indexOf(y.model) ||
+      (modelOrder.get(x.model) ?? 0) - (modelOrder.get(y.model) ?? 0) ||
       RATE_SCOPES.indexOf(x.scope) - RATE_SCOPES.indexOf(y.scope) ||
       compareKeys(x.scope, x.key, y.key),
   );
-  return ok(rows);
+  return rows;
+}
+
+/** Run-to-run spread per model, as runSpread computes it (sample standard deviation, runs with resolve data only). */
+export function spreadFromCounts(cells: readonly CellCount[], scopes: readonly RateScope[] = ["overall", "domain"]): Result<SpreadRow[], StatsIssue> {
+  const issues = validateCounts(cells);
+  if (issues.length > 0) return err(...issues);
+  return ok(spreads(runRows(accumulate(cells).runs), scopes));
+}
+
+export interface CountSummary {
+  rates: RateRow[];
+  spreads: SpreadRow[];
+}
+
+/**
+ * Pooled rates and run-to-run spread (for the scopes given) from one validation and one pass over the cells. Spread
+ * rows are given for models with several runs only, in no particular order (callers look them up by model, scope
+ * and key); their values are those of spreadFromCounts.
+ */
+export function summarizeCounts(cells: readonly CellCount[], spreadScopes: readonly RateScope[] = ["overall", "domain"]): Result<CountSummary, StatsIssue> {
+  const issues = validateCounts(cells);
+  if (issues.length > 0) return err(...issues);
+  const { models, runs } = accumulate(cells);
+  const rates = [...models].flatMap(([model, scopes]) => toRows(scopes, model));
+  const runsPerModel = new Map<string, number>();
+  for (const run of runs.values()) runsPerModel.set(run.model, (runsPerModel.get(run.model) ?? 0) + 1);
+  // Per (model, scope, key): the per-run rates, straight from the runs' accumulators (no per-run rows built).
+  const groups = new Map<string, { model: string; scope: RateScope; key: string; pass: number[]; resolve: number[] }>();
+  for (const run of runs.values()) {
+    if ((runsPerModel.get(run.model) ?? 0) < 2) continue;
+    for (const scope of spreadScopes) {
+      for (const [key, acc] of run.scopes.get(scope)!) {
+        const id = run.model + SEP + scope + SEP + key;
+        let group = groups.get(id);
+        if (group === undefined) {
+          group = { model: run.model, scope, key, pass: [], resolve: [] };
+          groups.set(id, group);
+        }
+        if (acc.passDen > 0) group.pass.push(acc.passNum / acc.passDen);
+        if (acc.hasResolve && acc.resolveDen > 0) group.resolve.push(acc.resolveNum / acc.resolveDen);
+      }
+    }
+  }
+  const spreadRows: SpreadRow[] = [];
+  for (const group of groups.values()) {
+    const pass = spreadOf(group.pass);
+    if (pass !== null) spreadRows.push({ model: group.model, scope: group.scope, key: group.key, pass, resolve: spreadOf(group.resolve) });
+  }
+  return ok({ rates, spreads: spreadRows });
 }

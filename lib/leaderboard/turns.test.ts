@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildTaskMatrix, caseStates, matrixExportRows, summarizeTurns, toneOf, verdictLabel, verdictText } from "./turns";
+import { buildTaskMatrix, caseStates, decodeMatrix, encodeMatrix, matrixExportRows, summarizeTurns, toneOf, verdictLabel, verdictText } from "./turns";
 
 describe("turn verdicts", () => {
   it("reads the three test cases: run and judged, not run after a pass-stage failure, or unknown without resolve data", () => {
@@ -72,5 +72,25 @@ describe("the task matrix", () => {
     expect(matrix.rows[2]!.cells.map((cell) => cell.tone)).toEqual(["partial", "bad"]);
     expect(matrixExportRows(matrix)).toHaveLength(6);
     expect(matrixExportRows(matrix)[1]).toMatchObject({ model: "alpha", turn: "T_2", responseId: null, valid: null });
+  });
+});
+
+describe("the matrix on the wire", () => {
+  it("decodes to the matrix it encodes", () => {
+    const matrix = buildTaskMatrix(
+      [
+        { turnId: "t1", round: 1, key: "T_1" },
+        { turnId: "t2", round: 2, key: "T_2" },
+      ],
+      [
+        { runId: "r1", model: "b", displayName: "B", label: "b.json", hasResolve: true },
+        { runId: "r2", model: "a", displayName: "A", label: "a.json", hasResolve: false },
+      ],
+      [
+        { responseId: "x1", runId: "r1", turnId: "t1", valid: true, failStep: null, casesPassed: 2 },
+        { responseId: "x2", runId: "r2", turnId: "t2", valid: false, failStep: "step_1_1", casesPassed: 0 },
+      ],
+    );
+    expect(decodeMatrix(JSON.parse(JSON.stringify(encodeMatrix(matrix))))).toEqual(matrix);
   });
 });

@@ -222,3 +222,35 @@ export function summarizeTurns(rows: readonly Pick<ModelTurnRow, "valid" | "case
     cases: withResolve.length ? CASES_PER_TURN * withResolve.length : null,
   };
 }
+
+// -- the matrix on the wire ----------------------------------------------------------------------------------------
+
+/** [responseId, valid (1/0), failStep, casesPassed]; null for a turn the run did not answer. */
+export type WireMatrixCell = [string, number, string | null, number | null] | null;
+
+export interface WireMatrix {
+  turns: MatrixTurn[];
+  runs: { runId: string; model: string; displayName: string; label: string; hasResolve: boolean }[];
+  /** Per run (same order), per turn (same order). */
+  cells: WireMatrixCell[][];
+}
+
+/** The matrix's inputs in compact form; decodeMatrix rebuilds the same matrix (rows keep their order). */
+export function encodeMatrix(matrix: TaskMatrix): WireMatrix {
+  return {
+    turns: matrix.columns.map(({ turnId, round, key }) => ({ turnId, round, key })),
+    runs: matrix.rows.map(({ runId, model, displayName, label, hasResolve }) => ({ runId, model, displayName, label, hasResolve })),
+    cells: matrix.rows.map((row) => row.cells.map((cell) => (cell.responseId === null ? null : [cell.responseId, cell.valid ? 1 : 0, cell.failStep, cell.casesPassed]))),
+  };
+}
+
+export function decodeMatrix(wire: WireMatrix): TaskMatrix {
+  const responses: MatrixResponse[] = [];
+  wire.runs.forEach((run, runIndex) =>
+    wire.turns.forEach((turn, turnIndex) => {
+      const cell = wire.cells[runIndex]?.[turnIndex];
+      if (cell) responses.push({ responseId: cell[0], runId: run.runId, turnId: turn.turnId, valid: cell[1] === 1, failStep: cell[2], casesPassed: cell[3] ?? 0 });
+    }),
+  );
+  return buildTaskMatrix(wire.turns, wire.runs, responses);
+}

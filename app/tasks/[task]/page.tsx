@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { TableDownload } from "@/components/leaderboard/table-download";
-import { MatrixCellLink, TONE_CLASSES, TONE_LEGEND } from "@/components/leaderboard/verdicts";
+import { TaskMatrixTable } from "@/components/leaderboard/task-matrix-table";
+import { TONE_CLASSES, TONE_LEGEND } from "@/components/leaderboard/verdicts";
 import { PageHeader } from "@/components/ui/page-header";
-import { buttonStyles, tableStyles } from "@/components/ui/styles";
+import { buttonStyles } from "@/components/ui/styles";
 import { benchmarkParam } from "@/lib/leaderboard/benchmarks";
-import { matrixExportRows } from "@/lib/leaderboard/turns";
 import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
 import { getTaskMatrix } from "@/lib/server/data/drilldown";
@@ -86,55 +85,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
               </li>
             ))}
           </ul>
-          <div className={tableStyles.wrapper}>
-            <table className={tableStyles.table} data-testid="task-matrix">
-              <caption className="sr-only">
-                {detail.name}: turns × models. Each row is a run, each column a turn; a cell gives the pass verdict and test cases resolved and opens the
-                response.
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={`${tableStyles.th} sticky left-0 z-10 bg-white dark:bg-slate-900`}>
-                    Model
-                  </th>
-                  {matrix.columns.map((column) => (
-                    <th key={column.turnId} scope="col" className={`${tableStyles.th} text-center`}>
-                      Round {column.round}
-                      <span className="block font-normal normal-case tracking-normal">
-                        {column.passed} of {column.responses} pass
-                      </span>
-                    </th>
-                  ))}
-                  <th scope="col" className={`${tableStyles.th} text-right`}>
-                    Passed
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {matrix.rows.map((row) => (
-                  <tr key={row.runId} data-testid="matrix-row" data-model={row.model}>
-                    <th scope="row" className={`${tableStyles.td} sticky left-0 z-10 bg-white text-left font-normal dark:bg-slate-900`}>
-                      <Link href={`/models/${encodeURIComponent(row.model)}?${bq}`} className="font-medium hover:underline">
-                        {row.displayName}
-                      </Link>
-                      {row.showLabel ? <span className="block font-mono text-xs text-slate-500">{row.label}</span> : null}
-                    </th>
-                    {row.cells.map((cell, index) => (
-                      <td key={matrix.columns[index]!.turnId} className="px-2 py-1.5">
-                        <MatrixCellLink cell={cell} context={`${row.displayName}${row.showLabel ? ` (${row.label})` : ""}, round ${matrix.columns[index]!.round}`} />
-                      </td>
-                    ))}
-                    <td className={tableStyles.tdNumber}>
-                      {row.passed} / {row.responses}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div className="mt-3">
-            <TableDownload table="matrix" rows={matrixExportRows(matrix)} name={["task", detail.name, benchmark.name]} label="the task matrix" />
-          </div>
+          <TaskMatrixTable wire={detail.wire} benchmark={benchmarkValue} taskName={detail.name} downloadName={["task", detail.name, benchmark.name]} />
         </>
       )}
     </>

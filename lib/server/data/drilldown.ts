@@ -4,11 +4,12 @@ import "server-only";
 import type { ModelInfo } from "@/lib/leaderboard/board";
 import type { PairTurn } from "@/lib/leaderboard/compare";
 import type { TaskCounts } from "@/lib/leaderboard/tables";
-import { buildTaskMatrix, caseStates, type MatrixRun, type ModelTurnRow, type TaskMatrix } from "@/lib/leaderboard/turns";
+import { buildTaskMatrix, caseStates, encodeMatrix, type MatrixRun, type ModelTurnRow, type TaskMatrix, type WireMatrix } from "@/lib/leaderboard/turns";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import type { SessionUser } from "../session";
-import { int } from "./leaderboard";
+import { int, type ReadOptions } from "./leaderboard";
+import { cachedRead } from "./read-cache";
 
 /** "1:1,2:0,3:1" (position:verdict, from group_concat) to a map of position to verdict. */
 function parseCases(text: unknown): Map<number, boolean> {
@@ -154,11 +155,18 @@ export interface TaskDetail {
   domain: string;
   turns: { turnId: string; round: number; key: string; instruction: string }[];
   matrix: TaskMatrix;
+  /** The matrix in the compact form pages send to the browser. */
+  wire: WireMatrix;
 }
 
 /** A task's turns and every run's verdicts on them; null when the benchmark has no such task. */
-export async function getTaskMatrix(db: Database, actor: SessionUser | null, benchmarkId: string, taskName: string): Promise<TaskDetail | null> {
+export async function getTaskMatrix(db: Database, actor: SessionUser | null, benchmarkId: string, taskName: string, options: ReadOptions = {}): Promise<TaskDetail | null> {
   assertAllowed(actor, "read");
+  if (options.fresh) return computeTaskMatrix(db, benchmarkId, taskName);
+  return cachedRead(db, `task:${benchmarkId}:${taskName}`, () => computeTaskMatrix(db, benchmarkId, taskName));
+}
+
+async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: string): Promise<TaskDetail | null> {
   const task = await db.task.findUnique({
     where: { benchmarkId_name: { benchmarkId, name: taskName } },
     include: { domain: { select: { name: true } }, turns: { select: { id: true, round: true, key: true, instruction: true }, orderBy: { round: "asc" } } },
@@ -194,6 +202,7 @@ export async function getTaskMatrix(db: Database, actor: SessionUser | null, ben
     domain: task.domain.name,
     turns: task.turns.map((turn) => ({ turnId: turn.id, round: turn.round, key: turn.key, instruction: turn.instruction })),
     matrix,
+    wire: encodeMatrix(matrix),
   };
 }
 

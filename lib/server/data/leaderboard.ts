@@ -4,11 +4,13 @@ import "server-only";
 import { buildBoard, publishedRateRows, type Board, type ModelInfo, type PublishedFigure } from "@/lib/leaderboard/board";
 import { benchmarkParam, chooseBenchmark, orderBenchmarks, type BenchmarkChoice } from "@/lib/leaderboard/benchmarks";
 import type { CategoryCount, FailStepCount, RoundTurns } from "@/lib/leaderboard/charts";
-import { ratesFromCounts, spreadFromCounts, type CellCount } from "@/lib/leaderboard/counts";
+import { ratesFromCounts, summarizeCounts, type CellCount } from "@/lib/leaderboard/counts";
+import { encodeBoard, type WireBoard } from "@/lib/leaderboard/wire";
 import { PUBLISHED_SOURCE, PUBLISHED_TABLE1 } from "@/lib/published/table1";
 import type { RateRow } from "@/lib/stats/rates";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
+import { cachedRead } from "./read-cache";
 import type { SessionUser } from "../session";
 
 /** SQLite returns integers as BigInt through the driver adapter; every count goes through this. */
@@ -67,7 +69,11 @@ export interface MeasuredCounts {
 
 /**
  * Counts per (run, domain, round) in one GROUP BY: turns, passed turns (PassResult.valid: the recorded verdict for
- * recorded runs, the deterministic one for raw output) and resolved test cases (CaseResult.verdict).
+ * recorded runs, the deterministic one for raw output) and resolved test cases (CaseResult.verdict). Only covering
+ * indexes are read, never the large response and verdict rows; the query goes turn by turn (a benchmark's turns
+ * are answered only by its runs, so Run is not joined) and INDEXED BY pins the covering indexes, which SQLite would
+ * not choose without ANALYZE statistics. The groups come back packed per run ("position,round,turns,passed,cases;…",
+ * with the domain's position): the driver adapter costs more per row than SQLite does per group.
  */
 export async function getMeasuredCounts(db: Database, actor: SessionUser | null, benchmarkId: string): Promise<MeasuredCounts> {
   assertAllowed(actor, "read");
@@ -79,44 +85,49 @@ export async function getMeasuredCounts(db: Database, actor: SessionUser | null,
      ORDER BY m."name", r."importedAt", r."id"`,
     benchmarkId,
   );
-  const groups = await db.$queryRawUnsafe<{ runId: string; domain: string; round: unknown; turns: unknown; passed: unknown; casesPassed: unknown }[]>(
-    `SELECT r."runId" AS runId, d."name" AS domain, t."round" AS round, COUNT(*) AS turns, SUM(p."valid") AS passed,
-            SUM((SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = 1)) AS casesPassed
-     FROM "Run" ru
-     JOIN "Response" r ON r."runId" = ru."id"
-     JOIN "PassResult" p ON p."responseId" = r."id"
-     JOIN "Turn" t ON t."id" = r."turnId"
-     JOIN "Task" k ON k."id" = t."taskId"
-     JOIN "Domain" d ON d."id" = k."domainId"
-     WHERE ru."benchmarkId" = ?
-     GROUP BY r."runId", d."name", t."round"`,
+  const packed = await db.$queryRawUnsafe<{ runId: string; cells: string }[]>(
+    `SELECT runId, group_concat(domain || ',' || round || ',' || turns || ',' || passed || ',' || casesPassed, ';') AS cells FROM (
+       SELECT r."runId" AS runId, d."position" AS domain, t."round" AS round, COUNT(*) AS turns, SUM(p."valid") AS passed,
+              SUM((SELECT COUNT(*) FROM "CaseResult" c INDEXED BY "CaseResult_responseId_verdict_idx" WHERE c."responseId" = r."id" AND c."verdict" = 1)) AS casesPassed
+       FROM "Turn" t
+       JOIN "Task" k ON k."id" = t."taskId"
+       JOIN "Domain" d ON d."id" = k."domainId"
+       CROSS JOIN "Response" r INDEXED BY "Response_turnId_runId_id_idx"
+       CROSS JOIN "PassResult" p INDEXED BY "PassResult_responseId_valid_failStep_idx"
+       WHERE t."benchmarkId" = ? AND r."turnId" = t."id" AND p."responseId" = r."id"
+       GROUP BY r."runId", d."position", t."round"
+     ) GROUP BY runId`,
     benchmarkId,
   );
-  const shape = await db.$queryRawUnsafe<{ domain: string; round: unknown; turns: unknown }[]>(
-    `SELECT d."name" AS domain, t."round" AS round, COUNT(*) AS turns
+  const shape = await db.$queryRawUnsafe<{ position: unknown; domain: string; round: unknown; turns: unknown }[]>(
+    `SELECT d."position" AS position, d."name" AS domain, t."round" AS round, COUNT(*) AS turns
      FROM "Turn" t JOIN "Task" k ON k."id" = t."taskId" JOIN "Domain" d ON d."id" = k."domainId"
-     WHERE t."benchmarkId" = ? GROUP BY d."name", t."round"`,
+     WHERE t."benchmarkId" = ? GROUP BY d."id", t."round"`,
     benchmarkId,
   );
 
   const runInfo: RunInfo[] = runs.map((run) => ({ id: run.id, model: run.model, label: run.label, origin: run.origin, hasResolve: int(run.hasResolve) === 1 }));
-  const runById = new Map(runInfo.map((run) => [run.id, run]));
-  const runOrder = new Map(runInfo.map((run, index) => [run.id, index]));
-  const cells: CellCount[] = groups
-    .filter((group) => runById.has(group.runId))
-    .sort((a, b) => (runOrder.get(a.runId) ?? 0) - (runOrder.get(b.runId) ?? 0))
-    .map((group) => {
-      const run = runById.get(group.runId)!;
-      return {
+  // Positions number a benchmark's domains 0, 1, 2… at import, so they identify a domain within it.
+  const domainName = new Map(shape.map((row) => [String(int(row.position)), row.domain]));
+  const packedByRun = new Map(packed.map((row) => [row.runId, row.cells]));
+  const cells: CellCount[] = [];
+  // Runs in model order (the runs query's), so models appear in name order everywhere downstream.
+  for (const run of runInfo) {
+    const text = packedByRun.get(run.id);
+    if (!text) continue;
+    for (const group of text.split(";")) {
+      const [position = "", round, turns, passed, casesPassed] = group.split(",");
+      cells.push({
         model: run.model,
         runId: run.id,
-        domain: group.domain,
-        round: int(group.round),
-        turns: int(group.turns),
-        passed: int(group.passed),
-        casesPassed: run.hasResolve ? int(group.casesPassed) : null,
-      };
-    });
+        domain: domainName.get(position) ?? position,
+        round: Number(round),
+        turns: Number(turns),
+        passed: Number(passed),
+        casesPassed: run.hasResolve ? Number(casesPassed) : null,
+      });
+    }
+  }
   const models = new Map<string, ModelInfo>();
   for (const run of runs) models.set(run.model, { name: run.model, displayName: run.displayName, family: run.family, access: run.access });
 
@@ -137,7 +148,10 @@ export async function getMeasuredCounts(db: Database, actor: SessionUser | null,
 
 export async function getPublishedFigures(db: Database, actor: SessionUser | null): Promise<PublishedFigure[]> {
   assertAllowed(actor, "read");
-  const rows = await db.publishedResult.findMany({ where: { source: PUBLISHED_SOURCE } });
+  const rows = await db.$queryRawUnsafe<{ modelName: string; displayName: string; family: string | null; access: string | null; domain: string; passRate: number; resolveRate: number }[]>(
+    `SELECT "modelName", "displayName", "family", "access", "domain", "passRate", "resolveRate" FROM "PublishedResult" WHERE "source" = ?`,
+    PUBLISHED_SOURCE,
+  );
   // The paper's order (closed models first), so published-only rows read like Table 1.
   const paperOrder = new Map(PUBLISHED_TABLE1.map((model, index) => [model.name, index]));
   rows.sort((a, b) => (paperOrder.get(a.modelName) ?? paperOrder.size) - (paperOrder.get(b.modelName) ?? paperOrder.size) || (a.modelName < b.modelName ? -1 : a.modelName > b.modelName ? 1 : 0));
@@ -147,8 +161,8 @@ export async function getPublishedFigures(db: Database, actor: SessionUser | nul
     family: row.family,
     access: row.access,
     domain: row.domain,
-    passRate: row.passRate,
-    resolveRate: row.resolveRate,
+    passRate: Number(row.passRate),
+    resolveRate: Number(row.resolveRate),
   }));
 }
 
@@ -168,21 +182,39 @@ export async function getMeasuredRates(db: Database, actor: SessionUser | null, 
 export interface LeaderboardData {
   selection: BenchmarkSelection;
   board: Board;
-  /** Runs per model on the selected benchmark. */
+  /** The board in the compact form pages send to the browser. */
+  wire: WireBoard;
+  /** Runs on the selected benchmark. */
   runCount: number;
 }
 
-/** Everything the leaderboard page shows: measured figures for the chosen benchmark and the published ones. */
-export async function loadLeaderboard(db: Database, actor: SessionUser | null, requestedBenchmark: string | null): Promise<LeaderboardData> {
-  const selection = await selectBenchmark(db, actor, requestedBenchmark);
+export interface ReadOptions {
+  /** Skip the read cache (benchmarks measure the uncached path with it). */
+  fresh?: boolean;
+}
+
+async function computeBoard(db: Database, actor: SessionUser | null, benchmarkId: string | null): Promise<{ board: Board; wire: WireBoard; runCount: number }> {
   const published = await getPublishedFigures(db, actor);
-  if (!selection.benchmark) return { selection, board: buildBoard(null, published), runCount: 0 };
-  const { counts, rates } = await getMeasuredRates(db, actor, selection.benchmark.id);
-  const spreads = spreadFromCounts(counts.cells);
+  if (!benchmarkId) {
+    const board = buildBoard(null, published);
+    return { board, wire: encodeBoard(board), runCount: 0 };
+  }
+  const counts = await getMeasuredCounts(db, actor, benchmarkId);
+  const summary = summarizeCounts(counts.cells);
+  if (!summary.ok) throw new Error(`inconsistent counts in the database: ${summary.issues.map((found) => found.message).join("; ")}`);
   const runs = new Map<string, number>();
   for (const run of counts.runs) runs.set(run.model, (runs.get(run.model) ?? 0) + 1);
-  const board = buildBoard({ models: counts.models, rates, spreads: spreads.ok ? spreads.value : [], runs }, published);
-  return { selection, board, runCount: counts.runs.length };
+  const board = buildBoard({ models: counts.models, rates: summary.value.rates, spreads: summary.value.spreads, runs }, published);
+  return { board, wire: encodeBoard(board), runCount: counts.runs.length };
+}
+
+/** Everything the leaderboard page shows: measured figures for the chosen benchmark and the published ones. */
+export async function loadLeaderboard(db: Database, actor: SessionUser | null, requestedBenchmark: string | null, options: ReadOptions = {}): Promise<LeaderboardData> {
+  assertAllowed(actor, "read");
+  const selection = await selectBenchmark(db, actor, requestedBenchmark);
+  const id = selection.benchmark?.id ?? null;
+  const computed = options.fresh ? await computeBoard(db, actor, id) : await cachedRead(db, `leaderboard:${id ?? ""}`, () => computeBoard(db, actor, id));
+  return { selection, ...computed };
 }
 
 export type ExportSource = "measured" | "published";
@@ -207,7 +239,7 @@ export async function getFailureCounts(db: Database, actor: SessionUser | null, 
     `SELECT m."name" AS model, CASE WHEN p."valid" = 1 THEN NULL ELSE COALESCE(p."failStep", 'unknown') END AS failStep, COUNT(*) AS turns
      FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId"
      JOIN "Response" r ON r."runId" = ru."id"
-     JOIN "PassResult" p ON p."responseId" = r."id"
+     JOIN "PassResult" p INDEXED BY "PassResult_responseId_valid_failStep_idx" ON p."responseId" = r."id"
      WHERE ru."benchmarkId" = ?
      GROUP BY m."name", 2 ORDER BY m."name"`,
     benchmarkId,
