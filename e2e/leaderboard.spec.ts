@@ -53,7 +53,7 @@ test.describe("leaderboard", () => {
     await expect(page).toHaveURL(new RegExp(`/models/${EXPECTED.model}\\?.*domain=Research`));
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(EXPECTED.name);
     await expect(page.getByTestId("model-turn-row")).toHaveCount(EXPECTED.researchTurns);
-    await expect(page.getByRole("link", { name: "Research" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("link", { name: "Research", exact: true })).toHaveAttribute("aria-current", "page");
     await page.getByRole("link", { name: "Leaderboard" }).first().click();
     await expect(table(page)).toBeVisible();
   });

@@ -204,7 +204,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
               headers={["Model", "Domain", "Pass", "Pass rate", "Resolve", "Resolve rate"]}
               numeric={[2, 3, 4, 5]}
               rows={domains.map((row) => [
-                <Link key="model" className="hover:underline" href={`/models/${encodeURIComponent(row.model)}?benchmark=${encodeURIComponent(selection.param)}&domain=${encodeURIComponent(row.domain)}`}>
+                <Link prefetch={false} key="model" className="hover:underline" href={`/models/${encodeURIComponent(row.model)}?benchmark=${encodeURIComponent(selection.param)}&domain=${encodeURIComponent(row.domain)}`}>
                   {row.displayName}
                 </Link>,
                 row.domain,

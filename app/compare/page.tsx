@@ -240,7 +240,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                         {comparison.value.discordant.map((turn) => (
                           <tr key={turn.turn}>
                             <td className={tableStyles.td}>
-                              <Link href={`/tasks/${encodeURIComponent(turn.task)}${bq ? `?${bq}` : ""}`} className="hover:underline">
+                              <Link prefetch={false} href={`/tasks/${encodeURIComponent(turn.task)}${bq ? `?${bq}` : ""}`} className="hover:underline">
                                 {turn.task}
                               </Link>{" "}
                               round {turn.round}
@@ -251,13 +251,13 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                               <span className="sr-only">{turn.passes === "a" ? `${nameA} passes, ${nameB} fails` : `${nameB} passes, ${nameA} fails`}</span>
                             </td>
                             <td className={tableStyles.td}>
-                              <Link href={`/responses/${encodeURIComponent(turn.responseA)}`} className="text-brand-700 hover:underline dark:text-brand-400">
+                              <Link prefetch={false} href={`/responses/${encodeURIComponent(turn.responseA)}`} className="text-brand-700 hover:underline dark:text-brand-400">
                                 {nameA}
                                 {turn.casesA !== null ? ` (${turn.casesA}/3 cases)` : ""}
                               </Link>
                             </td>
                             <td className={tableStyles.td}>
-                              <Link href={`/responses/${encodeURIComponent(turn.responseB)}`} className="text-brand-700 hover:underline dark:text-brand-400">
+                              <Link prefetch={false} href={`/responses/${encodeURIComponent(turn.responseB)}`} className="text-brand-700 hover:underline dark:text-brand-400">
                                 {nameB}
                                 {turn.casesB !== null ? ` (${turn.casesB}/3 cases)` : ""}
                               </Link>

@@ -65,7 +65,7 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
                   <tr key={task.name} data-testid="task-row">
                     <td className={tableStyles.tdNumber}>{task.externalId}</td>
                     <td className={tableStyles.td}>
-                      <Link href={`/tasks/${encodeURIComponent(task.name)}${query}`} className="font-medium text-brand-700 hover:underline dark:text-brand-400">
+                      <Link prefetch={false} href={`/tasks/${encodeURIComponent(task.name)}${query}`} className="font-medium text-brand-700 hover:underline dark:text-brand-400">
                         {task.name}
                       </Link>
                     </td>

@@ -26,7 +26,7 @@ export function DegradationChart({ points, models, title }: { points: ChartPoint
           {models.map((model, index) => (
             <Line
               key={model.key}
-              type="monotone"
+              type="linear"
               dataKey={model.key}
               name={model.displayName}
               stroke={color(index)}

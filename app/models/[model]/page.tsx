@@ -205,7 +205,8 @@ export default async function ModelPage({ params, searchParams }: Props) {
                   {rows.map((row) => (
                     <tr key={row.responseId} data-testid="model-turn-row">
                       <td className={tableStyles.td}>
-                        <Link href={`/tasks/${encodeURIComponent(row.task)}${benchmarkQuery ? `?${benchmarkQuery}` : ""}`} className="hover:underline">
+                        {/* No prefetch: a table of links would prefetch every row. */}
+                        <Link prefetch={false} href={`/tasks/${encodeURIComponent(row.task)}${benchmarkQuery ? `?${benchmarkQuery}` : ""}`} className="hover:underline">
                           {row.task}
                         </Link>
                       </td>
@@ -215,7 +216,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
                       <td className={tableStyles.td}>
                         <PassVerdict valid={row.valid} failStep={row.failStep} />
                       </td>
-                      <td className={`${tableStyles.td} max-w-md whitespace-normal`}>
+                      <td className="min-w-64 max-w-md px-3 py-2 align-top">
                         {row.topDiagnosticCode ? (
                           <>
                             <code className="text-xs">{row.topDiagnosticCode}</code>
@@ -229,7 +230,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
                         <CaseChips cases={row.cases} />
                       </td>
                       <td className={tableStyles.td}>
-                        <Link href={`/responses/${encodeURIComponent(row.responseId)}`} className="text-brand-700 hover:underline dark:text-brand-400">
+                        <Link prefetch={false} href={`/responses/${encodeURIComponent(row.responseId)}`} className="text-brand-700 hover:underline dark:text-brand-400">
                           Open<span className="sr-only"> the response to {row.turn}</span>
                         </Link>
                       </td>
