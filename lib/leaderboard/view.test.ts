@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PUBLISHED_TABLE1 } from "../published/table1";
 import { AVERAGE, buildBoard, type PublishedFigure } from "./board";
-import { ACCESS_FILTERS, DEFAULT_STATE, SORT_VALUES, VIEW_SOURCES, applyView, ariaSort, boardQuery, parseBoardState, serializeBoardState, toggleSort, type BoardState } from "./view";
+import { ACCESS_FILTERS, DEFAULT_STATE, SORT_VALUES, VIEW_SOURCES, applyView, ariaSort, boardQuery, decodeSegment, parseBoardState, serializeBoardState, toggleSort, type BoardState } from "./view";
 
 const figures: PublishedFigure[] = PUBLISHED_TABLE1.flatMap((model) =>
   Object.entries(model.rates).map(([domain, [passRate, resolveRate]]) => ({ modelName: model.name, displayName: model.displayName, family: model.family, access: model.access, domain, passRate, resolveRate })),
@@ -103,5 +103,13 @@ describe("filtering and sorting", () => {
     const byDelta = names({ source: "both", sort: "Average.pass", dir: "desc", by: "delta" });
     // Only gpt_5d2 has both figures, so it alone has a difference and leads.
     expect(byDelta[0]).toBe("gpt_5d2");
+  });
+});
+
+describe("route segments", () => {
+  it("decode percent-encoding once and refuse malformed input", () => {
+    expect(decodeSegment("odd%20name%252")).toBe("odd name%2");
+    expect(decodeSegment("gpt_5d2")).toBe("gpt_5d2");
+    expect(decodeSegment("%E0%A4%A")).toBeNull();
   });
 });

@@ -181,3 +181,12 @@ export function ariaSort(state: BoardState, sort: string): "ascending" | "descen
   if (state.sort !== sort) return "none";
   return state.dir === "asc" ? "ascending" : "descending";
 }
+
+/** A dynamic route segment as Next passes it (still percent-encoded) back to text; null when malformed. */
+export function decodeSegment(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}

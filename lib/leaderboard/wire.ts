@@ -1,6 +1,5 @@
-// A compact encoding of the board for the page payload: counts and published percentages, from which the client
-// rebuilds every rate, interval, rank and difference with the same functions. decode(encode(board)) equals board,
-// except that run-to-run spreads (shown to one decimal of a percentage point) are kept to six decimals.
+// A compact encoding of the board for the page payload: counts and percentages the client rebuilds every figure from.
+// decode(encode(board)) equals board, except run-to-run spreads (shown to 0.1 pp), which travel to six decimals.
 
 import { CASES_PER_TURN } from "../stats/rates";
 import { PUBLISHED_TURNS } from "../published/denominators";

@@ -1,8 +1,9 @@
 // Leaderboard figures from the database against counts computed straight from the run files, on the demo data
 // (always) and on the shared Chat2Workflow benchmark with its 12 runs (when present).
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { AVERAGE } from "@/lib/leaderboard/board";
 import { degradation, chooseChartModels, failStepDistribution } from "@/lib/leaderboard/charts";
 import { compareRuns } from "@/lib/leaderboard/compare";
@@ -132,6 +133,27 @@ describe("leaderboard on the demo benchmark", () => {
     expect(compared.value.pass.counts).toMatchObject({ n: 15, aOnly: 9, bOnly: 0, bothPass: 3 });
     expect(compared.value.resolve?.rateA).toMatchObject({ num: 31, den: 45 });
     expect(compared.value.discordant).toHaveLength(9);
+  });
+
+  it("prints the same rows from the command line, and nothing else on stdout", async () => {
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "--conditions=react-server", "scripts/export.ts", ...args, "--database", inject("databaseUrl")], {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, PUBLIC_READ: "false" },
+      });
+    const json = run("leaderboard", "--source", "measured", "--format", "json", "--benchmark", "Chat2Workflow demo");
+    expect(json.status, json.stderr).toBe(0);
+    const { rows } = await getExportRates(db, VIEWER, "measured", "Chat2Workflow demo");
+    expect(JSON.parse(json.stdout)).toEqual(leaderboardExportRows(rows));
+    const csv = run("leaderboard", "--source", "published", "--format", "csv");
+    expect(csv.status, csv.stderr).toBe(0);
+    expect(csv.stdout.split("\r\n")[0]).toBe("model,scope,key,passNum,passDen,resolveNum,resolveDen");
+    expect(csv.stdout).toContain("gpt_5d2,overall,all,53.3333,79,112.3333,237");
+    const unknown = run("leaderboard", "--benchmark", "no such benchmark");
+    expect(unknown.status).toBe(1);
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toContain("no benchmark named");
   });
 
   it("exports the published Table 1 with counts over the benchmark's denominators and no rounds", async () => {

@@ -13,7 +13,7 @@ import { formatPercent, formatRatio } from "@/lib/format";
 import { AVERAGE, publishedMetric } from "@/lib/leaderboard/board";
 import { formatInterval } from "@/lib/leaderboard/describe";
 import { summarizeTurns } from "@/lib/leaderboard/turns";
-import { param } from "@/lib/leaderboard/view";
+import { decodeSegment, param } from "@/lib/leaderboard/view";
 import { PUBLISHED_TURNS } from "@/lib/published/denominators";
 import { wilsonInterval } from "@/lib/stats/intervals";
 import { sortDomains } from "@/lib/stats/rates";
@@ -26,7 +26,7 @@ type Props = { params: Promise<{ model: string }>; searchParams: Promise<Record<
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { model } = await params;
-  return { title: `Model ${decodeURIComponent(model)}` };
+  return { title: `Model ${decodeSegment(model) ?? model}` };
 }
 
 function Rate({ label, num, den }: { label: string; num: number | null; den: number | null }) {
@@ -45,7 +45,8 @@ function Rate({ label, num, den }: { label: string; num: number | null; den: num
 
 export default async function ModelPage({ params, searchParams }: Props) {
   const { model: rawModel } = await params;
-  const modelName = decodeURIComponent(rawModel);
+  const modelName = decodeSegment(rawModel);
+  if (modelName === null) notFound();
   const user = await requirePagePermission("read", `/models/${encodeURIComponent(modelName)}`);
   const query = await searchParams;
   const db = database();

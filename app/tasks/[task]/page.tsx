@@ -6,7 +6,7 @@ import { TONE_CLASSES, TONE_LEGEND } from "@/components/leaderboard/verdicts";
 import { PageHeader } from "@/components/ui/page-header";
 import { buttonStyles } from "@/components/ui/styles";
 import { benchmarkParam } from "@/lib/leaderboard/benchmarks";
-import { param } from "@/lib/leaderboard/view";
+import { decodeSegment, param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
 import { getTaskMatrix } from "@/lib/server/data/drilldown";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
@@ -16,12 +16,13 @@ type Props = { params: Promise<{ task: string }>; searchParams: Promise<Record<s
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { task } = await params;
-  return { title: `Task ${decodeURIComponent(task)}` };
+  return { title: `Task ${decodeSegment(task) ?? task}` };
 }
 
 export default async function TaskPage({ params, searchParams }: Props) {
   const { task: rawTask } = await params;
-  const taskName = decodeURIComponent(rawTask);
+  const taskName = decodeSegment(rawTask);
+  if (taskName === null) notFound();
   const user = await requirePagePermission("read", `/tasks/${encodeURIComponent(taskName)}`);
   const query = await searchParams;
   const db = database();
