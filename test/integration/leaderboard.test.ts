@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AVERAGE } from "@/lib/leaderboard/board";
 import { degradation, chooseChartModels, failStepDistribution } from "@/lib/leaderboard/charts";
 import { compareRuns } from "@/lib/leaderboard/compare";
@@ -176,6 +176,12 @@ describe.skipIf(!benchmarkDir)(`leaderboard on the shared benchmark and its 12 r
     const outcome = await runImport(db, { benchmark: { kind: "directory", dir: benchmarkDir! }, runs: files, importedBy: "test" }, LIMITS);
     expect(outcome.ok).toBe(true);
     expected = expectedFromFiles(path.join(benchmarkDir!, "dataset/query.json"), files);
+  });
+
+  // Leave an empty, small database file to the next test file.
+  afterAll(async () => {
+    await emptyDatabase(db);
+    await db.$executeRawUnsafe("VACUUM");
   });
 
   it("matches the official definitions for every model, domain and round (rounds 1–3 exported, round 4 on request)", async () => {
