@@ -1,21 +1,78 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { LeaderboardTable } from "@/components/leaderboard/leaderboard-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { buttonStyles } from "@/components/ui/styles";
+import { param } from "@/lib/leaderboard/view";
+import { database } from "@/lib/server/db";
+import { loadLeaderboard } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";
 
 export const metadata: Metadata = { title: "Leaderboard" };
 
-export default async function LeaderboardPage() {
-  await requirePagePermission("read", "/");
+export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requirePagePermission("read", "/");
+  const params = await searchParams;
+  const data = await loadLeaderboard(database(), user, param(params, "benchmark") ?? null);
+  const benchmark = data.selection.param;
+  const query = benchmark ? `?benchmark=${encodeURIComponent(benchmark)}` : "";
+
   return (
     <>
       <PageHeader
         title="Leaderboard"
-        description="Pass and resolve rates per model and domain, published by the Chat2Workflow paper or measured from imported runs."
+        description="Pass and resolve rates per model and domain: the paper's Table 1, reproduced from imported runs and explained down to every turn."
+        actions={
+          <>
+            <Link href={`/charts${query}`} className={buttonStyles.secondary}>
+              Charts
+            </Link>
+            <Link href={`/compare${query}`} className={buttonStyles.secondary}>
+              Compare two models
+            </Link>
+            <Link href={`/tasks${query}`} className={buttonStyles.secondary}>
+              Tasks
+            </Link>
+          </>
+        }
       />
-      <EmptyState title="No results yet" action={{ href: "/import", label: "Import runs" }}>
-        Import the benchmark and model runs to see pass and resolve rates here.
-      </EmptyState>
+      {data.board.rows.length === 0 ? (
+        <EmptyState title="No results yet" action={{ href: "/import", label: "Import runs" }}>
+          Import the benchmark and model runs to see pass and resolve rates here.
+        </EmptyState>
+      ) : (
+        <LeaderboardTable
+          wire={data.wire}
+          benchmarks={data.selection.choices}
+          benchmark={benchmark}
+          linkBenchmark={param(params, "benchmark") ? benchmark : ""}
+          benchmarkName={data.selection.benchmark?.name ?? null}
+          runCount={data.runCount}
+        />
+      )}
+      <details className="mt-8 max-w-4xl text-sm text-slate-700 dark:text-slate-300">
+        <summary className="cursor-pointer font-medium">How these figures are computed</summary>
+        <ul className="mt-2 list-disc space-y-1 pl-5">
+          <li>
+            <strong>Pass rate</strong> = turns whose workflow passed the pass stage ÷ turns. The verdict is the recorded one for recorded runs and
+            this app&apos;s deterministic one for raw model output.
+          </li>
+          <li>
+            <strong>Resolve rate</strong> = test cases resolved ÷ (3 × turns). Every turn counts three cases, including turns that failed the pass
+            stage and were never run. Runs without resolve-stage results (raw model output) show “—”.
+          </li>
+          <li>
+            <strong>Measured</strong> figures pool every run of a model on the chosen benchmark (counts summed); with several runs the run-to-run
+            standard deviation is shown under the rate. <strong>Published</strong> figures are the paper&apos;s Table 1, each the mean of three runs.
+          </li>
+          <li>
+            Hover or focus a figure for its count (k of n) and 95% Wilson interval. The <strong>rank</strong> counts the models whose interval lies
+            entirely above a model&apos;s own; models with overlapping intervals can share a rank (shown as “3=”).
+          </li>
+          <li>Per-round figures (rounds 1–3; round 4 has too few turns) are on the charts page and in the full CSV/JSON downloads.</li>
+        </ul>
+      </details>
     </>
   );
 }

@@ -116,6 +116,16 @@ describe("importing the demo benchmark", () => {
     const exited = new Promise((resolve) => child.on("exit", resolve));
     process.kill(-child.pid!, "SIGKILL");
     await exited;
+    // tsx runs the script in a child of its own: wait until the whole group is gone, or the writer may still hold
+    // its lock for a moment and the import below fail with SQLITE_BUSY.
+    for (let attempt = 0; attempt < 500; attempt += 1) {
+      try {
+        process.kill(-child.pid!, 0);
+      } catch {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     expect(await tableCounts()).toEqual(before);
     // The killed writer's lock is gone: the next import goes through.
     const outcome = await runImport(db, { benchmark: { kind: "directory", dir: path.join(DEMO, "benchmark") }, runs: await demoRunFiles(), importedBy: "test" }, LIMITS);

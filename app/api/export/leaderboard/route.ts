@@ -1,0 +1,25 @@
+import { NextResponse } from "next/server";
+import { exportFileName, leaderboardExportRows, LEADERBOARD_COLUMNS, MIME_TYPES, render } from "@/lib/leaderboard/export";
+import { database } from "@/lib/server/db";
+import { getExportRates } from "@/lib/server/data/leaderboard";
+import { checkAccess } from "@/lib/server/session";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/export/leaderboard?source=measured|published&format=csv|json[&benchmark=<name or id>][&rounds=all] */
+export async function GET(request: Request) {
+  const decision = await checkAccess("read");
+  if (!decision.allowed) return NextResponse.json({ error: decision.reason }, { status: decision.reason === "unauthenticated" ? 401 : 403 });
+  const url = new URL(request.url);
+  const source = url.searchParams.get("source") ?? "measured";
+  const format = url.searchParams.get("format") ?? "json";
+  if ((source !== "measured" && source !== "published") || (format !== "csv" && format !== "json")) {
+    return NextResponse.json({ error: "source must be measured or published, format csv or json" }, { status: 400 });
+  }
+  const { rows, benchmark } = await getExportRates(database(), decision.user, source, url.searchParams.get("benchmark"));
+  const body = render(LEADERBOARD_COLUMNS, leaderboardExportRows(rows, { allRounds: url.searchParams.get("rounds") === "all" }), format);
+  const name = exportFileName(["leaderboard", source, ...(benchmark ? [benchmark.name] : [])], format);
+  return new NextResponse(body, {
+    headers: { "Content-Type": MIME_TYPES[format], "Content-Disposition": `attachment; filename="${name}"`, "Cache-Control": "no-store" },
+  });
+}

@@ -1,0 +1,279 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { TableDownload } from "@/components/leaderboard/table-download";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { buttonStyles, cardStyles, inputStyles, labelStyles, tableStyles } from "@/components/ui/styles";
+import { formatPercent } from "@/lib/format";
+import { compareRuns } from "@/lib/leaderboard/compare";
+import { formatDelta } from "@/lib/leaderboard/describe";
+import { param } from "@/lib/leaderboard/view";
+import type { PairedComparison } from "@/lib/stats/paired";
+import { database } from "@/lib/server/db";
+import { getPairTurns, listCompareRuns, type CompareRunChoice } from "@/lib/server/data/drilldown";
+import { selectBenchmark } from "@/lib/server/data/leaderboard";
+import { requirePagePermission } from "@/lib/server/session";
+
+export const metadata: Metadata = { title: "Compare models" };
+
+function formatP(p: number): string {
+  if (p < 0.0001) return "< 0.0001";
+  return p.toFixed(4);
+}
+
+function StageResult({ title, result, nameA, nameB, unit, testId }: { title: string; result: PairedComparison; nameA: string; nameB: string; unit: string; testId: string }) {
+  const { counts, mcnemar, bootstrap } = result;
+  const significant = mcnemar.pValue < 0.05;
+  return (
+    <section aria-label={title} className={`${cardStyles} space-y-3`} data-testid={testId}>
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-3">
+        <div>
+          <dt className="text-xs uppercase tracking-wide text-slate-500">{nameA}</dt>
+          <dd className="text-xl font-semibold tabular-nums">{formatPercent(result.rateA.rate)}</dd>
+          <dd className="text-xs text-slate-500">
+            {result.rateA.num} of {result.rateA.den} {unit}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs uppercase tracking-wide text-slate-500">{nameB}</dt>
+          <dd className="text-xl font-semibold tabular-nums">{formatPercent(result.rateB.rate)}</dd>
+          <dd className="text-xs text-slate-500">
+            {result.rateB.num} of {result.rateB.den} {unit}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs uppercase tracking-wide text-slate-500">Difference (A − B)</dt>
+          <dd className="text-xl font-semibold tabular-nums">{formatDelta(result.difference)}</dd>
+          <dd className="text-xs text-slate-500">
+            {bootstrap
+              ? `95% bootstrap interval ${formatDelta(bootstrap.lower)} to ${formatDelta(bootstrap.upper)} (${bootstrap.resamples} paired resamples, seed ${bootstrap.seed})`
+              : "no shared items"}
+          </dd>
+        </div>
+      </dl>
+      <table className={`${tableStyles.table} max-w-md`}>
+        <caption className="text-left text-xs text-slate-500">
+          Paired outcomes on the same {unit} ({counts.n})
+        </caption>
+        <thead>
+          <tr>
+            <td />
+            <th scope="col" className={tableStyles.th}>
+              {nameB} passes
+            </th>
+            <th scope="col" className={tableStyles.th}>
+              {nameB} fails
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <th scope="row" className={tableStyles.th}>
+              {nameA} passes
+            </th>
+            <td className={tableStyles.tdNumber}>{counts.bothPass}</td>
+            <td className={`${tableStyles.tdNumber} font-semibold`}>{counts.aOnly}</td>
+          </tr>
+          <tr>
+            <th scope="row" className={tableStyles.th}>
+              {nameA} fails
+            </th>
+            <td className={`${tableStyles.tdNumber} font-semibold`}>{counts.bOnly}</td>
+            <td className={tableStyles.tdNumber}>{counts.bothFail}</td>
+          </tr>
+        </tbody>
+      </table>
+      <p className="text-sm" data-testid={`${testId}-mcnemar`}>
+        <strong>McNemar&apos;s test</strong> ({mcnemar.method === "exact-binomial" ? "exact binomial" : "chi-square with continuity correction"}): b = {mcnemar.b}, c = {mcnemar.c}
+        {mcnemar.method === "chi-square-continuity" ? `, χ² = ${mcnemar.statistic.toFixed(3)}` : ""}, p = {formatP(mcnemar.pValue)}.{" "}
+        {mcnemar.b + mcnemar.c === 0
+          ? "The two models never disagree here."
+          : significant
+            ? "The two models differ at the 5% level."
+            : "No significant difference at the 5% level."}
+      </p>
+    </section>
+  );
+}
+
+function ModelSelect({ name, label, runs, value }: { name: string; label: string; runs: CompareRunChoice[]; value: string }) {
+  const models = [...new Map(runs.map((run) => [run.model, run])).values()];
+  return (
+    <label className={labelStyles}>
+      {label}
+      <select name={name} defaultValue={value} className={`${inputStyles} min-w-56`}>
+        <option value="">choose a model</option>
+        {models.map((run) => (
+          <option key={run.model} value={run.model}>
+            {run.displayName}
+            {run.displayName !== run.model ? ` (${run.model})` : ""}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function RunSelect({ name, label, runs, value }: { name: string; label: string; runs: CompareRunChoice[]; value: string }) {
+  if (runs.length < 2) return null;
+  return (
+    <label className={labelStyles}>
+      {label}
+      <select name={name} defaultValue={value} className={inputStyles}>
+        {runs.map((run) => (
+          <option key={run.id} value={run.id}>
+            {run.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requirePagePermission("read", "/compare");
+  const params = await searchParams;
+  const db = database();
+  const selection = await selectBenchmark(db, user, param(params, "benchmark") ?? null);
+  const runs = selection.benchmark ? await listCompareRuns(db, user, selection.benchmark.id) : [];
+  const a = param(params, "a") ?? "";
+  const b = param(params, "b") ?? "";
+  const runsA = runs.filter((run) => run.model === a);
+  const runsB = runs.filter((run) => run.model === b);
+  const runA = runsA.find((run) => run.id === param(params, "runA")) ?? runsA[0] ?? null;
+  const runB = runsB.find((run) => run.id === param(params, "runB")) ?? runsB[0] ?? null;
+  const bq = selection.param ? `benchmark=${encodeURIComponent(selection.param)}` : "";
+
+  let comparison: ReturnType<typeof compareRuns> | null = null;
+  if (runA && runB) comparison = compareRuns(await getPairTurns(db, user, runA.id), await getPairTurns(db, user, runB.id));
+  const nameA = runA ? `${runA.displayName}${runA.id === runB?.id ? " (A)" : ""}` : "A";
+  const nameB = runB ? `${runB.displayName}${runA?.id === runB.id ? " (B)" : ""}` : "B";
+
+  return (
+    <>
+      <PageHeader
+        title="Compare two models"
+        description="Two models on the same turns and test cases: McNemar's test on the turns (or cases) where exactly one of them succeeds, and a paired bootstrap interval of the difference in rates."
+        actions={
+          <Link href={`/${bq ? `?${bq}` : ""}`} className={buttonStyles.secondary}>
+            Leaderboard
+          </Link>
+        }
+      />
+      {runs.length === 0 ? (
+        <EmptyState title="No runs to compare" action={{ href: "/import", label: "Import runs" }}>
+          Import runs of at least two models to compare them.
+        </EmptyState>
+      ) : (
+        <>
+          <form method="get" action="/compare" className="mb-6 flex flex-wrap items-end gap-4" aria-label="Choose the models">
+            {selection.param ? <input type="hidden" name="benchmark" value={selection.param} /> : null}
+            <ModelSelect name="a" label="Model A" runs={runs} value={a} />
+            <RunSelect name="runA" label="Run of A" runs={runsA} value={runA?.id ?? ""} />
+            <ModelSelect name="b" label="Model B" runs={runs} value={b} />
+            <RunSelect name="runB" label="Run of B" runs={runsB} value={runB?.id ?? ""} />
+            <button type="submit" className={buttonStyles.primary}>
+              Compare
+            </button>
+            <p className="w-full text-xs text-slate-500">
+              Benchmark {selection.benchmark?.name}. A model with several runs is compared through one run at a time (the first imported unless you pick
+              another), so every item is paired once.
+            </p>
+          </form>
+
+          {!a || !b ? (
+            <EmptyState title="Choose two models">Pick model A and model B above to compare them on the turns both answered.</EmptyState>
+          ) : !runA || !runB ? (
+            <EmptyState title="Model not found">{!runA ? a : b} has no run on this benchmark.</EmptyState>
+          ) : comparison && !comparison.ok ? (
+            <EmptyState title="Nothing to compare">{comparison.issues.map((found) => found.message).join("; ")}</EmptyState>
+          ) : comparison ? (
+            <div className="space-y-6">
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                A ={" "}
+                <Link className="font-medium hover:underline" href={`/models/${encodeURIComponent(runA.model)}${bq ? `?${bq}` : ""}`}>
+                  {runA.displayName}
+                </Link>{" "}
+                (run {runA.label}), B ={" "}
+                <Link className="font-medium hover:underline" href={`/models/${encodeURIComponent(runB.model)}${bq ? `?${bq}` : ""}`}>
+                  {runB.displayName}
+                </Link>{" "}
+                (run {runB.label}). {comparison.value.pass.counts.n} shared turns
+                {comparison.value.onlyA.length || comparison.value.onlyB.length
+                  ? `; left out because only one run answered them: ${comparison.value.onlyA.length} of A's, ${comparison.value.onlyB.length} of B's`
+                  : ""}
+                .
+              </p>
+              <div className="grid gap-6 lg:grid-cols-2">
+                <StageResult title="Pass stage (turns)" result={comparison.value.pass} nameA={nameA} nameB={nameB} unit="turns" testId="compare-pass" />
+                {comparison.value.resolve ? (
+                  <StageResult title="Resolve stage (test cases)" result={comparison.value.resolve} nameA={nameA} nameB={nameB} unit="test cases" testId="compare-resolve" />
+                ) : (
+                  <section aria-label="Resolve stage (test cases)" className={cardStyles}>
+                    <h2 className="text-lg font-semibold">Resolve stage (test cases)</h2>
+                    <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">At least one of the runs has no resolve-stage results (raw model output), so resolve rates cannot be compared.</p>
+                  </section>
+                )}
+              </div>
+
+              <section aria-labelledby="discordant-heading" className="space-y-3">
+                <h2 id="discordant-heading" className="text-lg font-semibold">
+                  Turns where exactly one passes ({comparison.value.discordant.length})
+                </h2>
+                {comparison.value.discordant.length === 0 ? (
+                  <p className="text-sm text-slate-600 dark:text-slate-400">The two models pass and fail the same turns.</p>
+                ) : (
+                  <div className={tableStyles.wrapper}>
+                    <table className={tableStyles.table} data-testid="discordant-turns">
+                      <caption className="sr-only">Turns where exactly one of the two models passes, with links to both responses</caption>
+                      <thead>
+                        <tr>
+                          <th scope="col" className={tableStyles.th}>Turn</th>
+                          <th scope="col" className={tableStyles.th}>Domain</th>
+                          <th scope="col" className={tableStyles.th}>Passes</th>
+                          <th scope="col" className={tableStyles.th}>Response of A</th>
+                          <th scope="col" className={tableStyles.th}>Response of B</th>
+                        </tr>
+                      </thead>
+                      <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                        {comparison.value.discordant.map((turn) => (
+                          <tr key={turn.turn}>
+                            <td className={tableStyles.td}>
+                              <Link prefetch={false} href={`/tasks/${encodeURIComponent(turn.task)}${bq ? `?${bq}` : ""}`} className="hover:underline">
+                                {turn.task}
+                              </Link>{" "}
+                              round {turn.round}
+                            </td>
+                            <td className={tableStyles.td}>{turn.domain}</td>
+                            <td className={tableStyles.td}>
+                              <span aria-hidden="true">{turn.passes === "a" ? "A ✓ · B ✗" : "A ✗ · B ✓"}</span>
+                              <span className="sr-only">{turn.passes === "a" ? `${nameA} passes, ${nameB} fails` : `${nameB} passes, ${nameA} fails`}</span>
+                            </td>
+                            <td className={tableStyles.td}>
+                              <Link prefetch={false} href={`/responses/${encodeURIComponent(turn.responseA)}`} className="text-brand-700 hover:underline dark:text-brand-400">
+                                {nameA}
+                                {turn.casesA !== null ? ` (${turn.casesA}/3 cases)` : ""}
+                              </Link>
+                            </td>
+                            <td className={tableStyles.td}>
+                              <Link prefetch={false} href={`/responses/${encodeURIComponent(turn.responseB)}`} className="text-brand-700 hover:underline dark:text-brand-400">
+                                {nameB}
+                                {turn.casesB !== null ? ` (${turn.casesB}/3 cases)` : ""}
+                              </Link>
+                            </td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                )}
+                <TableDownload table="discordant" rows={comparison.value.discordant} name={["compare", runA.model, runB.model]} label="the turns where exactly one passes" />
+              </section>
+            </div>
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,396 @@
+"use client";
+
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { memo, useCallback, useMemo, useState, type FocusEvent, type MouseEvent } from "react";
+import { downloadText } from "@/components/ui/download";
+import { buttonStyles, inputStyles, labelStyles } from "@/components/ui/styles";
+import { formatPercent } from "@/lib/format";
+import { AVERAGE, METRICS, type BoardRow, type Metric, type MetricName, type MetricPair, type Source } from "@/lib/leaderboard/board";
+import type { BenchmarkChoice } from "@/lib/leaderboard/benchmarks";
+import { describeMetric, formatDelta, formatRank } from "@/lib/leaderboard/describe";
+import { exportFileName, MIME_TYPES, render, type ExportFormat } from "@/lib/leaderboard/export";
+import { boardViewColumns } from "@/lib/leaderboard/tables";
+import { applyView, ariaSort, boardQuery, parseBoardState, primarySource, toggleSort, type BoardState, type ViewSource } from "@/lib/leaderboard/view";
+import { decodeBoard, type WireBoard } from "@/lib/leaderboard/wire";
+import styles from "./leaderboard.module.css";
+
+const SOURCE_LABELS: Record<ViewSource, string> = { measured: "Measured", published: "Published", both: "Side by side" };
+const METRIC_LABELS: Record<MetricName, string> = { pass: "Pass", resolve: "Resolve" };
+
+function modelHref(model: string, benchmark: string, domain: string | null): string {
+  const params = new URLSearchParams();
+  if (benchmark) params.set("benchmark", benchmark);
+  if (domain) params.set("domain", domain);
+  const query = params.toString();
+  return `/models/${encodeURIComponent(model)}${query ? `?${query}` : ""}`;
+}
+
+function SortHeader({ state, sort, onSort, children, className }: { state: BoardState; sort: string; onSort: (sort: string) => void; children: React.ReactNode; className?: string }) {
+  const current = ariaSort(state, sort);
+  return (
+    <th scope="col" aria-sort={current} className={className}>
+      <button type="button" onClick={() => onSort(sort)} className="inline-flex items-center gap-0.5 rounded px-1 py-0.5 text-[11px] font-semibold uppercase tracking-wide hover:bg-slate-100 dark:hover:bg-slate-800">
+        {children}
+        <span aria-hidden="true" className="w-3 text-slate-400">
+          {current === "ascending" ? "▲" : current === "descending" ? "▼" : "↕"}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+function FigureTooltip({ id, lines, above, alignRight }: { id: string; lines: string[]; above: boolean; alignRight: boolean }) {
+  return (
+    <span role="tooltip" id={id} className={`${styles.tooltip} ${above ? styles.above : styles.below} ${alignRight ? styles.right : styles.center}`}>
+      {lines.map((line) => (
+        <span key={line}>{line}</span>
+      ))}
+    </span>
+  );
+}
+
+function tooltipLines(pair: MetricPair, metric: MetricName, source: ViewSource): string[] {
+  const lines: string[] = [];
+  const add = (figure: Metric | null, which: Source, prefix: string) => {
+    if (figure) lines.push(`${prefix}${describeMetric(figure, metric, which)}`);
+    else lines.push(`${prefix}no ${which === "measured" ? "measured figure" : "published figure"}${metric === "resolve" && which === "measured" ? " (no resolve data)" : ""}`);
+  };
+  if (source === "both") {
+    add(pair.measured, "measured", "Measured: ");
+    add(pair.published, "published", "Published: ");
+    if (pair.delta !== null) lines.push(`Difference: ${formatDelta(pair.delta)}`);
+  } else add(pair[source], source, "");
+  return lines;
+}
+
+const EMPTY_PAIR: MetricPair = { measured: null, published: null, delta: null };
+
+/** One figure: a plain link (thousands of them: no client router per cell) and, while hovered or focused, its tooltip. */
+function FigureCell({ row, column, metric, source, href, active, above, alignRight }: { row: BoardRow; column: string; metric: MetricName; source: ViewSource; href: string; active: boolean; above: boolean; alignRight: boolean }) {
+  const pair = row.cells[column]?.[metric] ?? EMPTY_PAIR;
+  const primary = source === "both" ? pair.measured : pair[source];
+  const sd = primary?.spread?.sd;
+  const id = `tip-${column}-${metric}`;
+  return (
+    <td className={`${styles.cell} ${metric === "pass" ? styles.first : ""} ${column === AVERAGE ? styles.average : ""}`} data-column={column} data-metric={metric}>
+      <a href={href} className={styles.link} aria-describedby={active ? id : undefined}>
+        <span className={primary ? undefined : styles.muted}>{primary ? formatPercent(primary.rate) : "—"}</span>
+        {/* The run-to-run deviation under the overall figures; every figure's tooltip gives its own. */}
+        {column === AVERAGE && sd !== null && sd !== undefined ? <span className={styles.sub}>± {(sd * 100).toFixed(1)} pp</span> : null}
+        {source === "both" ? (
+          <>
+            <span className={styles.sub}>pub {pair.published ? formatPercent(pair.published.rate) : "—"}</span>
+            <span className={`${styles.sub} ${pair.delta === null || pair.delta === 0 ? "" : pair.delta > 0 ? styles.up : styles.down}`}>Δ {formatDelta(pair.delta)}</span>
+          </>
+        ) : null}
+      </a>
+      {active ? <FigureTooltip id={id} lines={tooltipLines(pair, metric, source)} above={above} alignRight={alignRight} /> : null}
+    </td>
+  );
+}
+
+const stickyRank = "sticky left-0 z-20 w-10 min-w-10 bg-white dark:bg-slate-900";
+const stickyModel = "sticky left-10 z-20 min-w-36 max-w-44 bg-white shadow-[1px_0_0_0_rgb(226,232,240)] dark:bg-slate-900 dark:shadow-[1px_0_0_0_rgb(30,41,59)]";
+
+interface RowProps {
+  row: BoardRow;
+  columns: string[];
+  source: ViewSource;
+  rankBy: MetricName;
+  benchmark: string;
+  /** "<column>.<metric>" of the figure showing its tooltip, when it is in this row. */
+  active: string | null;
+  above: boolean;
+}
+
+/** Memoized: hovering a figure re-renders only its row. */
+const LeaderboardRow = memo(function LeaderboardRow({ row, columns, source, rankBy, benchmark, active, above }: RowProps) {
+  const rank = row.ranks[primarySource(source)][rankBy];
+  const base = modelHref(row.name, benchmark, null);
+  const separator = base.includes("?") ? "&" : "?";
+  return (
+    <tr data-testid="leaderboard-row" data-model={row.name} className={styles.row}>
+      <td className={styles.rankCell} data-testid="rank">
+        <span title={rank.tied ? "Tied: this model's 95% interval overlaps another model's with the same rank" : rank.rank === null ? "Not ranked: no figure for the ranking metric" : undefined}>
+          {formatRank(rank)}
+        </span>
+      </td>
+      <th scope="row" className={styles.modelCell}>
+        <a href={base} className={styles.modelName}>
+          {row.displayName}
+        </a>
+        <span className={styles.meta}>
+          {row.displayName !== row.name ? <span className={styles.mono}>{row.name}</span> : null}
+          {row.family ? <span>{row.family}</span> : null}
+          {row.access ? <span className={`${styles.tag} ${row.access === "open" ? styles.tagOpen : ""}`}>{row.access}</span> : null}
+          {row.runs > 1 ? (
+            <span className={`${styles.tag} ${styles.tagRuns}`} title="Runs pooled into the measured figures">
+              {row.runs} runs
+            </span>
+          ) : null}
+        </span>
+      </th>
+      {columns.flatMap((column, columnIndex) =>
+        METRICS.map((metric) => (
+          <FigureCell
+            key={`${column}.${metric}`}
+            row={row}
+            column={column}
+            metric={metric}
+            source={source}
+            href={column === AVERAGE ? base : `${base}${separator}domain=${encodeURIComponent(column)}`}
+            active={active === `${column}.${metric}`}
+            above={above}
+            alignRight={columnIndex >= columns.length - 2}
+          />
+        )),
+      )}
+    </tr>
+  );
+});
+
+export interface LeaderboardTableProps {
+  /** The board in its compact form (lib/leaderboard/wire), decoded here. */
+  wire: WireBoard;
+  benchmarks: BenchmarkChoice[];
+  /** The selected benchmark as links write it (name or id), "" when none is imported. */
+  benchmark: string;
+  /** What figure links carry as ?benchmark=: "" while the page shows the default benchmark (shorter links). */
+  linkBenchmark: string;
+  benchmarkName: string | null;
+  runCount: number;
+}
+
+export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, benchmarkName, runCount }: LeaderboardTableProps) {
+  const board = useMemo(() => decodeBoard(wire), [wire]);
+  const searchParams = useSearchParams();
+  const pathname = usePathname();
+  const router = useRouter();
+  const state = useMemo(() => parseBoardState(new URLSearchParams(searchParams.toString())), [searchParams]);
+  const [query, setQuery] = useState(state.q);
+  const [active, setActive] = useState<{ model: string; cell: string } | null>(null);
+  const activate = useCallback((event: MouseEvent<HTMLElement> | FocusEvent<HTMLElement>) => {
+    const target = event.target instanceof Element ? event.target.closest("td[data-column]") : null;
+    const model = target?.closest("tr")?.getAttribute("data-model");
+    if (!target || !model) return;
+    const cell = `${target.getAttribute("data-column")}.${target.getAttribute("data-metric")}`;
+    setActive((current) => (current?.model === model && current.cell === cell ? current : { model, cell }));
+  }, []);
+  const deactivate = useCallback(() => setActive(null), []);
+  const rows = useMemo(() => applyView(board.rows, state), [board.rows, state]);
+  const total = useMemo(() => applyView(board.rows, { ...state, q: "", access: "all", family: "" }).length, [board.rows, state]);
+
+  const update = (next: Partial<BoardState>) => {
+    window.history.replaceState(null, "", `${pathname}${boardQuery({ ...state, ...next })}`);
+  };
+  const onSort = (sort: string) => update(toggleSort(state, sort));
+  const viewColumns = boardViewColumns(board.columns, state);
+  const saveView = (format: ExportFormat) =>
+    downloadText(exportFileName(["leaderboard", state.source, benchmarkName ?? "published", "view"], format), render(viewColumns, rows, format), MIME_TYPES[format]);
+  const exportHref = (which: Source, format: ExportFormat) => {
+    const params = new URLSearchParams({ source: which, format });
+    if (which === "measured" && benchmark) params.set("benchmark", benchmark);
+    return `/api/export/leaderboard?${params}`;
+  };
+
+  return (
+    <section aria-label="Leaderboard" className="space-y-4">
+      <form className="flex flex-wrap items-end gap-x-5 gap-y-3" role="search" aria-label="Leaderboard view" onSubmit={(event) => event.preventDefault()}>
+        <fieldset>
+          <legend className={labelStyles}>Figures</legend>
+          <div className="mt-1 inline-flex overflow-hidden rounded-md border border-slate-300 dark:border-slate-600">
+            {(Object.keys(SOURCE_LABELS) as ViewSource[]).map((value) => (
+              <label key={value} className={`cursor-pointer px-3 py-1.5 text-sm has-[:focus-visible]:outline-2 ${state.source === value ? "bg-brand-600 text-white" : "bg-white hover:bg-slate-50 dark:bg-slate-900 dark:hover:bg-slate-800"}`}>
+                <input type="radio" name="source" value={value} checked={state.source === value} onChange={() => update({ source: value })} className="sr-only" />
+                {SOURCE_LABELS[value]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {state.source === "both" ? (
+          <label className={labelStyles}>
+            Sort values by
+            <select className={inputStyles} value={state.by} onChange={(event) => update({ by: event.target.value as BoardState["by"] })}>
+              <option value="measured">measured</option>
+              <option value="published">published</option>
+              <option value="delta">difference</option>
+            </select>
+          </label>
+        ) : null}
+        <label className={labelStyles}>
+          Rank by
+          <select className={inputStyles} value={state.rankBy} onChange={(event) => update({ rankBy: event.target.value as MetricName })}>
+            <option value="resolve">average resolve rate</option>
+            <option value="pass">average pass rate</option>
+          </select>
+        </label>
+        <label className={labelStyles}>
+          Access
+          <select className={inputStyles} value={state.access} onChange={(event) => update({ access: event.target.value as BoardState["access"] })}>
+            <option value="all">open and closed</option>
+            <option value="open">open models</option>
+            <option value="closed">closed models</option>
+          </select>
+        </label>
+        <label className={labelStyles}>
+          Family
+          <select className={inputStyles} value={state.family} onChange={(event) => update({ family: event.target.value })}>
+            <option value="">all families</option>
+            {board.families.map((family) => (
+              <option key={family} value={family}>
+                {family}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={labelStyles}>
+          Search models
+          <input
+            type="search"
+            className={inputStyles}
+            value={query}
+            placeholder="name or family"
+            onChange={(event) => {
+              setQuery(event.target.value);
+              update({ q: event.target.value });
+            }}
+          />
+        </label>
+        {benchmarks.length > 1 && state.source !== "published" ? (
+          <label className={labelStyles}>
+            Benchmark
+            <select className={inputStyles} value={benchmark} onChange={(event) => router.push(`${pathname}${boardQuery({ ...state, benchmark: event.target.value })}`)}>
+              {benchmarks.map((choice) => (
+                <option key={choice.id} value={benchmarks.filter((other) => other.name === choice.name).length > 1 ? choice.id : choice.name}>
+                  {choice.name} ({choice.runCount} runs)
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+      </form>
+
+      <p className="text-sm text-slate-600 dark:text-slate-400" aria-live="polite" data-testid="leaderboard-summary">
+        {rows.length} of {total} models
+        {state.source !== "published" && benchmarkName ? ` · measured on ${benchmarkName} (${runCount} run${runCount === 1 ? "" : "s"})` : ""}
+        {state.source !== "measured" ? " · published: the paper's Table 1, means of three runs" : ""}
+      </p>
+
+      {total === 0 ? (
+        <div className="rounded-xl border border-dashed border-slate-300 px-6 py-10 text-center text-sm dark:border-slate-700">
+          <p className="font-medium">{state.source === "measured" ? "No runs on this benchmark yet." : "No figures to show."}</p>
+          <p className="mt-2 text-slate-600 dark:text-slate-400">
+            Import runs to measure them, or{" "}
+            <button type="button" className="text-brand-700 underline dark:text-brand-400" onClick={() => update({ source: "published" })}>
+              show the published figures
+            </button>
+            .
+          </p>
+        </div>
+      ) : rows.length === 0 ? (
+        <div className="rounded-xl border border-dashed border-slate-300 px-6 py-10 text-center text-sm dark:border-slate-700">
+          <p className="font-medium">No model matches these filters.</p>
+          <button
+            type="button"
+            className={`${buttonStyles.secondary} mt-3`}
+            onClick={() => {
+              setQuery("");
+              update({ q: "", access: "all", family: "" });
+            }}
+          >
+            Clear filters
+          </button>
+        </div>
+      ) : (
+        <div className={`overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 ${rows.length <= 4 ? "pb-20" : ""}`}>
+          <table className="min-w-full border-separate border-spacing-0 text-sm" data-testid="leaderboard-table">
+            <caption className="sr-only">
+              Pass and resolve rates per model and domain ({SOURCE_LABELS[state.source].toLowerCase()}). Column headers sort; each figure opens the model&apos;s turns.
+            </caption>
+            <thead className="text-xs text-slate-500 dark:text-slate-400">
+              <tr>
+                <SortHeader state={state} sort="rank" onSort={onSort} className={`${stickyRank} border-b border-slate-200 px-1 py-2 text-left align-bottom dark:border-slate-800`}>
+                  Rank
+                </SortHeader>
+                <SortHeader state={state} sort="model" onSort={onSort} className={`${stickyModel} border-b border-slate-200 px-2 py-2 text-left align-bottom dark:border-slate-800`}>
+                  Model
+                </SortHeader>
+                {board.columns.map((column) => (
+                  <th key={column} scope="colgroup" colSpan={2} className={`border-b border-l border-slate-200 px-2 pt-2 text-center font-semibold text-slate-700 dark:border-slate-800 dark:text-slate-200 ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""}`}>
+                    {column}
+                  </th>
+                ))}
+              </tr>
+              <tr>
+                <td className={`${stickyRank} border-b border-slate-200 dark:border-slate-800`} />
+                <td className={`${stickyModel} border-b border-slate-200 dark:border-slate-800`} />
+                {board.columns.flatMap((column) =>
+                  METRICS.map((metric) => (
+                    <SortHeader
+                      key={`${column}.${metric}`}
+                      state={state}
+                      sort={`${column}.${metric}`}
+                      onSort={onSort}
+                      className={`border-b border-slate-200 px-0 pb-1 text-right dark:border-slate-800 ${metric === "pass" ? "border-l" : ""} ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""}`}
+                    >
+                      <span className="sr-only">{column} </span>
+                      {METRIC_LABELS[metric]}
+                      <span className="sr-only"> rate</span>
+                    </SortHeader>
+                  )),
+                )}
+              </tr>
+            </thead>
+            <tbody onMouseOver={activate} onFocus={activate} onMouseLeave={deactivate} onBlur={deactivate}>
+              {rows.map((row, rowIndex) => (
+                <LeaderboardRow
+                  key={row.name}
+                  row={row}
+                  columns={board.columns}
+                  source={state.source}
+                  rankBy={state.rankBy}
+                  benchmark={linkBenchmark}
+                  active={active?.model === row.name ? active.cell : null}
+                  // Tooltips of the last rows open upwards so the scrolling wrapper does not clip them.
+                  above={rows.length > 4 && rowIndex >= rows.length - 3}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <div className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
+        <div className="flex items-center gap-2" role="group" aria-label="Download this view">
+          <span className="text-slate-500">This view</span>
+          <button type="button" className={buttonStyles.secondary} onClick={() => saveView("csv")}>
+            CSV
+          </button>
+          <button type="button" className={buttonStyles.secondary} onClick={() => saveView("json")}>
+            JSON
+          </button>
+        </div>
+        <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Download all figures">
+          <span className="text-slate-500">All counts (overall, domains, rounds)</span>
+          {benchmark ? (
+            <>
+              <a className={buttonStyles.secondary} href={exportHref("measured", "csv")} download>
+                measured CSV
+              </a>
+              <a className={buttonStyles.secondary} href={exportHref("measured", "json")} download>
+                measured JSON
+              </a>
+            </>
+          ) : null}
+          <a className={buttonStyles.secondary} href={exportHref("published", "csv")} download>
+            published CSV
+          </a>
+          <a className={buttonStyles.secondary} href={exportHref("published", "json")} download>
+            published JSON
+          </a>
+        </div>
+      </div>
+    </section>
+  );
+}
+

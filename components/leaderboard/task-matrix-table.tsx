@@ -1,0 +1,88 @@
+"use client";
+
+import { useMemo } from "react";
+import { TableDownload } from "@/components/leaderboard/table-download";
+import { tableStyles } from "@/components/ui/styles";
+import { decodeMatrix, matrixExportRows, verdictLabel, verdictText, type MatrixCell, type Tone, type WireMatrix } from "@/lib/leaderboard/turns";
+import styles from "./leaderboard.module.css";
+
+const TONE: Record<Tone, string> = { good: styles.good!, partial: styles.partial!, "pass-only": styles.passOnly!, bad: styles.bad!, missing: styles.missing! };
+
+function Cell({ cell, round }: { cell: MatrixCell; round: number }) {
+  const verdict = cell.responseId === null ? null : cell;
+  const words = <span className="sr-only"> round {round}: {verdictLabel(verdict)}</span>;
+  if (cell.responseId === null) {
+    return (
+      <span className={`${styles.chip} ${TONE.missing}`}>
+        {verdictText(null)}
+        {words}
+      </span>
+    );
+  }
+  return (
+    <a href={`/responses/${encodeURIComponent(cell.responseId)}`} className={`${styles.chip} ${TONE[cell.tone]}`}>
+      {verdictText(verdict)}
+      {words}
+    </a>
+  );
+}
+
+/** The turns × models matrix: one row per run, one column per turn; every answered cell opens its response. */
+export function TaskMatrixTable({ wire, benchmark, taskName, downloadName }: { wire: WireMatrix; benchmark: string; taskName: string; downloadName: string[] }) {
+  const matrix = useMemo(() => decodeMatrix(wire), [wire]);
+  const exportRows = useMemo(() => matrixExportRows(matrix), [matrix]);
+  const query = benchmark ? `?benchmark=${encodeURIComponent(benchmark)}` : "";
+  return (
+    <>
+      <div className={tableStyles.wrapper}>
+        <table className={tableStyles.table} data-testid="task-matrix">
+          <caption className="sr-only">
+            {taskName}: turns × models. Each row is a run, each column a turn; a cell gives the pass verdict and the test cases resolved, and opens the
+            response.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col" className={`${tableStyles.th} sticky left-0 z-10 bg-white dark:bg-slate-900`}>
+                Model
+              </th>
+              {matrix.columns.map((column) => (
+                <th key={column.turnId} scope="col" className={`${tableStyles.th} text-center`}>
+                  Round {column.round}
+                  <span className="block font-normal normal-case tracking-normal">
+                    {column.passed} of {column.responses} pass
+                  </span>
+                </th>
+              ))}
+              <th scope="col" className={`${tableStyles.th} text-right`}>
+                Passed
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {matrix.rows.map((row) => (
+              <tr key={row.runId} data-testid="matrix-row" data-model={row.model}>
+                <th scope="row" className={`${styles.matrixCell} sticky left-0 z-10 bg-white text-left font-normal dark:bg-slate-900`}>
+                  <a href={`/models/${encodeURIComponent(row.model)}${query}`} className="font-medium hover:underline">
+                    {row.displayName}
+                  </a>
+                  {row.showLabel ? <span className="block font-mono text-xs text-slate-500">{row.label}</span> : null}
+                </th>
+                {row.cells.map((cell, index) => (
+                  <td key={matrix.columns[index]!.turnId} className={styles.matrixCell}>
+                    <Cell cell={cell} round={matrix.columns[index]!.round} />
+                  </td>
+                ))}
+                <td className={`${styles.matrixCell} text-right tabular-nums`}>
+                  {row.passed} / {row.responses}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="mt-3">
+        <TableDownload table="matrix" rows={exportRows} name={downloadName} label="the task matrix" />
+      </div>
+    </>
+  );
+}

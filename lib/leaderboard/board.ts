@@ -1,0 +1,250 @@
+// The leaderboard as data: one row per model, a pass and a resolve figure per domain and overall, measured from
+// counts or published, with 95% Wilson intervals and tie-aware ranks. Every figure keeps the counts it rests on.
+
+import { CASES_PER_TURN, sortDomains, type RateRow, type Spread, type SpreadRow } from "../stats/rates";
+import { rankWithTies, wilsonInterval } from "../stats/intervals";
+import { PUBLISHED_RUNS, PUBLISHED_TURNS } from "../published/denominators";
+
+/** Table 1's name for the overall column; the measured rows call it scope "overall", key "all". */
+export const AVERAGE = "Average";
+
+export const METRICS = ["pass", "resolve"] as const;
+export type MetricName = (typeof METRICS)[number];
+
+export const SOURCES = ["measured", "published"] as const;
+export type Source = (typeof SOURCES)[number];
+
+export interface Metric {
+  /** The rate as a fraction; for published figures exactly the paper's percentage / 100. */
+  rate: number;
+  /** Counts per run as exported: pooled counts for measured figures, the mean of three runs (may be fractional) for published ones. */
+  num: number;
+  den: number;
+  /** The whole-number counts the interval rests on: the pooled runs (measured) or the paper's three runs together (published). */
+  k: number;
+  n: number;
+  /** 95% Wilson interval of k / n. */
+  lower: number;
+  upper: number;
+  /** How many runs the figure pools. */
+  runs: number;
+  /** Run-to-run spread when several runs are pooled. */
+  spread: Spread | null;
+}
+
+export interface MetricPair {
+  measured: Metric | null;
+  published: Metric | null;
+  /** measured − published as a fraction (so 0.05 is five percentage points); null unless both exist. */
+  delta: number | null;
+}
+
+export interface RankInfo {
+  /** 1 = best; models whose intervals overlap share a rank. Null when the model has no figure to rank on. */
+  rank: number | null;
+  /** Another model has the same rank. */
+  tied: boolean;
+}
+
+export interface ModelInfo {
+  name: string;
+  displayName: string;
+  family: string | null;
+  access: string | null;
+}
+
+export interface BoardRow extends ModelInfo {
+  inMeasured: boolean;
+  inPublished: boolean;
+  /** Runs of the model pooled into the measured figures. */
+  runs: number;
+  /** Per column (domain names, then "Average"). */
+  cells: Record<string, Record<MetricName, MetricPair>>;
+  /** Ranks on the Average column, per source and metric. */
+  ranks: Record<Source, Record<MetricName, RankInfo>>;
+}
+
+export interface Board {
+  /** Domain columns in the official order, then "Average". */
+  columns: string[];
+  rows: BoardRow[];
+  families: string[];
+}
+
+export interface PublishedFigure {
+  modelName: string;
+  displayName: string;
+  family: string | null;
+  access: string | null;
+  /** A domain name or "Average". */
+  domain: string;
+  /** Percentages, as printed in the paper. */
+  passRate: number;
+  resolveRate: number;
+}
+
+export interface MeasuredInput {
+  models: readonly ModelInfo[];
+  /** Pooled rate rows (ratesFromCounts). */
+  rates: readonly RateRow[];
+  /** Run-to-run spread rows (spreadFromCounts); overall and domain scopes are used. */
+  spreads: readonly SpreadRow[];
+  /** Runs per model. */
+  runs: ReadonlyMap<string, number>;
+}
+
+function interval(k: number, n: number): { lower: number; upper: number } {
+  const result = wilsonInterval(k, n);
+  // Counts here come from the database or from the published rates and are whole and within range by construction.
+  if (!result.ok || result.value === null) return { lower: Number.NaN, upper: Number.NaN };
+  return { lower: result.value.lower, upper: result.value.upper };
+}
+
+/** A measured figure from pooled counts; null when nothing was counted. */
+export function measuredMetric(num: number | null, den: number | null, runs: number, spread: Spread | null): Metric | null {
+  if (num === null || den === null || den === 0) return null;
+  return { rate: num / den, num, den, k: num, n: den, ...interval(num, den), runs, spread: spread && spread.n > 1 ? spread : null };
+}
+
+/** Rounds to 4 decimals so fractional means read cleanly in exports (53.3333 rather than 53.333333333333336). */
+const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+
+/**
+ * A published figure with the counts it implies. The paper's rates are means of three runs over a known number of
+ * turns (cases), so rate × 3 × turns is a whole number k to rounding (true for every Table 1 figure): the
+ * interval uses k of 3 × turns, and the per-run numerator is k / 3, which may be fractional.
+ */
+export function publishedMetric(percent: number, turns: number, casesPerTurn: number): Metric {
+  const den = turns * casesPerTurn;
+  const n = den * PUBLISHED_RUNS;
+  const k = Math.min(n, Math.max(0, Math.round((percent / 100) * n)));
+  return { rate: percent / 100, num: round4(k / PUBLISHED_RUNS), den, k, n, ...interval(k, n), runs: PUBLISHED_RUNS, spread: null };
+}
+
+/** Published figures as exported rate rows (overall and domains; the paper publishes no per-round figures). */
+export function publishedRateRows(figures: readonly PublishedFigure[]): RateRow[] {
+  const rows: RateRow[] = [];
+  const models = [...new Set(figures.map((figure) => figure.modelName))];
+  for (const model of models) {
+    const own = figures.filter((figure) => figure.modelName === model);
+    const average = own.find((figure) => figure.domain === AVERAGE);
+    const ordered = [...(average ? [average] : []), ...sortDomains(own.filter((figure) => figure.domain !== AVERAGE).map((figure) => figure.domain)).map((domain) => own.find((figure) => figure.domain === domain)!)];
+    for (const figure of ordered) {
+      const turns = PUBLISHED_TURNS[figure.domain];
+      if (turns === undefined) continue;
+      const pass = publishedMetric(figure.passRate, turns, 1);
+      const resolve = publishedMetric(figure.resolveRate, turns, CASES_PER_TURN);
+      rows.push({
+        model,
+        scope: figure.domain === AVERAGE ? "overall" : "domain",
+        key: figure.domain === AVERAGE ? "all" : figure.domain,
+        passNum: pass.num,
+        passDen: pass.den,
+        resolveNum: resolve.num,
+        resolveDen: resolve.den,
+      });
+    }
+  }
+  return rows;
+}
+
+const columnOf = (row: Pick<RateRow, "scope" | "key">): string | null => (row.scope === "overall" ? AVERAGE : row.scope === "domain" ? row.key : null);
+
+function emptyCells(columns: readonly string[]): Record<string, Record<MetricName, MetricPair>> {
+  return Object.fromEntries(
+    columns.map((column) => [column, { pass: { measured: null, published: null, delta: null }, resolve: { measured: null, published: null, delta: null } }]),
+  );
+}
+
+const NO_RANK: RankInfo = { rank: null, tied: false };
+
+function rankRows(rows: BoardRow[], source: Source, metric: MetricName): void {
+  const items = rows.flatMap((row) => {
+    const figure = row.cells[AVERAGE]?.[metric][source];
+    return figure ? [{ id: row.name, k: figure.k, n: figure.n }] : [];
+  });
+  const ranked = rankWithTies(items);
+  if (!ranked.ok) return;
+  const counts = new Map<number, number>();
+  for (const item of ranked.value) if (item.rank !== null) counts.set(item.rank, (counts.get(item.rank) ?? 0) + 1);
+  const byId = new Map(ranked.value.map((item) => [item.id, item]));
+  for (const row of rows) {
+    const item = byId.get(row.name);
+    row.ranks[source][metric] = item && item.rank !== null ? { rank: item.rank, tied: (counts.get(item.rank) ?? 0) > 1 } : NO_RANK;
+  }
+}
+
+/**
+ * Joins measured and published figures by model name (the run file's base name, which Table 1 rows also carry),
+ * computes the differences and ranks. Models appear in measured order, then published-only models in paper order.
+ */
+export function buildBoard(measured: MeasuredInput | null, published: readonly PublishedFigure[] | null): Board {
+  const domains = new Set<string>();
+  for (const row of measured?.rates ?? []) if (row.scope === "domain") domains.add(row.key);
+  for (const figure of published ?? []) if (figure.domain !== AVERAGE) domains.add(figure.domain);
+  const columns = [...sortDomains(domains), AVERAGE];
+
+  const rows = new Map<string, BoardRow>();
+  const rowFor = (info: ModelInfo): BoardRow => {
+    let row = rows.get(info.name);
+    if (row === undefined) {
+      row = {
+        ...info,
+        inMeasured: false,
+        inPublished: false,
+        runs: 0,
+        cells: emptyCells(columns),
+        ranks: { measured: { pass: NO_RANK, resolve: NO_RANK }, published: { pass: NO_RANK, resolve: NO_RANK } },
+      };
+      rows.set(info.name, row);
+    }
+    return row;
+  };
+
+  if (measured) {
+    const info = new Map(measured.models.map((model) => [model.name, model]));
+    const spreads = new Map(measured.spreads.map((spread) => [`${spread.model}\u0000${spread.scope}\u0000${spread.key}`, spread]));
+    for (const rate of measured.rates) {
+      const column = columnOf(rate);
+      if (column === null) continue;
+      const row = rowFor(info.get(rate.model) ?? { name: rate.model, displayName: rate.model, family: null, access: null });
+      row.inMeasured = true;
+      row.runs = measured.runs.get(rate.model) ?? 1;
+      const spread = spreads.get(`${rate.model}\u0000${rate.scope}\u0000${rate.key}`);
+      const cell = row.cells[column]!;
+      cell.pass.measured = measuredMetric(rate.passNum, rate.passDen, row.runs, spread?.pass ?? null);
+      cell.resolve.measured = measuredMetric(rate.resolveNum, rate.resolveDen, row.runs, spread?.resolve ?? null);
+    }
+  }
+
+  for (const figure of published ?? []) {
+    const turns = PUBLISHED_TURNS[figure.domain];
+    if (turns === undefined) continue;
+    const existing = rows.get(figure.modelName);
+    const row = existing ?? rowFor({ name: figure.modelName, displayName: figure.displayName, family: figure.family, access: figure.access });
+    // The paper knows a model's family and access even when the imported run's model row does not.
+    row.family ??= figure.family;
+    row.access ??= figure.access;
+    row.inPublished = true;
+    const cell = row.cells[figure.domain];
+    if (!cell) continue;
+    cell.pass.published = publishedMetric(figure.passRate, turns, 1);
+    cell.resolve.published = publishedMetric(figure.resolveRate, turns, CASES_PER_TURN);
+  }
+
+  const list = [...rows.values()];
+  for (const row of list) {
+    for (const cell of Object.values(row.cells)) {
+      for (const metric of METRICS) {
+        const pair = cell[metric];
+        pair.delta = pair.measured && pair.published ? pair.measured.rate - pair.published.rate : null;
+      }
+    }
+  }
+  for (const source of SOURCES) for (const metric of METRICS) rankRows(list.filter((row) => (source === "measured" ? row.inMeasured : row.inPublished)), source, metric);
+
+  const families = [...new Set(list.map((row) => row.family).filter((family): family is string => family !== null))].sort((a, b) =>
+    a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0,
+  );
+  return { columns, rows: list, families };
+}

@@ -1,0 +1,87 @@
+// CSV and JSON renderings of the app's tables, shared by the download buttons, the export route and the CLI so all
+// three produce the same bytes. CSV follows RFC 4180 and defuses text cells a spreadsheet would run as formulas.
+
+import { isOfficialRow, type RateRow } from "../stats/rates";
+
+export type CellValue = string | number | boolean | null;
+
+export interface Column<Row> {
+  /** Key in the JSON rows and header of the CSV column. */
+  key: string;
+  value: (row: Row) => CellValue;
+}
+
+export type ExportFormat = "csv" | "json";
+
+function csvField(value: CellValue): string {
+  if (value === null) return "";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  // A text cell starting with = + - @ (or a tab or return) is a formula to spreadsheet programs; a quote keeps it text.
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function toCsv<Row>(columns: readonly Column<Row>[], rows: readonly Row[]): string {
+  const lines = [columns.map((column) => csvField(column.key)).join(",")];
+  for (const row of rows) lines.push(columns.map((column) => csvField(column.value(row))).join(","));
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+export function toJsonRows<Row>(columns: readonly Column<Row>[], rows: readonly Row[]): Record<string, CellValue>[] {
+  return rows.map((row) => Object.fromEntries(columns.map((column) => [column.key, column.value(row)])));
+}
+
+export function render<Row>(columns: readonly Column<Row>[], rows: readonly Row[], format: ExportFormat): string {
+  return format === "csv" ? toCsv(columns, rows) : `${JSON.stringify(toJsonRows(columns, rows), null, 2)}\n`;
+}
+
+export const MIME_TYPES: Record<ExportFormat, string> = { csv: "text/csv; charset=utf-8", json: "application/json; charset=utf-8" };
+
+/** A file name made of safe characters only, e.g. "leaderboard-measured-chat2workflow.csv". */
+export function exportFileName(parts: readonly string[], format: ExportFormat): string {
+  const stem = parts
+    .map((part) => part.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, ""))
+    .filter((part) => part.length > 0)
+    .join("-");
+  return `${stem || "export"}.${format}`;
+}
+
+/** One leaderboard export row: the counts behind a rate, for a model overall, in a domain or in a round. */
+export interface LeaderboardExportRow {
+  model: string;
+  scope: RateRow["scope"];
+  key: string;
+  passNum: number;
+  passDen: number;
+  resolveNum: number | null;
+  resolveDen: number | null;
+}
+
+export const LEADERBOARD_COLUMNS: readonly Column<LeaderboardExportRow>[] = [
+  { key: "model", value: (row) => row.model },
+  { key: "scope", value: (row) => row.scope },
+  { key: "key", value: (row) => row.key },
+  { key: "passNum", value: (row) => row.passNum },
+  { key: "passDen", value: (row) => row.passDen },
+  { key: "resolveNum", value: (row) => row.resolveNum },
+  { key: "resolveDen", value: (row) => row.resolveDen },
+];
+
+/**
+ * Rate rows as exported. By default only what the official statistics print: overall, every domain, rounds 1–3
+ * (round 4 has too few turns for a per-round line, but counts in the overall and domain rows).
+ */
+export function leaderboardExportRows(rows: readonly RateRow[], options: { allRounds?: boolean } = {}): LeaderboardExportRow[] {
+  return rows
+    .filter((row) => options.allRounds || isOfficialRow(row))
+    .map((row) => ({
+      model: row.model,
+      scope: row.scope,
+      key: row.key,
+      passNum: row.passNum,
+      passDen: row.passDen,
+      resolveNum: row.resolveNum,
+      resolveDen: row.resolveDen,
+    }));
+}

@@ -1,0 +1,262 @@
+import "server-only";
+// Leaderboard data: benchmarks to choose from, measured counts grouped in SQL per (run, domain, round), published
+// figures, and failure counts. Every function checks the actor may read before it queries.
+import { buildBoard, publishedRateRows, type Board, type ModelInfo, type PublishedFigure } from "@/lib/leaderboard/board";
+import { benchmarkParam, chooseBenchmark, orderBenchmarks, type BenchmarkChoice } from "@/lib/leaderboard/benchmarks";
+import type { CategoryCount, FailStepCount, RoundTurns } from "@/lib/leaderboard/charts";
+import { ratesFromCounts, summarizeCounts, type CellCount } from "@/lib/leaderboard/counts";
+import { encodeBoard, type WireBoard } from "@/lib/leaderboard/wire";
+import { PUBLISHED_SOURCE, PUBLISHED_TABLE1 } from "@/lib/published/table1";
+import type { RateRow } from "@/lib/stats/rates";
+import type { Database } from "../db";
+import { assertAllowed } from "../authz";
+import { cachedRead } from "./read-cache";
+import type { SessionUser } from "../session";
+
+/** SQLite returns integers as BigInt through the driver adapter; every count goes through this. */
+export const int = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
+
+export async function listBenchmarkChoices(db: Database, actor: SessionUser | null): Promise<BenchmarkChoice[]> {
+  assertAllowed(actor, "read");
+  const rows = await db.$queryRawUnsafe<{ id: string; name: string; version: string; importedAt: unknown; runCount: unknown; turnCount: unknown }[]>(
+    `SELECT b."id" AS id, b."name" AS name, b."version" AS version, b."importedAt" AS importedAt,
+            (SELECT COUNT(*) FROM "Run" r WHERE r."benchmarkId" = b."id") AS runCount,
+            (SELECT COUNT(*) FROM "Turn" t WHERE t."benchmarkId" = b."id") AS turnCount
+     FROM "Benchmark" b`,
+  );
+  return orderBenchmarks(
+    rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      version: row.version,
+      runCount: int(row.runCount),
+      turnCount: int(row.turnCount),
+      importedAt: row.importedAt instanceof Date ? row.importedAt.toISOString() : String(row.importedAt),
+    })),
+  );
+}
+
+export interface BenchmarkSelection {
+  choices: BenchmarkChoice[];
+  benchmark: BenchmarkChoice | null;
+  /** What links should carry as ?benchmark= (the name when unique). */
+  param: string;
+}
+
+export async function selectBenchmark(db: Database, actor: SessionUser | null, requested: string | null | undefined): Promise<BenchmarkSelection> {
+  const choices = await listBenchmarkChoices(db, actor);
+  const benchmark = chooseBenchmark(choices, requested);
+  return { choices, benchmark, param: benchmark ? benchmarkParam(benchmark, choices) : "" };
+}
+
+export interface RunInfo {
+  id: string;
+  model: string;
+  label: string;
+  origin: string;
+  hasResolve: boolean;
+}
+
+export interface MeasuredCounts {
+  models: ModelInfo[];
+  runs: RunInfo[];
+  cells: CellCount[];
+  /** Turns of the benchmark per round. */
+  roundTurns: RoundTurns[];
+  /** Turns of the benchmark per domain. */
+  domainTurns: { domain: string; turns: number }[];
+}
+
+/**
+ * Counts per (run, domain, round) in one GROUP BY: turns, passed turns (PassResult.valid: the recorded verdict for
+ * recorded runs, the deterministic one for raw output) and resolved test cases (CaseResult.verdict). Only covering
+ * indexes are read, never the large response and verdict rows; the query goes turn by turn (a benchmark's turns
+ * are answered only by its runs, so Run is not joined) and INDEXED BY pins the covering indexes, which SQLite would
+ * not choose without ANALYZE statistics. The groups come back packed per run ("position,round,turns,passed,cases;…",
+ * with the domain's position): the driver adapter costs more per row than SQLite does per group.
+ */
+export async function getMeasuredCounts(db: Database, actor: SessionUser | null, benchmarkId: string): Promise<MeasuredCounts> {
+  assertAllowed(actor, "read");
+  const runs = await db.$queryRawUnsafe<{ id: string; label: string; origin: string; hasResolve: unknown; model: string; displayName: string; family: string | null; access: string | null }[]>(
+    `SELECT r."id" AS id, r."label" AS label, r."origin" AS origin, r."hasResolve" AS hasResolve,
+            m."name" AS model, m."displayName" AS displayName, m."family" AS family, m."access" AS access
+     FROM "Run" r JOIN "Model" m ON m."id" = r."modelId"
+     WHERE r."benchmarkId" = ?
+     ORDER BY m."name", r."importedAt", r."id"`,
+    benchmarkId,
+  );
+  const packed = await db.$queryRawUnsafe<{ runId: string; cells: string }[]>(
+    `SELECT runId, group_concat(domain || ',' || round || ',' || turns || ',' || passed || ',' || casesPassed, ';') AS cells FROM (
+       SELECT r."runId" AS runId, d."position" AS domain, t."round" AS round, COUNT(*) AS turns, SUM(p."valid") AS passed,
+              SUM((SELECT COUNT(*) FROM "CaseResult" c INDEXED BY "CaseResult_responseId_verdict_idx" WHERE c."responseId" = r."id" AND c."verdict" = 1)) AS casesPassed
+       FROM "Turn" t
+       JOIN "Task" k ON k."id" = t."taskId"
+       JOIN "Domain" d ON d."id" = k."domainId"
+       CROSS JOIN "Response" r INDEXED BY "Response_turnId_runId_id_idx"
+       CROSS JOIN "PassResult" p INDEXED BY "PassResult_responseId_valid_failStep_idx"
+       WHERE t."benchmarkId" = ? AND r."turnId" = t."id" AND p."responseId" = r."id"
+       GROUP BY r."runId", d."position", t."round"
+     ) GROUP BY runId`,
+    benchmarkId,
+  );
+  const shape = await db.$queryRawUnsafe<{ position: unknown; domain: string; round: unknown; turns: unknown }[]>(
+    `SELECT d."position" AS position, d."name" AS domain, t."round" AS round, COUNT(*) AS turns
+     FROM "Turn" t JOIN "Task" k ON k."id" = t."taskId" JOIN "Domain" d ON d."id" = k."domainId"
+     WHERE t."benchmarkId" = ? GROUP BY d."id", t."round"`,
+    benchmarkId,
+  );
+
+  const runInfo: RunInfo[] = runs.map((run) => ({ id: run.id, model: run.model, label: run.label, origin: run.origin, hasResolve: int(run.hasResolve) === 1 }));
+  // Positions number a benchmark's domains 0, 1, 2… at import, so they identify a domain within it.
+  const domainName = new Map(shape.map((row) => [String(int(row.position)), row.domain]));
+  const packedByRun = new Map(packed.map((row) => [row.runId, row.cells]));
+  const cells: CellCount[] = [];
+  // Runs in model order (the runs query's), so models appear in name order everywhere downstream.
+  for (const run of runInfo) {
+    const text = packedByRun.get(run.id);
+    if (!text) continue;
+    for (const group of text.split(";")) {
+      const [position = "", round, turns, passed, casesPassed] = group.split(",");
+      cells.push({
+        model: run.model,
+        runId: run.id,
+        domain: domainName.get(position) ?? position,
+        round: Number(round),
+        turns: Number(turns),
+        passed: Number(passed),
+        casesPassed: run.hasResolve ? Number(casesPassed) : null,
+      });
+    }
+  }
+  const models = new Map<string, ModelInfo>();
+  for (const run of runs) models.set(run.model, { name: run.model, displayName: run.displayName, family: run.family, access: run.access });
+
+  const rounds = new Map<number, number>();
+  const domains = new Map<string, number>();
+  for (const row of shape) {
+    rounds.set(int(row.round), (rounds.get(int(row.round)) ?? 0) + int(row.turns));
+    domains.set(row.domain, (domains.get(row.domain) ?? 0) + int(row.turns));
+  }
+  return {
+    models: [...models.values()],
+    runs: runInfo,
+    cells,
+    roundTurns: [...rounds].map(([round, turns]) => ({ round, turns })).sort((a, b) => a.round - b.round),
+    domainTurns: [...domains].map(([domain, turns]) => ({ domain, turns })),
+  };
+}
+
+export async function getPublishedFigures(db: Database, actor: SessionUser | null): Promise<PublishedFigure[]> {
+  assertAllowed(actor, "read");
+  const rows = await db.$queryRawUnsafe<{ modelName: string; displayName: string; family: string | null; access: string | null; domain: string; passRate: number; resolveRate: number }[]>(
+    `SELECT "modelName", "displayName", "family", "access", "domain", "passRate", "resolveRate" FROM "PublishedResult" WHERE "source" = ?`,
+    PUBLISHED_SOURCE,
+  );
+  // The paper's order (closed models first), so published-only rows read like Table 1.
+  const paperOrder = new Map(PUBLISHED_TABLE1.map((model, index) => [model.name, index]));
+  rows.sort((a, b) => (paperOrder.get(a.modelName) ?? paperOrder.size) - (paperOrder.get(b.modelName) ?? paperOrder.size) || (a.modelName < b.modelName ? -1 : a.modelName > b.modelName ? 1 : 0));
+  return rows.map((row) => ({
+    modelName: row.modelName,
+    displayName: row.displayName,
+    family: row.family,
+    access: row.access,
+    domain: row.domain,
+    passRate: Number(row.passRate),
+    resolveRate: Number(row.resolveRate),
+  }));
+}
+
+export interface MeasuredRates {
+  counts: MeasuredCounts;
+  rates: RateRow[];
+}
+
+/** Pooled rate rows of every model measured on the benchmark (overall, domains, rounds). */
+export async function getMeasuredRates(db: Database, actor: SessionUser | null, benchmarkId: string): Promise<MeasuredRates> {
+  const counts = await getMeasuredCounts(db, actor, benchmarkId);
+  const rates = ratesFromCounts(counts.cells);
+  if (!rates.ok) throw new Error(`inconsistent counts in the database: ${rates.issues.map((found) => found.message).join("; ")}`);
+  return { counts, rates: rates.value };
+}
+
+export interface LeaderboardData {
+  selection: BenchmarkSelection;
+  board: Board;
+  /** The board in the compact form pages send to the browser. */
+  wire: WireBoard;
+  /** Runs on the selected benchmark. */
+  runCount: number;
+}
+
+export interface ReadOptions {
+  /** Skip the read cache (benchmarks measure the uncached path with it). */
+  fresh?: boolean;
+}
+
+async function computeBoard(db: Database, actor: SessionUser | null, benchmarkId: string | null): Promise<{ board: Board; wire: WireBoard; runCount: number }> {
+  const published = await getPublishedFigures(db, actor);
+  if (!benchmarkId) {
+    const board = buildBoard(null, published);
+    return { board, wire: encodeBoard(board), runCount: 0 };
+  }
+  const counts = await getMeasuredCounts(db, actor, benchmarkId);
+  const summary = summarizeCounts(counts.cells);
+  if (!summary.ok) throw new Error(`inconsistent counts in the database: ${summary.issues.map((found) => found.message).join("; ")}`);
+  const runs = new Map<string, number>();
+  for (const run of counts.runs) runs.set(run.model, (runs.get(run.model) ?? 0) + 1);
+  const board = buildBoard({ models: counts.models, rates: summary.value.rates, spreads: summary.value.spreads, runs }, published);
+  return { board, wire: encodeBoard(board), runCount: counts.runs.length };
+}
+
+/** Everything the leaderboard page shows: measured figures for the chosen benchmark and the published ones. */
+export async function loadLeaderboard(db: Database, actor: SessionUser | null, requestedBenchmark: string | null, options: ReadOptions = {}): Promise<LeaderboardData> {
+  assertAllowed(actor, "read");
+  const selection = await selectBenchmark(db, actor, requestedBenchmark);
+  const id = selection.benchmark?.id ?? null;
+  const computed = options.fresh ? await computeBoard(db, actor, id) : await cachedRead(db, `leaderboard:${id ?? ""}`, () => computeBoard(db, actor, id));
+  return { selection, ...computed };
+}
+
+export type ExportSource = "measured" | "published";
+
+/** Rate rows for export: measured from the benchmark's runs, or the published Table 1 with its implied counts. */
+export async function getExportRates(db: Database, actor: SessionUser | null, source: ExportSource, requestedBenchmark: string | null): Promise<{ rows: RateRow[]; benchmark: BenchmarkChoice | null }> {
+  if (source === "published") return { rows: publishedRateRows(await getPublishedFigures(db, actor)), benchmark: null };
+  const selection = await selectBenchmark(db, actor, requestedBenchmark);
+  if (!selection.benchmark) return { rows: [], benchmark: null };
+  return { rows: (await getMeasuredRates(db, actor, selection.benchmark.id)).rates, benchmark: selection.benchmark };
+}
+
+export interface FailureCounts {
+  steps: FailStepCount[];
+  categories: CategoryCount[];
+}
+
+/** Turns per model and fail step, and failed turns per model and category of their first diagnostic. */
+export async function getFailureCounts(db: Database, actor: SessionUser | null, benchmarkId: string): Promise<FailureCounts> {
+  assertAllowed(actor, "read");
+  const steps = await db.$queryRawUnsafe<{ model: string; failStep: string | null; turns: unknown }[]>(
+    `SELECT m."name" AS model, CASE WHEN p."valid" = 1 THEN NULL ELSE COALESCE(p."failStep", 'unknown') END AS failStep, COUNT(*) AS turns
+     FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId"
+     JOIN "Response" r ON r."runId" = ru."id"
+     JOIN "PassResult" p INDEXED BY "PassResult_responseId_valid_failStep_idx" ON p."responseId" = r."id"
+     WHERE ru."benchmarkId" = ?
+     GROUP BY m."name", 2 ORDER BY m."name"`,
+    benchmarkId,
+  );
+  const categories = await db.$queryRawUnsafe<{ model: string; category: string | null; turns: unknown }[]>(
+    `SELECT m."name" AS model, g."category" AS category, COUNT(*) AS turns
+     FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId"
+     JOIN "Response" r ON r."runId" = ru."id"
+     JOIN "PassResult" p ON p."responseId" = r."id" AND p."valid" = 0
+     LEFT JOIN "Diagnostic" g ON g."passResultId" = p."id" AND g."position" = 0
+     WHERE ru."benchmarkId" = ?
+     GROUP BY m."name", g."category" ORDER BY m."name"`,
+    benchmarkId,
+  );
+  return {
+    steps: steps.map((row) => ({ model: row.model, failStep: row.failStep, turns: int(row.turns) })),
+    categories: categories.map((row) => ({ model: row.model, category: row.category, turns: int(row.turns) })),
+  };
+}
+
