@@ -9,9 +9,10 @@ export interface NavItem {
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { href: "/", label: "Leaderboard", permission: "read" },
+  { href: "/charts", label: "Charts", permission: "read" },
   { href: "/tasks", label: "Tasks", permission: "read" },
   { href: "/runs", label: "Runs", permission: "read" },
-  { href: "/diff", label: "Compare", permission: "read" },
+  { href: "/diff", label: "Diff", permission: "read" },
   { href: "/review", label: "Review", permission: "annotate" },
   { href: "/import", label: "Import", permission: "import" },
 ];
