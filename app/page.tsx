@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { clientEnv } from "@/lib/client-env";
 import Link from "next/link";
 import { LeaderboardTable } from "@/components/leaderboard/leaderboard-table";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -9,7 +10,8 @@ import { database } from "@/lib/server/db";
 import { loadLeaderboard } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";
 
-export const metadata: Metadata = { title: "Leaderboard" };
+// The root layout's title template does not apply to a page in its own segment.
+export const metadata: Metadata = { title: { absolute: `Leaderboard · ${clientEnv.NEXT_PUBLIC_APP_NAME}` } };
 
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePagePermission("read", "/");
