@@ -2,12 +2,10 @@
 // Writes every review vote (of one queue, or all) with the judge verdict it concerns and that verdict's input and
 // prompt fingerprints, the same rows as the Review pages' export. Exit codes: 0 written, 1 no such queue, 2 bad arguments.
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { annotationsCsv, annotationsJson, EXPORT_FORMATS, type ExportFormat } from "@/lib/review/export";
 import { listAnnotationRows } from "@/lib/server/data/review";
-import { createDatabaseClient } from "@/lib/server/db";
-import { loadServerEnv } from "@/lib/server/env";
 import type { SessionUser } from "@/lib/server/session";
+import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage: npm run export:annotations -- [options]
   --queue <id>        one queue (default: every queue)
@@ -19,27 +17,16 @@ const USAGE = `Usage: npm run export:annotations -- [options]
 const COMMAND_LINE: SessionUser = { id: "command-line", email: "command-line", name: "command line", role: "admin" };
 
 async function main(): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: { queue: { type: "string" }, format: { type: "string" }, out: { type: "string" }, database: { type: "string" }, help: { type: "boolean", short: "h" } },
-    }));
-  } catch (error) {
-    console.error(`error: ${error instanceof Error ? error.message : error}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandLine(
+    { options: { queue: { type: "string" }, format: { type: "string" }, out: { type: "string" }, database: { type: "string" }, help: { type: "boolean", short: "h" } } },
+    USAGE,
+  );
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
   const format = (values.format ?? "csv") as ExportFormat;
-  if (!EXPORT_FORMATS.includes(format)) {
-    console.error(`error: --format must be one of ${EXPORT_FORMATS.join(", ")}\n\n${USAGE}`);
-    return 2;
-  }
-  const env = loadServerEnv({ ...process.env, ...(values.database ? { DATABASE_URL: values.database } : {}) });
-  const db = createDatabaseClient(env.DATABASE_URL);
-  try {
+  if (!EXPORT_FORMATS.includes(format)) return usageError(`--format must be one of ${EXPORT_FORMATS.join(", ")}`, USAGE);
+  const env = commandLineEnv(values.database);
+  return withDatabase(env.DATABASE_URL, async (db) => {
     const exported = await listAnnotationRows(db, COMMAND_LINE, values.queue ?? null);
     if (!exported) {
       console.error(`error: no review queue with id ${values.queue}`);
@@ -53,15 +40,7 @@ async function main(): Promise<number> {
       process.stdout.write(body);
     }
     return 0;
-  } finally {
-    await db.$disconnect();
-  }
+  });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    process.exit(1);
-  },
-);
+runCommandLine(main);

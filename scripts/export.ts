@@ -1,16 +1,15 @@
 // `npm run export -- <table> [options]`: prints one of the app's tables as JSON or CSV on stdout (and nothing else;
 // messages go to stderr). Exit codes: 0 printed, 1 nothing to export (unknown benchmark, model or task), 2 bad arguments.
-import { parseArgs } from "node:util";
 import { CATEGORY_COLUMNS, FAIL_STEP_COLUMNS, failStepDistribution, failureCategories } from "@/lib/leaderboard/charts";
 import { compareRuns, DISCORDANT_COLUMNS } from "@/lib/leaderboard/compare";
 import { leaderboardExportRows, LEADERBOARD_COLUMNS, render, type Column, type ExportFormat } from "@/lib/leaderboard/export";
 import { TASK_COLUMNS, taskExportRow } from "@/lib/leaderboard/tables";
 import { matrixExportRows, MATRIX_COLUMNS, MODEL_TURN_COLUMNS } from "@/lib/leaderboard/turns";
-import { createDatabaseClient, type Database } from "@/lib/server/db";
+import type { Database } from "@/lib/server/db";
 import { getModelOverview, getModelTurns, getPairTurns, getTaskMatrix, listTasks } from "@/lib/server/data/drilldown";
 import { getExportRates, getFailureCounts, getMeasuredCounts, selectBenchmark } from "@/lib/server/data/leaderboard";
-import { loadServerEnv } from "@/lib/server/env";
 import type { SessionUser } from "@/lib/server/session";
+import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage: npm run export -- <table> [options]
 Tables:
@@ -105,9 +104,8 @@ async function exportTable(db: Database, table: string, values: Record<string, s
 }
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = parseCommandLine(
+    {
       allowPositionals: true,
       options: {
         source: { type: "string" },
@@ -123,45 +121,30 @@ async function main(): Promise<number> {
         "all-rounds": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
-    });
-  } catch (error) {
-    console.error(`error: ${error instanceof Error ? error.message : error}\n\n${USAGE}`);
-    return 2;
-  }
+    },
+    USAGE,
+    "stderr",
+  );
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    console.error(USAGE);
-    return 0;
-  }
   const format = values.format ?? "json";
   if (positionals.length !== 1 || (format !== "json" && format !== "csv")) {
-    console.error(`error: ${positionals.length !== 1 ? "name one table" : "--format must be json or csv"}\n\n${USAGE}`);
-    return 2;
+    return usageError(positionals.length !== 1 ? "name one table" : "--format must be json or csv", USAGE);
   }
-  const env = loadServerEnv({ ...process.env, ...(values.database ? { DATABASE_URL: values.database } : {}) });
-  const db = createDatabaseClient(env.DATABASE_URL);
-  try {
-    await exportTable(db, positionals[0]!, values, format);
-    return 0;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`error: ${error.message}\n\n${USAGE}`);
-      return 2;
+  const env = commandLineEnv(values.database);
+  return withDatabase(env.DATABASE_URL, async (db) => {
+    try {
+      await exportTable(db, positionals[0]!, values, format);
+      return 0;
+    } catch (error) {
+      if (error instanceof UsageError) return usageError(error.message, USAGE);
+      if (error instanceof NotFound) {
+        console.error(`error: ${error.message}`);
+        return 1;
+      }
+      throw error;
     }
-    if (error instanceof NotFound) {
-      console.error(`error: ${error.message}`);
-      return 1;
-    }
-    throw error;
-  } finally {
-    await db.$disconnect();
-  }
+  });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    process.exit(1);
-  },
-);
+runCommandLine(main);

@@ -2,10 +2,8 @@
 // Imports a benchmark directory and run files (recorded runs or raw generation output), scores every response and
 // prints what was imported. Exit codes: 0 imported (or already present), 1 rejected input, 2 bad arguments.
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { createDatabaseClient } from "@/lib/server/db";
-import { loadServerEnv } from "@/lib/server/env";
 import { expandRunPaths, readImportFiles, runImport, type ImportOutcome, type ImportProgress } from "@/lib/server/import/import-service";
+import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage: npm run import -- --benchmark <dir> [--runs <file|dir> ...] [options]
   --benchmark <dir>   benchmark directory with dataset/ (and prompts/), e.g. ../shared/chat2workflow
@@ -51,9 +49,8 @@ function printOutcome(outcome: Extract<ImportOutcome, { ok: true }>) {
 }
 
 async function main(): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
+  const parsed = parseCommandLine(
+    {
       options: {
         benchmark: { type: "string" },
         runs: { type: "string", multiple: true },
@@ -64,20 +61,14 @@ async function main(): Promise<number> {
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
-    }));
-  } catch (error) {
-    console.error(`error: ${error instanceof Error ? error.message : error}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  if (!values.benchmark) {
-    console.error(`error: --benchmark is required\n\n${USAGE}`);
-    return 2;
-  }
-  const env = loadServerEnv({ ...process.env, ...(values.database ? { DATABASE_URL: values.database } : {}) });
+    },
+    USAGE,
+  );
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
+  if (!values.benchmark) return usageError("--benchmark is required", USAGE);
+  const benchmarkDir = values.benchmark;
+  const env = commandLineEnv(values.database);
   const limits = { maxFileBytes: env.IMPORT_MAX_FILE_MB * 1024 * 1024, maxResponses: env.IMPORT_MAX_RESPONSES };
   const expanded = await expandRunPaths(values.runs ?? []);
   const read = await readImportFiles(expanded.files, limits.maxFileBytes);
@@ -86,12 +77,11 @@ async function main(): Promise<number> {
     for (const readIssue of readIssues) console.error(`error: ${readIssue.message}`);
     return 1;
   }
-  const db = createDatabaseClient(env.DATABASE_URL);
-  try {
+  return withDatabase(env.DATABASE_URL, async (db) => {
     const outcome = await runImport(
       db,
       {
-        benchmark: { kind: "directory", dir: path.resolve(values.benchmark), name: values.name },
+        benchmark: { kind: "directory", dir: path.resolve(benchmarkDir), name: values.name },
         runs: read.files,
         model: values.model,
         label: values.label,
@@ -122,15 +112,7 @@ async function main(): Promise<number> {
     }
     printOutcome(outcome);
     return 0;
-  } finally {
-    await db.$disconnect();
-  }
+  });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    process.exit(1);
-  },
-);
+runCommandLine(main);

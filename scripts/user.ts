@@ -5,9 +5,8 @@
 //   list
 import { parseArgs } from "node:util";
 import { ROLES } from "@/lib/auth/roles";
-import { createDatabaseClient } from "@/lib/server/db";
-import { loadServerEnv } from "@/lib/server/env";
 import { createUser, listUsers, setUserPassword, setUserRole } from "@/lib/server/users";
+import { commandLineEnv, usageError, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage: npm run user -- <command> [options]
   create --email <email> --password <password> --role <${ROLES.join("|")}> [--name <name>]
@@ -33,49 +32,45 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const env = loadServerEnv({ ...process.env, ...(values.database ? { DATABASE_URL: values.database } : {}) });
-  const db = createDatabaseClient(env.DATABASE_URL);
-  try {
-    const need = (name: "email" | "password" | "role") => {
-      const value = values[name];
-      if (!value) throw new UsageError(`--${name} is required for ${command}`);
-      return value;
-    };
-    let result;
-    switch (command) {
-      case "create":
-        result = await createUser(db, { email: need("email"), password: need("password"), role: need("role") as never, name: values.name });
-        break;
-      case "set-role":
-        result = await setUserRole(db, need("email"), need("role"));
-        break;
-      case "set-password":
-        result = await setUserPassword(db, need("email"), need("password"));
-        break;
-      case "list": {
-        const users = await listUsers(db);
-        if (users.length === 0) console.log("No users.");
-        for (const user of users) console.log(`${user.role.padEnd(10)} ${user.email}${user.name ? `  (${user.name})` : ""}`);
-        return 0;
+  const env = commandLineEnv(values.database);
+  return withDatabase(env.DATABASE_URL, async (db) => {
+    try {
+      const need = (name: "email" | "password" | "role") => {
+        const value = values[name];
+        if (!value) throw new UsageError(`--${name} is required for ${command}`);
+        return value;
+      };
+      let result;
+      switch (command) {
+        case "create":
+          result = await createUser(db, { email: need("email"), password: need("password"), role: need("role") as never, name: values.name });
+          break;
+        case "set-role":
+          result = await setUserRole(db, need("email"), need("role"));
+          break;
+        case "set-password":
+          result = await setUserPassword(db, need("email"), need("password"));
+          break;
+        case "list": {
+          const users = await listUsers(db);
+          if (users.length === 0) console.log("No users.");
+          for (const user of users) console.log(`${user.role.padEnd(10)} ${user.email}${user.name ? `  (${user.name})` : ""}`);
+          return 0;
+        }
+        default:
+          throw new UsageError(`Unknown command "${command}"`);
       }
-      default:
-        throw new UsageError(`Unknown command "${command}"`);
+      if (!result.ok) {
+        for (const issue of result.issues) console.error(`error: ${issue}`);
+        return 1;
+      }
+      console.log(`${command}: ${result.value.email} is ${result.value.role}`);
+      return 0;
+    } catch (error) {
+      if (error instanceof UsageError) return usageError(error.message, USAGE);
+      throw error;
     }
-    if (!result.ok) {
-      for (const issue of result.issues) console.error(`error: ${issue}`);
-      return 1;
-    }
-    console.log(`${command}: ${result.value.email} is ${result.value.role}`);
-    return 0;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`error: ${error.message}\n\n${USAGE}`);
-      return 2;
-    }
-    throw error;
-  } finally {
-    await db.$disconnect();
-  }
+  });
 }
 
 class UsageError extends Error {}

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
-import { parseGenerationFile, parseRunFile, recordLabel } from "./runs";
+import { consecutiveTurns, parseGenerationFile, parseRunFile, recordLabel } from "./runs";
 
 const base = { task: "BatchFiles", round: 2, node_selection: "a", design_principle: "b", workflow: "{}", valid: false, has_been_judged: true, fail_step: "step_1_2" };
 
@@ -55,6 +55,17 @@ describe("parseGenerationFile", () => {
   it("names a non-string answer", () => {
     const parsed = parseGenerationFile("gen.json", [{ id: 2, category: "Research", task: "PaperQA", answer1: 5 }]);
     expect(parsed.ok ? null : parsed.issues[0]?.message).toBe("gen.json › PaperQA (item 0) › answer1: expected the model's answer text (a string)");
+  });
+});
+
+describe("consecutiveTurns", () => {
+  it("pairs each round with the next round of the same task in the same run", () => {
+    const turn = (task: string, round: number) => ({ task, round });
+    const pairs = consecutiveTurns([
+      { model: "a", records: [turn("X", 1), turn("X", 2), turn("X", 3), turn("Y", 1), turn("Z", 1), turn("Z", 3)] },
+      { model: "b", records: [turn("X", 2), turn("Y", 2), turn("X", 1)] },
+    ]);
+    expect(pairs.map((p) => `${p.model} ${p.earlier.task} ${p.earlier.round}→${p.later.round}`)).toEqual(["a X 1→2", "a X 2→3", "b X 1→2"]);
   });
 });
 

@@ -5,6 +5,7 @@
 //   parseRunFile(label, data)        -> Result<RunRecord[], BenchmarkIssue>   (fields keep the file's snake_case)
 //   parseGenerationFile(label, data) -> Result<GenerationItem[], BenchmarkIssue>
 //   recordLabel(record, index)       -> "record 17 (BatchFiles round 2)"
+//   consecutiveTurns(runs)           -> { model, earlier, later }[]  each run's round r and r + 1 of one task
 //   RUN_FAIL_STEPS, RunRecord, RunFailStep, GenerationItem
 
 import { z } from "zod";
@@ -51,6 +52,18 @@ export function recordLabel(record: unknown, index: number): string {
     }
   }
   return `record ${index}`;
+}
+
+/** Each run's consecutive turns of one task (round r and r + 1), in record order. */
+export function consecutiveTurns<R extends Pick<RunRecord, "task" | "round">>(
+  runs: readonly { model: string; records: readonly R[] }[],
+): { model: string; earlier: R; later: R }[] {
+  return runs.flatMap(({ model, records }) =>
+    records.flatMap((earlier) => {
+      const later = records.find((r) => r.task === earlier.task && r.round === earlier.round + 1);
+      return later ? [{ model, earlier, later }] : [];
+    }),
+  );
 }
 
 function checkConsistency(file: string, entry: string, record: RunRecord): BenchmarkIssue[] {

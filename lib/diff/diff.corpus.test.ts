@@ -5,8 +5,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
 import { mirrorProblems } from "../../test/support/diff-mirror";
-import { consecutiveTurns, loadRunCorpus } from "../../test/support/run-corpus";
-import type { RunRecord } from "../benchmark/runs";
+import { loadRunCorpus } from "../../test/support/run-corpus";
+import { consecutiveTurns, type RunRecord } from "../benchmark/runs";
 import { selectorRefs } from "../workflow/catalog";
 import { findInlineReferences } from "../workflow/convert";
 import { isJsonObject, type JsonValue } from "../workflow/python-values";
@@ -119,7 +119,7 @@ function renumber(workflow: JsonValue, requestedShift: number): JsonValue {
 
 describe.skipIf(!benchmarkDir)(`workflow diff on the recorded runs${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
   const corpus = loadRunCorpus(benchmarkDir as string);
-  const turns = consecutiveTurns(corpus).map((pair) => ({ ...pair, a: sideOf(pair.earlier), b: sideOf(pair.later) }));
+  const turns = consecutiveTurns(corpus.runs).map((pair) => ({ ...pair, a: sideOf(pair.earlier), b: sideOf(pair.later) }));
   const workflows = corpus.runs.flatMap(({ model, records }) => records.map((record) => ({ label: `${model}/${record.task}/${record.round}`, side: sideOf(record) })));
   const find = (model: string, task: string, round: number) => {
     const found = turns.find((t) => t.model === model && t.earlier.task === task && t.earlier.round === round);

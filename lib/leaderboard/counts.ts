@@ -1,7 +1,19 @@
 // Pass and resolve rates from counts grouped per (run, domain, round), the shape a SQL GROUP BY returns.
 // Gives exactly what lib/stats/rates gives for the same turns (tested), without one row per turn in memory.
 
-import { CASES_PER_TURN, RATE_SCOPES, compareDomains, type RateRow, type RateScope, type RunRateRow, type Spread, type SpreadRow, type TurnOutcome } from "../stats/rates";
+import {
+  CASES_PER_TURN,
+  RATE_SCOPES,
+  rateRowsOf,
+  spreadOf,
+  spreadRows,
+  type RateRow,
+  type RateScope,
+  type RunRateRow,
+  type ScopeAccumulators,
+  type SpreadRow,
+  type TurnOutcome,
+} from "../stats/rates";
 import { issue, isCount, type StatsIssue } from "../stats/common";
 import { err, ok, type Result } from "../result";
 
@@ -72,30 +84,14 @@ export function validateCounts(cells: readonly CellCount[]): StatsIssue[] {
   return issues;
 }
 
-interface Accumulator {
-  passNum: number;
-  passDen: number;
-  resolveNum: number;
-  resolveDen: number;
-  hasResolve: boolean;
-}
-
-/** Per group: scope → key → counts. Keys are joined with a separator no name contains, cheaper than JSON keys. */
-type ScopeMap = Map<RateScope, Map<string, Accumulator>>;
-
+/** Keys are joined with a separator no name contains, cheaper than JSON keys. */
 const SEP = "\u0000";
 
-function compareKeys(scope: RateScope, a: string, b: string): number {
-  if (scope === "domain") return compareDomains(a, b);
-  if (scope === "round") return Number(a) - Number(b);
-  return 0;
-}
-
-function newScopes(): ScopeMap {
+function newScopes(): ScopeAccumulators {
   return new Map(RATE_SCOPES.map((scope) => [scope, new Map()]));
 }
 
-function add(scopes: ScopeMap, scope: RateScope, key: string, cell: CellCount): void {
+function add(scopes: ScopeAccumulators, scope: RateScope, key: string, cell: CellCount): void {
   const byKey = scopes.get(scope)!;
   let acc = byKey.get(key);
   if (acc === undefined) {
@@ -113,8 +109,8 @@ function add(scopes: ScopeMap, scope: RateScope, key: string, cell: CellCount): 
 }
 
 /** One pass over the cells: counts per run, then per model by summing its runs' counts, in first-seen order. */
-function accumulate(cells: readonly CellCount[]): { models: Map<string, ScopeMap>; runs: Map<string, { model: string; runId: string; scopes: ScopeMap }> } {
-  const runs = new Map<string, { model: string; runId: string; scopes: ScopeMap }>();
+function accumulate(cells: readonly CellCount[]): { models: Map<string, ScopeAccumulators>; runs: Map<string, { model: string; runId: string; scopes: ScopeAccumulators }> } {
+  const runs = new Map<string, { model: string; runId: string; scopes: ScopeAccumulators }>();
   for (const cell of cells) {
     const runKey = cell.model + SEP + cell.runId;
     let run = runs.get(runKey);
@@ -126,7 +122,7 @@ function accumulate(cells: readonly CellCount[]): { models: Map<string, ScopeMap
     add(run.scopes, "domain", cell.domain, cell);
     add(run.scopes, "round", String(cell.round), cell);
   }
-  const models = new Map<string, ScopeMap>();
+  const models = new Map<string, ScopeAccumulators>();
   for (const run of runs.values()) {
     let pooled = models.get(run.model);
     if (pooled === undefined) {
@@ -152,26 +148,6 @@ function accumulate(cells: readonly CellCount[]): { models: Map<string, ScopeMap
   return { models, runs };
 }
 
-function toRows(scopes: ScopeMap, model: string): RateRow[] {
-  const rows: RateRow[] = [];
-  for (const scope of RATE_SCOPES) {
-    const byKey = scopes.get(scope)!;
-    for (const key of [...byKey.keys()].sort((a, b) => compareKeys(scope, a, b))) {
-      const acc = byKey.get(key)!;
-      rows.push({
-        model,
-        scope,
-        key,
-        passNum: acc.passNum,
-        passDen: acc.passDen,
-        resolveNum: acc.hasResolve ? acc.resolveNum : null,
-        resolveDen: acc.hasResolve ? acc.resolveDen : null,
-      });
-    }
-  }
-  return rows;
-}
-
 /** Rates per model with its runs pooled, as aggregateRates computes them from turns; same row order. */
 export function ratesFromCounts(cells: readonly CellCount[]): Result<RateRow[], StatsIssue> {
   const summary = summarizeCounts(cells, []);
@@ -180,7 +156,7 @@ export function ratesFromCounts(cells: readonly CellCount[]): Result<RateRow[], 
 
 function runRows(runs: ReturnType<typeof accumulate>["runs"]): RunRateRow[] {
   const rows: RunRateRow[] = [];
-  for (const run of runs.values()) for (const row of toRows(run.scopes, run.model)) rows.push({ ...row, runId: run.runId });
+  for (const run of runs.values()) for (const row of rateRowsOf(run.scopes, run.model)) rows.push({ ...row, runId: run.runId });
   return rows;
 }
 
@@ -191,48 +167,11 @@ export function runRatesFromCounts(cells: readonly CellCount[]): Result<RunRateR
   return ok(runRows(accumulate(cells).runs));
 }
 
-function spreadOf(values: readonly number[]): Spread | null {
-  const n = values.length;
-  if (n === 0) return null;
-  const mean = values.reduce((sum, value) => sum + value, 0) / n;
-  const squares = values.reduce((sum, value) => sum + (value - mean) * (value - mean), 0);
-  return { n, min: Math.min(...values), max: Math.max(...values), mean, sd: n < 2 ? null : Math.sqrt(squares / (n - 1)) };
-}
-
-function spreads(runRateRows: readonly RunRateRow[], scopes: readonly RateScope[]): SpreadRow[] {
-  const groups = new Map<string, { model: string; scope: RateScope; key: string; pass: number[]; resolve: number[] }>();
-  for (const row of runRateRows) {
-    if (!scopes.includes(row.scope)) continue;
-    const id = row.model + SEP + row.scope + SEP + row.key;
-    let group = groups.get(id);
-    if (group === undefined) {
-      group = { model: row.model, scope: row.scope, key: row.key, pass: [], resolve: [] };
-      groups.set(id, group);
-    }
-    if (row.passDen > 0) group.pass.push(row.passNum / row.passDen);
-    if (row.resolveNum !== null && row.resolveDen !== null && row.resolveDen > 0) group.resolve.push(row.resolveNum / row.resolveDen);
-  }
-  const rows: SpreadRow[] = [];
-  for (const group of groups.values()) {
-    const pass = spreadOf(group.pass);
-    if (pass !== null) rows.push({ model: group.model, scope: group.scope, key: group.key, pass, resolve: spreadOf(group.resolve) });
-  }
-  const modelOrder = new Map<string, number>();
-  for (const row of rows) if (!modelOrder.has(row.model)) modelOrder.set(row.model, modelOrder.size);
-  rows.sort(
-    (x, y) =>
-      (modelOrder.get(x.model) ?? 0) - (modelOrder.get(y.model) ?? 0) ||
-      RATE_SCOPES.indexOf(x.scope) - RATE_SCOPES.indexOf(y.scope) ||
-      compareKeys(x.scope, x.key, y.key),
-  );
-  return rows;
-}
-
 /** Run-to-run spread per model, as runSpread computes it (sample standard deviation, runs with resolve data only). */
 export function spreadFromCounts(cells: readonly CellCount[], scopes: readonly RateScope[] = ["overall", "domain"]): Result<SpreadRow[], StatsIssue> {
   const issues = validateCounts(cells);
   if (issues.length > 0) return err(...issues);
-  return ok(spreads(runRows(accumulate(cells).runs), scopes));
+  return ok(spreadRows(runRows(accumulate(cells).runs), scopes));
 }
 
 export interface CountSummary {
@@ -249,7 +188,7 @@ export function summarizeCounts(cells: readonly CellCount[], spreadScopes: reado
   const issues = validateCounts(cells);
   if (issues.length > 0) return err(...issues);
   const { models, runs } = accumulate(cells);
-  const rates = [...models].flatMap(([model, scopes]) => toRows(scopes, model));
+  const rates = [...models].flatMap(([model, scopes]) => rateRowsOf(scopes, model));
   const runsPerModel = new Map<string, number>();
   for (const run of runs.values()) runsPerModel.set(run.model, (runsPerModel.get(run.model) ?? 0) + 1);
   // Per (model, scope, key): the per-run rates, straight from the runs' accumulators (no per-run rows built).

@@ -130,13 +130,17 @@ function runsWithResolveData(outcomes: readonly TurnOutcome[]): Set<string> {
   return new Set(outcomes.filter((outcome) => outcome.casesPassed !== null).map(runKey));
 }
 
-interface Accumulator {
+/** Pooled counts of one (scope, key); resolve counts stand only when hasResolve (some pooled run has resolve data). */
+export interface RateAccumulator {
   passNum: number;
   passDen: number;
   resolveNum: number;
   resolveDen: number;
   hasResolve: boolean;
 }
+
+/** Accumulators per scope, then per key. */
+export type ScopeAccumulators = Map<RateScope, Map<string, RateAccumulator>>;
 
 function scopeKeys(outcome: TurnOutcome): [RateScope, string][] {
   return [
@@ -146,7 +150,8 @@ function scopeKeys(outcome: TurnOutcome): [RateScope, string][] {
   ];
 }
 
-function compareKeys(scope: RateScope, a: string, b: string): number {
+/** Order of keys within a scope: domains in DOMAIN_ORDER, rounds ascending. */
+export function compareRateKeys(scope: RateScope, a: string, b: string): number {
   if (scope === "domain") return compareDomains(a, b);
   if (scope === "round") return Number(a) - Number(b);
   return 0;
@@ -156,9 +161,9 @@ function compareKeys(scope: RateScope, a: string, b: string): number {
  * Sums numerators and denominators per group. Pooling (rather than averaging per-run rates) is what "rate of a
  * model over several runs" means when runs can differ in size; with equal-sized runs the two coincide.
  */
-function accumulate(outcomes: readonly TurnOutcome[], groupOf: (outcome: TurnOutcome) => string): Map<string, Map<RateScope, Map<string, Accumulator>>> {
+function accumulate(outcomes: readonly TurnOutcome[], groupOf: (outcome: TurnOutcome) => string): Map<string, ScopeAccumulators> {
   const resolveRuns = runsWithResolveData(outcomes);
-  const groups = new Map<string, Map<RateScope, Map<string, Accumulator>>>();
+  const groups = new Map<string, ScopeAccumulators>();
   for (const outcome of outcomes) {
     const group = groupOf(outcome);
     let scopes = groups.get(group);
@@ -187,12 +192,13 @@ function accumulate(outcomes: readonly TurnOutcome[], groupOf: (outcome: TurnOut
   return groups;
 }
 
-function toRows(scopes: Map<RateScope, Map<string, Accumulator>>, model: string): RateRow[] {
+/** The rows of one model's (or run's) accumulators: scopes in RATE_SCOPES order, keys by compareRateKeys. */
+export function rateRowsOf(scopes: ScopeAccumulators, model: string): RateRow[] {
   const rows: RateRow[] = [];
   for (const scope of RATE_SCOPES) {
     const byKey = scopes.get(scope);
     if (byKey === undefined) continue;
-    const keys = [...byKey.keys()].sort((a, b) => compareKeys(scope, a, b));
+    const keys = [...byKey.keys()].sort((a, b) => compareRateKeys(scope, a, b));
     for (const key of keys) {
       const acc = byKey.get(key);
       if (acc === undefined) continue;
@@ -219,7 +225,7 @@ export function aggregateRates(outcomes: readonly TurnOutcome[]): Result<RateRow
   const validated = validateOutcomes(outcomes);
   if (!validated.ok) return validated;
   const groups = accumulate(validated.value, (outcome) => outcome.model);
-  return ok([...groups.entries()].flatMap(([model, scopes]) => toRows(scopes, model)));
+  return ok([...groups.entries()].flatMap(([model, scopes]) => rateRowsOf(scopes, model)));
 }
 
 /** The same rows for each run separately, ordered by model and run in first-seen order. */
@@ -230,7 +236,7 @@ export function perRunRates(outcomes: readonly TurnOutcome[]): Result<RunRateRow
   const rows: RunRateRow[] = [];
   for (const [key, scopes] of groups) {
     const [model, runId] = JSON.parse(key) as [string, string];
-    for (const row of toRows(scopes, model)) rows.push({ ...row, runId });
+    for (const row of rateRowsOf(scopes, model)) rows.push({ ...row, runId });
   }
   return ok(rows);
 }
@@ -255,7 +261,7 @@ export interface SpreadRow {
 }
 
 /** Two-pass mean and deviation: exact enough for a handful of rates in [0, 1] and never negative under the root. */
-function spreadOf(values: readonly number[]): Spread | null {
+export function spreadOf(values: readonly number[]): Spread | null {
   const n = values.length;
   if (n === 0) return null;
   const mean = values.reduce((sum, value) => sum + value, 0) / n;
@@ -274,8 +280,13 @@ export function runSpread(
 ): Result<SpreadRow[], StatsIssue> {
   const perRun = perRunRates(outcomes);
   if (!perRun.ok) return perRun;
+  return ok(spreadRows(perRun.value, scopes));
+}
+
+/** runSpread's rows from per-run rate rows (for the scopes given), in runSpread's order. */
+export function spreadRows(perRun: readonly RunRateRow[], scopes: readonly RateScope[]): SpreadRow[] {
   const groups = new Map<string, { model: string; scope: RateScope; key: string; pass: number[]; resolve: number[] }>();
-  for (const row of perRun.value) {
+  for (const row of perRun) {
     if (!scopes.includes(row.scope)) continue;
     const id = JSON.stringify([row.model, row.scope, row.key]);
     let group = groups.get(id);
@@ -299,7 +310,7 @@ export function runSpread(
     (x, y) =>
       models.indexOf(x.model) - models.indexOf(y.model) ||
       RATE_SCOPES.indexOf(x.scope) - RATE_SCOPES.indexOf(y.scope) ||
-      compareKeys(x.scope, x.key, y.key),
+      compareRateKeys(x.scope, x.key, y.key),
   );
-  return ok(rows);
+  return rows;
 }

@@ -7,10 +7,13 @@
 //   validateParam(type, param)          -> ParamIssue[]  (zod issues with paths into `param`; [] when well-shaped)
 //   textFieldPaths(node)                -> ParamPath[]   every rewritten text field actually present (incl. nested)
 //   selectorRefs(node)                  -> SelectorRef[] every [var, id] selector present, with its param path
+//   forEachSelectorSlot(spec, value, ctx, visit)  walks one selector param by its shape (what selectorRefs reports)
+//   forEachCondition(cases, visit)      -> visits param.cases[i][1][j] of an if-else node
 //   officialVariableType(facts, name)   -> TypeLookup    the official converter's inference (§2.6), quirks included
 //   realVariableType(facts, name)       -> string | null | undefined  what the platform really exposes
 //   nodeFacts(node, ctx)                -> NodeFacts | null  the facts inference reads, computed leniently for viewers
 //   exposedVariables(node, ctx)         -> ExposedVariable[] documented outputs with official and real types
+//   exposedNames(facts, type)           -> string[]      the variable names a node exposes (declared or documented)
 //   outputPorts(node)                   -> OutputPort[]  if-else: cases then ELSE; classifier: one per class; end: none
 //   toolName(type, param)               -> the Dify tool_name of a tool node (null when unbuildable)
 //   vocabularies: START_VARIABLE_TYPES, CODE_OUTPUT_TYPES, PARAMETER_TYPES, MARKDOWN_TARGET_TYPES, CHART_TYPES,
@@ -350,8 +353,8 @@ export function textFieldPaths(node: NodeLike): ParamPath[] {
   if (!isNodeTypeId(type) || !isJsonObject(param)) return [];
   const paths: ParamPath[] = CATALOG[type].textParams.filter((key) => ownValue(param, key) !== undefined).map((key) => [key]);
   if (type === "if-else") {
-    forEachCondition(param, (condition, path) => {
-      if (Array.isArray(condition) && condition.length === 3) paths.push([...path, 2]);
+    forEachCondition(ownValue(param, "cases"), (condition, i, j) => {
+      if (Array.isArray(condition) && condition.length === 3) paths.push(["cases", i, 1, j, 2]);
     });
   }
   if (type === "list-operator") {
@@ -362,13 +365,13 @@ export function textFieldPaths(node: NodeLike): ParamPath[] {
   return paths;
 }
 
-function forEachCondition(param: Record<string, JsonValue>, visit: (condition: JsonValue, path: ParamPath) => void): void {
-  const cases = ownValue(param, "cases");
+/** Visits condition j of case i of an if-else `cases` value (param.cases[i][1][j]), skipping malformed cases. */
+export function forEachCondition(cases: JsonValue | undefined, visit: (condition: JsonValue, i: number, j: number) => void): void {
   if (!Array.isArray(cases)) return;
   cases.forEach((ifCase, i) => {
     const conditions = Array.isArray(ifCase) ? ifCase[1] : undefined;
     if (!Array.isArray(conditions)) return;
-    conditions.forEach((condition, j) => visit(condition, ["cases", i, 1, j]));
+    conditions.forEach((condition, j) => visit(condition, i, j));
   });
 }
 
@@ -378,6 +381,29 @@ export interface SelectorRef {
   variable: JsonValue;
   nodeId: JsonValue;
   shape: SelectorShape;
+}
+
+/** Called for each place a selector may stand: the value found there (not yet checked to be a pair) and its path. */
+export type SelectorVisitor<C> = (ctx: C, value: JsonValue | undefined, path: ParamPath, shape: SelectorShape) => void;
+
+/**
+ * Walks one selector param by its catalog shape, calling `visit` for every place a `[var, id]` selector may stand.
+ * `visit` gets `ctx` rather than closing over it, so hot callers pass a module function and allocate no closure.
+ */
+export function forEachSelectorSlot<C>(spec: SelectorParamSpec, value: JsonValue | undefined, ctx: C, visit: SelectorVisitor<C>): void {
+  const { key, shape } = spec;
+  if (shape === "selector" || shape === "child-selector") visit(ctx, value, [key], shape);
+  else if (!Array.isArray(value)) return;
+  else if (shape === "selectors") value.forEach((item, i) => visit(ctx, item, [key, i], shape));
+  else if (shape === "named-selectors") {
+    value.forEach((item, i) => {
+      if (Array.isArray(item)) visit(ctx, item[1], [key, i, 1], shape);
+    });
+  } else if (shape === "conditions") {
+    forEachCondition(value, (condition, i, j) => {
+      if (Array.isArray(condition)) visit(ctx, condition[0], [key, i, 1, j, 0], shape);
+    });
+  }
 }
 
 /** A module function rather than a closure: tsx re-names a named closure (Object.defineProperty) on every call. */
@@ -392,20 +418,7 @@ export function selectorRefs(node: NodeLike): SelectorRef[] {
   const { type, param } = node;
   if (!isNodeTypeId(type) || !isJsonObject(param)) return [];
   const refs: SelectorRef[] = [];
-  for (const { key, shape } of CATALOG[type].selectorParams) {
-    const value = ownValue(param, key);
-    if (shape === "selector" || shape === "child-selector") addSelectorRef(refs, value, [key], shape);
-    else if (shape === "selectors" && Array.isArray(value)) value.forEach((item, i) => addSelectorRef(refs, item, [key, i], shape));
-    else if (shape === "named-selectors" && Array.isArray(value)) {
-      value.forEach((item, i) => {
-        if (Array.isArray(item)) addSelectorRef(refs, item[1], [key, i, 1], shape);
-      });
-    } else if (shape === "conditions") {
-      forEachCondition(param, (condition, path) => {
-        if (Array.isArray(condition)) addSelectorRef(refs, condition[0], [...path, 0], shape);
-      });
-    }
-  }
+  for (const spec of CATALOG[type].selectorParams) forEachSelectorSlot(spec, ownValue(param, spec.key), refs, addSelectorRef);
   return refs;
 }
 
@@ -741,7 +754,7 @@ const QUIRKS: Partial<Record<NodeTypeId, string>> = {
 export function exposedVariables(node: NodeLike, ctx: FactsContext): ExposedVariable[] {
   const facts = nodeFacts(node, ctx);
   if (!facts || !isNodeTypeId(node.type)) return [];
-  const names = exposedNames(node.type, facts);
+  const names = exposedNames(facts, node.type);
   return names.map((name) => {
     const official = officialVariableType(facts, name);
     const officialType = official.ok ? official.type : undefined;
@@ -756,7 +769,8 @@ export function exposedVariables(node: NodeLike, ctx: FactsContext): ExposedVari
   });
 }
 
-function exposedNames(type: NodeTypeId, facts: NodeFacts): string[] {
+/** Names a node exposes: the declared ones (start, code, parameter-extractor), else the catalog's documented outputs. */
+export function exposedNames(facts: NodeFacts, type: NodeTypeId | null): string[] {
   switch (facts.type) {
     case "start":
       return facts.variables.flatMap((v) => (typeof v.name === "string" ? [v.name] : []));
@@ -765,7 +779,7 @@ function exposedNames(type: NodeTypeId, facts: NodeFacts): string[] {
     case "parameter-extractor":
       return facts.parameters.flatMap((v) => (typeof v.name === "string" ? [v.name] : []));
     default:
-      return CATALOG[type].outputs.map((output) => output.name);
+      return type ? CATALOG[type].outputs.map((output) => output.name) : [];
   }
 }
 

@@ -1,34 +1,11 @@
 // Replays the official pass stage (steps 1_1–1_3) on every recorded response of the shared benchmark and
 // requires the recorded fail_step on all 948 records. Skipped, with a message, when the benchmark is absent.
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
-import { parseCheckPassFile } from "../benchmark/dataset";
-import { parseRunFile, type RunRecord } from "../benchmark/runs";
-import { buildTurnSpecs, type TurnSpec } from "../benchmark/turn";
+import { loadRunCorpus } from "../../test/support/run-corpus";
+import type { RunRecord } from "../benchmark/runs";
 import { officialVerdict } from "./official-verdict";
 import { parseResponse } from "./response";
-
-interface Corpus {
-  turns: Map<string, TurnSpec>;
-  runs: { model: string; records: RunRecord[] }[];
-}
-
-function loadCorpus(dir: string): Corpus {
-  const readJson = (relative: string): unknown => JSON.parse(readFileSync(path.join(dir, relative), "utf8"));
-  const checkPass = parseCheckPassFile("dataset/check_pass_stage.json", readJson("dataset/check_pass_stage.json"));
-  if (!checkPass.ok) throw new Error(checkPass.issues.map((i) => i.message).join("\n"));
-  const runs = readdirSync(path.join(dir, "runs"))
-    .filter((name) => name.endsWith(".json"))
-    .sort()
-    .map((name) => {
-      const parsed = parseRunFile(`runs/${name}`, readJson(`runs/${name}`));
-      if (!parsed.ok) throw new Error(parsed.issues.map((i) => i.message).join("\n"));
-      return { model: name.replace(/\.json$/, ""), records: parsed.value };
-    });
-  return { turns: buildTurnSpecs(checkPass.value), runs };
-}
 
 /** What steps 1_1–1_3 must give: the recorded step, or null once the record got past step_1_3. */
 function expectedStep(record: RunRecord): string | null {
@@ -37,7 +14,7 @@ function expectedStep(record: RunRecord): string | null {
 }
 
 describe.skipIf(!benchmarkDir)(`official verdict on the recorded runs${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
-  const corpus = loadCorpus(benchmarkDir as string);
+  const corpus = loadRunCorpus(benchmarkDir as string);
   const rows = corpus.runs.flatMap(({ model, records }) =>
     records.map((record) => {
       const turn = corpus.turns.get(`${record.task}_${record.round}`);

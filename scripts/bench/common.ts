@@ -1,5 +1,5 @@
-// Shared pieces of the benchmarks: locating the shared corpus, garbage collection between runs, medians and a
-// plain-text table. Benchmarks report medians over repeated runs; speed targets live here, never in tests.
+// Shared pieces of the benchmarks: locating the shared corpus, garbage collection between runs, medians,
+// quantiles and a plain-text table. Benchmarks report medians over repeated runs; speed targets live here, never in tests.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
@@ -36,6 +36,12 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** The value below which a fraction `q` of the values lie (nearest rank, no interpolation); 0 for no values. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
 
 export function peakRssMb(): number {

@@ -5,12 +5,12 @@
 // the merged graph's layout, which the browser does when the user asks for it); then every pair, PASSES times
 // (per-pair median; median, p90 and max over the corpus).
 import { loadavg } from "node:os";
-import type { RunRecord } from "../../lib/benchmark/runs";
+import { consecutiveTurns, type RunRecord } from "../../lib/benchmark/runs";
 import { diffWorkflows } from "../../lib/diff";
 import { buildComparison, layoutMerged, type ComparisonResponseInput } from "../../lib/diff-view/comparison";
-import { readBenchmarkDir } from "../../lib/server/benchmark-files";
 import { scoreResponse } from "../../lib/workflow/score";
-import { collectGarbage, locateBenchmark, median, peakRssMb, printTable, runMain } from "./common";
+import { collectGarbage, locateBenchmark, median, peakRssMb, printTable, quantile, runMain } from "./common";
+import { loadBenchmarkCorpus } from "./corpus";
 
 const RUNS = 60;
 const WARMUP = 10;
@@ -35,11 +35,6 @@ function nodeCount(workflow: string | null): number {
   }
 }
 
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-}
-
 function time(body: () => unknown): number {
   const start = performance.now();
   body();
@@ -48,25 +43,18 @@ function time(body: () => unknown): number {
 
 async function main(): Promise<void> {
   const dir = locateBenchmark();
-  const corpus = await readBenchmarkDir(dir);
-  if (!corpus.ok) {
-    for (const issue of corpus.issues) console.error(issue.message);
-    process.exit(1);
-  }
+  const corpus = await loadBenchmarkCorpus(dir);
   const inputOf = (record: RunRecord): ComparisonResponseInput | null => {
-    const turn = corpus.value.turns.get(`${record.task}_${record.round}`);
+    const turn = corpus.turns.get(`${record.task}_${record.round}`);
     if (!turn) return null;
     return { rawText: null, nodeSelection: record.node_selection, designPrinciple: record.design_principle, workflow: record.workflow, turn };
   };
-  const pairs: Pair[] = corpus.value.runs.flatMap((run) =>
-    run.records.flatMap((earlier) => {
-      const later = run.records.find((r) => r.task === earlier.task && r.round === earlier.round + 1);
-      const before = inputOf(earlier);
-      const after = later ? inputOf(later) : null;
-      if (!later || !before || !after) return [];
-      return [{ label: `${run.model} ${earlier.task} ${earlier.round}→${later.round}`, before, after, nodes: nodeCount(earlier.workflow) + nodeCount(later.workflow) }];
-    }),
-  );
+  const pairs: Pair[] = consecutiveTurns(corpus.runs).flatMap(({ model, earlier, later }) => {
+    const before = inputOf(earlier);
+    const after = inputOf(later);
+    if (!before || !after) return [];
+    return [{ label: `${model} ${earlier.task} ${earlier.round}→${later.round}`, before, after, nodes: nodeCount(earlier.workflow) + nodeCount(later.workflow) }];
+  });
   if (pairs.length === 0) {
     console.error("No consecutive turns found in the recorded runs.");
     process.exit(1);
@@ -109,7 +97,7 @@ async function main(): Promise<void> {
   }
   const pairMedians = perPair.map((times) => median(times));
 
-  console.log(`Diff page server work — ${pairs.length} consecutive-turn pairs from ${corpus.value.runs.length} run files (${dir})`);
+  console.log(`Diff page server work — ${pairs.length} consecutive-turn pairs from ${corpus.runs.length} run files (${dir})`);
   console.log(`machine load average (1, 5, 15 min): ${loadavg().map((n) => n.toFixed(2)).join(", ")}\n`);
   console.log(`Largest pair: ${largest.label} (${largest.nodes} nodes in both; ${sample.diff.summary.changeCount} changes; ${(payload / 1024).toFixed(0)} KB of page data)`);
   printTable(

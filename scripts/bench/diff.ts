@@ -1,10 +1,10 @@
 // `npm run bench:diff`: times the workflow diff on the shared benchmark's consecutive turns (model × task × round r
 // vs r + 1). The largest pair (by node count) is diffed RUNS times after a warm-up: median wall and CPU time, target
 // ≤ 20 ms. Then every pair of the corpus, PASSES times: the median (and p90, max) per-pair time over the corpus.
-import type { RunRecord } from "../../lib/benchmark/runs";
+import { consecutiveTurns, type RunRecord } from "../../lib/benchmark/runs";
 import { diffSideFromResponse, diffWorkflows, type DiffSide } from "../../lib/diff";
-import { readBenchmarkDir } from "../../lib/server/benchmark-files";
-import { collectGarbage, locateBenchmark, median, peakRssMb, printTable, runMain } from "./common";
+import { collectGarbage, locateBenchmark, median, peakRssMb, printTable, quantile, runMain } from "./common";
+import { loadBenchmarkCorpus } from "./corpus";
 
 const RUNS = 200;
 const WARMUP = 30;
@@ -24,11 +24,6 @@ function nodeCount(side: DiffSide): number {
   return Array.isArray(nodes) ? nodes.length : 0;
 }
 
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-}
-
 /** Wall and CPU milliseconds of one call (CPU time is steadier on a busy machine). */
 function timeOnce(body: () => void): { wall: number; cpu: number } {
   const cpuStart = process.cpuUsage();
@@ -41,25 +36,17 @@ function timeOnce(body: () => void): { wall: number; cpu: number } {
 
 async function main(): Promise<void> {
   const dir = locateBenchmark();
-  const corpus = await readBenchmarkDir(dir);
-  if (!corpus.ok) {
-    for (const issue of corpus.issues) console.error(issue.message);
-    process.exit(1);
-  }
+  const corpus = await loadBenchmarkCorpus(dir);
   const sideOf = (record: RunRecord): DiffSide =>
     diffSideFromResponse(
       { nodeSelection: record.node_selection, designPrinciple: record.design_principle, workflow: record.workflow },
-      corpus.value.turns.get(`${record.task}_${record.round}`) ?? null,
+      corpus.turns.get(`${record.task}_${record.round}`) ?? null,
     );
-  const pairs: Pair[] = corpus.value.runs.flatMap((run) =>
-    run.records.flatMap((earlier) => {
-      const later = run.records.find((r) => r.task === earlier.task && r.round === earlier.round + 1);
-      if (!later) return [];
-      const before = sideOf(earlier);
-      const after = sideOf(later);
-      return [{ label: `${run.model} ${earlier.task} ${earlier.round}→${later.round}`, before, after, nodes: nodeCount(before) + nodeCount(after) }];
-    }),
-  );
+  const pairs: Pair[] = consecutiveTurns(corpus.runs).map(({ model, earlier, later }) => {
+    const before = sideOf(earlier);
+    const after = sideOf(later);
+    return { label: `${model} ${earlier.task} ${earlier.round}→${later.round}`, before, after, nodes: nodeCount(before) + nodeCount(after) };
+  });
   if (pairs.length === 0) {
     console.error("No consecutive turns found in the recorded runs.");
     process.exit(1);
@@ -89,7 +76,7 @@ async function main(): Promise<void> {
   }
   const pairMedians = perPair.map((times) => median(times));
 
-  console.log(`Workflow diff benchmark — ${pairs.length} consecutive-turn pairs from ${corpus.value.runs.length} run files (${dir})\n`);
+  console.log(`Workflow diff benchmark — ${pairs.length} consecutive-turn pairs from ${corpus.runs.length} run files (${dir})\n`);
   console.log(`Largest pair: ${largest.label} (${nodeCount(largest.before)} + ${nodeCount(largest.after)} nodes; ${sample.summary.changeCount} changes)`);
   printTable(
     ["largest pair", "median ms", "min ms", "p90 ms", "runs"],

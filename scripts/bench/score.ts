@@ -10,7 +10,6 @@
 // The machine is shared, so the load average is printed before and after, and next to each wall-clock median the
 // median CPU time of the main thread (Linux /proc/thread-self/schedstat), which excludes time spent waiting for
 // the CPU. Targets are judged on the wall-clock median.
-import { readBenchmarkDir } from "../../lib/server/benchmark-files";
 import type { RunRecord } from "../../lib/benchmark/runs";
 import type { TurnSpec } from "../../lib/benchmark/turn";
 import { convertWorkflow, type Conversion } from "../../lib/workflow/convert";
@@ -21,6 +20,7 @@ import { parseResponse, type ParsedResponse } from "../../lib/workflow/response"
 import { scoreResponse } from "../../lib/workflow/score";
 import { loadavg } from "node:os";
 import { collectGarbage, locateBenchmark, mainThreadCpuMs, median, peakRssMb, printTable, runMain } from "./common";
+import { loadBenchmarkCorpus } from "./corpus";
 
 const WARMUPS = 3;
 const RUNS = 5;
@@ -80,14 +80,10 @@ async function main(): Promise<void> {
   const dir = locateBenchmark();
   const loadBefore = formatLoad();
   const loadStart = performance.now();
-  const corpus = await readBenchmarkDir(dir);
-  if (!corpus.ok) {
-    for (const issue of corpus.issues) console.error(issue.message);
-    process.exit(1);
-  }
-  const items: Item[] = corpus.value.runs.flatMap((run) =>
+  const corpus = await loadBenchmarkCorpus(dir);
+  const items: Item[] = corpus.runs.flatMap((run) =>
     run.records.map((record) => {
-      const turn = corpus.value.turns.get(`${record.task}_${record.round}`);
+      const turn = corpus.turns.get(`${record.task}_${record.round}`);
       if (!turn) throw new Error(`no turn spec for ${record.task}_${record.round}`);
       return { record, turn };
     }),
@@ -132,7 +128,7 @@ async function main(): Promise<void> {
   ];
 
   const rssMb = peakRssMb();
-  console.log(`Chat2Workflow scoring benchmark — ${items.length} responses from ${corpus.value.runs.length} run files (${dir})`);
+  console.log(`Chat2Workflow scoring benchmark — ${items.length} responses from ${corpus.runs.length} run files (${dir})`);
   console.log(`corpus load: ${loadMs.toFixed(0)} ms; ${RUNS} timed runs per phase after ${WARMUPS} warm-ups, GC between runs`);
   console.log(`load average (1, 5, 15 min): ${loadBefore} before, ${formatLoad()} after\n`);
   const header = ["phase", "median ms", "min ms", "cpu ms", "µs/response", "n"];

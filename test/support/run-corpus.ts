@@ -25,13 +25,3 @@ export function loadRunCorpus(dir: string): RunCorpus {
     });
   return { turns: buildTurnSpecs(checkPass.value), runs };
 }
-
-/** Each model's consecutive turns of one task (round r and r + 1). */
-export function consecutiveTurns(corpus: RunCorpus): { model: string; earlier: RunRecord; later: RunRecord }[] {
-  return corpus.runs.flatMap(({ model, records }) =>
-    records.flatMap((earlier) => {
-      const later = records.find((r) => r.task === earlier.task && r.round === earlier.round + 1);
-      return later ? [{ model, earlier, later }] : [];
-    }),
-  );
-}

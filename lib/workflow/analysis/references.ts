@@ -4,6 +4,9 @@
 
 import {
   CATALOG,
+  exposedNames,
+  forEachCondition,
+  forEachSelectorSlot,
   nodeFacts,
   officialVariableType,
   realVariableType,
@@ -11,7 +14,6 @@ import {
   type FactsContext,
   type NodeFacts,
   type ParamPath,
-  type SelectorParamSpec,
 } from "../catalog";
 import { findInlineReferences } from "../convert";
 import type { Diagnostic } from "../diagnostics";
@@ -64,25 +66,14 @@ function variablesList(names: readonly string[]): string {
   return names.length === 0 ? "nothing" : names.map((name) => `"${name}"`).join(", ");
 }
 
-/** Names a node exposes, for "did you mean" messages: declared ones, else the catalog's documented outputs. */
-function exposedNames(facts: NodeFacts, type: NodeTypeId | null): string[] {
-  switch (facts.type) {
-    case "start":
-      return facts.variables.flatMap((v) => (typeof v.name === "string" ? [v.name] : []));
-    case "code":
-      return [...facts.outputs.values()].flatMap((v) => (typeof v.name === "string" ? [v.name] : []));
-    case "parameter-extractor":
-      return facts.parameters.flatMap((v) => (typeof v.name === "string" ? [v.name] : []));
-    default:
-      return type ? CATALOG[type].outputs.map((output) => output.name) : [];
-  }
-}
-
 /** Also the FactsContext of the nodes it registers: inputs are typed from the nodes registered so far. */
 class ReferenceChecker implements FactsContext {
   private readonly registry = new Map<string, Registered>();
   /** Output child id -> iterations whose output_selector waits for it. */
   private readonly pendingOutputs = new Map<string, NodeEntry[]>();
+  /** The node and type map checkSelectors is walking, read by resolveSelector (no closure per node). */
+  private selectorNode: NodeEntry | null = null;
+  private selectorTypes: Map<string, JsonValue> | null = null;
 
   constructor(
     private readonly model: WorkflowModel,
@@ -272,37 +263,21 @@ class ReferenceChecker implements FactsContext {
   private checkSelectors(node: NodeEntry): ReadonlyMap<string, JsonValue> {
     if (!node.known || !node.param) return NO_TYPES;
     const types = TYPE_RULE_NODES.has(node.known) ? new Map<string, JsonValue>() : null;
+    this.selectorNode = node;
+    this.selectorTypes = types;
     for (const spec of CATALOG[node.known].selectorParams) {
+      // An iteration's output_selector names a child that is not built yet: matchOutput resolves it.
+      if (spec.shape === "child-selector") continue;
       const value = ownValue(node.param, spec.key);
-      if (value !== undefined) this.resolveSelectorParam(node, value, spec, types);
+      if (value !== undefined) forEachSelectorSlot(spec, value, this, ReferenceChecker.resolveSelector);
     }
     return types ?? NO_TYPES;
   }
 
-  /** Walks one selector param by its catalog shape (the same places `selectorRefs` reports). */
-  private resolveSelectorParam(node: NodeEntry, value: JsonValue, spec: SelectorParamSpec, types: Map<string, JsonValue> | null): void {
-    const { key, shape } = spec;
-    if (shape === "selector") this.resolveSelector(node, value, [key], types);
-    else if (shape === "selectors" && Array.isArray(value)) value.forEach((item, i) => this.resolveSelector(node, item, [key, i], types));
-    else if (shape === "named-selectors" && Array.isArray(value)) {
-      value.forEach((item, i) => {
-        if (Array.isArray(item)) this.resolveSelector(node, item[1], [key, i, 1], types);
-      });
-    } else if (shape === "conditions" && Array.isArray(value)) {
-      value.forEach((ifCase, i) => {
-        const conditions = Array.isArray(ifCase) ? ifCase[1] : undefined;
-        if (!Array.isArray(conditions)) return;
-        conditions.forEach((condition, j) => {
-          if (Array.isArray(condition)) this.resolveSelector(node, condition[0], [key, i, 1, j, 0], types);
-        });
-      });
-    }
-  }
-
-  private resolveSelector(node: NodeEntry, value: JsonValue | undefined, path: ParamPath, types: Map<string, JsonValue> | null): void {
+  private static resolveSelector(checker: ReferenceChecker, value: JsonValue | undefined, path: ParamPath): void {
     if (!Array.isArray(value) || value.length < 2 || typeof value[0] !== "string" || typeof value[1] !== "string") return;
-    const resolved = this.resolve(node, value[0], value[1], path, "selector");
-    if (resolved && types) types.set(formatPath(path), resolved.type);
+    const resolved = checker.resolve(checker.selectorNode as NodeEntry, value[0], value[1], path, "selector");
+    if (resolved && checker.selectorTypes) checker.selectorTypes.set(formatPath(path), resolved.type);
   }
 
   private checkInlineReferences(node: NodeEntry): void {
@@ -392,18 +367,12 @@ class ReferenceChecker implements FactsContext {
   }
 
   private checkBooleanOnNumber(node: NodeEntry, types: ReadonlyMap<string, JsonValue>): void {
-    const cases = node.param ? ownValue(node.param, "cases") : undefined;
-    if (!Array.isArray(cases)) return;
-    cases.forEach((ifCase, i) => {
-      const conditions = Array.isArray(ifCase) ? ifCase[1] : undefined;
-      if (!Array.isArray(conditions)) return;
-      conditions.forEach((condition, j) => {
-        if (!Array.isArray(condition) || (condition[2] !== "true" && condition[2] !== "false")) return;
-        if (types.get(formatPath(["cases", i, 1, j, 0])) !== "number") return;
-        this.report("if-else-boolean-on-number", node, ["cases", i, 1, j], `${describeNode(node)} compares a number with '${condition[2]}'.`, {
-          official: true,
-          hint: "Compare numbers with numbers (\"0\", \"1\"), or booleans with 'true'/'false'.",
-        });
+    forEachCondition(node.param ? ownValue(node.param, "cases") : undefined, (condition, i, j) => {
+      if (!Array.isArray(condition) || (condition[2] !== "true" && condition[2] !== "false")) return;
+      if (types.get(formatPath(["cases", i, 1, j, 0])) !== "number") return;
+      this.report("if-else-boolean-on-number", node, ["cases", i, 1, j], `${describeNode(node)} compares a number with '${condition[2]}'.`, {
+        official: true,
+        hint: "Compare numbers with numbers (\"0\", \"1\"), or booleans with 'true'/'false'.",
       });
     });
   }

@@ -2,20 +2,18 @@ import { NextResponse, type NextRequest } from "next/server";
 import { annotationsCsv, annotationsJson, EXPORT_FORMATS, exportFileName, type ExportFormat } from "@/lib/review/export";
 import { database } from "@/lib/server/db";
 import { listAnnotationRows } from "@/lib/server/data/review";
-import { checkAccess } from "@/lib/server/session";
+import { requireRouteAccess } from "@/lib/server/route-access";
 
 export const dynamic = "force-dynamic";
 
 /** Annotations as a CSV or JSON download: `?format=csv|json`, `&queue=<id>` for one queue (default: all queues). */
 export async function GET(request: NextRequest) {
-  const decision = await checkAccess("manageQueues");
-  if (!decision.allowed || !decision.user) {
-    return NextResponse.json({ error: "forbidden" }, { status: decision.allowed || decision.reason === "unauthenticated" ? 401 : 403 });
-  }
+  const user = await requireRouteAccess("manageQueues");
+  if (user instanceof NextResponse) return user;
   const params = request.nextUrl.searchParams;
   const format = (params.get("format") ?? "csv") as ExportFormat;
   if (!EXPORT_FORMATS.includes(format)) return NextResponse.json({ error: `format must be one of ${EXPORT_FORMATS.join(", ")}` }, { status: 400 });
-  const exported = await listAnnotationRows(database(), decision.user, params.get("queue"));
+  const exported = await listAnnotationRows(database(), user, params.get("queue"));
   if (!exported) return NextResponse.json({ error: "not found" }, { status: 404 });
   const now = new Date();
   const body = format === "csv" ? annotationsCsv(exported.rows) : annotationsJson(exported.rows, now);

@@ -2,16 +2,14 @@ import { NextResponse, type NextRequest } from "next/server";
 import { queueFilterSchema } from "@/lib/review/filter";
 import { database } from "@/lib/server/db";
 import { countMatchingVerdicts } from "@/lib/server/data/review";
-import { checkAccess } from "@/lib/server/session";
+import { requireRouteAccess } from "@/lib/server/route-access";
 
 export const dynamic = "force-dynamic";
 
 /** How many stored judge verdicts a queue filter matches: the queue form's live count. */
 export async function GET(request: NextRequest) {
-  const decision = await checkAccess("manageQueues");
-  if (!decision.allowed || !decision.user) {
-    return NextResponse.json({ error: "forbidden" }, { status: decision.allowed || decision.reason === "unauthenticated" ? 401 : 403 });
-  }
+  const user = await requireRouteAccess("manageQueues");
+  if (user instanceof NextResponse) return user;
   const params = request.nextUrl.searchParams;
   const parsed = queueFilterSchema.safeParse({
     benchmarkId: params.get("benchmarkId") ?? "",
@@ -23,6 +21,6 @@ export async function GET(request: NextRequest) {
     disagreeWithRule: params.get("disagreeWithRule") === "true",
   });
   if (!parsed.success) return NextResponse.json({ error: "invalid filter", issues: parsed.error.issues.map((issue) => issue.message) }, { status: 400 });
-  const matching = await countMatchingVerdicts(database(), decision.user, parsed.data);
+  const matching = await countMatchingVerdicts(database(), user, parsed.data);
   return NextResponse.json({ matching }, { headers: { "Cache-Control": "no-store" } });
 }
