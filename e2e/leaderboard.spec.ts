@@ -123,6 +123,13 @@ test.describe("drill-downs", () => {
     const response = modelRow.locator('a[href^="/responses/"]').first();
     await expect(response).toHaveAccessibleName(/round \d+: (passed|failed)/);
     await expect(response).toHaveText(/[✓✗]/);
+    // A row opens that run's turn diff; a column opens the model diff of that turn.
+    await modelRow.getByRole("link", { name: new RegExp(`^Turn diff of ${EXPECTED.name}`) }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${name} · round 1 → 2`);
+    await page.goBack();
+    await matrix.getByRole("link", { name: "Compare models on round 1" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(`${name} round 1`);
+    await page.goBack();
     // The model name leads to its page, and back to the leaderboard.
     await modelRow.getByRole("link", { name: EXPECTED.name, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/models/${EXPECTED.model}`));
@@ -141,5 +148,9 @@ test.describe("drill-downs", () => {
     const discordant = page.getByTestId("discordant-turns").locator("tbody tr");
     await expect(discordant).toHaveCount(EXPECTED.discordant);
     await expect(discordant.first().locator('a[href^="/responses/"]')).toHaveCount(2);
+    const turnText = (await discordant.first().locator("td").first().innerText()).trim();
+    await discordant.first().getByRole("link", { name: /^Model diff of / }).click();
+    await expect(page).toHaveURL(/\/diff\/models\?turn=.+&a=.+&b=.+/);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(turnText);
   });
 });

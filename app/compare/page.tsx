@@ -4,6 +4,7 @@ import { TableDownload } from "@/components/leaderboard/table-download";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { buttonStyles, cardStyles, inputStyles, labelStyles, tableStyles } from "@/components/ui/styles";
+import { modelDiffHref } from "@/lib/diff/links";
 import { formatPercent } from "@/lib/format";
 import { compareRuns } from "@/lib/leaderboard/compare";
 import { formatDelta } from "@/lib/leaderboard/describe";
@@ -234,6 +235,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                           <th scope="col" className={tableStyles.th}>Passes</th>
                           <th scope="col" className={tableStyles.th}>Response of A</th>
                           <th scope="col" className={tableStyles.th}>Response of B</th>
+                          <th scope="col" className={tableStyles.th}>Diff</th>
                         </tr>
                       </thead>
                       <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -260,6 +262,11 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                               <Link prefetch={false} href={`/responses/${encodeURIComponent(turn.responseB)}`} className="text-brand-700 hover:underline dark:text-brand-400">
                                 {nameB}
                                 {turn.casesB !== null ? ` (${turn.casesB}/3 cases)` : ""}
+                              </Link>
+                            </td>
+                            <td className={tableStyles.td}>
+                              <Link prefetch={false} href={modelDiffHref({ turn: turn.turn, a: runA.id, b: runB.id })} className="text-brand-700 hover:underline dark:text-brand-400" aria-label={`Model diff of ${turn.task} round ${turn.round}`}>
+                                Model diff
                               </Link>
                             </td>
                           </tr>

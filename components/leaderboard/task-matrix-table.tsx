@@ -3,6 +3,7 @@
 import { useMemo } from "react";
 import { TableDownload } from "@/components/leaderboard/table-download";
 import { tableStyles } from "@/components/ui/styles";
+import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { decodeMatrix, matrixExportRows, verdictLabel, verdictText, type MatrixCell, type Tone, type WireMatrix } from "@/lib/leaderboard/turns";
 import styles from "./leaderboard.module.css";
 
@@ -38,7 +39,7 @@ export function TaskMatrixTable({ wire, benchmark, taskName, downloadName }: { w
         <table className={tableStyles.table} data-testid="task-matrix">
           <caption className="sr-only">
             {taskName}: turns × models. Each row is a run, each column a turn; a cell gives the pass verdict and the test cases resolved, and opens the
-            response.
+            response. Each row links to its turn diff and each column to a model diff of that turn.
           </caption>
           <thead>
             <tr>
@@ -51,6 +52,15 @@ export function TaskMatrixTable({ wire, benchmark, taskName, downloadName }: { w
                   <span className="block font-normal normal-case tracking-normal">
                     {column.passed} of {column.responses} pass
                   </span>
+                  {matrix.rows.length >= 2 ? (
+                    <a
+                      href={modelDiffHref({ turn: column.turnId, a: matrix.rows[0]!.runId, b: matrix.rows[1]!.runId })}
+                      className="block font-normal normal-case tracking-normal text-brand-700 hover:underline dark:text-brand-400"
+                      aria-label={`Compare models on round ${column.round}`}
+                    >
+                      Compare models
+                    </a>
+                  ) : null}
                 </th>
               ))}
               <th scope="col" className={`${tableStyles.th} text-right`}>
@@ -66,6 +76,15 @@ export function TaskMatrixTable({ wire, benchmark, taskName, downloadName }: { w
                     {row.displayName}
                   </a>
                   {row.showLabel ? <span className="block font-mono text-xs text-slate-500">{row.label}</span> : null}
+                  {matrix.columns.length >= 2 ? (
+                    <a
+                      href={turnDiffHref({ runId: row.runId, task: taskName, round: matrix.columns[1]!.round })}
+                      className="block text-xs text-brand-700 hover:underline dark:text-brand-400"
+                      aria-label={`Turn diff of ${row.displayName}${row.showLabel ? ` (${row.label})` : ""}`}
+                    >
+                      Turn diff
+                    </a>
+                  ) : null}
                 </th>
                 {row.cells.map((cell, index) => (
                   <td key={matrix.columns[index]!.turnId} className={styles.matrixCell}>
