@@ -2,23 +2,11 @@ import "server-only";
 // The diff pages' data: two stored responses with their turns and stored verdicts, found by run + task + round (a
 // turn diff: round n−1 and n), by turn + two runs (a model diff) or by two response ids; and the runs, tasks and turns
 // the pickers offer. Every function checks the actor's "read" permission before its queries. Unknown ids give null.
-import { z } from "zod";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
+import { readTurnVariables } from "./json-columns";
 import type { SessionUser } from "../session";
 
-const stringList = z.array(z.string());
-const outputVarsSchema = z.union([z.array(z.string()), z.array(z.array(z.string()))]);
-
-/** A JSON column read with its schema; a malformed value falls back instead of breaking the page. */
-function parseColumn<T>(text: string, schema: z.ZodType<T>, fallback: T): T {
-  try {
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : fallback;
-  } catch {
-    return fallback;
-  }
-}
 
 export interface DiffRunOption {
   id: string;
@@ -79,9 +67,7 @@ function toDiffResponse(response: LoadedResponse): DiffResponse {
       key: turn.key,
       round: turn.round,
       instruction: turn.instruction,
-      inputVars: parseColumn(turn.inputVars, stringList, []),
-      outputVars: parseColumn<string[] | string[][]>(turn.outputVars, outputVarsSchema, []),
-      keyNodes: parseColumn(turn.keyNodes, stringList, []),
+      ...readTurnVariables(turn),
       task: turn.task,
     },
     texts: { rawText: response.rawText, nodeSelection: response.nodeSelection, designPrinciple: response.designPrinciple, workflow: response.workflow },

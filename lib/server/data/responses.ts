@@ -4,23 +4,11 @@ import "server-only";
 import { z } from "zod";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
+import { parseColumn, readTurnVariables } from "./json-columns";
 import type { SessionUser } from "../session";
 
-const stringList = z.array(z.string());
-const outputVarsSchema = z.union([z.array(z.string()), z.array(z.array(z.string()))]);
 const fileChecksSchema = z.record(z.string(), z.string());
 const inputsSchema = z.record(z.string(), z.unknown());
-
-/** A JSON column read with its schema; a malformed value falls back instead of breaking the page. */
-function parseColumn<T>(text: string | null, schema: z.ZodType<T>, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : fallback;
-  } catch {
-    return fallback;
-  }
-}
 
 export interface ResponseDetail {
   id: string;
@@ -118,9 +106,7 @@ export async function getResponseDetail(db: Database, actor: SessionUser | null,
       key: turn.key,
       round: turn.round,
       instruction: turn.instruction,
-      inputVars: parseColumn(turn.inputVars, stringList, []),
-      outputVars: parseColumn<string[] | string[][]>(turn.outputVars, outputVarsSchema, []),
-      keyNodes: parseColumn(turn.keyNodes, stringList, []),
+      ...readTurnVariables(turn),
       fileChecks: parseColumn(turn.fileChecks, fileChecksSchema, {}),
       task: { name: turn.task.name, domain: turn.task.domain.name, roundCount: turn.task.roundCount },
       earlier: turn.task.turns.filter((other) => other.round < turn.round),

@@ -5,6 +5,7 @@ import "server-only";
 import type { Database } from "../db";
 import { assertAllowed, isAllowed } from "../authz";
 import type { SessionUser } from "../session";
+import { readTurnVariables } from "./json-columns";
 import { can, isRole } from "@/lib/auth/roles";
 import { err, ok, type Result } from "@/lib/result";
 import {
@@ -503,12 +504,11 @@ async function loadItemView(db: Database, itemId: string, annotatorId: string, m
       groundTruth: test?.groundTruth ?? null,
     });
   } else {
-    const keyNodes = JSON.parse(turn.keyNodes) as unknown;
     sections = passJudgeSections({
       nodeSelection: response.nodeSelection,
       designPrinciple: response.designPrinciple,
       workflow: response.workflow,
-      keyNodes: Array.isArray(keyNodes) ? keyNodes.filter((node): node is string => typeof node === "string") : [],
+      keyNodes: readTurnVariables(turn).keyNodes,
     });
   }
   const vote = item.votes[0];
