@@ -8,6 +8,7 @@ import { ProgressBar } from "@/components/ui/progress-bar";
 import { buttonStyles, tableStyles } from "@/components/ui/styles";
 import { can } from "@/lib/auth/roles";
 import { formatDateTime } from "@/lib/format";
+import { annotationExportHref } from "@/lib/review/export";
 import { describeFilter } from "@/lib/review/filter";
 import { database } from "@/lib/server/db";
 import { listQueues } from "@/lib/server/data/review";
@@ -90,10 +91,10 @@ export default async function ReviewPage() {
               Other queues
             </h2>
             <span className="flex gap-2 text-sm">
-              <a href="/api/review/export?format=csv" className={linkClass}>
+              <a href={annotationExportHref("csv")} className={linkClass}>
                 Export all annotations (CSV)
               </a>
-              <a href="/api/review/export?format=json" className={linkClass}>
+              <a href={annotationExportHref("json")} className={linkClass}>
                 (JSON)
               </a>
             </span>

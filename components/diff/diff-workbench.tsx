@@ -17,6 +17,7 @@ import { DIAGNOSTIC_CATEGORIES, type DiagnosticCategory } from "@/lib/workflow/d
 import { ChangeDetail, type SideLabels } from "./change-detail";
 import { ChangeCounts, ChangeList } from "./change-list";
 import { DiffCanvases, type CanvasLayout, type CanvasName, type DiffCanvasesHandle } from "./diff-canvases";
+import { SideBySideHead } from "./verdict-table";
 
 export interface DiffWorkbenchProps {
   comparison: Comparison;
@@ -133,22 +134,7 @@ function Regressions({
       <div className={tableStyles.wrapper}>
         <table className={tableStyles.table} data-testid="regression-checks">
           <caption className="sr-only">Checks on both sides</caption>
-          <thead>
-            <tr>
-              <th scope="col" className={tableStyles.th}>
-                Check
-              </th>
-              <th scope="col" className={tableStyles.th}>
-                {labels.before}
-              </th>
-              <th scope="col" className={tableStyles.th}>
-                {labels.after}
-              </th>
-              <th scope="col" className={tableStyles.th}>
-                Change
-              </th>
-            </tr>
-          </thead>
+          <SideBySideHead before={labels.before} after={labels.after} last="Change" />
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
             {regressions.checks.map((check) => (
               <tr key={check.check} data-testid="regression-check" data-check={check.check} data-regressed={check.regressed ? "true" : "false"} className={check.regressed ? "bg-red-50/70 dark:bg-red-950/30" : ""}>

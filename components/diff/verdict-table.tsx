@@ -1,8 +1,27 @@
 // Two responses' verdicts side by side (our reproduction of steps 1.1–1.3, the rule judge, our verdict, the recorded
 // verdict, the resolve tests), rows where they differ flagged. Server-renderable; rows come from lib/diff-view/verdicts.
+import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { tableStyles } from "@/components/ui/styles";
 import type { VerdictCell, VerdictRow } from "@/lib/diff-view/verdicts";
+
+/** The head of a two-sided check table: the check, each side's label, and a last column (its heading may be sr-only). */
+export function SideBySideHead({ before, after, last }: { before: string; after: string; last: ReactNode }) {
+  return (
+    <thead>
+      <tr>
+        {["Check", before, after].map((heading, index) => (
+          <th key={index} scope="col" className={tableStyles.th}>
+            {heading}
+          </th>
+        ))}
+        <th scope="col" className={tableStyles.th}>
+          {last}
+        </th>
+      </tr>
+    </thead>
+  );
+}
 
 function Cell({ cell }: { cell: VerdictCell }) {
   return (
@@ -18,22 +37,7 @@ export function VerdictTable({ rows, labels, caption }: { rows: readonly Verdict
     <div className={tableStyles.wrapper}>
       <table className={tableStyles.table} data-testid="verdict-table">
         <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col" className={tableStyles.th}>
-              Check
-            </th>
-            <th scope="col" className={tableStyles.th}>
-              {labels.a}
-            </th>
-            <th scope="col" className={tableStyles.th}>
-              {labels.b}
-            </th>
-            <th scope="col" className={tableStyles.th}>
-              <span className="sr-only">Same or different</span>
-            </th>
-          </tr>
-        </thead>
+        <SideBySideHead before={labels.a} after={labels.b} last={<span className="sr-only">Same or different</span>} />
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
           {rows.map((row) => (
             <tr key={row.id} data-testid="verdict-row" data-row={row.id} data-differs={row.differs ? "true" : "false"} className={row.differs ? "bg-amber-50/60 dark:bg-amber-950/20" : ""}>

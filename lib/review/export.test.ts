@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ANNOTATION_COLUMNS, annotationsCsv, annotationsJson, csvCell, exportFileName, type AnnotationRow } from "./export";
+import { ANNOTATION_COLUMNS, annotationExportHref, annotationsCsv, annotationsJson, csvCell, exportFileName, type AnnotationRow } from "./export";
 
 const ROW: AnnotationRow = {
   queueId: "q1",
@@ -57,5 +57,12 @@ describe("annotation export", () => {
   it("names the file after the scope and date", () => {
     expect(exportFileName("Pass stage · 10 items", "csv", new Date("2026-12-01T12:00:00Z"))).toBe("annotations-pass-stage-10-items-2026-12-01.csv");
     expect(exportFileName("···", "json", new Date("2026-12-01T12:00:00Z"))).toBe("annotations-all-2026-12-01.json");
+  });
+});
+
+describe("annotation export links", () => {
+  it("points at one queue's annotations, or every queue's, in the chosen format", () => {
+    expect(annotationExportHref("csv", "q 1&x")).toBe("/api/review/export?queue=q+1%26x&format=csv");
+    expect(annotationExportHref("json")).toBe("/api/review/export?format=json");
   });
 });

@@ -87,6 +87,14 @@ export function annotationsJson(rows: readonly AnnotationRow[], exportedAt: Date
 export const EXPORT_FORMATS = ["csv", "json"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** The download route of the annotations: one queue's, or every queue's when `queueId` is missing. */
+export function annotationExportHref(format: ExportFormat, queueId?: string): string {
+  const search = new URLSearchParams();
+  if (queueId) search.set("queue", queueId);
+  search.set("format", format);
+  return `/api/review/export?${search.toString()}`;
+}
+
 /** A file name such as "annotations-pass-stage-sample-2026-12-01.csv". */
 export function exportFileName(scope: string, format: ExportFormat, date: Date): string {
   const slug = scope.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "all";

@@ -8,6 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { buttonStyles, cardStyles, tableStyles } from "@/components/ui/styles";
 import { formatPercent } from "@/lib/format";
+import { annotationExportHref } from "@/lib/review/export";
 import { database } from "@/lib/server/db";
 import { getAgreementOverview } from "@/lib/server/data/review";
 import { requireSignedInPermission } from "@/lib/server/session";
@@ -25,7 +26,7 @@ export default async function AgreementOverviewPage() {
         description="How often annotators agree with the judges, pooled over every queue (a verdict reviewed in several queues counts once, with each annotator's latest vote), and how the judges agree with each other."
         actions={
           <>
-            <a href="/api/review/export?format=csv" className={buttonStyles.secondary}>
+            <a href={annotationExportHref("csv")} className={buttonStyles.secondary}>
               Export annotations (CSV)
             </a>
             <Link href="/review" className={buttonStyles.secondary}>

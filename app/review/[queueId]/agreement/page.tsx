@@ -5,6 +5,7 @@ import { AgreementTable, KappaNotes } from "@/components/review/agreement-table"
 import { ConfusionMatrix } from "@/components/review/confusion-matrix";
 import { CreateQueueFromItems } from "@/components/review/create-queue-from-items";
 import { PaperReference } from "@/components/review/paper-reference";
+import { QueueExportLinks } from "@/components/review/annotation-export-links";
 import { linkClass } from "@/components/review/styles";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -121,14 +122,7 @@ export default async function QueueAgreementPage({ params }: PageProps<"/review/
           </>
         )}
         <p className="text-sm">
-          Export this queue&apos;s annotations:{" "}
-          <a href={`/api/review/export?queue=${queue.id}&format=csv`} className={linkClass}>
-            CSV
-          </a>{" "}
-          ·{" "}
-          <a href={`/api/review/export?queue=${queue.id}&format=json`} className={linkClass}>
-            JSON
-          </a>
+          <QueueExportLinks queueId={queue.id} label="Export this queue's annotations" />
         </p>
       </div>
     </>

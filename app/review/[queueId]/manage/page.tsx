@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AssignAnnotators } from "@/components/review/assign-annotators";
+import { QueueExportLinks } from "@/components/review/annotation-export-links";
 import { linkClass } from "@/components/review/styles";
 import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
@@ -89,14 +90,7 @@ export default async function ManageQueuePage({ params, searchParams }: PageProp
             </p>
           </div>
           <p className="pt-2">
-            Export annotations:{" "}
-            <a href={`/api/review/export?queue=${queue.id}&format=csv`} className={linkClass}>
-              CSV
-            </a>{" "}
-            ·{" "}
-            <a href={`/api/review/export?queue=${queue.id}&format=json`} className={linkClass}>
-              JSON
-            </a>
+            <QueueExportLinks queueId={queue.id} label="Export annotations" />
           </p>
         </section>
         <section aria-labelledby="queue-annotators" className={cardStyles}>
