@@ -10,7 +10,9 @@ export function allowedImportRoots(): string[] {
   if (env.IMPORT_ALLOWED_DIRS) {
     return env.IMPORT_ALLOWED_DIRS.split(":").filter(Boolean).map((dir) => path.resolve(dir));
   }
-  return [path.resolve(env.C2W_BENCHMARK_DIR ?? path.join(process.cwd(), "..", "shared", "chat2workflow")), path.join(process.cwd(), "prisma", "demo")];
+  // Run-time directories, not files to bundle: the comments keep Turbopack from tracing the whole project.
+  const benchmarkDir = env.C2W_BENCHMARK_DIR ?? path.join(/*turbopackIgnore: true*/ process.cwd(), "..", "shared", "chat2workflow");
+  return [path.resolve(/*turbopackIgnore: true*/ benchmarkDir), path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "demo")];
 }
 
 /** The real path of `requested` when it lies inside an allowed root; otherwise a message saying why not. */
