@@ -9,6 +9,7 @@ import {
   claimReviewItem,
   createDerivedQueue,
   createQueue,
+  renewReviewLock,
   submitReviewVote,
   unassignAnnotator,
   type ClaimOutcome,
@@ -98,6 +99,16 @@ const claim = authorizedAction("annotate", claimSchema, async ({ queueId, reques
 /** The item to show an annotator: resume, a given item, or the next / previous one (locked for them). */
 export async function claimReviewItemAction(input: z.input<typeof claimSchema>) {
   return claim(input);
+}
+
+const renew = authorizedAction("annotate", z.object({ itemId: id }), async ({ itemId }, user): Promise<ActionResult<{ lockedUntil: string | null }>> => {
+  const lockedUntil = await renewReviewLock(database(), user, itemId);
+  return { ok: true, value: { lockedUntil: lockedUntil?.toISOString() ?? null } };
+});
+
+/** Keeps the signed-in annotator's lock on the item they have open; `lockedUntil` is null when it is no longer theirs. */
+export async function renewReviewLockAction(input: { itemId: string }) {
+  return renew(input);
 }
 
 const vote = authorizedAction("annotate", voteInputSchema, async (input, user): Promise<ActionResult<VoteOutcome>> => {

@@ -6,10 +6,11 @@
 
 import Link from "next/link";
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
-import { claimReviewItemAction, submitVoteAction } from "@/app/actions/review";
+import { claimReviewItemAction, renewReviewLockAction, submitVoteAction } from "@/app/actions/review";
 import { Badge } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { buttonStyles, cardStyles } from "@/components/ui/styles";
+import { LOCK_MS } from "@/lib/review/ordering";
 import type { ReviewMode } from "@/lib/review/queue";
 import { resolveShortcut, type ShortcutAction } from "@/lib/review/shortcuts";
 import type { FollowedRules, JudgeCorrectness } from "@/lib/review/votes";
@@ -125,6 +126,31 @@ export function ReviewSession({
     const timer = window.setInterval(() => void load({ kind: "resume" }, true), 5000);
     return () => window.clearInterval(timer);
   }, [outcome?.kind, load]);
+
+  // Keep the item reserved while the annotator has it open and visible; a hidden tab lets the lock lapse so an
+  // abandoned tab never holds an item for good. Renewing at half the lock's life leaves room for a slow request.
+  const lockedItemId = item && !item.myVote && item.lockedUntil ? item.id : null;
+  useEffect(() => {
+    if (!lockedItemId) return;
+    let lost = false;
+    const renew = () => {
+      if (lost || document.visibilityState !== "visible") return;
+      renewReviewLockAction({ itemId: lockedItemId })
+        .then((result) => {
+          if (!result.ok || result.value.lockedUntil !== null || lost) return;
+          lost = true;
+          setMessage({ tone: "info", text: "This item is no longer reserved for you: another annotator may have been served it. Your vote still counts if you save it." });
+        })
+        .catch(() => undefined); // a missed renewal is retried at the next tick
+    };
+    const timer = window.setInterval(renew, LOCK_MS / 2);
+    document.addEventListener("visibilitychange", renew);
+    return () => {
+      lost = true;
+      window.clearInterval(timer);
+      document.removeEventListener("visibilitychange", renew);
+    };
+  }, [lockedItemId]);
 
   const position = item?.position ?? null;
   const revealed = item?.judge !== null && item !== null;
@@ -404,7 +430,7 @@ export function ReviewSession({
               {item.myVote ? (
                 <p className="text-xs text-slate-500">You voted on this item; saving again changes your vote.</p>
               ) : item.lockedUntil ? (
-                <p className="text-xs text-slate-500">Reserved for you for two minutes, so nobody else is served it meanwhile.</p>
+                <p className="text-xs text-slate-500">Reserved for you while this page stays open, so nobody else is served it meanwhile (a hidden tab lets it go after two minutes).</p>
               ) : null}
             </section>
           </aside>

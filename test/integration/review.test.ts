@@ -20,6 +20,7 @@ import {
   getQueueAgreement,
   listAnnotationRows,
   listQueues,
+  renewReviewLock,
   submitReviewVote,
   unassignAnnotator,
 } from "@/lib/server/data/review";
@@ -158,6 +159,24 @@ describe("review queues on a real SQLite database", () => {
     expect(await claimReviewItem(db, annotator, queueId, { kind: "resume" }, now)).toMatchObject({ kind: "item", item: { id: first.item.id } });
     const afterExpiry = new Date(now.getTime() + 3 * 60 * 1000);
     expect(await claimReviewItem(db, second, queueId, { kind: "item", itemId: first.item.id }, afterExpiry)).toMatchObject({ kind: "item", item: { id: first.item.id } });
+  });
+
+  it("renews the lock of an item its annotator keeps open, and says when it was lost to someone else", async () => {
+    const queueId = await newQueue();
+    const now = new Date();
+    const served = await claimReviewItem(db, annotator, queueId, { kind: "resume" }, now);
+    if (served?.kind !== "item") throw new Error("no item");
+    // Renewed a minute later: still theirs 2.5 minutes after the first claim, so the second annotator is refused.
+    const later = new Date(now.getTime() + 60 * 1000);
+    expect((await renewReviewLock(db, annotator, served.item.id, later))?.getTime()).toBe(later.getTime() + 2 * 60 * 1000);
+    const stillHeld = new Date(now.getTime() + 150 * 1000);
+    expect(await claimReviewItem(db, second, queueId, { kind: "item", itemId: served.item.id }, stillHeld)).toMatchObject({ kind: "unavailable", reason: "locked" });
+    // Someone else cannot renew it; once it lapses and the second annotator is served it, the first one's renewal fails.
+    expect(await renewReviewLock(db, second, served.item.id, stillHeld)).toBeNull();
+    const sixMinutes = new Date(now.getTime() + 6 * 60 * 1000);
+    expect(await claimReviewItem(db, second, queueId, { kind: "item", itemId: served.item.id }, sixMinutes)).toMatchObject({ kind: "item", item: { id: served.item.id } });
+    expect(await renewReviewLock(db, annotator, served.item.id, sixMinutes)).toBeNull();
+    await expect(renewReviewLock(db, viewer, served.item.id, sixMinutes)).rejects.toBeInstanceOf(AuthorizationError);
   });
 
   it("hides the judge's verdict and reason in blind mode until the annotator votes, then reveals them", async () => {

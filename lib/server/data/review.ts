@@ -623,6 +623,18 @@ export async function claimReviewItem(db: Database, actor: SessionUser, queueId:
   return { kind: "waiting", ...(await progressContext(db, queueId, actor.id, k)) };
 }
 
+/**
+ * Extends the actor's lock on an item they have open, so an annotator who takes longer than two minutes keeps it.
+ * Returns the new expiry, or null when the lock is no longer theirs (another annotator was served the item after it
+ * lapsed, or the item was voted on or released meanwhile). A single conditional update, like the other lock writes.
+ */
+export async function renewReviewLock(db: Database, actor: SessionUser, itemId: string, now: Date = new Date()): Promise<Date | null> {
+  assertAllowed(actor, "annotate");
+  const lockedUntil = lockExpiry(now);
+  const renewed = await db.reviewItem.updateMany({ where: { id: itemId, lockedById: actor.id }, data: { lockedUntil } });
+  return renewed.count === 1 ? lockedUntil : null;
+}
+
 async function progressContext(db: Database, queueId: string, annotatorId: string, k: number) {
   const states = await itemStates(db, queueId);
   return { progress: annotatorProgress(states, annotatorId, k), queue: queueProgress(states, k), hasBack: previousItem(states, annotatorId, null) !== null };
