@@ -54,6 +54,14 @@ test.describe("workflow viewer", () => {
     if (!SHARED_PRESENT) console.log(`[viewer] shared benchmark not found at ${SHARED}; using the demo runs`);
   });
 
+  test("an unknown response or run id answers 404 with the not-found page", async ({ page }) => {
+    for (const url of ["/responses/no-such-response", "/runs/no-such-run"]) {
+      const response = await page.goto(url);
+      expect(response?.status(), url).toBe(404);
+      await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    }
+  });
+
   test("a forward reference is marked on the reading node, with a dashed edge from the node listed later", async ({ page }) => {
     const target = CASES.forward;
     await openResponse(page, target);

@@ -93,7 +93,7 @@ describe("suggestLayout", () => {
 
 describe.skipIf(!benchmarkDir)("buildComparison on the shared benchmark", () => {
   it("marks the iteration deepseek-v3.1 adds to StudyPlanner in round 2, with its children, as added", () => {
-    const corpus = loadRunCorpus(benchmarkDir as string);
+    const corpus = loadRunCorpus(benchmarkDir);
     const run = corpus.runs.find((r) => r.model === "deepseek_v3d1")!;
     const [first, second] = [1, 2].map((round) => run.records.find((r) => r.task === "StudyPlanner" && r.round === round)!);
     const input = (r: typeof first) => record(r!.workflow, r!.node_selection ?? "", corpus.turns.get(`StudyPlanner_${r!.round}`)!);

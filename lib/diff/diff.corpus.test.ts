@@ -118,7 +118,7 @@ function renumber(workflow: JsonValue, requestedShift: number): JsonValue {
 }
 
 describe.skipIf(!benchmarkDir)(`workflow diff on the recorded runs${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
-  const corpus = loadRunCorpus(benchmarkDir as string);
+  const corpus = loadRunCorpus(benchmarkDir);
   const turns = consecutiveTurns(corpus.runs).map((pair) => ({ ...pair, a: sideOf(pair.earlier), b: sideOf(pair.later) }));
   const workflows = corpus.runs.flatMap(({ model, records }) => records.map((record) => ({ label: `${model}/${record.task}/${record.round}`, side: sideOf(record) })));
   const find = (model: string, task: string, round: number) => {

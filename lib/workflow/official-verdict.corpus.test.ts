@@ -14,7 +14,7 @@ function expectedStep(record: RunRecord): string | null {
 }
 
 describe.skipIf(!benchmarkDir)(`official verdict on the recorded runs${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
-  const corpus = loadRunCorpus(benchmarkDir as string);
+  const corpus = loadRunCorpus(benchmarkDir);
   const rows = corpus.runs.flatMap(({ model, records }) =>
     records.map((record) => {
       const turn = corpus.turns.get(`${record.task}_${record.round}`);

@@ -243,3 +243,9 @@ export async function listRunResponses(db: Database, actor: SessionUser | null, 
     responses: rows,
   };
 }
+
+/** Whether a response exists: the cheap check a page makes before streaming, so an unknown id answers 404. */
+export async function responseExists(db: Database, actor: SessionUser | null, responseId: string): Promise<boolean> {
+  assertAllowed(actor, "read");
+  return (await db.response.findUnique({ where: { id: responseId }, select: { id: true } })) !== null;
+}

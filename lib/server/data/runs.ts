@@ -88,3 +88,9 @@ export async function listBenchmarks(db: Database, actor: SessionUser | null): P
     importedAt: benchmark.importedAt,
   }));
 }
+
+/** Whether a run exists: the cheap check a page makes before streaming, so an unknown id answers 404. */
+export async function runExists(db: Database, actor: SessionUser | null, runId: string): Promise<boolean> {
+  assertAllowed(actor, "read");
+  return (await db.run.findUnique({ where: { id: runId }, select: { id: true } })) !== null;
+}
