@@ -29,20 +29,18 @@ function StageResult({ title, result, nameA, nameB, unit, testId }: { title: str
     <section aria-label={title} className={`${cardStyles} space-y-3`} data-testid={testId}>
       <h2 className="text-lg font-semibold">{title}</h2>
       <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-3">
-        <div>
-          <dt className="text-xs uppercase tracking-wide text-slate-500">{nameA}</dt>
-          <dd className="text-xl font-semibold tabular-nums">{formatPercent(result.rateA.rate)}</dd>
-          <dd className="text-xs text-slate-500">
-            {result.rateA.num} of {result.rateA.den} {unit}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs uppercase tracking-wide text-slate-500">{nameB}</dt>
-          <dd className="text-xl font-semibold tabular-nums">{formatPercent(result.rateB.rate)}</dd>
-          <dd className="text-xs text-slate-500">
-            {result.rateB.num} of {result.rateB.den} {unit}
-          </dd>
-        </div>
+        {[
+          { name: nameA, rate: result.rateA },
+          { name: nameB, rate: result.rateB },
+        ].map(({ name, rate }, index) => (
+          <div key={index}>
+            <dt className="text-xs uppercase tracking-wide text-slate-500">{name}</dt>
+            <dd className="text-xl font-semibold tabular-nums">{formatPercent(rate.rate)}</dd>
+            <dd className="text-xs text-slate-500">
+              {rate.num} of {rate.den} {unit}
+            </dd>
+          </div>
+        ))}
         <div>
           <dt className="text-xs uppercase tracking-wide text-slate-500">Difference (A − B)</dt>
           <dd className="text-xl font-semibold tabular-nums">{formatDelta(result.difference)}</dd>

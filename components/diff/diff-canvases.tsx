@@ -150,42 +150,30 @@ export function DiffCanvases({ layout, before, after, merged, sync, selected, on
       </div>
     );
   }
+  // One pane per side; moving either graph moves the other while they are synced.
+  const pane = (side: typeof before, canvas: "before" | "after") => (
+    <Pane side={side} canvas={canvas}>
+      {side.view ? (
+        <WorkflowCanvas
+          ref={canvas === "before" ? left : right}
+          view={side.view}
+          decorations={side.marks.nodes}
+          edgeDecorations={side.marks.edges}
+          dimmedKeys={side.marks.dimmed}
+          selectedKey={selected[canvas]}
+          onSelect={(key) => onSelect(canvas, key)}
+          onUserMove={canvas === "before" ? mirrorToRight : mirrorToLeft}
+          hiddenCategories={hiddenCategories}
+          label={`${side.label} graph`}
+          height={height}
+        />
+      ) : null}
+    </Pane>
+  );
   return (
     <div className={layout === "side-by-side" ? "grid gap-3 xl:grid-cols-2" : "grid gap-3"} data-testid="diff-pair" data-layout={layout}>
-      <Pane side={before} canvas="before">
-        {before.view ? (
-          <WorkflowCanvas
-            ref={left}
-            view={before.view}
-            decorations={before.marks.nodes}
-            edgeDecorations={before.marks.edges}
-            dimmedKeys={before.marks.dimmed}
-            selectedKey={selected.before}
-            onSelect={(key) => onSelect("before", key)}
-            onUserMove={mirrorToRight}
-            hiddenCategories={hiddenCategories}
-            label={`${before.label} graph`}
-            height={height}
-          />
-        ) : null}
-      </Pane>
-      <Pane side={after} canvas="after">
-        {after.view ? (
-          <WorkflowCanvas
-            ref={right}
-            view={after.view}
-            decorations={after.marks.nodes}
-            edgeDecorations={after.marks.edges}
-            dimmedKeys={after.marks.dimmed}
-            selectedKey={selected.after}
-            onSelect={(key) => onSelect("after", key)}
-            onUserMove={mirrorToLeft}
-            hiddenCategories={hiddenCategories}
-            label={`${after.label} graph`}
-            height={height}
-          />
-        ) : null}
-      </Pane>
+      {pane(before, "before")}
+      {pane(after, "after")}
     </div>
   );
 }

@@ -2,12 +2,12 @@ import "server-only";
 // Who is asking, and may they? Every page, route handler and server action goes through these checks.
 // The session only proves identity; the role always comes from the database row.
 import { getServerSession } from "next-auth";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import type { Permission } from "@/lib/auth/roles";
 import { isAllowed } from "./authz";
 import { authOptions } from "./auth";
-import { database } from "./db";
+import { database, type Database } from "./db";
 import { findUserById, type AccountUser } from "./users";
 
 export type SessionUser = AccountUser;
@@ -47,4 +47,13 @@ export async function requireSignedInPermission(permission: Exclude<Permission, 
   const user = await requirePagePermission(permission, returnTo);
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(returnTo)}`);
   return user;
+}
+
+/**
+ * For a layout above a page's loading boundary: answers 404 before anything streams when a reader may read but
+ * `exists` finds no such record. Access itself stays with the page (sign-in redirect or 403).
+ */
+export async function notFoundUnlessReadable(exists: (db: Database, reader: SessionUser | null) => Promise<boolean>): Promise<void> {
+  const access = await checkAccess("read");
+  if (access.allowed && !(await exists(database(), access.user))) notFound();
 }

@@ -16,7 +16,7 @@ import { syntheticWorkflow } from "../../lib/viewer/synthetic";
 import { parseResponse } from "../../lib/workflow/response";
 import { scoreResponse } from "../../lib/workflow/score";
 import type { JsonValue } from "../../lib/workflow/python-values";
-import { collectGarbage, median, printTable, runMain } from "./common";
+import { collectGarbage, median, printTable, quantile, runMain } from "./common";
 
 const ROOT = path.resolve(__dirname, "../..");
 const LAYOUT_RUNS = 21;
@@ -34,11 +34,6 @@ interface Sample {
   edges: number;
   workflow: JsonValue;
   diagnostics: ReturnType<typeof scoreResponse>["diagnostics"];
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
 /** The recorded workflow with the most nodes across the shared runs (or the demo runs when they are absent). */
@@ -188,7 +183,7 @@ async function main(): Promise<void> {
     const frameStats = {
       frames: frames.length,
       medianMs: median(frames),
-      p95Ms: percentile(frames, 95),
+      p95Ms: quantile(frames, 0.95),
       maxMs: Math.max(...frames),
       over50Ms: frames.filter((f) => f > 50).length,
     };
