@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { turnKey } from "@/lib/benchmark/dataset";
 import type { RunRecord } from "@/lib/benchmark/runs";
 import type { TurnSpec } from "@/lib/benchmark/turn";
-import { officialInputText, officialQueriesText, type ChatMessage } from "@/lib/judge/protocol";
+import { officialInputText, officialQueriesText, parseJudgeReply, type ChatMessage } from "@/lib/judge/protocol";
 import { officialNodeSelectionText } from "@/lib/workflow/node-selection";
 import { pyRepr } from "@/lib/workflow/python-values";
 
@@ -136,15 +136,23 @@ export function replayTable(
   return table;
 }
 
-/** Answers each request with the recorded reply whose judge inputs match; 404 when none does. */
+/**
+ * Answers each request with the recorded reply whose judge inputs match; 404 when none does. When the judge was
+ * shown the same inputs several times (two test cases with identical inputs and outputs), their recorded replies
+ * are served in turn if they agree on the verdict, and 409 answers when they do not (the inputs cannot tell them
+ * apart).
+ */
 export function replay(table: ReplayTable, delayMs = 0): StubHandler {
+  const served = new Map<string, number>();
   return (request) => {
     const user = request.messages.findLast((message) => message.role === "user");
     const key = user ? judgeInputsOf(user.content) : null;
     const replies = key ? table.replies.get(key) : undefined;
-    if (!replies || replies.length === 0) return { kind: "error", status: 404, message: "no recorded judge reply matches these inputs" };
-    if (replies.length > 1) return { kind: "error", status: 409, message: "several recorded judge replies match these inputs" };
-    return { kind: "reply", content: replies[0] as string, delayMs };
+    if (!key || !replies || replies.length === 0) return { kind: "error", status: 404, message: "no recorded judge reply matches these inputs" };
+    if (new Set(replies.map((reply) => parseJudgeReply(reply).verdict)).size > 1) return { kind: "error", status: 409, message: "recorded judge replies with different verdicts match these inputs" };
+    const turn = served.get(key) ?? 0;
+    served.set(key, turn + 1);
+    return { kind: "reply", content: replies[turn % replies.length] as string, delayMs };
   };
 }
 
