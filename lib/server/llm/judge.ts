@@ -31,8 +31,8 @@ export interface JudgeSample {
   usage: TokenUsage | null;
   latencyMs: number;
   error: LlmError | null;
-  /** The cache key of the first question (what a database cache row is keyed by). */
-  cacheKey: string;
+  /** The cache key of the first question (what a database cache row is keyed by); null when judging without a cache. */
+  cacheKey: string | null;
 }
 
 export interface JudgedItem {
@@ -125,7 +125,8 @@ export async function judgeSample(item: Pick<JudgeItem, "messages">, sampleIndex
   const params = { ...client.params, ...(options.params ?? {}) };
   const reasksAllowed = strictReasks(options.strict);
   let messages: ChatMessage[] = item.messages;
-  const firstKey = callCacheKey({ endpoint: client.endpoint, model: client.model, params, messages, sample: sampleIndex });
+  const keyOf = (asked: readonly ChatMessage[]) => callCacheKey({ endpoint: client.endpoint, model: client.model, params, messages: asked, sample: sampleIndex });
+  const firstKey = cache ? keyOf(messages) : null;
   const sample: JudgeSample = {
     sampleIndex,
     verdict: null,
@@ -141,9 +142,9 @@ export async function judgeSample(item: Pick<JudgeItem, "messages">, sampleIndex
     cacheKey: firstKey,
   };
   for (;;) {
-    const key = sample.reasks === 0 ? firstKey : callCacheKey({ endpoint: client.endpoint, model: client.model, params, messages, sample: sampleIndex });
+    const key = cache ? (sample.reasks === 0 ? firstKey : keyOf(messages)) : null;
     let reply: string | null = null;
-    const hit = cache && !options.refresh ? await cache.get(key) : null;
+    const hit = cache && key && !options.refresh ? await cache.get(key) : null;
     if (hit) {
       reply = hit.content;
     } else {
@@ -157,7 +158,7 @@ export async function judgeSample(item: Pick<JudgeItem, "messages">, sampleIndex
       }
       sample.usage = addUsage(sample.usage, outcome.usage);
       reply = outcome.content;
-      if (cache) await cache.put(key, { content: reply, usage: outcome.usage, storedAt: new Date().toISOString() });
+      if (cache && key) await cache.put(key, { content: reply, usage: outcome.usage, storedAt: new Date().toISOString() });
     }
     const parsed = parseJudgeReply(reply);
     sample.raw = reply;
