@@ -171,6 +171,21 @@ describe("judgeItems", () => {
     expect(run).toMatchObject({ cancelled: true, results: [] });
   });
 
+  it("runs many calls on one caller's signal without listener-leak warnings", async () => {
+    const { client } = await setup(() => ({ kind: "reply", content: officialReply("ok", true), delayMs: 20 }), { concurrency: 16 });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const run = await judgeItems(items(40), { client, signal: new AbortController().signal });
+      expect(run.results).toHaveLength(40);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it("names the judge by endpoint, model, parameters, prompt fingerprint and strictness, never the key", async () => {
     const { client } = await setup(byRound, { apiKey: "sk-secret" });
     const identity = JSON.parse(judgeIdentity(client, promptFingerprint("PROMPT"), true)) as Record<string, unknown>;
