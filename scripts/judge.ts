@@ -1,11 +1,11 @@
 // `npm run -s judge -- --benchmark DIR --run FILE_OR_DIR --stage pass|resolve --endpoint URL --model NAME ... --json`:
 // re-judges recorded runs with an OpenAI-compatible model using the official judge protocols. With --json, stdout
 // carries exactly one JSON document; messages go to stderr. Bad arguments exit 2, unreadable input 1, Ctrl-C 130.
-import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { BenchmarkIssue } from "@/lib/benchmark/issues";
 import { judgeItemsFor, officialSystemPrompt, OFFICIAL_JUDGE_PARAMS, type JudgeItem, type JudgeStage, type RecordedRun } from "@/lib/judge";
 import { readBenchmarkDir, readRunFile } from "@/lib/server/benchmark-files";
+import { expandRunPaths } from "@/lib/server/import/import-service";
 import { createChatClient, fileCallCache, judgeItems, type JudgedItem, type JudgeRun } from "@/lib/server/llm";
 import { cohenKappaFromCounts } from "@/lib/stats/agreement";
 import { parseCommandLine, runCommandLine, usageError } from "./lib/cli";
@@ -138,26 +138,12 @@ function describeIssues(issues: readonly BenchmarkIssue[]): string {
     .join("\n");
 }
 
-/** The run files named by --run: the file itself, or the directory's *.json in name order. */
-function runFiles(target: string): string[] {
-  let stats;
-  try {
-    stats = statSync(target);
-  } catch {
-    throw new Error(`--run ${target}: no such file or directory`);
-  }
-  if (!stats.isDirectory()) return [target];
-  const files = readdirSync(target)
-    .filter((name) => name.endsWith(".json"))
-    .sort()
-    .map((name) => path.join(target, name));
-  if (files.length === 0) throw new Error(`--run ${target}: the directory has no .json run files`);
-  return files;
-}
-
+/** The runs named by --run: the file itself, or the directory's *.json in name order. */
 async function loadRuns(target: string): Promise<RecordedRun[]> {
+  const expanded = await expandRunPaths([target]);
+  if (expanded.issues.length) throw new Error(`--run ${describeIssues(expanded.issues).trim()}`);
   const runs: RecordedRun[] = [];
-  for (const file of runFiles(target)) {
+  for (const file of expanded.files) {
     const records = await readRunFile(file, { label: path.basename(file) });
     if (!records.ok) throw new Error(`cannot read the run ${file}:\n${describeIssues(records.issues)}`);
     runs.push({ model: path.basename(file, ".json"), records: records.value });
