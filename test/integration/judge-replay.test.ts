@@ -106,6 +106,24 @@ describe.skipIf(!benchmarkDir)(`judge replay of the recorded runs${benchmarkDir 
     }
   });
 
+  it("the CLI sends the key from --api-key-env as a bearer token and never prints it", async () => {
+    const recorded = benchmark.runs.find((entry) => entry.model === "qwen3_32B");
+    if (!recorded) throw new Error("the shared benchmark has no qwen3_32B run");
+    const seen = new Set<string | undefined>();
+    const table = replayTable([recorded], benchmark.turns, queries());
+    const replayed = replay(table);
+    stub.setHandler((request) => {
+      seen.add(request.headers.authorization);
+      return replayed(request);
+    });
+    const secret = "sk-judge-test-0123456789";
+    const args = ["tsx", "--conditions=react-server", "scripts/judge.ts", "--benchmark", benchmarkDir as string, "--run", path.join(benchmarkDir as string, "runs", "qwen3_32B.json"), "--stage", "pass", "--endpoint", stub.baseURL, "--model", "replay-stub", "--api-key-env", "JUDGE_TEST_KEY", "--concurrency", "8"];
+    const result = await run("npx", args, { cwd: root, env: { ...process.env, NODE_OPTIONS: "", JUDGE_TEST_KEY: secret } });
+    expect([...seen]).toEqual([`Bearer ${secret}`]);
+    expect(result.stdout + result.stderr).not.toContain(secret);
+    expect(result.stdout).toMatch(/qwen3_32B\s+35\s+0\s/);
+  });
+
   it("the CLI rejects bad arguments with exit status 2 and names the option", async () => {
     const failure = await run("npx", ["tsx", "--conditions=react-server", "scripts/judge.ts", "--benchmark", benchmarkDir as string, "--run", "x", "--stage", "final", "--endpoint", "http://127.0.0.1:1/v1", "--model", "m", "--json"], { cwd: root }).then(
       () => null,
