@@ -3,7 +3,7 @@
 // carries exactly one JSON document; messages go to stderr. Bad arguments exit 2, unreadable input 1, Ctrl-C 130.
 import path from "node:path";
 import type { BenchmarkIssue } from "@/lib/benchmark/issues";
-import { judgeItemsFor, officialSystemPrompt, OFFICIAL_JUDGE_PARAMS, type JudgeItem, type JudgeStage, type RecordedRun } from "@/lib/judge";
+import { endpointIdentity, judgeItemsFor, officialSystemPrompt, OFFICIAL_JUDGE_PARAMS, type JudgeItem, type JudgeStage, type RecordedRun } from "@/lib/judge";
 import { readBenchmarkDir, readRunFile } from "@/lib/server/benchmark-files";
 import { expandRunPaths } from "@/lib/server/import/import-service";
 import { createChatClient, fileCallCache, judgeItems, type JudgedItem, type JudgeRun } from "@/lib/server/llm";
@@ -174,7 +174,7 @@ function summary(items: readonly JudgeItem[], run: JudgeRun, options: Options): 
   const byModel = new Map<string, JudgedItem[]>();
   for (const judged of run.results) byModel.set(judged.item.model, [...(byModel.get(judged.item.model) ?? []), judged]);
   const lines = [
-    `Judge ${options.model} at ${options.endpoint}, ${options.stage} stage, ${options.samples} sample(s) per item${options.strict ? ", strict" : ""}`,
+    `Judge ${options.model} at ${endpointIdentity(options.endpoint)}, ${options.stage} stage, ${options.samples} sample(s) per item${options.strict ? ", strict" : ""}`,
     "",
     `${"model".padEnd(36)} ${"items".padStart(5)} ${"errors".padStart(6)} ${"judge pass".padStart(10)} ${"recorded".padStart(8)} ${"agree".padStart(7)} ${"kappa".padStart(6)}`,
   ];
