@@ -1,6 +1,7 @@
 // `npm run -s judge -- --benchmark DIR --run FILE_OR_DIR --stage pass|resolve --endpoint URL --model NAME ... --json`:
 // re-judges recorded runs with an OpenAI-compatible model using the official judge protocols. With --json, stdout
-// carries exactly one JSON document; messages go to stderr. Bad arguments exit 2, unreadable input 1, Ctrl-C 130.
+// carries exactly one JSON document; messages go to stderr. Exit 2 for bad arguments, 1 for unreadable input or when
+// no question got a verdict, 130 when interrupted.
 import path from "node:path";
 import type { BenchmarkIssue } from "@/lib/benchmark/issues";
 import { endpointIdentity, judgeItemsFor, officialSystemPrompt, OFFICIAL_JUDGE_PARAMS, type JudgeItem, type JudgeStage, type RecordedRun } from "@/lib/judge";
@@ -291,7 +292,9 @@ async function main(): Promise<number> {
   } else {
     console.log(summary(built.items, run, options));
   }
-  return run.cancelled ? 130 : 0;
+  if (run.cancelled) return 130;
+  // Nothing judged at all (an unreachable endpoint, a wrong model) is a failed run, even though the document is printed.
+  return built.items.length > 0 && run.results.every((judged) => judged.verdict === null) ? 1 : 0;
 }
 
 runCommandLine(main);
