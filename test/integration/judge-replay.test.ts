@@ -124,6 +124,23 @@ describe.skipIf(!benchmarkDir)(`judge replay of the recorded runs${benchmarkDir 
     expect(result.stdout).toMatch(/qwen3_32B\s+35\s+0\s/);
   });
 
+  it("the CLI reports 5xx that outlast the retries as null verdicts and exits 1 when nothing was judged", async () => {
+    stub.setHandler(() => ({ kind: "error", status: 503, headers: { "retry-after": "0" }, message: "overloaded" }));
+    const callsBefore = stub.calls;
+    const args = ["tsx", "--conditions=react-server", "scripts/judge.ts", "--benchmark", benchmarkDir as string, "--run", path.join(benchmarkDir as string, "runs", "qwen3_32B.json"), "--stage", "pass", "--endpoint", stub.baseURL, "--model", "stub", "--max-retries", "1", "--json"];
+    const failure = await run("npx", args, { cwd: root, env: { ...process.env, NODE_OPTIONS: "" } }).then(
+      () => null,
+      (error: { code?: number; stdout?: string; stderr?: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    const parsed = JSON.parse(failure?.stdout ?? "") as { verdicts: { verdict: boolean | null }[]; calls: number };
+    expect(parsed.verdicts).toHaveLength(35);
+    expect(parsed.verdicts.every((row) => row.verdict === null)).toBe(true);
+    expect(parsed.calls).toBe(70);
+    expect(stub.calls - callsBefore).toBe(70);
+    expect(failure?.stderr).toMatch(/server-error: 503 overloaded \(after 2 attempts\)/);
+  });
+
   it("the CLI rejects bad arguments with exit status 2 and names the option", async () => {
     const failure = await run("npx", ["tsx", "--conditions=react-server", "scripts/judge.ts", "--benchmark", benchmarkDir as string, "--run", "x", "--stage", "final", "--endpoint", "http://127.0.0.1:1/v1", "--model", "m", "--json"], { cwd: root }).then(
       () => null,
