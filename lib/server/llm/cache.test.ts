@@ -2,7 +2,8 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { callCacheKey, fileCallCache } from "./cache";
+import { describeCallCacheContract } from "@/test/support/call-cache-contract";
+import { callCacheKey, fileCallCache, memoryCallCache } from "./cache";
 
 const call = { endpoint: "http://127.0.0.1:9/v1", model: "m", params: { temperature: 0 }, messages: [{ role: "user" as const, content: "q" }], sample: 0 };
 const reply = { content: "<result>true</result>", usage: { promptTokens: 3, completionTokens: 2 }, storedAt: "2026-01-01T00:00:00.000Z" };
@@ -44,3 +45,10 @@ describe("fileCallCache", () => {
     await expect(cache.put("../../etc/passwd", reply)).rejects.toThrow(/not a call-cache key/);
   });
 });
+
+describeCallCacheContract("fileCallCache", async () => {
+  const dir = await scratch();
+  return { cache: fileCallCache(dir), reopen: () => fileCallCache(dir) };
+});
+
+describeCallCacheContract("memoryCallCache", async () => ({ cache: memoryCallCache() }));
