@@ -6,7 +6,7 @@
 //   parseDifyYaml(text) -> Result<unknown, string>   (never throws; the issue is the parser's message)
 //   YAML_1_1_PLAIN_TYPES: the plain scalars a YAML 1.1 loader resolves to something other than a string
 
-import { Document, parse, Scalar, visit, type CollectionTag, type ScalarTag, type Tags } from "yaml";
+import { Document, parse, Scalar, visit, type ScalarTag, type Tags } from "yaml";
 import { err, ok, type Result } from "../result";
 import type { DifyDsl } from "./dify-dsl";
 
@@ -56,7 +56,7 @@ const STRINGIFY_OPTIONS = {
   // YAML 1.1 quoting ("yes", "on", "0.5" stay strings), widened to PyYAML's resolvers by QUOTE_ONLY_TAGS.
   version: "1.1",
   // Without the merge tag, a "<<" key is an ordinary string (quoted below) rather than a merge of the mapping after it.
-  customTags: (tags: Tags): Array<ScalarTag | CollectionTag> => [...tags.filter((tag) => typeof tag === "string" || tag.tag !== MERGE_TAG), ...QUOTE_ONLY_TAGS],
+  customTags: (tags: Tags): Tags => [...tags.filter((tag) => (typeof tag === "string" ? tag !== "merge" : tag.tag !== MERGE_TAG)), ...QUOTE_ONLY_TAGS],
   lineWidth: 0,
   indent: 2,
   // Never emit anchors/aliases for shared objects: the official export writes every value out in full.
