@@ -45,7 +45,7 @@ describe("published figures", () => {
     expect(rows).toHaveLength(15 * 7);
     const gpt = rows.find((row) => row.model === "gpt_5d2" && row.scope === "overall")!;
     // 67.51% of 79 turns and 47.40% of 237 cases, means of three runs: 160 / 3 and 337 / 3.
-    expect(gpt).toEqual({ model: "gpt_5d2", scope: "overall", key: "all", passNum: 53.3333, passDen: 79, resolveNum: 112.3333, resolveDen: 237 });
+    expect(gpt).toEqual({ model: "gpt_5d2", scope: "overall", key: "all", passNum: 53.3333, passDen: 79, resolveNum: 112.3333, resolveDen: 237, passPercent: 67.51, resolvePercent: 47.4 });
     const developer = rows.find((row) => row.model === "gpt_5d1" && row.key === "Developer")!;
     expect([developer.passNum, developer.passDen, developer.resolveNum, developer.resolveDen]).toEqual([1.6667, 8, 2, 24]);
     expect(rows.every((row) => row.scope !== "round")).toBe(true);
