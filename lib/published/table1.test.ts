@@ -9,7 +9,7 @@ import { AVERAGE, buildBoard, publishedRateRows, type PublishedFigure } from "..
 import { describeMetric } from "../leaderboard/describe";
 import { leaderboardExportRows, PUBLISHED_LEADERBOARD_COLUMNS, render } from "../leaderboard/export";
 import { decodeBoard, encodeBoard } from "../leaderboard/wire";
-import { PUBLISHED_TABLE1 } from "./table1";
+import { publishedCells } from "./table1";
 
 const csvFile = [
   benchmarkDir ? path.join(benchmarkDir, "..", "reference", "paper-table1.csv") : null,
@@ -33,17 +33,7 @@ function printedCells(file: string): PrintedCell[] {
   });
 }
 
-const figures: PublishedFigure[] = PUBLISHED_TABLE1.flatMap((model) =>
-  Object.entries(model.rates).map(([domain, [passRate, resolveRate]]) => ({
-    modelName: model.name,
-    displayName: model.displayName,
-    family: model.family,
-    access: model.access,
-    domain,
-    passRate,
-    resolveRate,
-  })),
-);
+const figures: PublishedFigure[] = publishedCells();
 
 describe.skipIf(!csvFile)(`published Table 1 as printed${csvFile ? "" : " (skipped: reference/paper-table1.csv not found next to the benchmark)"}`, () => {
   const cells = csvFile ? printedCells(csvFile) : [];
