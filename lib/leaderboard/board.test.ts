@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { PUBLISHED_TABLE1 } from "../published/table1";
+import { publishedCells } from "../published/table1";
 import { PUBLISHED_TURNS } from "../published/denominators";
 import type { RateRow } from "../stats/rates";
 import { AVERAGE, buildBoard, measuredMetric, publishedMetric, publishedRateRows, type PublishedFigure } from "./board";
 
-const figures: PublishedFigure[] = PUBLISHED_TABLE1.flatMap((model) =>
-  Object.entries(model.rates).map(([domain, [passRate, resolveRate]]) => ({
-    modelName: model.name,
-    displayName: model.displayName,
-    family: model.family,
-    access: model.access,
-    domain,
-    passRate,
-    resolveRate,
-  })),
-);
+const figures: PublishedFigure[] = publishedCells();
 
 function rate(model: string, scope: RateRow["scope"], key: string, passNum: number, passDen: number, resolveNum: number | null, resolveDen: number | null): RateRow {
   return { model, scope, key, passNum, passDen, resolveNum, resolveDen };
