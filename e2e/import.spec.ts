@@ -46,7 +46,7 @@ test.describe("importing runs from the UI", () => {
     await expect(page.getByRole("heading", { name: "Import failed" })).toBeVisible({ timeout: 30_000 });
     const problems = page.getByRole("region", { name: "Import progress" }).getByRole("alert");
     await expect(problems).toContainText("nothing was written");
-    await expect(problems).toContainText("broken_run.json › record 2");
+    await expect(problems).toContainText("broken_run.json › record 3");
     await expect(problems).toContainText("› round:");
     await page.goto("/runs");
     await expect(page.getByTestId("run-row")).toHaveCount(runsBefore);

@@ -2,7 +2,7 @@
 // messages go to stderr). Exit codes: 0 printed, 1 nothing to export (unknown benchmark, model or task), 2 bad arguments.
 import { CATEGORY_COLUMNS, FAIL_STEP_COLUMNS, failStepDistribution, failureCategories } from "@/lib/leaderboard/charts";
 import { compareRuns, DISCORDANT_COLUMNS } from "@/lib/leaderboard/compare";
-import { leaderboardExportRows, LEADERBOARD_COLUMNS, render, type Column, type ExportFormat } from "@/lib/leaderboard/export";
+import { leaderboardColumns, leaderboardExportRows, render, type Column, type ExportFormat } from "@/lib/leaderboard/export";
 import { TASK_COLUMNS, taskExportRow } from "@/lib/leaderboard/tables";
 import { matrixExportRows, MATRIX_COLUMNS, MODEL_TURN_COLUMNS } from "@/lib/leaderboard/turns";
 import type { Database } from "@/lib/server/db";
@@ -14,7 +14,9 @@ import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatab
 const USAGE = `Usage: npm run export -- <table> [options]
 Tables:
   leaderboard   pass and resolve counts per model: overall, per domain and per round (rows {model, scope, key,
-                passNum, passDen, resolveNum, resolveDen}); --source measured|published (default measured)
+                passNum, passDen, resolveNum, resolveDen}); --source measured|published (default measured);
+                published rows add passPercent and resolvePercent, the figures exactly as printed (their
+                counts are derived from those percentages, for intervals)
   fail-steps    turns per model and pass-stage fail step (step_1_1..step_1_4)
   categories    failed turns per model by the category of their first diagnostic
   tasks         every task with its pooled pass and resolve counts
@@ -62,7 +64,7 @@ async function exportTable(db: Database, table: string, values: Record<string, s
       if (source !== "measured" && source !== "published") throw new UsageError("--source must be measured or published");
       if (source === "measured") await benchmarkId(db, requested);
       const { rows } = await getExportRates(db, CLI_ACTOR, source, requested ?? null);
-      return print(LEADERBOARD_COLUMNS, leaderboardExportRows(rows, { allRounds: values["all-rounds"] === true }), format);
+      return print(leaderboardColumns(source), leaderboardExportRows(rows, { allRounds: values["all-rounds"] === true }), format);
     }
     case "fail-steps":
     case "categories": {

@@ -1,13 +1,12 @@
 // Brings the database to a runnable state: Prisma client generated, migrations applied, demo data seeded when empty,
 // and production safety checks. Used by `npm start`, `npm run dev` and the e2e harness; safe to run repeatedly.
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { databaseFilePath } from "@/lib/database-url";
 import { createDatabaseClient } from "@/lib/server/db";
 import { seedDemoData } from "@/lib/server/demo-data";
 import { accountsWithDemoPasswords, seedDemoUsers } from "@/lib/server/demo-users";
 import { loadServerEnv, type ResolvedServerEnv } from "@/lib/server/env";
 import { seedPublishedResults } from "@/lib/server/published";
+import { describeMigration, migrateDatabase } from "./lib/migrate";
 import { runPrisma } from "./prisma-offline.mjs";
 
 function runPrismaStep(args: string[], env: ResolvedServerEnv): void {
@@ -21,18 +20,14 @@ function runPrismaStep(args: string[], env: ResolvedServerEnv): void {
 export async function setup(options: { log?: (line: string) => void } = {}): Promise<ResolvedServerEnv> {
   const log = options.log ?? ((line: string) => console.log(line));
   const env = loadServerEnv();
-  const file = databaseFilePath(env.DATABASE_URL);
-  if (file) mkdirSync(path.dirname(file), { recursive: true });
-
   log("• generating the Prisma client");
   runPrismaStep(["generate"], env);
   log(`• applying migrations to ${env.DATABASE_URL}`);
-  runPrismaStep(["migrate", "deploy"], env);
+  const migrated = describeMigration(migrateDatabase(env.DATABASE_URL));
+  log(migrated ? `• ${migrated}` : "• database is up to date");
 
   const db = createDatabaseClient(env.DATABASE_URL);
   try {
-    // WAL lets readers continue while an import writes; the setting persists in the database file.
-    await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
     const published = await seedPublishedResults(db);
     if (published) log(`• seeded ${published} published results (the paper's Table 1)`);
     if (env.APP_ENV === "local" && (await db.user.count()) === 0) {

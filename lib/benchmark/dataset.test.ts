@@ -17,8 +17,8 @@ describe("dataset parsers", () => {
     const parsed = parseQueryFile("dataset/query.json", [{ id: "1", category: "Research", task: "PaperQA", query1: "x", query3: "y" }]);
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
-    expect(parsed.issues[0]).toMatchObject({ file: "dataset/query.json", entry: "PaperQA (item 0)", field: "id" });
-    expect(parsed.issues[0]?.message).toMatch(/^dataset\/query\.json › PaperQA \(item 0\) › id: /);
+    expect(parsed.issues[0]).toMatchObject({ file: "dataset/query.json", entry: "PaperQA (item 1)", field: "id" });
+    expect(parsed.issues[0]?.message).toMatch(/^dataset\/query\.json › PaperQA \(item 1\) › id: /);
   });
 
   it("parses check_pass entries with tests and ground truth", () => {

@@ -171,11 +171,11 @@ function asRecord(file: string, data: unknown, expected: string): Result<[string
   return ok(Object.entries(data));
 }
 
-/** "PaperQA" for a list item with a task name, else "item 3". */
+/** "PaperQA (item 3)" for a list item with a task name, else "item 3"; items count from 1. */
 export function entryLabel(item: unknown, index: number, nameKey: string): string {
   if (typeof item === "object" && item !== null && !Array.isArray(item)) {
     const name = (item as Record<string, unknown>)[nameKey];
-    if (typeof name === "string" && name) return `${name} (item ${index})`;
+    if (typeof name === "string" && name) return `${name} (item ${index + 1})`;
   }
-  return `item ${index}`;
+  return `item ${index + 1}`;
 }

@@ -1,5 +1,5 @@
 // The issue record every benchmark-file parser reports, and helpers to turn zod issues into located messages.
-// A message always names the file, the entry (e.g. "PaperQA_2" or "record 17 (BatchFiles round 2)") and the field.
+// A message always names the file, the entry (e.g. "PaperQA_2" or "record 17 (BatchFiles round 2)", counted from 1) and the field.
 
 import type { z } from "zod";
 

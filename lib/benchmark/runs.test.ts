@@ -17,9 +17,9 @@ describe("parseRunFile", () => {
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     const messages = parsed.issues.map((i) => i.message);
-    expect(messages).toContain("runs/m.json › record 1 (BatchFiles round 2) › round: duplicate turn BatchFiles_2");
-    expect(parsed.issues.some((i) => i.entry === "record 2 (BatchFiles round x)" && i.field === "round")).toBe(true);
-    expect(parsed.issues.some((i) => i.entry === "record 3 (BatchFiles round 4)" && i.field === "fail_step")).toBe(true);
+    expect(messages).toContain("runs/m.json › record 2 (BatchFiles round 2) › round: duplicate turn BatchFiles_2");
+    expect(parsed.issues.some((i) => i.entry === "record 3 (BatchFiles round x)" && i.field === "round")).toBe(true);
+    expect(parsed.issues.some((i) => i.entry === "record 4 (BatchFiles round 4)" && i.field === "fail_step")).toBe(true);
   });
 
   it("checks that valid and fail_step agree and that the tag fields are null together", () => {
@@ -28,8 +28,8 @@ describe("parseRunFile", () => {
   });
 
   it("labels records by task and round", () => {
-    expect(recordLabel({ task: "Code", round: 1 }, 17)).toBe("record 17 (Code round 1)");
-    expect(recordLabel(5, 2)).toBe("record 2");
+    expect(recordLabel({ task: "Code", round: 1 }, 17)).toBe("record 18 (Code round 1)");
+    expect(recordLabel(5, 2)).toBe("record 3");
   });
 });
 
@@ -54,7 +54,7 @@ describe("parseGenerationFile", () => {
 
   it("names a non-string answer", () => {
     const parsed = parseGenerationFile("gen.json", [{ id: 2, category: "Research", task: "PaperQA", answer1: 5 }]);
-    expect(parsed.ok ? null : parsed.issues[0]?.message).toBe("gen.json › PaperQA (item 0) › answer1: expected the model's answer text (a string)");
+    expect(parsed.ok ? null : parsed.issues[0]?.message).toBe("gen.json › PaperQA (item 1) › answer1: expected the model's answer text (a string)");
   });
 });
 

@@ -4,7 +4,7 @@
 // Public API (stable):
 //   parseRunFile(label, data)        -> Result<RunRecord[], BenchmarkIssue>   (fields keep the file's snake_case)
 //   parseGenerationFile(label, data) -> Result<GenerationItem[], BenchmarkIssue>
-//   recordLabel(record, index)       -> "record 17 (BatchFiles round 2)"
+//   recordLabel(record, index)       -> "record 18 (BatchFiles round 2)" (index 17: records count from 1)
 //   consecutiveTurns(runs)           -> { model, earlier, later }[]  each run's round r and r + 1 of one task
 //   RUN_FAIL_STEPS, RunRecord, RunFailStep, GenerationItem
 
@@ -48,10 +48,10 @@ export function recordLabel(record: unknown, index: number): string {
   if (typeof record === "object" && record !== null) {
     const { task, round } = record as { task?: unknown; round?: unknown };
     if (typeof task === "string" && (typeof round === "number" || typeof round === "string")) {
-      return `record ${index} (${task} round ${round})`;
+      return `record ${index + 1} (${task} round ${round})`;
     }
   }
-  return `record ${index}`;
+  return `record ${index + 1}`;
 }
 
 /** Each run's consecutive turns of one task (round r and r + 1), in record order. */

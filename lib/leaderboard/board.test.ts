@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { PUBLISHED_TABLE1 } from "../published/table1";
+import { publishedCells } from "../published/table1";
 import { PUBLISHED_TURNS } from "../published/denominators";
 import type { RateRow } from "../stats/rates";
 import { AVERAGE, buildBoard, measuredMetric, publishedMetric, publishedRateRows, type PublishedFigure } from "./board";
 
-const figures: PublishedFigure[] = PUBLISHED_TABLE1.flatMap((model) =>
-  Object.entries(model.rates).map(([domain, [passRate, resolveRate]]) => ({
-    modelName: model.name,
-    displayName: model.displayName,
-    family: model.family,
-    access: model.access,
-    domain,
-    passRate,
-    resolveRate,
-  })),
-);
+const figures: PublishedFigure[] = publishedCells();
 
 function rate(model: string, scope: RateRow["scope"], key: string, passNum: number, passDen: number, resolveNum: number | null, resolveDen: number | null): RateRow {
   return { model, scope, key, passNum, passDen, resolveNum, resolveDen };
@@ -45,7 +35,7 @@ describe("published figures", () => {
     expect(rows).toHaveLength(15 * 7);
     const gpt = rows.find((row) => row.model === "gpt_5d2" && row.scope === "overall")!;
     // 67.51% of 79 turns and 47.40% of 237 cases, means of three runs: 160 / 3 and 337 / 3.
-    expect(gpt).toEqual({ model: "gpt_5d2", scope: "overall", key: "all", passNum: 53.3333, passDen: 79, resolveNum: 112.3333, resolveDen: 237 });
+    expect(gpt).toEqual({ model: "gpt_5d2", scope: "overall", key: "all", passNum: 53.3333, passDen: 79, resolveNum: 112.3333, resolveDen: 237, passPercent: 67.51, resolvePercent: 47.4 });
     const developer = rows.find((row) => row.model === "gpt_5d1" && row.key === "Developer")!;
     expect([developer.passNum, developer.passDen, developer.resolveNum, developer.resolveDen]).toEqual([1.6667, 8, 2, 24]);
     expect(rows.every((row) => row.scope !== "round")).toBe(true);

@@ -142,6 +142,8 @@ export function publishedRateRows(figures: readonly PublishedFigure[]): RateRow[
         passDen: pass.den,
         resolveNum: resolve.num,
         resolveDen: resolve.den,
+        passPercent: figure.passRate,
+        resolvePercent: figure.resolveRate,
       });
     }
   }

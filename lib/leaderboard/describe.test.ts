@@ -16,7 +16,7 @@ describe("describing figures", () => {
     const pooled = measuredMetric(10, 20, 2, { n: 2, min: 0.4, max: 0.6, mean: 0.5, sd: 0.1414 })!;
     expect(describeMetric(pooled, "resolve", "measured")).toContain("10 of 20 test cases resolved over 2 runs");
     expect(describeMetric(pooled, "resolve", "measured")).toContain("2 runs range 40.0–60.0%, sd 14.1 pp");
-    expect(describeMetric(publishedMetric(67.51, 79, 1), "pass", "published")).toContain("53.33 of 79 turns passed per run on average (160 of 237 over 3 runs)");
+    expect(describeMetric(publishedMetric(67.51, 79, 1), "pass", "published")).toContain("53.33 of 79 turns passed per run on average (160 of 237 over 3 runs, counts derived from the printed rate)");
   });
 
   it("marks shared ranks", () => {

@@ -26,11 +26,14 @@ function trimNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 
-/** "55 of 79 turns passed" (measured) or "53.33 of 79 turns passed per run on average (160 of 237 over 3 runs)". */
+/**
+ * "55 of 79 turns passed" (measured) or "53.33 of 79 turns passed per run on average (160 of 237 over 3 runs, counts
+ * derived from the printed rate)": a published rate is shown as printed, its counts only serve the interval.
+ */
 export function describeCount(metric: Metric, name: MetricName, source: Source): string {
   const unit = UNITS[name];
   if (source === "published") {
-    return `${trimNumber(metric.num)} of ${metric.den} ${unit.items} ${unit.verb} per run on average (${metric.k} of ${metric.n} over ${metric.runs} runs)`;
+    return `${trimNumber(metric.num)} of ${metric.den} ${unit.items} ${unit.verb} per run on average (${metric.k} of ${metric.n} over ${metric.runs} runs, counts derived from the printed rate)`;
   }
   const pooled = metric.runs > 1 ? ` over ${metric.runs} runs` : "";
   return `${metric.num} of ${metric.den} ${unit.items} ${unit.verb}${pooled}`;

@@ -56,6 +56,9 @@ export interface LeaderboardExportRow {
   passDen: number;
   resolveNum: number | null;
   resolveDen: number | null;
+  /** Published rows: the percentages as printed (the counts are derived from them, for intervals). */
+  passPercent?: number;
+  resolvePercent?: number | null;
 }
 
 export const LEADERBOARD_COLUMNS: readonly Column<LeaderboardExportRow>[] = [
@@ -83,5 +86,20 @@ export function leaderboardExportRows(rows: readonly RateRow[], options: { allRo
       passDen: row.passDen,
       resolveNum: row.resolveNum,
       resolveDen: row.resolveDen,
+      ...(row.passPercent === undefined ? {} : { passPercent: row.passPercent, resolvePercent: row.resolvePercent ?? null }),
     }));
+}
+
+/**
+ * Published figures add the percentages exactly as the paper prints them: their counts (rate × runs × turns, rounded)
+ * serve intervals and pooling, and dividing them can differ from the printed figure in the last digit.
+ */
+export const PUBLISHED_LEADERBOARD_COLUMNS: readonly Column<LeaderboardExportRow>[] = [
+  ...LEADERBOARD_COLUMNS,
+  { key: "passPercent", value: (row) => row.passPercent ?? null },
+  { key: "resolvePercent", value: (row) => row.resolvePercent ?? null },
+];
+
+export function leaderboardColumns(source: "measured" | "published"): readonly Column<LeaderboardExportRow>[] {
+  return source === "published" ? PUBLISHED_LEADERBOARD_COLUMNS : LEADERBOARD_COLUMNS;
 }

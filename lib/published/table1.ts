@@ -34,6 +34,32 @@ export const PUBLISHED_TABLE1: readonly PublishedModel[] = [
   { name: "k2_thinking", displayName: "Kimi-K2-Thinking", family: "Kimi", provider: "Moonshot AI", access: "open", rates: { Research: [55.56, 44.44], Document: [66.67, 46.67], Enterprise: [52.78, 25.93], Developer: [62.5, 26.39], Education: [27.27, 15.15], AIGC: [72.22, 43.83], Average: [57.81, 36.0] } },
 ];
 
+/** One printed figure pair of Table 1: a model in one column (a domain or "Average"), as the database stores it. */
+export interface PublishedCell {
+  modelName: string;
+  displayName: string;
+  family: string;
+  access: "open" | "closed";
+  domain: string;
+  passRate: number;
+  resolveRate: number;
+}
+
+/** Every cell of Table 1 (15 models × 7 columns), in the paper's order. */
+export function publishedCells(): PublishedCell[] {
+  return PUBLISHED_TABLE1.flatMap((model) =>
+    Object.entries(model.rates).map(([domain, [passRate, resolveRate]]) => ({
+      modelName: model.name,
+      displayName: model.displayName,
+      family: model.family,
+      access: model.access,
+      domain,
+      passRate,
+      resolveRate,
+    })),
+  );
+}
+
 /** Looks a model up by run-file name or display name, case-insensitively. */
 export function findPublishedModel(name: string): PublishedModel | undefined {
   const wanted = name.trim().toLowerCase();

@@ -27,7 +27,7 @@ describe("readRunFile", () => {
 
   it("returns parse issues naming the record", async () => {
     const result = await readRunFile(write("m.json", JSON.stringify([{ task: "Code", round: 1 }])), { label: "runs/m.json" });
-    expect(result.ok ? null : result.issues[0]?.message).toMatch(/^runs\/m\.json › record 0 \(Code round 1\) › /);
+    expect(result.ok ? null : result.issues[0]?.message).toMatch(/^runs\/m\.json › record 1 \(Code round 1\) › /);
   });
 });
 

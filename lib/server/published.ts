@@ -1,21 +1,10 @@
 import "server-only";
 // Seeds the paper's Table 1 as "published" results. Idempotent: figures are upserted by (source, model, domain).
-import { PUBLISHED_SOURCE, PUBLISHED_TABLE1 } from "@/lib/published/table1";
+import { PUBLISHED_SOURCE, publishedCells } from "@/lib/published/table1";
 import type { Database } from "./db";
 
 export async function seedPublishedResults(db: Database): Promise<number> {
-  const rows = PUBLISHED_TABLE1.flatMap((model) =>
-    Object.entries(model.rates).map(([domain, [passRate, resolveRate]]) => ({
-      source: PUBLISHED_SOURCE,
-      modelName: model.name,
-      displayName: model.displayName,
-      family: model.family,
-      access: model.access,
-      domain,
-      passRate,
-      resolveRate,
-    })),
-  );
+  const rows = publishedCells().map((cell) => ({ source: PUBLISHED_SOURCE, ...cell }));
   const existing = await db.publishedResult.count({ where: { source: PUBLISHED_SOURCE } });
   if (existing === rows.length) return 0;
   await db.$transaction(

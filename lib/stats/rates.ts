@@ -40,6 +40,9 @@ export interface RateRow {
   /** Null when none of the runs pooled into this row has resolve data. */
   resolveNum: number | null;
   resolveDen: number | null;
+  /** Published figures only: the percentages exactly as printed; the counts above are derived from them. */
+  passPercent?: number;
+  resolvePercent?: number | null;
 }
 
 export interface RunRateRow extends RateRow {

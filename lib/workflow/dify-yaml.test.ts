@@ -1,7 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
+import { loadAsYaml11 } from "../../test/support/yaml11-load";
 import { convertWorkflow, type Conversion } from "./convert";
 import { buildDifyDsl, DIFY_PLUGIN_DEPENDENCIES, type DifyDsl } from "./dify-dsl";
 import { parseDifyYaml, toDifyYaml } from "./dify-yaml";
@@ -77,6 +79,59 @@ describe("Dify DSL export", () => {
 
   it("reports YAML that does not parse", () => {
     expect(parseDifyYaml("a: [1, 2").ok).toBe(false);
+  });
+});
+
+// Plain scalars that YAML 1.1 (PyYAML, Dify's importer) reads as something other than the string written.
+const YAML_1_1_DANGEROUS: readonly string[] = [
+  "=", "<<", "~", "", "null", "Null", "NULL",
+  "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "Y", "n", "N",
+  "true", "True", "TRUE", "false", "False", "FALSE",
+  "012", "0_7", "-012", "0b101", "0x1F", "0x_", "1_000", "+1", "-1", "0",
+  "1:20", "-1:20:30", "190:20:30.15", "1.5", "1.", "1._5", ".5", "1.0e+3", "-.inf", ".INF", ".nan", ".NaN",
+  "2001-12-14", "2001-12-14 21:59:43.10 -5", "2001-12-14t21:59:43.", "2001-12-14 21:59:43 -35",
+];
+
+function asDsl(value: unknown): DifyDsl {
+  return value as DifyDsl;
+}
+
+describe("Dify YAML under YAML 1.1 loaders", () => {
+  it.each(YAML_1_1_DANGEROUS)("keeps %j a string as a value and as a key", (scalar) => {
+    const document = { value: scalar, list: [scalar], map: { [scalar]: "key" } };
+    const text = toDifyYaml(asDsl(document));
+    expect(loadAsYaml11(text)).toEqual(document);
+    expect(parseDifyYaml(text)).toEqual({ ok: true, value: document });
+  });
+
+  it("writes comparison operators as Dify's PyYAML can load them", () => {
+    const text = toDifyYaml(asDsl({ comparison_operator: "=", other: "≠", contains: "contains" }));
+    expect(text).toBe('comparison_operator: "="\ncontains: contains\nother: ≠\n');
+  });
+
+  it("leaves ordinary strings and real numbers and booleans as they were", () => {
+    const text = toDifyYaml(asDsl({ name: "Résumé screening", temperature: 0.7, enabled: true, count: 3, empty: null }));
+    expect(text).toBe("count: 3\nempty: null\nenabled: true\nname: Résumé screening\ntemperature: 0.7\n");
+  });
+
+  it("escapes the characters YAML 1.1 counts as line breaks", () => {
+    const document = { text: "a\u2028b\u2029c\u0085d", plain: "a \u2028 b" };
+    const text = toDifyYaml(asDsl(document));
+    expect(text).not.toMatch(/[\u0085\u2028\u2029]/);
+    expect(text).toContain('"a\\Lb\\Pc\\Nd"');
+    expect(loadAsYaml11(text)).toEqual(document);
+  });
+
+  const python = spawnSync("python3", ["-c", "import yaml"], { encoding: "utf8" });
+  const hasPyYaml = python.status === 0;
+  it.skipIf(!hasPyYaml)(`loads with PyYAML's safe_load to the same values${hasPyYaml ? "" : " (skipped: python3 with PyYAML not found)"}`, () => {
+    const document = { values: [...YAML_1_1_DANGEROUS], lines: "a\u2028b\u2029c\u0085d", keys: Object.fromEntries(YAML_1_1_DANGEROUS.map((s) => [s, s])) };
+    const loaded = spawnSync("python3", ["-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))"], {
+      input: toDifyYaml(asDsl(document)),
+      encoding: "utf8",
+    });
+    expect(loaded.stderr).toBe("");
+    expect(JSON.parse(loaded.stdout)).toEqual(document);
   });
 });
 

@@ -1,18 +1,62 @@
 // Serialises a Dify DSL document to YAML the way the official export does (block style, sorted keys, unicode kept),
-// and parses DSL YAML back. Strings that YAML 1.1 (Dify's PyYAML) would read as booleans or numbers are quoted.
+// and parses DSL YAML back. Guarantees: a YAML 1.1 loader (Dify's PyYAML safe_load) reads every string back as that string.
 //
 // Public API (stable):
 //   toDifyYaml(dsl) -> string
 //   parseDifyYaml(text) -> Result<unknown, string>   (never throws; the issue is the parser's message)
+//   YAML_1_1_PLAIN_TYPES: the plain scalars a YAML 1.1 loader resolves to something other than a string
 
-import { parse, stringify } from "yaml";
+import { Document, parse, Scalar, visit, type ScalarTag, type Tags } from "yaml";
 import { err, ok, type Result } from "../result";
 import type { DifyDsl } from "./dify-dsl";
 
+/**
+ * PyYAML's implicit resolvers (yaml/resolver.py), which Dify applies to every plain scalar it imports. The `yaml`
+ * package's own 1.1 schema misses `=` (the "value" type, which PyYAML cannot construct) and `<<` outside a key, and
+ * is narrower than PyYAML for some timestamps, so the export tests against these as well.
+ */
+export const YAML_1_1_PLAIN_TYPES = [
+  { type: "bool", pattern: /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/ },
+  {
+    type: "float",
+    pattern:
+      /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/,
+  },
+  {
+    type: "int",
+    pattern: /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/,
+  },
+  { type: "merge", pattern: /^<<$/ },
+  { type: "null", pattern: /^(?:~|null|Null|NULL|)$/ },
+  {
+    type: "timestamp",
+    pattern:
+      /^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$/,
+  },
+  { type: "value", pattern: /^=$/ },
+] as const;
+
+// Tags that never claim a value (identify is always false) but make the stringifier quote a string matching them.
+const QUOTE_ONLY_TAGS: ScalarTag[] = YAML_1_1_PLAIN_TYPES.map(({ type, pattern }) => ({
+  tag: `tag:studio.local,2026:yaml-1.1-${type}`,
+  default: true,
+  test: pattern,
+  identify: () => false,
+  resolve: (source: string) => source,
+}));
+
+const MERGE_TAG = "tag:yaml.org,2002:merge";
+
+// YAML 1.1 counts these as line breaks inside any scalar; they are safe only as escapes in a double-quoted string.
+const YAML_1_1_LINE_BREAKS = /[\u0085\u2028\u2029]/;
+const LINE_BREAK_ESCAPES: Record<string, string> = { "\u0085": "\\N", "\u2028": "\\L", "\u2029": "\\P" };
+
 const STRINGIFY_OPTIONS = {
   sortMapEntries: true,
-  // YAML 1.1 quoting: "yes", "on", "0.5" and the like stay strings for PyYAML.
+  // YAML 1.1 quoting ("yes", "on", "0.5" stay strings), widened to PyYAML's resolvers by QUOTE_ONLY_TAGS.
   version: "1.1",
+  // Without the merge tag, a "<<" key is an ordinary string (quoted below) rather than a merge of the mapping after it.
+  customTags: (tags: Tags): Tags => [...tags.filter((tag) => (typeof tag === "string" ? tag !== "merge" : tag.tag !== MERGE_TAG)), ...QUOTE_ONLY_TAGS],
   lineWidth: 0,
   indent: 2,
   // Never emit anchors/aliases for shared objects: the official export writes every value out in full.
@@ -20,7 +64,20 @@ const STRINGIFY_OPTIONS = {
 } as const;
 
 export function toDifyYaml(dsl: DifyDsl): string {
-  return stringify(dsl, STRINGIFY_OPTIONS);
+  const document = new Document(dsl, STRINGIFY_OPTIONS);
+  let hasLineBreakCharacters = false;
+  visit(document, {
+    Scalar(_key, node) {
+      if (typeof node.value === "string" && YAML_1_1_LINE_BREAKS.test(node.value)) {
+        node.type = Scalar.QUOTE_DOUBLE;
+        hasLineBreakCharacters = true;
+      }
+    },
+  });
+  const text = document.toString(STRINGIFY_OPTIONS);
+  // Every scalar holding one of these characters is double-quoted above, so each one left in the text is inside a
+  // double-quoted string, where the escape means the same character.
+  return hasLineBreakCharacters ? text.replace(/[\u0085\u2028\u2029]/g, (character) => LINE_BREAK_ESCAPES[character] ?? character) : text;
 }
 
 export function parseDifyYaml(text: string): Result<unknown, string> {

@@ -1,8 +1,10 @@
 // Plumbing the database command lines share: options parsed against a usage text, the --database option, a database
-// client closed on every path, and main()'s return value as the exit status. Bad arguments always exit with 2.
+// brought up to the committed migrations and a client closed on every path, and main()'s return value as the exit
+// status. Bad arguments always exit with 2; a database the command cannot use prints one line and exits with 1.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createDatabaseClient, type Database } from "@/lib/server/db";
 import { loadServerEnv, type ResolvedServerEnv } from "@/lib/server/env";
+import { DatabaseUnusable, describeMigration, migrateDatabase } from "./migrate";
 
 /** Exit status for a command line the CLI cannot run (unknown, missing or malformed options). */
 export const BAD_ARGUMENTS = 2;
@@ -37,8 +39,18 @@ export function commandLineEnv(database: string | undefined): ResolvedServerEnv 
   return loadServerEnv({ ...process.env, ...(database ? { DATABASE_URL: database } : {}) });
 }
 
-/** Runs `body` with a database client for `url` and disconnects it afterwards, whatever happens. */
+/**
+ * Creates the SQLite file when missing and applies pending migrations, saying so in one line on stderr. Every CLI
+ * that opens the database calls this first (withDatabase does); throws DatabaseUnusable, which runCommandLine prints.
+ */
+export function prepareDatabase(url: string): void {
+  const line = describeMigration(migrateDatabase(url));
+  if (line) process.stderr.write(`${line}\n`);
+}
+
+/** Runs `body` with a database client for `url` (migrated first) and disconnects it afterwards, whatever happens. */
 export async function withDatabase<T>(url: string, body: (db: Database) => Promise<T>): Promise<T> {
+  prepareDatabase(url);
   const db = createDatabaseClient(url);
   try {
     return await body(db);
@@ -47,12 +59,16 @@ export async function withDatabase<T>(url: string, body: (db: Database) => Promi
   }
 }
 
-/** Runs main and exits with the status it returns; an unexpected error prints its stack and exits with 1. */
+/**
+ * Runs main and exits with the status it returns. An unusable database prints `error: <what and why>`; any other
+ * unexpected error prints its stack. Both exit with 1.
+ */
 export function runCommandLine(main: () => Promise<number>): void {
   main().then(
     (code) => process.exit(code),
     (error: unknown) => {
-      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+      if (error instanceof DatabaseUnusable) console.error(`error: ${error.message}`);
+      else console.error(error instanceof Error ? (error.stack ?? error.message) : error);
       process.exit(1);
     },
   );

@@ -68,8 +68,8 @@ describe("importing the demo benchmark", () => {
     if (outcome.ok) return;
     expect(outcome.issues).toHaveLength(1);
     expect(outcome.issues[0]).toMatchObject({ file: "runs/broken.json", field: "valid" });
-    expect(outcome.issues[0]!.entry).toMatch(/^record 4 \(\w+ round \d\)$/);
-    expect(outcome.issues[0]!.message).toContain("runs/broken.json › record 4");
+    expect(outcome.issues[0]!.entry).toMatch(/^record 5 \(\w+ round \d\)$/);
+    expect(outcome.issues[0]!.message).toContain("runs/broken.json › record 5");
     expect(await tableCounts()).toEqual(before);
   });
 
@@ -83,7 +83,7 @@ describe("importing the demo benchmark", () => {
       LIMITS,
     );
     expect(outcome.ok).toBe(false);
-    expect(!outcome.ok && outcome.issues[0]!.message).toMatch(/runs\/x\.json › record 0 \(NoSuchTask round 1\) › task: .*not a turn of the benchmark/);
+    expect(!outcome.ok && outcome.issues[0]!.message).toMatch(/runs\/x\.json › record 1 \(NoSuchTask round 1\) › task: .*not a turn of the benchmark/);
     expect((await tableCounts()).benchmarks).toBe(0);
   });
 

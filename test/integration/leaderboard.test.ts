@@ -1,7 +1,6 @@
 // Leaderboard figures from the database against counts computed straight from the run files, on the demo data
 // (always) and on the shared Chat2Workflow benchmark with its 12 runs (when present).
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AVERAGE } from "@/lib/leaderboard/board";
@@ -17,40 +16,12 @@ import { expandRunPaths, readImportFiles, runImport, type ImportFile } from "@/l
 import type { SessionUser } from "@/lib/server/session";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
 import { emptyDatabase, testDatabase } from "../support/database";
+import { expectedFromFiles, type Expected } from "../support/recorded-counts";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DEMO = path.join(ROOT, "prisma/demo");
 const LIMITS = { maxFileBytes: 64 * 1024 * 1024, maxResponses: 100_000 };
 const VIEWER: SessionUser = { id: "viewer", email: "viewer@example.org", name: null, role: "viewer" };
-
-interface Expected {
-  pass: number;
-  turns: number;
-  resolve: number;
-}
-
-/**
- * Counts per model for overall ("all"), each domain and each round, computed from the recorded run files with
- * nothing but JSON.parse: pass = valid records, resolve = true tests (every record counts 3 cases).
- */
-function expectedFromFiles(queryFile: string, files: readonly ImportFile[]): Map<string, Expected> {
-  const queries = JSON.parse(readFileSync(queryFile, "utf8")) as { task: string; category: string }[];
-  const domainOf = new Map(queries.map((query) => [query.task, query.category]));
-  const expected = new Map<string, Expected>();
-  for (const file of files) {
-    const model = path.basename(file.name, ".json");
-    for (const record of JSON.parse(file.content) as Record<string, unknown>[]) {
-      for (const key of [`${model}|overall|all`, `${model}|domain|${domainOf.get(record.task as string)}`, `${model}|round|${record.round}`]) {
-        const entry = expected.get(key) ?? { pass: 0, turns: 0, resolve: 0 };
-        entry.turns += 1;
-        if (record.valid === true) entry.pass += 1;
-        entry.resolve += [record.test1, record.test2, record.test3].filter((test) => test === true).length;
-        expected.set(key, entry);
-      }
-    }
-  }
-  return expected;
-}
 
 async function recordedFiles(dir: string): Promise<ImportFile[]> {
   return (await readImportFiles((await expandRunPaths([dir])).files, LIMITS.maxFileBytes)).files;
@@ -148,8 +119,10 @@ describe("leaderboard on the demo benchmark", () => {
     expect(JSON.parse(json.stdout)).toEqual(leaderboardExportRows(rows));
     const csv = run("leaderboard", "--source", "published", "--format", "csv");
     expect(csv.status, csv.stderr).toBe(0);
-    expect(csv.stdout.split("\r\n")[0]).toBe("model,scope,key,passNum,passDen,resolveNum,resolveDen");
-    expect(csv.stdout).toContain("gpt_5d2,overall,all,53.3333,79,112.3333,237");
+    expect(csv.stdout.split("\r\n")[0]).toBe("model,scope,key,passNum,passDen,resolveNum,resolveDen,passPercent,resolvePercent");
+    expect(csv.stdout).toContain("gpt_5d2,overall,all,53.3333,79,112.3333,237,67.51,47.4");
+    // Printed 62.97; the derived count (34 of 54 over three runs) divides to 62.96.
+    expect(csv.stdout).toContain("claude_sonnet4d5,domain,AIGC,11.3333,18,22.6667,54,62.97,41.97\r\n");
     const unknown = run("leaderboard", "--benchmark", "no such benchmark");
     expect(unknown.status).toBe(1);
     expect(unknown.stdout).toBe("");

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { exportFileName, leaderboardExportRows, LEADERBOARD_COLUMNS, MIME_TYPES, render } from "@/lib/leaderboard/export";
+import { exportFileName, leaderboardColumns, leaderboardExportRows, MIME_TYPES, render } from "@/lib/leaderboard/export";
 import { database } from "@/lib/server/db";
 import { getExportRates } from "@/lib/server/data/leaderboard";
 import { checkAccess } from "@/lib/server/session";
@@ -17,7 +17,7 @@ export async function GET(request: Request) {
     return NextResponse.json({ error: "source must be measured or published, format csv or json" }, { status: 400 });
   }
   const { rows, benchmark } = await getExportRates(database(), decision.user, source, url.searchParams.get("benchmark"));
-  const body = render(LEADERBOARD_COLUMNS, leaderboardExportRows(rows, { allRounds: url.searchParams.get("rounds") === "all" }), format);
+  const body = render(leaderboardColumns(source), leaderboardExportRows(rows, { allRounds: url.searchParams.get("rounds") === "all" }), format);
   const name = exportFileName(["leaderboard", source, ...(benchmark ? [benchmark.name] : [])], format);
   return new NextResponse(body, {
     headers: { "Content-Type": MIME_TYPES[format], "Content-Disposition": `attachment; filename="${name}"`, "Cache-Control": "no-store" },

@@ -1,0 +1,56 @@
+// The launcher behind `npm run <cli>`: builds a bundle on first use, reuses it until an input changes, runs it with
+// the arguments it was given.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(__dirname, "..");
+// Inside the project, as the real cache is: bundles load their external packages from node_modules.
+mkdirSync(path.join(ROOT, "node_modules", ".cache"), { recursive: true });
+const cache = mkdtempSync(path.join(ROOT, "node_modules", ".cache", "studio-cli-test-"));
+afterAll(() => rmSync(cache, { recursive: true, force: true }));
+
+function launch(...args: string[]) {
+  return spawnSync(process.execPath, [path.join(ROOT, "scripts/run-cli.mjs"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, STUDIO_CLI_CACHE_DIR: cache },
+  });
+}
+
+describe("the command-line launcher", () => {
+  const bundle = path.join(cache, "scripts__user.mjs");
+  const manifest = path.join(cache, "scripts__user.json");
+
+  it("builds a CLI on first use and runs it with its own arguments, stdout untouched", () => {
+    const result = launch("scripts/user.ts", "--help");
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout.startsWith("Usage: npm run user -- <command> [options]")).toBe(true);
+    expect(result.stderr).toBe("");
+    const inputs = (JSON.parse(readFileSync(manifest, "utf8")) as { inputs: string[] }).inputs;
+    expect(inputs).toContain("scripts/user.ts");
+    expect(inputs).toContain("lib/server/users.ts");
+    expect(inputs.some((input) => input.startsWith("node_modules/"))).toBe(false);
+  }, 60_000);
+
+  it("reuses the bundle while its inputs are unchanged and rebuilds when one changes", () => {
+    const built = statSync(bundle).mtimeMs;
+    expect(launch("scripts/user.ts", "--help").status).toBe(0);
+    expect(statSync(bundle).mtimeMs).toBe(built);
+    // Stand in for a source file: an extra input the manifest lists, then changed.
+    const input = path.join(cache, "input.ts");
+    writeFileSync(input, "one");
+    const recorded = JSON.parse(readFileSync(manifest, "utf8")) as { inputs: string[] };
+    writeFileSync(manifest, JSON.stringify({ ...recorded, inputs: [...recorded.inputs, input] }));
+    writeFileSync(input, "two, longer");
+    expect(launch("scripts/user.ts", "--help").status).toBe(0);
+    expect(statSync(bundle).mtimeMs).toBeGreaterThan(built);
+  }, 60_000);
+
+  it("refuses an entry point outside scripts/", () => {
+    const result = launch("lib/result.ts");
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe("error: no command-line entry point lib/result.ts under scripts/\n");
+  });
+});
