@@ -35,7 +35,7 @@ export function parseJudgeChoice(raw: string | null | undefined): Result<JudgeCh
     const bad = members.find((member) => !validLabel(member));
     if (bad !== undefined) return err(`"${bad.slice(0, 40)}" is not a judge label`);
     // A panel of one is that judge.
-    if (members.length === 1) return ok({ kind: "judges", members, param: members[0]! });
+    if (members.length === 1) return members[0] === RECORDED ? ok(RECORDED_CHOICE) : ok({ kind: "judges", members, param: members[0]! });
     return ok({ kind: "judges", members, param: `${PANEL_PREFIX}${members.join(",")}` });
   }
   if (!validLabel(text)) return err(`"${text.slice(0, 40)}" is not a judge label`);

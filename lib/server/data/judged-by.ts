@@ -1,0 +1,186 @@
+import "server-only";
+// Figures "as judged by" a judge or panel: every turn re-decided from JudgeVerdict rows in grouped SQL (step 1_4 and
+// the resolve verdicts), with per-run coverage so a run the judge has not (fully) judged is reported, never zeroed.
+import type { JudgeChoice } from "@/lib/judges/choice";
+import type { CellCount } from "@/lib/leaderboard/counts";
+import type { Database } from "../db";
+import { assertAllowed } from "../authz";
+import type { SessionUser } from "../session";
+import { int, type MeasuredCounts, type RunInfo } from "./leaderboard";
+
+type JudgesChoice = Extract<JudgeChoice, { kind: "judges" }>;
+
+/** SQL text with its positional parameters, in the order the `?` appear. */
+export interface SqlPart {
+  sql: string;
+  params: string[];
+}
+
+const VERDICT_INDEX = `"JudgeVerdict_responseId_stage_casePosition_judge_verdict_idx"`;
+
+/**
+ * The panel's verdict on one item as a scalar subquery: 1, 0, or NULL when a member has no verdict on it. Each
+ * member's verdict is the majority of its samples (SUM·2 > COUNT: ties fail), then the majority over members with
+ * the same rule, mirroring lib/judges/majority. One index range per item; the covering index holds the verdicts.
+ */
+export function panelVerdictSql(members: readonly string[], stage: "pass" | "resolve", responseExpr: string, positionExpr: string): SqlPart {
+  const n = members.length;
+  const memberVotes = members.map(() => `(SUM(CASE WHEN j."judge" = ? THEN j."verdict" ELSE 0 END) * 2 > SUM(j."judge" = ?))`).join(" + ");
+  return {
+    sql: `(SELECT CASE WHEN COUNT(DISTINCT j."judge") < ${n} THEN NULL WHEN (${memberVotes}) * 2 > ${n} THEN 1 ELSE 0 END
+           FROM "JudgeVerdict" j INDEXED BY ${VERDICT_INDEX}
+           WHERE j."responseId" = ${responseExpr} AND j."stage" = '${stage}' AND j."casePosition" = ${positionExpr}
+             AND j."judge" IN (${members.map(() => "?").join(", ")}))`,
+    params: [...members.flatMap((member) => [member, member]), ...members],
+  };
+}
+
+/** Whether the recorded run called its resolve judge on a case (it did not on file-check failures or file-only outputs). */
+const RECORDED_RESOLVE_CALLED = (responseExpr: string, positionExpr: string) =>
+  `EXISTS (SELECT 1 FROM "JudgeVerdict" x INDEXED BY ${VERDICT_INDEX} WHERE x."responseId" = ${responseExpr} AND x."stage" = 'resolve' AND x."casePosition" = ${positionExpr} AND x."judge" = 'recorded')`;
+
+/** Steps 1_1–1_3 as this app reproduces them, and no recorded Dify import failure (step 1_5): the turn reaches the judge. */
+const REACHES_JUDGE = `(p."officialFailStep" IS NULL AND COALESCE(p."recordedFailStep", '') <> 'step_1_5')`;
+
+/**
+ * Per response under the panel: `reach` (1 when the turn reaches step 1_4), `pv` (the step 1_4 verdict or NULL),
+ * `casesOk` and `casesMissing` over its recorded test cases. A case resolves when the recorded run's file checks
+ * passed and the panel's resolve verdict is true; a case the recorded run decided without calling its judge (a
+ * failed run or file check, or only file outputs) keeps its recorded verdict. Turns the recorded run never executed
+ * have no cases, so they resolve nothing even when the panel passes them.
+ */
+export function responseVerdictColumns(members: readonly string[]): SqlPart {
+  const pass = panelVerdictSql(members, "pass", `r."id"`, "0");
+  const caseOk = panelVerdictSql(members, "resolve", `c."responseId"`, `c."position"`);
+  const caseMissing = panelVerdictSql(members, "resolve", `c."responseId"`, `c."position"`);
+  return {
+    sql: `${REACHES_JUDGE} AS reach, ${pass.sql} AS pv,
+          (SELECT COALESCE(SUM(CASE WHEN NOT ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)} THEN c."verdict" WHEN ${caseOk.sql} = 1 THEN 1 ELSE 0 END), 0)
+             FROM "CaseResult" c WHERE c."responseId" = r."id") AS casesOk,
+          (SELECT COALESCE(SUM(CASE WHEN ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)} AND ${caseMissing.sql} IS NULL THEN 1 ELSE 0 END), 0)
+             FROM "CaseResult" c WHERE c."responseId" = r."id") AS casesMissing`,
+    params: [...pass.params, ...caseOk.params, ...caseMissing.params],
+  };
+}
+
+export type Coverage = "judged" | "partial" | "not-judged";
+
+export interface RunJudging {
+  runId: string;
+  model: string;
+  label: string;
+  /** Step 1_4: judged when the judge decided every turn that reaches it. */
+  pass: Coverage;
+  /** Turns reaching step 1_4, and those the judge decided. */
+  reach: number;
+  passJudged: number;
+  /** Resolve: null for runs without resolve-stage data (raw model output). */
+  resolve: Coverage | null;
+  /** Recorded resolve-judge calls on cases of turns passing under the judge that it has not decided. */
+  casesMissing: number;
+}
+
+export interface JudgedCounts extends MeasuredCounts {
+  /** Every run of the benchmark with what the judge covers; only runs whose pass stage is judged enter `cells`. */
+  judging: RunJudging[];
+}
+
+function coverage(anyRows: number, missing: number): Coverage {
+  if (anyRows === 0) return "not-judged";
+  return missing === 0 ? "judged" : "partial";
+}
+
+/**
+ * Counts per (run, domain, round) as the chosen judge or panel decides them, in the shape `getMeasuredCounts`
+ * returns; runs it has not fully judged at step 1_4 are left out of the cells and listed in `judging`; a run
+ * judged at step 1_4 but not (fully) at resolve keeps its pass counts and has no resolve figure.
+ */
+export async function getJudgedCounts(db: Database, actor: SessionUser | null, benchmarkId: string, choice: JudgesChoice, base: MeasuredCounts): Promise<JudgedCounts> {
+  assertAllowed(actor, "read");
+  const columns = responseVerdictColumns(choice.members);
+  const groups = await db.$queryRawUnsafe<{ runId: string; domain: unknown; round: unknown; turns: unknown; passed: unknown; reach: unknown; judged: unknown; casesPassed: unknown; casesMissing: unknown }[]>(
+    `SELECT runId, domain, round, COUNT(*) AS turns, SUM(passed) AS passed, SUM(reach) AS reach, SUM(pv IS NOT NULL AND reach = 1) AS judged,
+            SUM(CASE WHEN passed = 1 THEN casesOk ELSE 0 END) AS casesPassed, SUM(CASE WHEN passed = 1 THEN casesMissing ELSE 0 END) AS casesMissing
+     FROM (
+       SELECT runId, domain, round, reach, pv, casesOk, casesMissing, (reach = 1 AND pv = 1) AS passed FROM (
+         SELECT r."runId" AS runId, d."position" AS domain, t."round" AS round, ${columns.sql}
+         FROM "Turn" t
+         JOIN "Task" k ON k."id" = t."taskId"
+         JOIN "Domain" d ON d."id" = k."domainId"
+         CROSS JOIN "Response" r INDEXED BY "Response_turnId_runId_id_idx"
+         CROSS JOIN "PassResult" p
+         WHERE t."benchmarkId" = ? AND r."turnId" = t."id" AND p."responseId" = r."id"
+       )
+     )
+     GROUP BY runId, domain, round`,
+    ...columns.params,
+    benchmarkId,
+  );
+  const present = await db.$queryRawUnsafe<{ runId: string; stage: string; rows: unknown }[]>(
+    `SELECT r."runId" AS runId, j."stage" AS stage, COUNT(*) AS rows
+     FROM "JudgeVerdict" j INDEXED BY "JudgeVerdict_stage_judge_idx"
+     JOIN "Response" r ON r."id" = j."responseId"
+     JOIN "Run" ru ON ru."id" = r."runId"
+     WHERE ru."benchmarkId" = ? AND j."judge" IN (${choice.members.map(() => "?").join(", ")})
+     GROUP BY r."runId", j."stage"`,
+    benchmarkId,
+    ...choice.members,
+  );
+  const rowsOf = new Map(present.map((row) => [`${row.runId}/${row.stage}`, int(row.rows)]));
+  const totals = new Map<string, { reach: number; judged: number; casesMissing: number }>();
+  for (const group of groups) {
+    const total = totals.get(group.runId) ?? { reach: 0, judged: 0, casesMissing: 0 };
+    total.reach += int(group.reach);
+    total.judged += int(group.judged);
+    total.casesMissing += int(group.casesMissing);
+    totals.set(group.runId, total);
+  }
+  const judging: RunJudging[] = base.runs.map((run: RunInfo) => {
+    const total = totals.get(run.id) ?? { reach: 0, judged: 0, casesMissing: 0 };
+    return {
+      runId: run.id,
+      model: run.model,
+      label: run.label,
+      pass: coverage(rowsOf.get(`${run.id}/pass`) ?? 0, total.reach - total.judged),
+      reach: total.reach,
+      passJudged: total.judged,
+      resolve: run.hasResolve ? coverage(rowsOf.get(`${run.id}/resolve`) ?? 0, total.casesMissing) : null,
+      casesMissing: total.casesMissing,
+    };
+  });
+  const byRun = new Map(judging.map((entry) => [entry.runId, entry]));
+  const positionName = await domainNames(db, benchmarkId);
+  const cells: CellCount[] = [];
+  // Runs in the base order (model name order), so models appear in the same order as in today's figures.
+  const groupsByRun = new Map<string, typeof groups>();
+  for (const group of groups) groupsByRun.set(group.runId, [...(groupsByRun.get(group.runId) ?? []), group]);
+  for (const run of base.runs) {
+    const entry = byRun.get(run.id);
+    if (!entry || entry.pass !== "judged") continue;
+    for (const group of groupsByRun.get(run.id) ?? []) {
+      const position = String(int(group.domain));
+      cells.push({
+        model: run.model,
+        runId: run.id,
+        domain: positionName.get(position) ?? position,
+        round: int(group.round),
+        turns: int(group.turns),
+        passed: int(group.passed),
+        casesPassed: entry.resolve === "judged" ? int(group.casesPassed) : null,
+      });
+    }
+  }
+  const judgedModels = new Set(cells.map((cell) => cell.model));
+  return {
+    ...base,
+    models: base.models.filter((model) => judgedModels.has(model.name)),
+    runs: base.runs.filter((run) => byRun.get(run.id)?.pass === "judged"),
+    cells,
+    judging,
+  };
+}
+
+async function domainNames(db: Database, benchmarkId: string): Promise<Map<string, string>> {
+  const rows = await db.$queryRawUnsafe<{ position: unknown; name: string }[]>(`SELECT "position" AS position, "name" AS name FROM "Domain" WHERE "benchmarkId" = ?`, benchmarkId);
+  return new Map(rows.map((row) => [String(int(row.position)), row.name]));
+}
