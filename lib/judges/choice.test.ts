@@ -37,3 +37,25 @@ describe("links and words", () => {
     expect(hrefWithJudge("/tasks", recorded)).toBe("/tasks");
   });
 });
+
+describe("judgeOptions", () => {
+  it("lists the default, the rule judge first, then LLM judges; keeps a custom panel", async () => {
+    const { judgeOptions } = await import("./choice");
+    const panel = parseJudgeChoice("panel:rule,stub");
+    if (!panel.ok) throw new Error("panel should parse");
+    const options = judgeOptions(
+      [
+        { judge: "stub", model: "stub-model", samples: 3 },
+        { judge: "recorded", model: null, samples: 1 },
+        { judge: "rule", model: null, samples: 1 },
+      ],
+      panel.value,
+    );
+    expect(options).toEqual([
+      { value: "", label: "Recorded verdicts (default)" },
+      { value: "rule", label: "Rule judge (deterministic)" },
+      { value: "stub", label: "stub (stub-model, majority of 3 samples)" },
+      { value: "panel:rule,stub", label: "the panel rule, stub (majority)" },
+    ]);
+  });
+});

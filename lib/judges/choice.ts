@@ -66,3 +66,25 @@ export function hrefWithJudge(href: string, choice: JudgeChoice): string {
   if (choice.kind === "recorded") return href;
   return `${href}${href.includes("?") ? "&" : "?"}judge=${encodeURIComponent(choice.param)}`;
 }
+
+/** One entry of the "Judged by" chooser. */
+export interface JudgeOption {
+  /** The `judge` URL parameter ("" for the recorded verdicts). */
+  value: string;
+  label: string;
+}
+
+/**
+ * The chooser's entries: the recorded verdicts first, then every judge that has judged the pass stage (the rule
+ * judge named as such), with the current choice kept when it is a panel or a judge not listed.
+ */
+export function judgeOptions(passJudges: readonly { judge: string; model: string | null; samples: number }[], current: JudgeChoice): JudgeOption[] {
+  const options: JudgeOption[] = [{ value: "", label: "Recorded verdicts (default)" }];
+  for (const entry of [...passJudges].sort((a, b) => (a.judge === RULE ? -1 : b.judge === RULE ? 1 : a.judge.localeCompare(b.judge)))) {
+    if (entry.judge === RECORDED) continue;
+    const details = [entry.model && entry.model !== entry.judge ? entry.model : null, entry.samples > 1 ? `majority of ${entry.samples} samples` : null].filter(Boolean).join(", ");
+    options.push({ value: entry.judge, label: entry.judge === RULE ? "Rule judge (deterministic)" : `${entry.judge}${details ? ` (${details})` : ""}` });
+  }
+  if (current.kind === "judges" && !options.some((option) => option.value === current.param)) options.push({ value: current.param, label: describeJudgeChoice(current) });
+  return options;
+}

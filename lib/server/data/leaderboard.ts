@@ -236,11 +236,11 @@ export async function loadLeaderboard(db: Database, actor: SessionUser | null, r
 export type ExportSource = "measured" | "published";
 
 /** Rate rows for export: measured from the benchmark's runs, or the published Table 1 with its implied counts. */
-export async function getExportRates(db: Database, actor: SessionUser | null, source: ExportSource, requestedBenchmark: string | null): Promise<{ rows: RateRow[]; benchmark: BenchmarkChoice | null }> {
+export async function getExportRates(db: Database, actor: SessionUser | null, source: ExportSource, requestedBenchmark: string | null, judge: JudgeChoice = RECORDED_CHOICE): Promise<{ rows: RateRow[]; benchmark: BenchmarkChoice | null }> {
   if (source === "published") return { rows: publishedRateRows(await getPublishedFigures(db, actor)), benchmark: null };
   const selection = await selectBenchmark(db, actor, requestedBenchmark);
   if (!selection.benchmark) return { rows: [], benchmark: null };
-  return { rows: (await getMeasuredRates(db, actor, selection.benchmark.id)).rates, benchmark: selection.benchmark };
+  return { rows: (await getMeasuredRates(db, actor, selection.benchmark.id, judge)).rates, benchmark: selection.benchmark };
 }
 
 export interface FailureCounts {
