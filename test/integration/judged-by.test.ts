@@ -6,7 +6,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parseJudgeChoice, RECORDED_CHOICE, type JudgeChoice } from "@/lib/judges/choice";
 import { seedDemoData } from "@/lib/server/demo-data";
 import { seedPublishedResults } from "@/lib/server/published";
-import { getMeasuredCounts, loadLeaderboard, selectBenchmark } from "@/lib/server/data/leaderboard";
+import { getMeasuredCounts, getFailureCounts, loadLeaderboard, selectBenchmark } from "@/lib/server/data/leaderboard";
+import { getModelTurns, getPairTurns, getTaskMatrix, listTasks } from "@/lib/server/data/drilldown";
+import { drilldownJudge } from "@/lib/server/data/judged-by";
 import type { SessionUser } from "@/lib/server/session";
 import { emptyDatabase, testDatabase } from "../support/database";
 
@@ -134,6 +136,36 @@ describe("figures as judged by a chosen judge", () => {
     }
     expect(totals(panel.cells, "demo_alpha").passed).toBe(both);
     expect(panel.judging!.filter((item) => item.runId !== alphaRunId).every((item) => item.pass !== "judged")).toBe(true);
+  });
+
+  it("gives drill-downs that add up to the judged figures, over the judged runs only", async () => {
+    const under = (await drilldownJudge(db, VIEWER, benchmarkId, choice(STUB)))!;
+    expect([...under.judge.runs.keys()]).toEqual([alphaRunId]);
+    const turns = await getModelTurns(db, VIEWER, benchmarkId, "demo_alpha", {}, under.judge);
+    expect(turns).toHaveLength(15);
+    expect(turns.filter((turn) => turn.valid)).toHaveLength(expectedPassed);
+    expect(turns.flatMap((turn) => turn.cases).filter((state) => state === "pass")).toHaveLength(expectedCases);
+    // A turn the stub fails at step 1_4 says so.
+    expect(turns.some((turn) => !turn.valid && turn.failStep === "step_1_4")).toBe(true);
+    expect(await getModelTurns(db, VIEWER, benchmarkId, "demo_gamma", {}, under.judge)).toEqual([]);
+
+    const pairs = await getPairTurns(db, VIEWER, alphaRunId, under.judge);
+    expect(pairs.filter((turn) => turn.passed)).toHaveLength(expectedPassed);
+    expect(pairs.flatMap((turn) => turn.cases ?? []).filter(Boolean)).toHaveLength(expectedCases);
+
+    const tasks = await listTasks(db, VIEWER, benchmarkId, under.judge);
+    expect(tasks.reduce((sum, task) => sum + task.responses, 0)).toBe(15);
+    expect(tasks.reduce((sum, task) => sum + task.passed, 0)).toBe(expectedPassed);
+    expect(tasks.reduce((sum, task) => sum + task.casesPassed, 0)).toBe(expectedCases);
+
+    const matrix = await getTaskMatrix(db, VIEWER, benchmarkId, "ReceiptBatcher", {}, under.judge);
+    expect(matrix!.matrix.rows.map((row) => row.model)).toEqual(["demo_alpha"]);
+
+    const failures = await getFailureCounts(db, VIEWER, benchmarkId, { judge: choice(STUB), runIds: [alphaRunId] });
+    const passedTurns = failures.steps.filter((step) => step.failStep === null).reduce((sum, step) => sum + step.turns, 0);
+    expect(passedTurns).toBe(expectedPassed);
+    expect(failures.steps.reduce((sum, step) => sum + step.turns, 0)).toBe(15);
+    expect(failures.categories.reduce((sum, category) => sum + category.turns, 0)).toBe(15 - expectedPassed);
   });
 
   it("caches each choice separately", async () => {

@@ -6,7 +6,8 @@ import type { CellCount } from "@/lib/leaderboard/counts";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import type { SessionUser } from "../session";
-import { int, type MeasuredCounts, type RunInfo } from "./leaderboard";
+import { getMeasuredCounts, int, type MeasuredCounts, type RunInfo } from "./leaderboard";
+import { cachedRead } from "./read-cache";
 
 type JudgesChoice = Extract<JudgeChoice, { kind: "judges" }>;
 
@@ -183,4 +184,81 @@ export async function getJudgedCounts(db: Database, actor: SessionUser | null, b
 async function domainNames(db: Database, benchmarkId: string): Promise<Map<string, string>> {
   const rows = await db.$queryRawUnsafe<{ position: unknown; name: string }[]>(`SELECT "position" AS position, "name" AS name FROM "Domain" WHERE "benchmarkId" = ?`, benchmarkId);
   return new Map(rows.map((row) => [String(int(row.position)), row.name]));
+}
+
+/**
+ * Fail steps and first-diagnostic categories of failed turns, as the judge decides them, over the runs it has
+ * judged: steps 1_1–1_3 are this app's reproduction, step 1_4 the judge's fail, step 1_5 the recorded Dify import.
+ */
+export async function getJudgedFailureCounts(db: Database, actor: SessionUser | null, choice: JudgesChoice, runIds: readonly string[]) {
+  assertAllowed(actor, "read");
+  if (runIds.length === 0) return { steps: [], categories: [] };
+  const pass = panelVerdictSql(choice.members, "pass", `r."id"`, "0");
+  const failStep = `CASE WHEN p."officialFailStep" IS NOT NULL THEN p."officialFailStep" WHEN p."recordedFailStep" = 'step_1_5' THEN 'step_1_5' WHEN ${pass.sql} = 1 THEN NULL ELSE 'step_1_4' END`;
+  const runList = runIds.map(() => "?").join(", ");
+  const rows = await db.$queryRawUnsafe<{ model: string; failStep: string | null; category: string | null; turns: unknown }[]>(
+    `SELECT model, failStep, category, COUNT(*) AS turns FROM (
+       SELECT m."name" AS model, ${failStep} AS failStep,
+              (SELECT g."category" FROM "Diagnostic" g WHERE g."passResultId" = p."id" AND g."position" = 0) AS category
+       FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId"
+       JOIN "Response" r ON r."runId" = ru."id"
+       JOIN "PassResult" p ON p."responseId" = r."id"
+       WHERE ru."id" IN (${runList})
+     ) GROUP BY model, failStep, category ORDER BY model`,
+    ...pass.params,
+    ...runIds,
+  );
+  const steps = new Map<string, { model: string; failStep: string | null; turns: number }>();
+  const categories = new Map<string, { model: string; category: string | null; turns: number }>();
+  for (const row of rows) {
+    const stepKey = `${row.model}\u0000${row.failStep ?? ""}`;
+    const step = steps.get(stepKey) ?? { model: row.model, failStep: row.failStep, turns: 0 };
+    step.turns += int(row.turns);
+    steps.set(stepKey, step);
+    if (row.failStep === null) continue;
+    const categoryKey = `${row.model}\u0000${row.category ?? ""}`;
+    const category = categories.get(categoryKey) ?? { model: row.model, category: row.category, turns: 0 };
+    category.turns += int(row.turns);
+    categories.set(categoryKey, category);
+  }
+  return { steps: [...steps.values()], categories: [...categories.values()] };
+}
+
+/**
+ * Columns for per-turn drill-downs under the panel (the query must alias Response as r and PassResult as p):
+ * jPass (step 1_4 verdict or NULL), jFailStep and jCases ("position:verdict,…" with the panel's resolve verdict
+ * where the recorded run called its judge, the recorded outcome elsewhere, 0 where the panel has none).
+ */
+export function turnVerdictColumns(members: readonly string[]): SqlPart {
+  const pass = panelVerdictSql(members, "pass", `r."id"`, "0");
+  const failPass = panelVerdictSql(members, "pass", `r."id"`, "0");
+  const resolve = panelVerdictSql(members, "resolve", `c."responseId"`, `c."position"`);
+  return {
+    sql: `(${REACHES_JUDGE} AND ${pass.sql} = 1) AS jPass,
+          CASE WHEN p."officialFailStep" IS NOT NULL THEN p."officialFailStep" WHEN p."recordedFailStep" = 'step_1_5' THEN 'step_1_5'
+               WHEN ${failPass.sql} = 1 THEN NULL ELSE 'step_1_4' END AS jFailStep,
+          (SELECT group_concat(c."position" || ':' || CASE WHEN NOT ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)} THEN c."verdict" ELSE COALESCE(${resolve.sql}, 0) END)
+             FROM "CaseResult" c WHERE c."responseId" = r."id") AS jCases`,
+    params: [...pass.params, ...failPass.params, ...resolve.params],
+  };
+}
+
+/** The runs a judge or panel has judged on the benchmark, with coverage; cached until the database changes. */
+export async function getRunJudging(db: Database, actor: SessionUser | null, benchmarkId: string, choice: JudgesChoice): Promise<RunJudging[]> {
+  assertAllowed(actor, "read");
+  return cachedRead(db, `judging:${benchmarkId}:${choice.param}`, async () => (await getMeasuredCounts(db, actor, benchmarkId, choice)).judging ?? []);
+}
+
+/** What drill-downs need to show a judge's verdicts: the panel and the runs it has judged at step 1_4. */
+export interface DrilldownJudge {
+  members: readonly string[];
+  /** Runs judged at step 1_4, with whether their resolve stage is judged too. */
+  runs: ReadonlyMap<string, { resolveJudged: boolean }>;
+}
+
+export async function drilldownJudge(db: Database, actor: SessionUser | null, benchmarkId: string, choice: JudgeChoice): Promise<{ judge: DrilldownJudge; judging: RunJudging[] } | null> {
+  if (choice.kind === "recorded") return null;
+  const judging = await getRunJudging(db, actor, benchmarkId, choice);
+  const runs = new Map(judging.filter((run) => run.pass === "judged").map((run) => [run.runId, { resolveJudged: run.resolve === "judged" }]));
+  return { judge: { members: choice.members, runs }, judging };
 }

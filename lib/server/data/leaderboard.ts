@@ -11,7 +11,7 @@ import { PUBLISHED_SOURCE, PUBLISHED_TABLE1 } from "@/lib/published/table1";
 import type { RateRow } from "@/lib/stats/rates";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
-import { getJudgedCounts, type RunJudging } from "./judged-by";
+import { getJudgedCounts, getJudgedFailureCounts, type RunJudging } from "./judged-by";
 import { cachedRead } from "./read-cache";
 import type { SessionUser } from "../session";
 
@@ -249,8 +249,9 @@ export interface FailureCounts {
 }
 
 /** Turns per model and fail step, and failed turns per model and category of their first diagnostic. */
-export async function getFailureCounts(db: Database, actor: SessionUser | null, benchmarkId: string): Promise<FailureCounts> {
+export async function getFailureCounts(db: Database, actor: SessionUser | null, benchmarkId: string, judged?: { judge: JudgeChoice; runIds: readonly string[] }): Promise<FailureCounts> {
   assertAllowed(actor, "read");
+  if (judged && judged.judge.kind === "judges") return getJudgedFailureCounts(db, actor, judged.judge, judged.runIds);
   const steps = await db.$queryRawUnsafe<{ model: string; failStep: string | null; turns: unknown }[]>(
     `SELECT m."name" AS model, CASE WHEN p."valid" = 1 THEN NULL ELSE COALESCE(p."failStep", 'unknown') END AS failStep, COUNT(*) AS turns
      FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId"
