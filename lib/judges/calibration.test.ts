@@ -71,3 +71,20 @@ describe("calibrate", () => {
     expect(j.weeks[1]!.rate).toBe(0);
   });
 });
+
+describe("calibrationChart", () => {
+  it("gives one point per week and one series per judge, null where a judge has no items that week", async () => {
+    const { calibrationChart } = await import("./calibration");
+    const chart = calibrationChart(
+      calibrate([
+        { id: "1", votes: [{ annotator: "a", pass: true, at: day("2026-11-24") }], judges: new Map([["j", true], ["rule", false]]) },
+        { id: "2", votes: [{ annotator: "a", pass: true, at: day("2026-12-01") }], judges: new Map([["j", true]]) },
+      ]),
+    );
+    expect(chart.series.map((entry) => entry.name)).toEqual(["j", "rule"]);
+    expect(chart.points).toEqual([
+      { label: "2026-11-23", j0: 1, j1: 0 },
+      { label: "2026-11-30", j0: 1, j1: null },
+    ]);
+  });
+});

@@ -115,3 +115,17 @@ export function calibrate(items: readonly CalibrationItem[]): Calibration {
   });
   return { judges, labelled, tied };
 }
+
+/** Chart data: one point per week (x = week), one series per judge (its agreement rate that week, null without items). */
+export function calibrationChart(calibration: Calibration): { points: Record<string, string | number | null>[]; series: { name: string; displayName: string; key: string }[] } {
+  const series = calibration.judges.map((judge, index) => ({ name: judge.judge, displayName: judge.judge, key: `j${index}` }));
+  const weeks = [...new Set(calibration.judges.flatMap((judge) => judge.weeks.map((week) => week.week)))].sort();
+  const points = weeks.map((week) => {
+    const point: Record<string, string | number | null> = { label: week };
+    calibration.judges.forEach((judge, index) => {
+      point[`j${index}`] = judge.weeks.find((entry) => entry.week === week)?.rate ?? null;
+    });
+    return point;
+  });
+  return { points, series };
+}
