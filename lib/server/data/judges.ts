@@ -43,6 +43,12 @@ export interface JudgeInventory {
   runs: number;
 }
 
+/** SQLite hands dates back as Date, epoch milliseconds or text depending on how the row was written. */
+function isoDate(value: unknown): string {
+  const date = value instanceof Date ? value : typeof value === "bigint" || typeof value === "number" ? new Date(Number(value)) : new Date(String(value));
+  return Number.isNaN(date.getTime()) ? "" : date.toISOString();
+}
+
 function identityModel(text: string | null): string | null {
   if (!text) return null;
   try {
@@ -87,7 +93,7 @@ export async function listJudges(db: Database, actor: SessionUser | null, benchm
       shaped: int(row.shaped),
       malformed: int(row.malformed),
       model: identityModel(row.identity),
-      lastJudgedAt: row.lastAt instanceof Date ? row.lastAt.toISOString() : new Date(int(row.lastAt)).toISOString(),
+      lastJudgedAt: isoDate(row.lastAt),
     })),
     passItems: int(totals[0]?.passItems),
     resolveItems: int(totals[0]?.resolveItems),
@@ -228,7 +234,7 @@ export async function getCalibration(db: Database, actor: SessionUser, benchmark
     const byItem = new Map<string, HumanVote[]>();
     for (const vote of votes.filter((entry) => entry.stage === stage)) {
       const key = itemKey(vote.responseId, int(vote.casePosition));
-      byItem.set(key, [...(byItem.get(key) ?? []), { annotator: vote.annotator, pass: int(vote.pass) === 1, at: vote.at instanceof Date ? vote.at : new Date(int(vote.at)) }]);
+      byItem.set(key, [...(byItem.get(key) ?? []), { annotator: vote.annotator, pass: int(vote.pass) === 1, at: new Date(isoDate(vote.at) || 0) }]);
     }
     const rows = byItem.size ? await stageVerdicts(db, benchmarkId, stage, null) : [];
     const reviewed = rows.filter((row) => byItem.has(row.item));
