@@ -176,3 +176,22 @@ describe("figures as judged by a chosen judge", () => {
     expect(stub.wire).not.toEqual(recorded.wire);
   });
 });
+
+describe("the e2e stub judge on the demo benchmark", () => {
+  const db = testDatabase();
+
+  it("gives demo_alpha the figures the Playwright journey expects", async () => {
+    await emptyDatabase(db);
+    await seedPublishedResults(db);
+    expect((await seedDemoData(db)).ok).toBe(true);
+    const { seedStubJudge, STUB_JUDGE } = await import("../support/stub-judge-seed");
+    const seeded = await seedStubJudge(db, "Chat2Workflow demo", "demo_alpha");
+    expect(seeded.passRows).toBeGreaterThan(0);
+    const board = await loadLeaderboard(db, VIEWER, "Chat2Workflow demo", { judge: choice(STUB_JUDGE) });
+    const alpha = board.board.rows.find((row) => row.name === "demo_alpha")!;
+    // e2e/judges.spec.ts relies on these (53.33% and 42.22%; the recorded verdicts give 12 of 15 and 31 of 45).
+    expect(alpha.cells.Average!.pass.measured).toMatchObject({ num: 8, den: 15 });
+    expect(alpha.cells.Average!.resolve.measured).toMatchObject({ num: 19, den: 45 });
+    expect(board.judging!.filter((run) => run.pass === "not-judged")).toHaveLength(3);
+  });
+});
