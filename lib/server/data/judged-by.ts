@@ -44,23 +44,15 @@ const RECORDED_RESOLVE_CALLED = (responseExpr: string, positionExpr: string) =>
 const REACHES_JUDGE = `(p."officialFailStep" IS NULL AND COALESCE(p."recordedFailStep", '') <> 'step_1_5')`;
 
 /**
- * Per response under the panel: `reach` (1 when the turn reaches step 1_4), `pv` (the step 1_4 verdict or NULL),
- * `casesOk` and `casesMissing` over its recorded test cases. A case resolves when the recorded run's file checks
- * passed and the panel's resolve verdict is true; a case the recorded run decided without calling its judge (a
- * failed run or file check, or only file outputs) keeps its recorded verdict. Turns the recorded run never executed
- * have no cases, so they resolve nothing even when the panel passes them.
+ * A recorded test case's outcome under the panel, as SQL over `c` (a CaseResult row): the recorded run's file
+ * checks passed and the panel's resolve verdict (NULL when it has none); a case the recorded run decided without
+ * calling its judge (a failed run or file check, or only file outputs) keeps its recorded verdict.
  */
-export function responseVerdictColumns(members: readonly string[]): SqlPart {
-  const pass = panelVerdictSql(members, "pass", `r."id"`, "0");
-  const caseOk = panelVerdictSql(members, "resolve", `c."responseId"`, `c."position"`);
-  const caseMissing = panelVerdictSql(members, "resolve", `c."responseId"`, `c."position"`);
+function caseOutcomeSql(members: readonly string[]): SqlPart {
+  const verdict = panelVerdictSql(members, "resolve", `c."responseId"`, `c."position"`);
   return {
-    sql: `${REACHES_JUDGE} AS reach, ${pass.sql} AS pv,
-          (SELECT COALESCE(SUM(CASE WHEN NOT ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)} THEN c."verdict" WHEN ${caseOk.sql} = 1 THEN 1 ELSE 0 END), 0)
-             FROM "CaseResult" c WHERE c."responseId" = r."id") AS casesOk,
-          (SELECT COALESCE(SUM(CASE WHEN ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)} AND ${caseMissing.sql} IS NULL THEN 1 ELSE 0 END), 0)
-             FROM "CaseResult" c WHERE c."responseId" = r."id") AS casesMissing`,
-    params: [...pass.params, ...caseOk.params, ...caseMissing.params],
+    sql: `CASE WHEN NOT ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)} THEN c."verdict" ELSE ${verdict.sql} END`,
+    params: verdict.params,
   };
 }
 
@@ -98,25 +90,6 @@ function coverage(anyRows: number, missing: number): Coverage {
  */
 export async function getJudgedCounts(db: Database, actor: SessionUser | null, benchmarkId: string, choice: JudgesChoice, base: MeasuredCounts): Promise<JudgedCounts> {
   assertAllowed(actor, "read");
-  const columns = responseVerdictColumns(choice.members);
-  const groups = await db.$queryRawUnsafe<{ runId: string; domain: unknown; round: unknown; turns: unknown; passed: unknown; reach: unknown; judged: unknown; casesPassed: unknown; casesMissing: unknown }[]>(
-    `SELECT runId, domain, round, COUNT(*) AS turns, SUM(passed) AS passed, SUM(reach) AS reach, SUM(pv IS NOT NULL AND reach = 1) AS judged,
-            SUM(CASE WHEN passed = 1 THEN casesOk ELSE 0 END) AS casesPassed, SUM(CASE WHEN passed = 1 THEN casesMissing ELSE 0 END) AS casesMissing
-     FROM (
-       SELECT runId, domain, round, reach, pv, casesOk, casesMissing, (reach = 1 AND pv = 1) AS passed FROM (
-         SELECT r."runId" AS runId, d."position" AS domain, t."round" AS round, ${columns.sql}
-         FROM "Turn" t
-         JOIN "Task" k ON k."id" = t."taskId"
-         JOIN "Domain" d ON d."id" = k."domainId"
-         CROSS JOIN "Response" r INDEXED BY "Response_turnId_runId_id_idx"
-         CROSS JOIN "PassResult" p
-         WHERE t."benchmarkId" = ? AND r."turnId" = t."id" AND p."responseId" = r."id"
-       )
-     )
-     GROUP BY runId, domain, round`,
-    ...columns.params,
-    benchmarkId,
-  );
   const present = await db.$queryRawUnsafe<{ runId: string; stage: string; rows: unknown }[]>(
     `SELECT r."runId" AS runId, j."stage" AS stage, COUNT(*) AS rows
      FROM "JudgeVerdict" j INDEXED BY "JudgeVerdict_stage_judge_idx"
@@ -126,6 +99,38 @@ export async function getJudgedCounts(db: Database, actor: SessionUser | null, b
      GROUP BY r."runId", j."stage"`,
     benchmarkId,
     ...choice.members,
+  );
+  const pass = panelVerdictSql(choice.members, "pass", `r."id"`, "0");
+  // Resolve outcomes are computed only for turns that pass, and not at all when the judge never judged resolve.
+  const judgesResolve = present.some((row) => row.stage === "resolve");
+  const outcome = caseOutcomeSql(choice.members);
+  const outcomeMissing = caseOutcomeSql(choice.members);
+  const cases = judgesResolve
+    ? {
+        sql: `SUM(CASE WHEN passed = 1 THEN (SELECT COALESCE(SUM(${outcome.sql} = 1), 0) FROM "CaseResult" c WHERE c."responseId" = o."rid") ELSE 0 END) AS casesPassed,
+              SUM(CASE WHEN passed = 1 THEN (SELECT COALESCE(SUM((${outcomeMissing.sql}) IS NULL), 0) FROM "CaseResult" c WHERE c."responseId" = o."rid") ELSE 0 END) AS casesMissing`,
+        params: [...outcome.params, ...outcomeMissing.params],
+      }
+    : { sql: `0 AS casesPassed, SUM(CASE WHEN passed = 1 THEN (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = o."rid" AND ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)}) ELSE 0 END) AS casesMissing`, params: [] };
+  // MATERIALIZED keeps SQLite from inlining the verdict subquery into every expression that uses it.
+  const groups = await db.$queryRawUnsafe<{ runId: string; domain: unknown; round: unknown; turns: unknown; passed: unknown; reach: unknown; judged: unknown; casesPassed: unknown; casesMissing: unknown }[]>(
+    `WITH decided AS MATERIALIZED (
+       SELECT r."runId" AS runId, d."position" AS domain, t."round" AS round, r."id" AS rid, ${REACHES_JUDGE} AS reach,
+              CASE WHEN ${REACHES_JUDGE} THEN ${pass.sql} END AS pv
+       FROM "Turn" t
+       JOIN "Task" k ON k."id" = t."taskId"
+       JOIN "Domain" d ON d."id" = k."domainId"
+       CROSS JOIN "Response" r INDEXED BY "Response_turnId_runId_id_idx"
+       CROSS JOIN "PassResult" p
+       WHERE t."benchmarkId" = ? AND r."turnId" = t."id" AND p."responseId" = r."id"
+     ),
+     outcomes AS MATERIALIZED (SELECT runId, domain, round, rid, reach, pv, (reach = 1 AND pv = 1) AS passed FROM decided)
+     SELECT runId, domain, round, COUNT(*) AS turns, SUM(passed) AS passed, SUM(reach) AS reach, SUM(pv IS NOT NULL) AS judged, ${cases.sql}
+     FROM outcomes o
+     GROUP BY runId, domain, round`,
+    ...pass.params,
+    benchmarkId,
+    ...cases.params,
   );
   const rowsOf = new Map(present.map((row) => [`${row.runId}/${row.stage}`, int(row.rows)]));
   const totals = new Map<string, { reach: number; judged: number; casesMissing: number }>();

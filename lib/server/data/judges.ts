@@ -265,7 +265,35 @@ export interface JudgedBy {
 export async function resolveJudgedBy(db: Database, actor: SessionUser | null, benchmarkId: string | null, raw: string | null | undefined): Promise<JudgedBy> {
   assertAllowed(actor, "read");
   const { choice, problem } = judgeChoiceOrDefault(raw);
-  const inventory = benchmarkId ? await cachedRead(db, `judges:${benchmarkId}`, () => listJudges(db, actor, benchmarkId)) : null;
-  const passJudges = (inventory?.judges ?? []).filter((judge) => judge.stage === "pass");
+  const passJudges = benchmarkId ? await cachedRead(db, `pass-judges:${benchmarkId}`, () => listPassJudges(db, benchmarkId)) : [];
   return { choice, problem, options: judgeOptions(passJudges, choice), description: describeJudgeChoice(choice) };
+}
+
+/**
+ * The judges with pass-stage verdicts on the benchmark, for the chooser. Cheaper than `listJudges` (it runs on every
+ * page with a chooser after each database change): distinct labels come from the (stage, judge) index, and each
+ * label's presence on the benchmark stops at its first row.
+ */
+async function listPassJudges(db: Database, benchmarkId: string): Promise<{ judge: string; model: string | null; samples: number }[]> {
+  const labels = await db.$queryRawUnsafe<{ judge: string }[]>(`SELECT DISTINCT "judge" AS judge FROM "JudgeVerdict" INDEXED BY "JudgeVerdict_stage_judge_idx" WHERE "stage" = 'pass'`);
+  const found: { judge: string; model: string | null; samples: number }[] = [];
+  for (const { judge } of labels) {
+    const present = await db.$queryRawUnsafe<unknown[]>(
+      `SELECT 1 FROM "JudgeVerdict" j INDEXED BY "JudgeVerdict_stage_judge_idx" JOIN "Response" r ON r."id" = j."responseId" JOIN "Run" ru ON ru."id" = r."runId"
+       WHERE j."stage" = 'pass' AND j."judge" = ? AND ru."benchmarkId" = ? LIMIT 1`,
+      judge,
+      benchmarkId,
+    );
+    if (present.length === 0) continue;
+    if (judge === RECORDED || judge === "rule") {
+      found.push({ judge, model: null, samples: 1 });
+      continue;
+    }
+    const [detail] = await db.$queryRawUnsafe<{ samples: unknown; identity: string | null }[]>(
+      `SELECT MAX("sampleIndex") + 1 AS samples, MAX("judgeIdentity") AS identity FROM "JudgeVerdict" INDEXED BY "JudgeVerdict_stage_judge_idx" WHERE "stage" = 'pass' AND "judge" = ?`,
+      judge,
+    );
+    found.push({ judge, model: identityModel(detail?.identity ?? null), samples: int(detail?.samples) });
+  }
+  return found;
 }
