@@ -1,13 +1,16 @@
 import type { Metadata } from "next";
 import { clientEnv } from "@/lib/client-env";
 import Link from "next/link";
+import { JudgedByBar } from "@/components/judges/judged-by-bar";
 import { LeaderboardTable } from "@/components/leaderboard/leaderboard-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { buttonStyles } from "@/components/ui/styles";
 import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
-import { loadLeaderboard } from "@/lib/server/data/leaderboard";
+import { withJudge } from "@/lib/judges/choice";
+import { resolveJudgedBy } from "@/lib/server/data/judges";
+import { loadLeaderboard, selectBenchmark } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";
 
 // The root layout's title template does not apply to a page in its own segment.
@@ -16,9 +19,13 @@ export const metadata: Metadata = { title: { absolute: `Leaderboard · ${clientE
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePagePermission("read", "/");
   const params = await searchParams;
-  const data = await loadLeaderboard(database(), user, param(params, "benchmark") ?? null);
+  const db = database();
+  const requested = param(params, "benchmark") ?? null;
+  const judgedBy = await resolveJudgedBy(db, user, (await selectBenchmark(db, user, requested)).benchmark?.id ?? null, param(params, "judge"));
+  const data = await loadLeaderboard(db, user, requested, { judge: judgedBy.choice });
   const benchmark = data.selection.param;
-  const query = benchmark ? `?benchmark=${encodeURIComponent(benchmark)}` : "";
+  const benchmarkQuery = benchmark ? `?benchmark=${encodeURIComponent(benchmark)}` : "";
+  const query = withJudge(benchmarkQuery, judgedBy.choice);
 
   return (
     <>
@@ -39,6 +46,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           </>
         }
       />
+      {data.selection.benchmark ? <JudgedByBar judgedBy={judgedBy} judging={data.judging} benchmarkQuery={benchmarkQuery} /> : null}
       {data.board.rows.length === 0 ? (
         <EmptyState title="No results yet" action={{ href: "/import", label: "Import runs" }}>
           Import the benchmark and model runs to see pass and resolve rates here.
@@ -71,6 +79,13 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           <li>
             Hover or focus a figure for its count (k of n) and 95% Wilson interval. The <strong>rank</strong> counts the models whose interval lies
             entirely above a model&apos;s own; models with overlapping intervals can share a rank (shown as “3=”).
+          </li>
+          <li>
+            <strong>Judged by</strong> re-decides every turn with the chosen judge (or a panel, by majority): a turn passes when this app&apos;s
+            steps 1_1–1_3 pass and the judge&apos;s step 1_4 verdict is pass (the majority of its samples; ties fail). A test case resolves when the
+            turn passes, the recorded run&apos;s file checks passed and the judge&apos;s resolve verdict is pass; cases the recorded run decided
+            without its judge keep their recorded outcome, and turns the recorded run never executed resolve nothing. Runs the judge has not
+            judged are listed and left out, not counted as zero.
           </li>
           <li>Per-round figures (rounds 1–3; round 4 has too few turns) are on the charts page and in the full CSV/JSON downloads.</li>
         </ul>

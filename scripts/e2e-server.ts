@@ -1,5 +1,6 @@
 // Starts the production app for Playwright on a throwaway database (data/e2e.db, recreated each run), with the demo
 // data and, when the shared Chat2Workflow benchmark is present, its benchmark and 12 recorded runs imported too.
+// A stub judge's verdicts (test/support/stub-judge-seed.ts) on one demo run give the "judged by" journeys a judge.
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 
@@ -33,7 +34,23 @@ async function importSharedBenchmark(): Promise<void> {
   }
 }
 
+async function seedJudges(): Promise<void> {
+  const { setup } = await import("./setup");
+  const { createDatabaseClient } = await import("@/lib/server/db");
+  const { seedStubJudge } = await import("../test/support/stub-judge-seed");
+  const { DEMO_BENCHMARK_NAME } = await import("@/lib/server/demo-data");
+  const env = await setup({ log: () => undefined });
+  const db = createDatabaseClient(env.DATABASE_URL);
+  try {
+    const seeded = await seedStubJudge(db, DEMO_BENCHMARK_NAME, "demo_alpha");
+    console.log(`• seeded ${seeded.passRows + seeded.resolveRows} stub-judge verdicts on demo_alpha for e2e`);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 importSharedBenchmark()
+  .then(seedJudges)
   .then(() => import("./start"))
   .catch((error: unknown) => {
     console.error(error);

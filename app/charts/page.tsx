@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { JudgedByBar } from "@/components/judges/judged-by-bar";
 import { BenchmarkSelect } from "@/components/leaderboard/benchmark-select";
 import { DegradationChart, DomainBarsChart, PassResolveScatter, StackedShareChart } from "@/components/leaderboard/charts";
 import { TableDownload } from "@/components/leaderboard/table-download";
@@ -24,6 +25,8 @@ import {
 } from "@/lib/leaderboard/charts";
 import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
+import { hrefWithJudge, withJudge } from "@/lib/judges/choice";
+import { resolveJudgedBy } from "@/lib/server/data/judges";
 import { getFailureCounts, getMeasuredRates, selectBenchmark } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";
 
@@ -54,7 +57,9 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   const db = database();
   const selection = await selectBenchmark(db, user, param(params, "benchmark") ?? null);
   const benchmark = selection.benchmark;
-  const query = selection.param ? `?benchmark=${encodeURIComponent(selection.param)}` : "";
+  const benchmarkQuery = selection.param ? `?benchmark=${encodeURIComponent(selection.param)}` : "";
+  const judgedBy = await resolveJudgedBy(db, user, benchmark?.id ?? null, param(params, "judge"));
+  const query = withJudge(benchmarkQuery, judgedBy.choice);
   const header = (
     <PageHeader
       title="Charts"
@@ -77,7 +82,8 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     );
   }
 
-  const [{ counts, rates }, failures] = [await getMeasuredRates(db, user, benchmark.id), await getFailureCounts(db, user, benchmark.id)];
+  const { counts, rates } = await getMeasuredRates(db, user, benchmark.id, judgedBy.choice);
+  const failures = await getFailureCounts(db, user, benchmark.id, { judge: judgedBy.choice, runIds: counts.runs.map((run) => run.id) });
   const requested = ([] as string[]).concat(params.models ?? []).flatMap((value) => value.split(",")).filter(Boolean);
   const models = chooseChartModels(rates, counts.models, requested);
   const rounds = degradation(rates, models, counts.models, counts.roundTurns);
@@ -92,10 +98,12 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   return (
     <>
       {header}
+      <JudgedByBar judgedBy={judgedBy} judging={counts.judging ?? null} benchmarkQuery={benchmarkQuery} />
       <div className="mb-6 flex flex-wrap items-end gap-4">
         <BenchmarkSelect choices={selection.choices} value={selection.param} />
         <form method="get" action="/charts" className="flex flex-wrap items-end gap-2">
           <input type="hidden" name="benchmark" value={selection.param} />
+          {judgedBy.choice.param ? <input type="hidden" name="judge" value={judgedBy.choice.param} /> : null}
           <label className={labelStyles}>
             Models in the line and bar charts
             <select name="models" multiple size={Math.min(6, allModels.length)} className={`${inputStyles} min-w-64`} defaultValue={models.map((model) => model.name)}>
@@ -204,7 +212,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
               headers={["Model", "Domain", "Pass", "Pass rate", "Resolve", "Resolve rate"]}
               numeric={[2, 3, 4, 5]}
               rows={domains.map((row) => [
-                <Link prefetch={false} key="model" className="hover:underline" href={`/models/${encodeURIComponent(row.model)}?benchmark=${encodeURIComponent(selection.param)}&domain=${encodeURIComponent(row.domain)}`}>
+                <Link prefetch={false} key="model" className="hover:underline" href={hrefWithJudge(`/models/${encodeURIComponent(row.model)}?benchmark=${encodeURIComponent(selection.param)}&domain=${encodeURIComponent(row.domain)}`, judgedBy.choice)}>
                   {row.displayName}
                 </Link>,
                 row.domain,

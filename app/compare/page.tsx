@@ -12,6 +12,9 @@ import { param } from "@/lib/leaderboard/view";
 import type { PairedComparison } from "@/lib/stats/paired";
 import { database } from "@/lib/server/db";
 import { getPairTurns, listCompareRuns, type CompareRunChoice } from "@/lib/server/data/drilldown";
+import { drilldownJudge } from "@/lib/server/data/judged-by";
+import { resolveJudgedBy } from "@/lib/server/data/judges";
+import { JudgedByBar } from "@/components/judges/judged-by-bar";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";
 
@@ -142,10 +145,14 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const runsB = runs.filter((run) => run.model === b);
   const runA = runsA.find((run) => run.id === param(params, "runA")) ?? runsA[0] ?? null;
   const runB = runsB.find((run) => run.id === param(params, "runB")) ?? runsB[0] ?? null;
-  const bq = selection.param ? `benchmark=${encodeURIComponent(selection.param)}` : "";
+  const judgedBy = await resolveJudgedBy(db, user, selection.benchmark?.id ?? null, param(params, "judge"));
+  const underJudge = selection.benchmark ? await drilldownJudge(db, user, selection.benchmark.id, judgedBy.choice) : null;
+  const bq = [selection.param ? `benchmark=${encodeURIComponent(selection.param)}` : "", judgedBy.choice.param ? `judge=${encodeURIComponent(judgedBy.choice.param)}` : ""].filter(Boolean).join("&");
+  // Under a chosen judge both runs must be judged by it: an unjudged run is reported, never compared as all-fail.
+  const judgedPair = !underJudge || (runA !== null && runB !== null && underJudge.judge.runs.has(runA.id) && underJudge.judge.runs.has(runB.id));
 
   let comparison: ReturnType<typeof compareRuns> | null = null;
-  if (runA && runB) comparison = compareRuns(await getPairTurns(db, user, runA.id), await getPairTurns(db, user, runB.id));
+  if (runA && runB && judgedPair) comparison = compareRuns(await getPairTurns(db, user, runA.id, underJudge?.judge), await getPairTurns(db, user, runB.id, underJudge?.judge));
   const nameA = runA ? `${runA.displayName}${runA.id === runB?.id ? " (A)" : ""}` : "A";
   const nameB = runB ? `${runB.displayName}${runA?.id === runB.id ? " (B)" : ""}` : "B";
 
@@ -166,8 +173,14 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         </EmptyState>
       ) : (
         <>
+          <JudgedByBar
+            judgedBy={judgedBy}
+            judging={underJudge ? underJudge.judging.filter((run) => run.runId === runA?.id || run.runId === runB?.id) : null}
+            benchmarkQuery={selection.param ? `?benchmark=${encodeURIComponent(selection.param)}` : ""}
+          />
           <form method="get" action="/compare" className="mb-6 flex flex-wrap items-end gap-4" aria-label="Choose the models">
             {selection.param ? <input type="hidden" name="benchmark" value={selection.param} /> : null}
+            {judgedBy.choice.param ? <input type="hidden" name="judge" value={judgedBy.choice.param} /> : null}
             <ModelSelect name="a" label="Model A" runs={runs} value={a} />
             <RunSelect name="runA" label="Run of A" runs={runsA} value={runA?.id ?? ""} />
             <ModelSelect name="b" label="Model B" runs={runs} value={b} />

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { JudgedByBar } from "@/components/judges/judged-by-bar";
 import { BenchmarkSelect } from "@/components/leaderboard/benchmark-select";
 import { TableDownload } from "@/components/leaderboard/table-download";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -10,6 +11,9 @@ import { taskExportRow } from "@/lib/leaderboard/tables";
 import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
 import { listTasks } from "@/lib/server/data/drilldown";
+import { drilldownJudge } from "@/lib/server/data/judged-by";
+import { resolveJudgedBy } from "@/lib/server/data/judges";
+import { withJudge } from "@/lib/judges/choice";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";
 
@@ -20,8 +24,11 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
   const params = await searchParams;
   const db = database();
   const selection = await selectBenchmark(db, user, param(params, "benchmark") ?? null);
-  const tasks = selection.benchmark ? await listTasks(db, user, selection.benchmark.id) : [];
-  const query = selection.param ? `?benchmark=${encodeURIComponent(selection.param)}` : "";
+  const judgedBy = await resolveJudgedBy(db, user, selection.benchmark?.id ?? null, param(params, "judge"));
+  const underJudge = selection.benchmark ? await drilldownJudge(db, user, selection.benchmark.id, judgedBy.choice) : null;
+  const tasks = selection.benchmark ? await listTasks(db, user, selection.benchmark.id, underJudge?.judge) : [];
+  const benchmarkQuery = selection.param ? `?benchmark=${encodeURIComponent(selection.param)}` : "";
+  const query = withJudge(benchmarkQuery, judgedBy.choice);
   return (
     <>
       <PageHeader
@@ -41,6 +48,7 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
         <>
           <div className="mb-4 flex flex-wrap items-end justify-between gap-4">
             <BenchmarkSelect choices={selection.choices} value={selection.param} />
+            <JudgedByBar judgedBy={judgedBy} judging={underJudge?.judging ?? null} benchmarkQuery={benchmarkQuery} />
             <p className="text-sm text-slate-600 dark:text-slate-400">
               {selection.benchmark.name}: {tasks.length} tasks, {tasks.reduce((sum, task) => sum + task.turns, 0)} turns, {selection.benchmark.runCount} runs. Rates pool every run&apos;s
               responses to the task.

@@ -17,10 +17,11 @@ import styles from "./leaderboard.module.css";
 const SOURCE_LABELS: Record<ViewSource, string> = { measured: "Measured", published: "Published", both: "Side by side" };
 const METRIC_LABELS: Record<MetricName, string> = { pass: "Pass", resolve: "Resolve" };
 
-function modelHref(model: string, benchmark: string, domain: string | null): string {
+function modelHref(model: string, benchmark: string, domain: string | null, judge: string): string {
   const params = new URLSearchParams();
   if (benchmark) params.set("benchmark", benchmark);
   if (domain) params.set("domain", domain);
+  if (judge) params.set("judge", judge);
   const query = params.toString();
   return `/models/${encodeURIComponent(model)}${query ? `?${query}` : ""}`;
 }
@@ -98,15 +99,17 @@ interface RowProps {
   source: ViewSource;
   rankBy: MetricName;
   benchmark: string;
+  /** The judge choice links carry ("" for the recorded verdicts). */
+  judge: string;
   /** "<column>.<metric>" of the figure showing its tooltip, when it is in this row. */
   active: string | null;
   above: boolean;
 }
 
 /** Memoized: hovering a figure re-renders only its row. */
-const LeaderboardRow = memo(function LeaderboardRow({ row, columns, source, rankBy, benchmark, active, above }: RowProps) {
+const LeaderboardRow = memo(function LeaderboardRow({ row, columns, source, rankBy, benchmark, judge, active, above }: RowProps) {
   const rank = row.ranks[primarySource(source)][rankBy];
-  const base = modelHref(row.name, benchmark, null);
+  const base = modelHref(row.name, benchmark, null, judge);
   const separator = base.includes("?") ? "&" : "?";
   return (
     <tr data-testid="leaderboard-row" data-model={row.name} className={styles.row}>
@@ -190,6 +193,7 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
   const exportHref = (which: Source, format: ExportFormat) => {
     const params = new URLSearchParams({ source: which, format });
     if (which === "measured" && benchmark) params.set("benchmark", benchmark);
+    if (which === "measured" && state.judge) params.set("judge", state.judge);
     return `/api/export/leaderboard?${params}`;
   };
 
@@ -350,6 +354,7 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
                   source={state.source}
                   rankBy={state.rankBy}
                   benchmark={linkBenchmark}
+                  judge={state.judge}
                   active={active?.model === row.name ? active.cell : null}
                   // Tooltips of the last rows open upwards so the scrolling wrapper does not clip them.
                   above={rows.length > 4 && rowIndex >= rows.length - 3}

@@ -29,10 +29,10 @@ function Cell({ cell, round }: { cell: MatrixCell; round: number }) {
 }
 
 /** The turns × models matrix: one row per run, one column per turn; every answered cell opens its response. */
-export function TaskMatrixTable({ wire, benchmark, taskName, downloadName }: { wire: WireMatrix; benchmark: string; taskName: string; downloadName: string[] }) {
+export function TaskMatrixTable({ wire, benchmark, judge = "", taskName, downloadName }: { wire: WireMatrix; benchmark: string; judge?: string; taskName: string; downloadName: string[] }) {
   const matrix = useMemo(() => decodeMatrix(wire), [wire]);
   const exportRows = useMemo(() => matrixExportRows(matrix), [matrix]);
-  const query = benchmark ? `?benchmark=${encodeURIComponent(benchmark)}` : "";
+  const query = `?${new URLSearchParams({ ...(benchmark ? { benchmark } : {}), ...(judge ? { judge } : {}) })}`.replace(/^\?$/, "");
   return (
     <>
       <div className={tableStyles.wrapper}>

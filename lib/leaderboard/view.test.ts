@@ -42,6 +42,7 @@ describe("board state in the URL", () => {
       family: fc.constantFrom("", "GPT", "Qwen"),
       q: fc.string({ maxLength: 20 }),
       benchmark: fc.constantFrom("", "chat2workflow", "Chat2Workflow demo"),
+      judge: fc.constantFrom("", "rule", "panel:gpt-5.1,rule"),
     });
     fc.assert(
       fc.property(stateArbitrary, (value) => {

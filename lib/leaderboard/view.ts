@@ -26,6 +26,8 @@ export interface BoardState {
   q: string;
   /** Benchmark name or id; "" for the default. */
   benchmark: string;
+  /** Whose verdicts decide the figures (lib/judges/choice); "" for the recorded ones. */
+  judge: string;
 }
 
 export const DEFAULT_STATE: BoardState = {
@@ -38,6 +40,7 @@ export const DEFAULT_STATE: BoardState = {
   family: "",
   q: "",
   benchmark: "",
+  judge: "",
 };
 
 /** Search parameters as Next passes them to pages, or a URLSearchParams. */
@@ -67,6 +70,7 @@ export function parseBoardState(input: ParamsInput): BoardState {
     family: (param(input, "family") ?? "").slice(0, 100),
     q: (param(input, "q") ?? "").slice(0, 100),
     benchmark: (param(input, "benchmark") ?? "").slice(0, 200),
+    judge: (param(input, "judge") ?? "").slice(0, 2000),
   };
 }
 
@@ -80,6 +84,7 @@ const PARAM_NAMES: Record<keyof BoardState, string> = {
   family: "family",
   q: "q",
   benchmark: "benchmark",
+  judge: "judge",
 };
 
 export function serializeBoardState(state: BoardState): URLSearchParams {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeFilter, disagreesWithRule, filterQuery, matchesFilter, queueFilterSchema, type QueueCandidate } from "./filter";
+import { describeFilter, disagreesWith, disagreesWithRule, filterQuery, matchesFilter, queueFilterSchema, type QueueCandidate } from "./filter";
 
 function candidate(overrides: Partial<QueueCandidate> = {}): QueueCandidate {
   return {
@@ -51,6 +51,16 @@ describe("queue filter", () => {
     expect(disagreesWithRule({ judge: "rule", verdict: true, others: [{ judge: "recorded", verdict: false }] })).toBe(true);
     expect(disagreesWithRule({ judge: "rule", verdict: true, others: [{ judge: "recorded", verdict: true }] })).toBe(false);
     expect(disagreesWithRule({ judge: "rule", verdict: true, others: [] })).toBe(false);
+  });
+
+  it("keeps only verdicts that differ from another judge's sample majority when asked", () => {
+    // The other judge passes 2 of 3 samples (majority pass); a tie is a fail.
+    const samples = [{ judge: "stub", verdict: true }, { judge: "stub", verdict: true }, { judge: "stub", verdict: false }];
+    expect(matchesFilter(candidate({ verdict: false, others: samples }), filter({ disagreeWith: "stub" }))).toBe(true);
+    expect(matchesFilter(candidate({ verdict: true, others: samples }), filter({ disagreeWith: "stub" }))).toBe(false);
+    expect(disagreesWith({ verdict: true, others: [{ judge: "stub", verdict: true }, { judge: "stub", verdict: false }] }, "stub")).toBe(true);
+    expect(disagreesWith({ verdict: true, others: [] }, "stub")).toBe(false);
+    expect(describeFilter(filter({ judges: ["rule"], disagreeWith: "stub" }))).toBe("pass stage · judge rule · disagrees with stub");
   });
 
   it("describes itself in words", () => {

@@ -2,6 +2,7 @@
 // plain-words description. Pure; a candidate matches only when every condition set in the filter holds.
 
 import { z } from "zod";
+import { sampleMajority } from "../judges/majority";
 
 export const STAGES = ["pass", "resolve"] as const;
 export type Stage = (typeof STAGES)[number];
@@ -23,6 +24,8 @@ export const queueFilterSchema = z.object({
   verdict: z.enum(VERDICT_FILTERS).default("any"),
   /** Only verdicts that disagree with the rule judge on the same response (pass stage only). */
   disagreeWithRule: z.boolean().default(false),
+  /** Only verdicts that differ from this judge's majority verdict on the same item (judge comparison page). */
+  disagreeWith: z.string().trim().min(1).max(200).optional(),
 });
 
 export type QueueFilter = z.output<typeof queueFilterSchema>;
@@ -54,6 +57,12 @@ export function disagreesWithRule(candidate: Pick<QueueCandidate, "judge" | "ver
   return rule !== undefined && rule.verdict !== candidate.verdict;
 }
 
+/** Whether the candidate's verdict differs from `judge`'s majority over its samples of the same item; false when that judge has none. */
+export function disagreesWith(candidate: Pick<QueueCandidate, "verdict" | "others">, judge: string): boolean {
+  const other = sampleMajority(candidate.others.filter((entry) => entry.judge === judge).map((entry) => entry.verdict));
+  return other !== null && other !== candidate.verdict;
+}
+
 export function matchesFilter(candidate: QueueCandidate, filter: QueueFilter): boolean {
   if (candidate.stage !== filter.stage) return false;
   if (filter.judges.length > 0 && !filter.judges.includes(candidate.judge)) return false;
@@ -62,6 +71,7 @@ export function matchesFilter(candidate: QueueCandidate, filter: QueueFilter): b
   if (filter.verdict === "pass" && !candidate.verdict) return false;
   if (filter.verdict === "fail" && candidate.verdict) return false;
   if (filter.disagreeWithRule && !disagreesWithRule(candidate)) return false;
+  if (filter.disagreeWith !== undefined && !disagreesWith(candidate, filter.disagreeWith)) return false;
   return true;
 }
 
@@ -78,6 +88,7 @@ export function describeFilter(filter: QueueFilter): string {
     list(filter.domains.length === 1 ? "domain" : "domains", filter.domains),
     filter.verdict === "any" ? null : `verdict ${filter.verdict}`,
     filter.disagreeWithRule ? "disagrees with the rule judge" : null,
+    filter.disagreeWith !== undefined ? `disagrees with ${filter.disagreeWith}` : null,
   ]
     .filter((part): part is string => part !== null)
     .join(" · ");

@@ -14,6 +14,7 @@ import { createDatabaseClient, type Database } from "../../lib/server/db";
 import { insertRows } from "../../lib/server/bulk-insert";
 import { getTaskMatrix, listTasks } from "../../lib/server/data/drilldown";
 import { loadLeaderboard, selectBenchmark } from "../../lib/server/data/leaderboard";
+import { parseJudgeChoice } from "../../lib/judges/choice";
 import { expandRunPaths, readImportFiles, runImport } from "../../lib/server/import/import-service";
 import { seedPublishedResults } from "../../lib/server/published";
 import type { SessionUser } from "../../lib/server/session";
@@ -47,7 +48,7 @@ const plain = (row: Row): Row => Object.fromEntries(Object.entries(row).map(([ke
 async function synthesize(db: Database, benchmarkId: string): Promise<{ runs: number; responses: number }> {
   const sourceRuns = await db.$queryRawUnsafe<Row[]>(`SELECT * FROM "Run" WHERE "benchmarkId" = ? ORDER BY "label"`, benchmarkId);
   const turns = new Map((await db.turn.findMany({ where: { benchmarkId }, select: { id: true, key: true } })).map((turn) => [turn.id, turn.key]));
-  const sources: { run: Row; responses: Row[]; passResults: Row[]; diagnostics: Row[]; cases: Row[] }[] = [];
+  const sources: { run: Row; responses: Row[]; passResults: Row[]; diagnostics: Row[]; cases: Row[]; ruleVerdicts: Row[] }[] = [];
   for (const run of sourceRuns) {
     const responses = (await db.$queryRawUnsafe<Row[]>(`SELECT * FROM "Response" WHERE "runId" = ?`, run.id)).map(plain);
     const ids = responses.map((response) => response.id as string);
@@ -56,7 +57,9 @@ async function synthesize(db: Database, benchmarkId: string): Promise<{ runs: nu
     const passIds = passResults.map((pass) => pass.id as string);
     const diagnostics = (await db.$queryRawUnsafe<Row[]>(`SELECT * FROM "Diagnostic" WHERE "passResultId" IN (${passIds.map(() => "?").join(",")})`, ...passIds)).map(plain);
     const cases = (await db.$queryRawUnsafe<Row[]>(`SELECT * FROM "CaseResult" WHERE "responseId" IN (${inList})`, ...ids)).map(plain);
-    sources.push({ run: plain(run), responses, passResults, diagnostics, cases });
+    // The rule judge's step 1_4 verdicts, so "judged by" figures can be timed too.
+    const ruleVerdicts = (await db.$queryRawUnsafe<Row[]>(`SELECT * FROM "JudgeVerdict" WHERE "judge" = 'rule' AND "stage" = 'pass' AND "responseId" IN (${inList})`, ...ids)).map(plain);
+    sources.push({ run: plain(run), responses, passResults, diagnostics, cases, ruleVerdicts });
   }
 
   let responseCount = 0;
@@ -76,10 +79,14 @@ async function synthesize(db: Database, benchmarkId: string): Promise<{ runs: nu
           const passes: Row[] = [];
           const diagnostics: Row[] = [];
           const cases: Row[] = [];
+          const judgeVerdicts: Row[] = [];
+          const ruleByResponse = new Map(source.ruleVerdicts.map((verdict) => [verdict.responseId as string, verdict]));
           const passByResponse = new Map(source.passResults.map((pass) => [pass.responseId as string, pass]));
           for (const response of source.responses) {
             const responseId = randomUUID();
             responses.push({ ...response, id: responseId, runId });
+            const rule = ruleByResponse.get(response.id as string);
+            if (rule) judgeVerdicts.push({ ...rule, id: randomUUID(), responseId });
             const pass = passByResponse.get(response.id as string)!;
             const seed = hash(`${name}|${copy}|${turns.get(response.turnId as string)}`);
             const flip = seed % 100 < FLIP_PERCENT;
@@ -101,6 +108,7 @@ async function synthesize(db: Database, benchmarkId: string): Promise<{ runs: nu
           await insertRows(tx, "PassResult", passes);
           await insertRows(tx, "Diagnostic", diagnostics);
           await insertRows(tx, "CaseResult", cases);
+          await insertRows(tx, "JudgeVerdict", judgeVerdicts);
           responseCount += responses.length;
         }
       }
@@ -199,9 +207,15 @@ async function main(): Promise<void> {
     const dataMatrix = await time(() => getTaskMatrix(db, ACTOR, benchmarkId, TASK, { fresh: true }));
     const warmLeaderboard = await time(() => loadLeaderboard(db, ACTOR, null));
     const warmMatrix = await time(() => getTaskMatrix(db, ACTOR, benchmarkId, TASK));
+    const rule = parseJudgeChoice("rule");
+    if (!rule.ok) throw new Error(rule.issues.join("; "));
+    const judgedLeaderboard = await time(() => loadLeaderboard(db, ACTOR, null, { fresh: true, judge: rule.value }));
+    const warmJudgedLeaderboard = await time(() => loadLeaderboard(db, ACTOR, null, { judge: rule.value }));
     await db.$disconnect();
     if (!flags.http) {
-      console.log(`data functions (in process), medians: leaderboard ${ms(dataLeaderboard)} ms uncached, ${ms(warmLeaderboard)} ms cached; task matrix ${ms(dataMatrix)} ms uncached, ${ms(warmMatrix)} ms cached`);
+      console.log(
+        `data functions (in process), medians: leaderboard ${ms(dataLeaderboard)} ms uncached, ${ms(warmLeaderboard)} ms cached; judged by the rule judge ${ms(judgedLeaderboard)} ms uncached, ${ms(warmJudgedLeaderboard)} ms cached; task matrix ${ms(dataMatrix)} ms uncached, ${ms(warmMatrix)} ms cached`,
+      );
       return;
     }
 
@@ -249,6 +263,8 @@ async function main(): Promise<void> {
         [`GET /tasks/${TASK} (HTTP, cold)`, ms(coldMatrix), min(coldMatrix), max(coldMatrix), status(coldMatrix, TARGETS.task)],
         ["leaderboard data (in process, uncached)", ms(dataLeaderboard), min(dataLeaderboard), max(dataLeaderboard), ""],
         ["leaderboard data (in process, cached)", ms(warmLeaderboard), min(warmLeaderboard), max(warmLeaderboard), ""],
+        ["leaderboard judged by rule (in process, uncached)", ms(judgedLeaderboard), min(judgedLeaderboard), max(judgedLeaderboard), ""],
+        ["leaderboard judged by rule (in process, cached)", ms(warmJudgedLeaderboard), min(warmJudgedLeaderboard), max(warmJudgedLeaderboard), ""],
         ["task matrix data (in process, uncached)", ms(dataMatrix), min(dataMatrix), max(dataMatrix), ""],
         ["task matrix data (in process, cached)", ms(warmMatrix), min(warmMatrix), max(warmMatrix), ""],
       ],

@@ -4,6 +4,8 @@ import { AuthorizationError } from "@/lib/server/authz";
 import { getModelTurns, getPairTurns, getTaskMatrix, listTasks } from "@/lib/server/data/drilldown";
 import { getExportRates, getFailureCounts, getMeasuredCounts, loadLeaderboard } from "@/lib/server/data/leaderboard";
 import { seedPublishedResults } from "@/lib/server/published";
+import { parseJudgeChoice } from "@/lib/judges/choice";
+import { getJudgeComparison, getPairwiseAgreement, listJudges, resolveJudgedBy } from "@/lib/server/data/judges";
 import { testDatabase } from "../support/database";
 
 process.env.PUBLIC_READ = "false";
@@ -13,6 +15,9 @@ describe("leaderboard data without public read access", () => {
   beforeAll(() => seedPublishedResults(db));
 
   it("refuses anonymous reads in every function", async () => {
+    const parsed = parseJudgeChoice("rule");
+    if (!parsed.ok) throw new Error("rule should parse");
+    const rule = parsed.value;
     const calls = [
       () => loadLeaderboard(db, null, null),
       () => getExportRates(db, null, "published", null),
@@ -22,6 +27,12 @@ describe("leaderboard data without public read access", () => {
       () => getTaskMatrix(db, null, "any", "any"),
       () => getModelTurns(db, null, "any", "any"),
       () => getPairTurns(db, null, "any"),
+      () => getMeasuredCounts(db, null, "any", rule),
+      () => loadLeaderboard(db, null, null, { judge: rule }),
+      () => listJudges(db, null, "any"),
+      () => getPairwiseAgreement(db, null, "any", "pass"),
+      () => getJudgeComparison(db, null, "any", "pass", rule, rule),
+      () => resolveJudgedBy(db, null, "any", "rule"),
     ];
     for (const call of calls) await expect(call()).rejects.toBeInstanceOf(AuthorizationError);
   });

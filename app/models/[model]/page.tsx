@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { JudgedByBar } from "@/components/judges/judged-by-bar";
 import { BenchmarkSelect } from "@/components/leaderboard/benchmark-select";
 import { TableDownload } from "@/components/leaderboard/table-download";
 import { CaseChips, PassVerdict } from "@/components/leaderboard/verdicts";
@@ -19,6 +20,8 @@ import { wilsonInterval } from "@/lib/stats/intervals";
 import { sortDomains } from "@/lib/stats/rates";
 import { database } from "@/lib/server/db";
 import { getModelOverview, getModelTurns } from "@/lib/server/data/drilldown";
+import { drilldownJudge } from "@/lib/server/data/judged-by";
+import { resolveJudgedBy } from "@/lib/server/data/judges";
 import { getPublishedFigures, selectBenchmark } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";
 
@@ -60,14 +63,17 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const roundText = param(query, "round");
   const round = roundText && /^\d+$/.test(roundText) ? Number(roundText) : null;
   const runId = param(query, "run") || null;
-  const benchmarkQuery = selection.param ? `benchmark=${encodeURIComponent(selection.param)}` : "";
+  const judgedBy = await resolveJudgedBy(db, user, benchmarkId, param(query, "judge"));
+  const underJudge = benchmarkId ? await drilldownJudge(db, user, benchmarkId, judgedBy.choice) : null;
+  const judge = underJudge?.judge ?? null;
+  const benchmarkQuery = [selection.param ? `benchmark=${encodeURIComponent(selection.param)}` : "", judgedBy.choice.param ? `judge=${encodeURIComponent(judgedBy.choice.param)}` : ""].filter(Boolean).join("&");
   const displayName = overview?.model.displayName ?? published[0]?.displayName ?? modelName;
   const family = overview?.model.family ?? published[0]?.family ?? null;
   const access = overview?.model.access ?? published[0]?.access ?? null;
   const runs = overview?.runs ?? [];
 
-  const rows = benchmarkId && runs.length ? await getModelTurns(db, user, benchmarkId, modelName, { domain, round, runId }) : [];
-  const allRows = domain || round || runId ? (benchmarkId && runs.length ? await getModelTurns(db, user, benchmarkId, modelName) : []) : rows;
+  const rows = benchmarkId && runs.length ? await getModelTurns(db, user, benchmarkId, modelName, { domain, round, runId }, judge) : [];
+  const allRows = domain || round || runId ? (benchmarkId && runs.length ? await getModelTurns(db, user, benchmarkId, modelName, {}, judge) : []) : rows;
   const domains = sortDomains(allRows.map((row) => row.domain));
   const rounds = [...new Set(allRows.map((row) => row.round))].sort((a, b) => a - b);
   const summary = summarizeTurns(rows);
@@ -107,7 +113,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
               Leaderboard
             </Link>
             {runs.length ? (
-              <Link href={`/compare?${new URLSearchParams({ ...(selection.param ? { benchmark: selection.param } : {}), a: modelName })}`} className={buttonStyles.secondary}>
+              <Link href={`/compare?${new URLSearchParams({ ...(selection.param ? { benchmark: selection.param } : {}), ...(judgedBy.choice.param ? { judge: judgedBy.choice.param } : {}), a: modelName })}`} className={buttonStyles.secondary}>
                 Compare with another model
               </Link>
             ) : null}
@@ -116,6 +122,13 @@ export default async function ModelPage({ params, searchParams }: Props) {
       />
       <div className="mb-4">
         <BenchmarkSelect choices={selection.choices} value={selection.param} />
+        {benchmarkId ? (
+          <JudgedByBar
+            judgedBy={judgedBy}
+            judging={underJudge ? underJudge.judging.filter((run) => run.model === modelName) : null}
+            benchmarkQuery={selection.param ? `?benchmark=${encodeURIComponent(selection.param)}` : ""}
+          />
+        ) : null}
       </div>
 
       {runs.length === 0 ? (

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { JudgedByBar } from "@/components/judges/judged-by-bar";
 import { TaskMatrixTable } from "@/components/leaderboard/task-matrix-table";
 import { TONE_CLASSES, TONE_LEGEND } from "@/components/leaderboard/verdicts";
 import { PageHeader } from "@/components/ui/page-header";
@@ -9,6 +10,8 @@ import { benchmarkParam } from "@/lib/leaderboard/benchmarks";
 import { decodeSegment, param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
 import { getTaskMatrix } from "@/lib/server/data/drilldown";
+import { drilldownJudge } from "@/lib/server/data/judged-by";
+import { resolveJudgedBy } from "@/lib/server/data/judges";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";
 
@@ -42,8 +45,11 @@ export default async function TaskPage({ params, searchParams }: Props) {
     }
   }
   if (!detail || !benchmark) notFound();
+  const judgedBy = await resolveJudgedBy(db, user, benchmark.id, param(query, "judge"));
+  const underJudge = await drilldownJudge(db, user, benchmark.id, judgedBy.choice);
+  if (underJudge) detail = (await getTaskMatrix(db, user, benchmark.id, taskName, {}, underJudge.judge)) ?? detail;
   const benchmarkValue = benchmarkParam(benchmark, selection.choices);
-  const bq = `benchmark=${encodeURIComponent(benchmarkValue)}`;
+  const bq = `benchmark=${encodeURIComponent(benchmarkValue)}${judgedBy.choice.param ? `&judge=${encodeURIComponent(judgedBy.choice.param)}` : ""}`;
   const { matrix } = detail;
 
   return (
@@ -63,6 +69,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
         }
       />
 
+      <JudgedByBar judgedBy={judgedBy} judging={underJudge?.judging ?? null} benchmarkQuery={`?benchmark=${encodeURIComponent(benchmarkValue)}`} />
       <details className="mb-6 text-sm">
         <summary className="cursor-pointer font-medium">Instructions per round</summary>
         <ol className="mt-2 space-y-2">
@@ -86,7 +93,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
               </li>
             ))}
           </ul>
-          <TaskMatrixTable wire={detail.wire} benchmark={benchmarkValue} taskName={detail.name} downloadName={["task", detail.name, benchmark.name]} />
+          <TaskMatrixTable wire={detail.wire} benchmark={benchmarkValue} judge={judgedBy.choice.param} taskName={detail.name} downloadName={["task", detail.name, benchmark.name]} />
         </>
       )}
     </>

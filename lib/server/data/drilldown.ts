@@ -8,6 +8,7 @@ import { buildTaskMatrix, caseStates, encodeMatrix, type MatrixRun, type ModelTu
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import type { SessionUser } from "../session";
+import { turnVerdictColumns, type DrilldownJudge } from "./judged-by";
 import { int, type ReadOptions } from "./leaderboard";
 import { cachedRead } from "./read-cache";
 
@@ -20,6 +21,30 @@ function parseCases(text: unknown): Map<number, boolean> {
     verdicts.set(Number(position), verdict === "1");
   }
   return verdicts;
+}
+
+/**
+ * Extra columns and a run restriction for a drill-down under a chosen judge: only runs it has judged at step 1_4,
+ * each turn's verdict, fail step and cases as it decides them. Empty for the recorded verdicts.
+ */
+function judgeSql(judge: DrilldownJudge | null | undefined): { columns: string; where: string; params: string[]; runParams: string[] } {
+  if (!judge) return { columns: "", where: "", params: [], runParams: [] };
+  const columns = turnVerdictColumns(judge.members);
+  const runIds = [...judge.runs.keys()];
+  return {
+    columns: `, ${columns.sql}`,
+    // An impossible id keeps the statement valid when no run is judged.
+    where: ` AND r."runId" IN (${runIds.length ? runIds.map(() => "?").join(", ") : "''"})`,
+    params: columns.params,
+    runParams: runIds,
+  };
+}
+
+/** A turn's verdict, fail step and cases under the judge, or the stored ones. */
+function turnOutcome(row: { valid: unknown; failStep: string | null; cases: unknown; runId: string; hasResolve: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }, judge: DrilldownJudge | null | undefined) {
+  if (!judge) return { valid: int(row.valid) === 1, failStep: row.failStep, cases: parseCases(row.cases), hasResolve: int(row.hasResolve) === 1 };
+  const valid = int(row.jPass) === 1;
+  return { valid, failStep: valid ? null : (row.jFailStep ?? null), cases: parseCases(row.jCases), hasResolve: int(row.hasResolve) === 1 && judge.runs.get(row.runId)?.resolveJudged === true };
 }
 
 const CASES_SQL = `(SELECT group_concat(c."position" || ':' || c."verdict") FROM "CaseResult" c WHERE c."responseId" = r."id")`;
@@ -58,8 +83,9 @@ export interface TurnFilter {
 }
 
 /** The model's turns on the benchmark (optionally one domain, round or run), in benchmark order. */
-export async function getModelTurns(db: Database, actor: SessionUser | null, benchmarkId: string, modelName: string, filter: TurnFilter = {}): Promise<ModelTurnRow[]> {
+export async function getModelTurns(db: Database, actor: SessionUser | null, benchmarkId: string, modelName: string, filter: TurnFilter = {}, judge?: DrilldownJudge | null): Promise<ModelTurnRow[]> {
   assertAllowed(actor, "read");
+  const judged = judgeSql(judge);
   const conditions = [`ru."benchmarkId" = ?`, `m."name" = ?`];
   const values: unknown[] = [benchmarkId, modelName];
   if (filter.domain) {
@@ -75,12 +101,12 @@ export async function getModelTurns(db: Database, actor: SessionUser | null, ben
     values.push(filter.runId);
   }
   const rows = await db.$queryRawUnsafe<
-    { responseId: string; runId: string; runLabel: string; hasResolve: unknown; task: string; domain: string; round: unknown; turn: string; valid: unknown; failStep: string | null; code: string | null; message: string | null; cases: unknown }[]
+    { responseId: string; runId: string; runLabel: string; hasResolve: unknown; task: string; domain: string; round: unknown; turn: string; valid: unknown; failStep: string | null; code: string | null; message: string | null; cases: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }[]
   >(
     `SELECT r."id" AS responseId, ru."id" AS runId, ru."label" AS runLabel, ru."hasResolve" AS hasResolve, k."name" AS task, d."name" AS domain,
             t."round" AS round, t."key" AS turn, p."valid" AS valid, p."failStep" AS failStep, p."topDiagnosticCode" AS code,
             (SELECT g."message" FROM "Diagnostic" g WHERE g."passResultId" = p."id" AND g."position" = 0) AS message,
-            ${CASES_SQL} AS cases
+            ${CASES_SQL} AS cases${judged.columns}
      FROM "Run" ru
      JOIN "Model" m ON m."id" = ru."modelId"
      JOIN "Response" r ON r."runId" = ru."id"
@@ -88,12 +114,15 @@ export async function getModelTurns(db: Database, actor: SessionUser | null, ben
      JOIN "Turn" t ON t."id" = r."turnId"
      JOIN "Task" k ON k."id" = t."taskId"
      JOIN "Domain" d ON d."id" = k."domainId"
-     WHERE ${conditions.join(" AND ")}
+     WHERE ${conditions.join(" AND ")}${judged.where}
      ORDER BY d."position", k."externalId", t."round", ru."importedAt", ru."id"`,
+    ...judged.params,
     ...values,
+    ...judged.runParams,
   );
   return rows.map((row) => {
-    const valid = int(row.valid) === 1;
+    const outcome = turnOutcome(row, judge);
+    const valid = outcome.valid;
     return {
       responseId: row.responseId,
       runId: row.runId,
@@ -103,10 +132,10 @@ export async function getModelTurns(db: Database, actor: SessionUser | null, ben
       round: int(row.round),
       turn: row.turn,
       valid,
-      failStep: row.failStep,
+      failStep: outcome.failStep,
       topDiagnosticCode: row.code,
       topDiagnosticMessage: row.message,
-      cases: caseStates(valid, int(row.hasResolve) === 1, parseCases(row.cases)),
+      cases: caseStates(valid, outcome.hasResolve, outcome.cases),
     };
   });
 }
@@ -115,7 +144,7 @@ export interface TaskListItem extends TaskCounts {
   externalId: number;
 }
 
-export async function listTasks(db: Database, actor: SessionUser | null, benchmarkId: string): Promise<TaskListItem[]> {
+export async function listTasks(db: Database, actor: SessionUser | null, benchmarkId: string, judge?: DrilldownJudge | null): Promise<TaskListItem[]> {
   assertAllowed(actor, "read");
   const tasks = await db.$queryRawUnsafe<{ id: string; name: string; externalId: unknown; rounds: unknown; domain: string; turns: unknown }[]>(
     `SELECT k."id" AS id, k."name" AS name, k."externalId" AS externalId, k."roundCount" AS rounds, d."name" AS domain,
@@ -124,7 +153,7 @@ export async function listTasks(db: Database, actor: SessionUser | null, benchma
      WHERE k."benchmarkId" = ? ORDER BY d."position", k."externalId"`,
     benchmarkId,
   );
-  const results = await db.$queryRawUnsafe<{ taskId: string; responses: unknown; passed: unknown; resolveResponses: unknown; casesPassed: unknown }[]>(
+  const results = judge ? await judgedTaskCounts(db, benchmarkId, judge) : await db.$queryRawUnsafe<{ taskId: string; responses: unknown; passed: unknown; resolveResponses: unknown; casesPassed: unknown }[]>(
     `SELECT t."taskId" AS taskId, COUNT(*) AS responses, SUM(p."valid") AS passed,
             SUM(ru."hasResolve") AS resolveResponses,
             SUM(CASE WHEN ru."hasResolve" = 1 THEN (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = 1) ELSE 0 END) AS casesPassed
@@ -149,6 +178,32 @@ export async function listTasks(db: Database, actor: SessionUser | null, benchma
   });
 }
 
+/** Task counts under a judge, over the runs it has judged; resolve only from runs whose resolve stage it judged. */
+async function judgedTaskCounts(db: Database, benchmarkId: string, judge: DrilldownJudge) {
+  const judged = judgeSql(judge);
+  const rows = await db.$queryRawUnsafe<{ taskId: string; runId: string; jPass: unknown; jCases: unknown }[]>(
+    `SELECT t."taskId" AS taskId, r."runId" AS runId, ${judged.columns.slice(2)}
+     FROM "Turn" t JOIN "Response" r ON r."turnId" = t."id" JOIN "PassResult" p ON p."responseId" = r."id"
+     WHERE t."benchmarkId" = ?${judged.where}`,
+    ...judged.params,
+    benchmarkId,
+    ...judged.runParams,
+  );
+  const byTask = new Map<string, { taskId: string; responses: number; passed: number; resolveResponses: number; casesPassed: number }>();
+  for (const row of rows) {
+    const entry = byTask.get(row.taskId) ?? { taskId: row.taskId, responses: 0, passed: 0, resolveResponses: 0, casesPassed: 0 };
+    const passed = int(row.jPass) === 1;
+    entry.responses += 1;
+    if (passed) entry.passed += 1;
+    if (judge.runs.get(row.runId)?.resolveJudged) {
+      entry.resolveResponses += 1;
+      if (passed) entry.casesPassed += [...parseCases(row.jCases).values()].filter(Boolean).length;
+    }
+    byTask.set(row.taskId, entry);
+  }
+  return [...byTask.values()];
+}
+
 export interface TaskDetail {
   name: string;
   externalId: number;
@@ -160,41 +215,50 @@ export interface TaskDetail {
 }
 
 /** A task's turns and every run's verdicts on them; null when the benchmark has no such task. */
-export async function getTaskMatrix(db: Database, actor: SessionUser | null, benchmarkId: string, taskName: string, options: ReadOptions = {}): Promise<TaskDetail | null> {
+export async function getTaskMatrix(db: Database, actor: SessionUser | null, benchmarkId: string, taskName: string, options: ReadOptions = {}, judge?: DrilldownJudge | null): Promise<TaskDetail | null> {
   assertAllowed(actor, "read");
-  if (options.fresh) return computeTaskMatrix(db, benchmarkId, taskName);
+  if (options.fresh || judge) return computeTaskMatrix(db, benchmarkId, taskName, judge);
   return cachedRead(db, `task:${benchmarkId}:${taskName}`, () => computeTaskMatrix(db, benchmarkId, taskName));
 }
 
-async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: string): Promise<TaskDetail | null> {
+async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: string, judge?: DrilldownJudge | null): Promise<TaskDetail | null> {
+  const judged = judgeSql(judge);
   const task = await db.task.findUnique({
     where: { benchmarkId_name: { benchmarkId, name: taskName } },
     include: { domain: { select: { name: true } }, turns: { select: { id: true, round: true, key: true, instruction: true }, orderBy: { round: "asc" } } },
   });
   if (!task) return null;
   const responses = await db.$queryRawUnsafe<
-    { responseId: string; runId: string; turnId: string; valid: unknown; failStep: string | null; casesPassed: unknown; label: string; hasResolve: unknown; model: string; displayName: string; importedAt: unknown }[]
+    { responseId: string; runId: string; turnId: string; valid: unknown; failStep: string | null; casesPassed: unknown; label: string; hasResolve: unknown; model: string; displayName: string; importedAt: unknown; cases?: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }[]
   >(
     `SELECT r."id" AS responseId, r."runId" AS runId, r."turnId" AS turnId, p."valid" AS valid, p."failStep" AS failStep,
             (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = 1) AS casesPassed,
-            ru."label" AS label, ru."hasResolve" AS hasResolve, m."name" AS model, m."displayName" AS displayName, ru."importedAt" AS importedAt
+            ru."label" AS label, ru."hasResolve" AS hasResolve, m."name" AS model, m."displayName" AS displayName, ru."importedAt" AS importedAt${judged.columns}
      FROM "Turn" t
      JOIN "Response" r ON r."turnId" = t."id"
      JOIN "PassResult" p ON p."responseId" = r."id"
      JOIN "Run" ru ON ru."id" = r."runId"
      JOIN "Model" m ON m."id" = ru."modelId"
-     WHERE t."taskId" = ?
+     WHERE t."taskId" = ?${judged.where}
      ORDER BY ru."importedAt", ru."id"`,
+    ...judged.params,
     task.id,
+    ...judged.runParams,
   );
   const runs = new Map<string, MatrixRun>();
   for (const row of responses) {
-    if (!runs.has(row.runId)) runs.set(row.runId, { runId: row.runId, model: row.model, displayName: row.displayName, label: row.label, hasResolve: int(row.hasResolve) === 1 });
+    const hasResolve = int(row.hasResolve) === 1 && (!judge || judge.runs.get(row.runId)?.resolveJudged === true);
+    if (!runs.has(row.runId)) runs.set(row.runId, { runId: row.runId, model: row.model, displayName: row.displayName, label: row.label, hasResolve });
   }
   const matrix = buildTaskMatrix(
     task.turns.map((turn) => ({ turnId: turn.id, round: turn.round, key: turn.key })),
     [...runs.values()],
-    responses.map((row) => ({ responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: int(row.valid) === 1, failStep: row.failStep, casesPassed: int(row.casesPassed) })),
+    responses.map((row) => {
+      if (!judge) return { responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: int(row.valid) === 1, failStep: row.failStep, casesPassed: int(row.casesPassed) };
+      const outcome = turnOutcome({ ...row, cases: null }, judge);
+      const casesPassed = outcome.valid ? [...outcome.cases.values()].filter(Boolean).length : 0;
+      return { responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: outcome.valid, failStep: outcome.failStep, casesPassed };
+    }),
   );
   return {
     name: task.name,
@@ -207,32 +271,35 @@ async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: st
 }
 
 /** One run's outcome on every turn it answered, for a paired comparison. */
-export async function getPairTurns(db: Database, actor: SessionUser | null, runId: string): Promise<PairTurn[]> {
+export async function getPairTurns(db: Database, actor: SessionUser | null, runId: string, judge?: DrilldownJudge | null): Promise<PairTurn[]> {
   assertAllowed(actor, "read");
-  const rows = await db.$queryRawUnsafe<{ responseId: string; turn: string; task: string; domain: string; round: unknown; valid: unknown; hasResolve: unknown; cases: unknown }[]>(
-    `SELECT r."id" AS responseId, t."key" AS turn, k."name" AS task, d."name" AS domain, t."round" AS round, p."valid" AS valid,
-            ru."hasResolve" AS hasResolve, ${CASES_SQL} AS cases
+  const judged = judgeSql(judge);
+  const rows = await db.$queryRawUnsafe<{ responseId: string; runId: string; turn: string; task: string; domain: string; round: unknown; valid: unknown; failStep: string | null; hasResolve: unknown; cases: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }[]>(
+    `SELECT r."id" AS responseId, r."runId" AS runId, t."key" AS turn, k."name" AS task, d."name" AS domain, t."round" AS round, p."valid" AS valid,
+            p."failStep" AS failStep, ru."hasResolve" AS hasResolve, ${CASES_SQL} AS cases${judged.columns}
      FROM "Run" ru
      JOIN "Response" r ON r."runId" = ru."id"
      JOIN "PassResult" p ON p."responseId" = r."id"
      JOIN "Turn" t ON t."id" = r."turnId"
      JOIN "Task" k ON k."id" = t."taskId"
      JOIN "Domain" d ON d."id" = k."domainId"
-     WHERE ru."id" = ?
+     WHERE ru."id" = ?${judged.where}
      ORDER BY d."position", k."externalId", t."round"`,
+    ...judged.params,
     runId,
+    ...judged.runParams,
   );
   return rows.map((row) => {
-    const verdicts = parseCases(row.cases);
+    const outcome = turnOutcome(row, judge);
     return {
       turn: row.turn,
       task: row.task,
       domain: row.domain,
       round: int(row.round),
       responseId: row.responseId,
-      passed: int(row.valid) === 1,
+      passed: outcome.valid,
       // Only passing turns reach the resolve stage; a failed turn's three cases count as not resolved.
-      cases: int(row.hasResolve) === 1 ? [1, 2, 3].map((position) => verdicts.get(position) === true) : null,
+      cases: outcome.hasResolve ? [1, 2, 3].map((position) => outcome.valid && outcome.cases.get(position) === true) : null,
     };
   });
 }

@@ -6,10 +6,12 @@ import { benchmarkParam, chooseBenchmark, orderBenchmarks, type BenchmarkChoice 
 import type { CategoryCount, FailStepCount, RoundTurns } from "@/lib/leaderboard/charts";
 import { ratesFromCounts, summarizeCounts, type CellCount } from "@/lib/leaderboard/counts";
 import { encodeBoard, type WireBoard } from "@/lib/leaderboard/wire";
+import { RECORDED_CHOICE, type JudgeChoice } from "@/lib/judges/choice";
 import { PUBLISHED_SOURCE, PUBLISHED_TABLE1 } from "@/lib/published/table1";
 import type { RateRow } from "@/lib/stats/rates";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
+import { getJudgedCounts, getJudgedFailureCounts, type RunJudging } from "./judged-by";
 import { cachedRead } from "./read-cache";
 import type { SessionUser } from "../session";
 
@@ -65,6 +67,8 @@ export interface MeasuredCounts {
   roundTurns: RoundTurns[];
   /** Turns of the benchmark per domain. */
   domainTurns: { domain: string; turns: number }[];
+  /** Under a chosen judge or panel: what it covers of every run (runs it has not judged are absent from `cells`). */
+  judging?: RunJudging[];
 }
 
 /**
@@ -75,8 +79,13 @@ export interface MeasuredCounts {
  * not choose without ANALYZE statistics. The groups come back packed per run ("position,round,turns,passed,cases;…",
  * with the domain's position): the driver adapter costs more per row than SQLite does per group.
  */
-export async function getMeasuredCounts(db: Database, actor: SessionUser | null, benchmarkId: string): Promise<MeasuredCounts> {
+export async function getMeasuredCounts(db: Database, actor: SessionUser | null, benchmarkId: string, judge: JudgeChoice = RECORDED_CHOICE): Promise<MeasuredCounts> {
   assertAllowed(actor, "read");
+  const recorded = await getRecordedCounts(db, benchmarkId);
+  return judge.kind === "recorded" ? recorded : getJudgedCounts(db, actor, benchmarkId, judge, recorded);
+}
+
+async function getRecordedCounts(db: Database, benchmarkId: string): Promise<MeasuredCounts> {
   const runs = await db.$queryRawUnsafe<{ id: string; label: string; origin: string; hasResolve: unknown; model: string; displayName: string; family: string | null; access: string | null }[]>(
     `SELECT r."id" AS id, r."label" AS label, r."origin" AS origin, r."hasResolve" AS hasResolve,
             m."name" AS model, m."displayName" AS displayName, m."family" AS family, m."access" AS access
@@ -172,8 +181,8 @@ export interface MeasuredRates {
 }
 
 /** Pooled rate rows of every model measured on the benchmark (overall, domains, rounds). */
-export async function getMeasuredRates(db: Database, actor: SessionUser | null, benchmarkId: string): Promise<MeasuredRates> {
-  const counts = await getMeasuredCounts(db, actor, benchmarkId);
+export async function getMeasuredRates(db: Database, actor: SessionUser | null, benchmarkId: string, judge: JudgeChoice = RECORDED_CHOICE): Promise<MeasuredRates> {
+  const counts = await getMeasuredCounts(db, actor, benchmarkId, judge);
   const rates = ratesFromCounts(counts.cells);
   if (!rates.ok) throw new Error(`inconsistent counts in the database: ${rates.issues.map((found) => found.message).join("; ")}`);
   return { counts, rates: rates.value };
@@ -186,26 +195,30 @@ export interface LeaderboardData {
   wire: WireBoard;
   /** Runs on the selected benchmark. */
   runCount: number;
+  /** Under a chosen judge or panel: what it covers of every run; null for the recorded verdicts. */
+  judging: RunJudging[] | null;
 }
 
 export interface ReadOptions {
   /** Skip the read cache (benchmarks measure the uncached path with it). */
   fresh?: boolean;
+  /** Whose step 1_4 and resolve verdicts decide the figures; the recorded ones by default. */
+  judge?: JudgeChoice;
 }
 
-async function computeBoard(db: Database, actor: SessionUser | null, benchmarkId: string | null): Promise<{ board: Board; wire: WireBoard; runCount: number }> {
+async function computeBoard(db: Database, actor: SessionUser | null, benchmarkId: string | null, judge: JudgeChoice): Promise<{ board: Board; wire: WireBoard; runCount: number; judging: RunJudging[] | null }> {
   const published = await getPublishedFigures(db, actor);
   if (!benchmarkId) {
     const board = buildBoard(null, published);
-    return { board, wire: encodeBoard(board), runCount: 0 };
+    return { board, wire: encodeBoard(board), runCount: 0, judging: null };
   }
-  const counts = await getMeasuredCounts(db, actor, benchmarkId);
+  const counts = await getMeasuredCounts(db, actor, benchmarkId, judge);
   const summary = summarizeCounts(counts.cells);
   if (!summary.ok) throw new Error(`inconsistent counts in the database: ${summary.issues.map((found) => found.message).join("; ")}`);
   const runs = new Map<string, number>();
   for (const run of counts.runs) runs.set(run.model, (runs.get(run.model) ?? 0) + 1);
   const board = buildBoard({ models: counts.models, rates: summary.value.rates, spreads: summary.value.spreads, runs }, published);
-  return { board, wire: encodeBoard(board), runCount: counts.runs.length };
+  return { board, wire: encodeBoard(board), runCount: counts.runs.length, judging: counts.judging ?? null };
 }
 
 /** Everything the leaderboard page shows: measured figures for the chosen benchmark and the published ones. */
@@ -213,18 +226,21 @@ export async function loadLeaderboard(db: Database, actor: SessionUser | null, r
   assertAllowed(actor, "read");
   const selection = await selectBenchmark(db, actor, requestedBenchmark);
   const id = selection.benchmark?.id ?? null;
-  const computed = options.fresh ? await computeBoard(db, actor, id) : await cachedRead(db, `leaderboard:${id ?? ""}`, () => computeBoard(db, actor, id));
+  const judge = options.judge ?? RECORDED_CHOICE;
+  const computed = options.fresh
+    ? await computeBoard(db, actor, id, judge)
+    : await cachedRead(db, `leaderboard:${id ?? ""}:${judge.param}`, () => computeBoard(db, actor, id, judge));
   return { selection, ...computed };
 }
 
 export type ExportSource = "measured" | "published";
 
 /** Rate rows for export: measured from the benchmark's runs, or the published Table 1 with its implied counts. */
-export async function getExportRates(db: Database, actor: SessionUser | null, source: ExportSource, requestedBenchmark: string | null): Promise<{ rows: RateRow[]; benchmark: BenchmarkChoice | null }> {
+export async function getExportRates(db: Database, actor: SessionUser | null, source: ExportSource, requestedBenchmark: string | null, judge: JudgeChoice = RECORDED_CHOICE): Promise<{ rows: RateRow[]; benchmark: BenchmarkChoice | null }> {
   if (source === "published") return { rows: publishedRateRows(await getPublishedFigures(db, actor)), benchmark: null };
   const selection = await selectBenchmark(db, actor, requestedBenchmark);
   if (!selection.benchmark) return { rows: [], benchmark: null };
-  return { rows: (await getMeasuredRates(db, actor, selection.benchmark.id)).rates, benchmark: selection.benchmark };
+  return { rows: (await getMeasuredRates(db, actor, selection.benchmark.id, judge)).rates, benchmark: selection.benchmark };
 }
 
 export interface FailureCounts {
@@ -233,8 +249,9 @@ export interface FailureCounts {
 }
 
 /** Turns per model and fail step, and failed turns per model and category of their first diagnostic. */
-export async function getFailureCounts(db: Database, actor: SessionUser | null, benchmarkId: string): Promise<FailureCounts> {
+export async function getFailureCounts(db: Database, actor: SessionUser | null, benchmarkId: string, judged?: { judge: JudgeChoice; runIds: readonly string[] }): Promise<FailureCounts> {
   assertAllowed(actor, "read");
+  if (judged && judged.judge.kind === "judges") return getJudgedFailureCounts(db, actor, judged.judge, judged.runIds);
   const steps = await db.$queryRawUnsafe<{ model: string; failStep: string | null; turns: unknown }[]>(
     `SELECT m."name" AS model, CASE WHEN p."valid" = 1 THEN NULL ELSE COALESCE(p."failStep", 'unknown') END AS failStep, COUNT(*) AS turns
      FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId"

@@ -161,6 +161,7 @@ async function loadCandidates(db: Database, filter: QueueFilter): Promise<Candid
       reason: true,
       inputFingerprint: true,
       promptFingerprint: true,
+      sampleIndex: true,
       response: { select: { run: { select: { label: true, model: { select: { name: true } } } }, turn: { select: { key: true, task: { select: { domain: { select: { name: true } } } } } } } },
     },
   });
@@ -171,7 +172,8 @@ async function loadCandidates(db: Database, filter: QueueFilter): Promise<Candid
     if (list) list.push({ judge: row.judge, verdict: row.verdict });
     else byItem.set(key, [{ judge: row.judge, verdict: row.verdict }]);
   }
-  return rows.map((row) => ({
+  // A queue holds one verdict per judge and item: a judge asked K times is reviewed on its first sample.
+  return rows.filter((row) => row.sampleIndex === 0).map((row) => ({
     judgeVerdictId: row.id,
     responseId: row.responseId,
     stage: asStage(row.stage),

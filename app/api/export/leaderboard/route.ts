@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { parseJudgeChoice } from "@/lib/judges/choice";
 import { exportFileName, leaderboardColumns, leaderboardExportRows, MIME_TYPES, render } from "@/lib/leaderboard/export";
 import { database } from "@/lib/server/db";
 import { getExportRates } from "@/lib/server/data/leaderboard";
@@ -6,7 +7,7 @@ import { checkAccess } from "@/lib/server/session";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/export/leaderboard?source=measured|published&format=csv|json[&benchmark=<name or id>][&rounds=all] */
+/** GET /api/export/leaderboard?source=measured|published&format=csv|json[&benchmark=<name or id>][&rounds=all][&judge=<label or panel:a,b>] */
 export async function GET(request: Request) {
   const decision = await checkAccess("read");
   if (!decision.allowed) return NextResponse.json({ error: decision.reason }, { status: decision.reason === "unauthenticated" ? 401 : 403 });
@@ -16,9 +17,11 @@ export async function GET(request: Request) {
   if ((source !== "measured" && source !== "published") || (format !== "csv" && format !== "json")) {
     return NextResponse.json({ error: "source must be measured or published, format csv or json" }, { status: 400 });
   }
-  const { rows, benchmark } = await getExportRates(database(), decision.user, source, url.searchParams.get("benchmark"));
+  const judge = parseJudgeChoice(url.searchParams.get("judge"));
+  if (!judge.ok) return NextResponse.json({ error: judge.issues.join("; ") }, { status: 400 });
+  const { rows, benchmark } = await getExportRates(database(), decision.user, source, url.searchParams.get("benchmark"), judge.value);
   const body = render(leaderboardColumns(source), leaderboardExportRows(rows, { allRounds: url.searchParams.get("rounds") === "all" }), format);
-  const name = exportFileName(["leaderboard", source, ...(benchmark ? [benchmark.name] : [])], format);
+  const name = exportFileName(["leaderboard", source, ...(benchmark ? [benchmark.name] : []), ...(source === "measured" && judge.value.param ? [`judged-by-${judge.value.param}`] : [])], format);
   return new NextResponse(body, {
     headers: { "Content-Type": MIME_TYPES[format], "Content-Disposition": `attachment; filename="${name}"`, "Cache-Control": "no-store" },
   });

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { calibrate, humanLabel, weekOf, type CalibrationItem } from "./calibration";
+
+const day = (text: string) => new Date(`${text}T12:00:00Z`);
+
+describe("humanLabel", () => {
+  it("is the majority of each annotator's latest vote, dated by the latest vote", () => {
+    const label = humanLabel([
+      { annotator: "ann", pass: false, at: day("2026-01-01") },
+      { annotator: "ann", pass: true, at: day("2026-01-03") }, // ann changed her mind: counts once, as pass
+      { annotator: "bob", pass: true, at: day("2026-01-02") },
+      { annotator: "cy", pass: false, at: day("2026-01-02") },
+    ]);
+    expect(label).toEqual({ pass: true, at: day("2026-01-03") });
+  });
+  it("has no label on a tie or without votes", () => {
+    expect(humanLabel([{ annotator: "a", pass: true, at: day("2026-01-01") }, { annotator: "b", pass: false, at: day("2026-01-01") }])).toBeNull();
+    expect(humanLabel([])).toBeNull();
+  });
+});
+
+describe("weekOf", () => {
+  it("is the Monday of the UTC week", () => {
+    expect(weekOf(day("2026-11-23"))).toBe("2026-11-23"); // a Monday
+    expect(weekOf(day("2026-11-29"))).toBe("2026-11-23"); // the Sunday after
+    expect(weekOf(day("2026-11-30"))).toBe("2026-11-30");
+  });
+});
+
+describe("calibrate", () => {
+  const vote = (pass: boolean, date: string, annotator = "ann") => ({ annotator, pass, at: day(date) });
+  // Week of 2026-11-23: four items; week of 2026-11-30: two items.
+  const items: CalibrationItem[] = [
+    { id: "1", votes: [vote(true, "2026-11-24")], judges: new Map([["j", true], ["rule", true]]) },
+    { id: "2", votes: [vote(true, "2026-11-24")], judges: new Map([["j", true], ["rule", false]]) },
+    { id: "3", votes: [vote(false, "2026-11-25")], judges: new Map([["j", true], ["rule", false]]) },
+    { id: "4", votes: [vote(false, "2026-11-26")], judges: new Map([["j", false]]) },
+    { id: "5", votes: [vote(true, "2026-12-01")], judges: new Map([["j", false]]) },
+    { id: "6", votes: [vote(false, "2026-12-02")], judges: new Map([["j", true]]) },
+    { id: "tie", votes: [vote(true, "2026-12-02", "a"), vote(false, "2026-12-02", "b")], judges: new Map([["j", true]]) },
+  ];
+  const result = calibrate(items);
+
+  it("counts labelled and tied items", () => {
+    expect(result.labelled).toBe(6);
+    expect(result.tied).toBe(1);
+    expect(result.judges.map((judge) => judge.judge)).toEqual(["j", "rule"]);
+  });
+  it("computes raw agreement and Cohen's kappa per judge (hand-computed)", () => {
+    const j = result.judges[0]!;
+    // j vs human over 6 items: TT, TT, TF, FF, FT, TF → a=2, b=2, c=1, d=1; agree 3 of 6.
+    expect(j.overall.n).toBe(6);
+    expect(j.overall.agree).toBe(3);
+    expect(j.overall.rate).toBe(0.5);
+    // κ = 2(ad − bc) / ((a+b)(b+d) + (a+c)(c+d)) = 2(2 − 2) / (4·3 + 3·2) = 0
+    expect(j.overall.kappa.kappa).toBe(0);
+    const rule = result.judges[1]!;
+    // rule vs human over items 1–3: TT, FT, FF → a=1, b=0, c=1, d=1; κ = 2(1 − 0) / (1·1 + 2·2) = 0.4
+    expect(rule.overall.n).toBe(3);
+    expect(rule.overall.agree).toBe(2);
+    expect(rule.overall.kappa.kappa).toBeCloseTo(0.4, 12);
+  });
+  it("splits agreement by week of the human label so drift shows", () => {
+    const j = result.judges[0]!;
+    expect(j.weeks.map((week) => [week.week, week.n, week.agree])).toEqual([
+      ["2026-11-23", 4, 3],
+      ["2026-11-30", 2, 0],
+    ]);
+    // Week one: TT, TT, TF, FF → a=2, b=1, c=0, d=1; κ = 2(2 − 0) / (3·2 + 2·1) = 0.5
+    expect(j.weeks[0]!.kappa.kappa).toBe(0.5);
+    expect(j.weeks[1]!.rate).toBe(0);
+  });
+});
+
+describe("calibrationChart", () => {
+  it("gives one point per week and one series per judge, null where a judge has no items that week", async () => {
+    const { calibrationChart } = await import("./calibration");
+    const chart = calibrationChart(
+      calibrate([
+        { id: "1", votes: [{ annotator: "a", pass: true, at: day("2026-11-24") }], judges: new Map([["j", true], ["rule", false]]) },
+        { id: "2", votes: [{ annotator: "a", pass: true, at: day("2026-12-01") }], judges: new Map([["j", true]]) },
+      ]),
+    );
+    expect(chart.series.map((entry) => entry.name)).toEqual(["j", "rule"]);
+    expect(chart.points).toEqual([
+      { label: "2026-11-23", j0: 1, j1: 0 },
+      { label: "2026-11-30", j0: 1, j1: null },
+    ]);
+  });
+});
