@@ -1,7 +1,8 @@
 // Generation against loopback servers: zero-shot replay of shared runs must follow the official protocol and give
 // back every recorded fail step of steps 1_1-1_3 once scored; the CLI resumes without asking for a turn twice; the
 // agentic modes make the official attempts and repairs over HTTP, and feedback mode reports the previous problems.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -92,6 +93,31 @@ describe.skipIf(!benchmarkDir)(`zero-shot generation replaying shared runs${benc
     expect(replay.violations).toEqual([]);
     expect(replay.asked.slice(askedBefore).sort()).toEqual([turnKey(data[0]?.task ?? "", 3), turnKey(data[5]?.task ?? "", 2)].sort());
     expect(JSON.parse(await readFile(out, "utf8"))).toEqual(data);
+  });
+
+  it("after kill -9 mid-run, a restart completes the file without generating a stored turn twice", async () => {
+    const recorded = benchmark.runs.find((candidate) => candidate.model === "gpt_5d2");
+    const replay = zeroShotReplay(builderPrompt(), benchmark.queries, recorded?.records ?? []);
+    stub.setHandler(async (request) => ({ ...(await replay.handler(request)), delayMs: 150 }) as StubAnswer);
+    const out = path.join(dir, "response_killed.json");
+    const args = ["tsx", "--conditions=react-server", "scripts/generate.ts", "--benchmark", benchmarkDir as string, "--endpoint", stub.baseURL, "--model", "replay-stub", "--out", out, "--concurrency", "4"];
+    const child = spawn("npx", args, { cwd: root, env, stdio: "ignore", detached: true });
+    const storedAt = async () => (existsSync(out) ? (JSON.parse(await readFile(out, "utf8")) as ResponseItem[]) : []);
+    const answersIn = (items: readonly ResponseItem[]) => items.flatMap((item) => Object.keys(item).filter((key) => key.startsWith("answer")).map((key) => `${item.task}_${key.slice(6)}`));
+    const deadline = Date.now() + 60_000;
+    while (answersIn(await storedAt()).length < 12 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    process.kill(-(child.pid as number), "SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    const stored = new Set(answersIn(await storedAt()));
+    expect(stored.size).toBeGreaterThanOrEqual(12);
+    expect(stored.size).toBeLessThan(79);
+    const askedBefore = replay.asked.length;
+    await run("npx", args, { cwd: root, env, maxBuffer: 16 * 1024 * 1024 });
+    const askedAfter = replay.asked.slice(askedBefore);
+    expect(askedAfter.filter((key) => stored.has(key))).toEqual([]);
+    expect(new Set(askedAfter).size).toBe(askedAfter.length);
+    expect(answersIn(await storedAt())).toHaveLength(79);
+    expect(replay.violations).toEqual([]);
   });
 
   it("reproduces the recorded fail steps of every shared run (in process)", async () => {

@@ -55,7 +55,7 @@ export interface GenerationOptions {
   turns?: ReadonlyMap<string, ScoreTurn>;
   /** A previous (partial) output: its non-empty answers are kept and not generated again. */
   existing?: readonly ResponseItem[];
-  /** Tasks in progress at once (default: the client's concurrency). */
+  /** Turns in flight at once (default: the client's concurrency); a turn of a task waits for its previous round. */
   concurrency?: number;
   /** Zero-shot parameters (default temperature 0.7, max_tokens 32768). Agentic calls send only what is given. */
   params?: ChatParams;
@@ -158,38 +158,74 @@ export async function generateResponses(options: GenerationOptions): Promise<Gen
     return result.ok ? { ...done, ok: true, answer: result.answer, accepted: result.accepted } : { ...done, ok: false, error: result.error };
   }
 
-  async function runTask(index: number): Promise<void> {
+  // Per task: the next round to look at, the exchanges so far, and whether a turn is in flight or the task is over.
+  const states = options.tasks.map(() => ({ next: 1, history: [] as Exchange[], busy: false, over: false }));
+
+  /** Moves past answers already present (they join the history); true when a round is left to generate. */
+  const advance = (index: number): boolean => {
     const task = options.tasks[index] as GenerationTask;
-    const history: Exchange[] = [];
-    for (let round = 1; round <= task.queries.length; round++) {
-      const query = task.queries[round - 1] as string;
-      const present = items[index]?.[answerKey(round)];
-      if (typeof present === "string" && present !== "") {
-        counts.skipped += 1;
-        history.push({ query, answer: present });
-        continue;
-      }
-      if (signal?.aborted) return;
-      const record = mode === "zero-shot" ? await zeroShotTurn(task, round, history) : await agenticTurn(task, round, history);
-      if (signal?.aborted && !record.ok) return;
-      await finish(record, index);
-      // Later rounds build on this one: without it they wait for a resumed run.
-      if (!record.ok) return;
-      history.push({ query, answer: record.answer as string });
+    const state = states[index] as (typeof states)[number];
+    while (state.next <= task.queries.length) {
+      const present = items[index]?.[answerKey(state.next)];
+      if (typeof present !== "string" || present === "") return true;
+      counts.skipped += 1;
+      state.history.push({ query: task.queries[state.next - 1] as string, answer: present });
+      state.next += 1;
     }
+    state.over = true;
+    return false;
+  };
+
+  async function nextTurn(index: number): Promise<void> {
+    const task = options.tasks[index] as GenerationTask;
+    const state = states[index] as (typeof states)[number];
+    const round = state.next;
+    const record = mode === "zero-shot" ? await zeroShotTurn(task, round, state.history) : await agenticTurn(task, round, state.history);
+    if (signal?.aborted && !record.ok) {
+      state.over = true;
+      return;
+    }
+    await finish(record, index);
+    // Later rounds build on this one: without it they wait for a resumed run.
+    if (!record.ok) {
+      state.over = true;
+      return;
+    }
+    state.history.push({ query: task.queries[round - 1] as string, answer: record.answer as string });
+    state.next += 1;
   }
 
-  const workers = Math.max(1, Math.min(options.concurrency ?? client.concurrency, options.tasks.length));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (next < options.tasks.length && !signal?.aborted) {
-        const index = next;
-        next += 1;
-        await runTask(index);
+  // Rounds of a task form a chain of calls. A free slot goes to the ready task with the most rounds left (then the
+  // earlier task): for equal-length calls this highest-level-first order is the shortest schedule of chains.
+  for (let index = 0; index < states.length; index++) advance(index);
+  const slots = Math.max(1, options.concurrency ?? client.concurrency);
+  const roundsLeft = (index: number) => (options.tasks[index] as GenerationTask).queries.length - (states[index] as (typeof states)[number]).next + 1;
+  await new Promise<void>((resolve, reject) => {
+    let active = 0;
+    const pump = () => {
+      while (active < slots && !signal?.aborted) {
+        let best = -1;
+        states.forEach((state, index) => {
+          if (!state.busy && !state.over && (best < 0 || roundsLeft(index) > roundsLeft(best))) best = index;
+        });
+        if (best < 0) break;
+        const state = states[best] as (typeof states)[number];
+        state.busy = true;
+        active += 1;
+        nextTurn(best).then(
+          () => {
+            state.busy = false;
+            if (!state.over) advance(best);
+            active -= 1;
+            pump();
+          },
+          reject,
+        );
       }
-    }),
-  );
+      if (active === 0) resolve();
+    };
+    pump();
+  });
   await saving;
   return { items, turns, ...counts, cancelled: signal?.aborted ?? false };
 }
