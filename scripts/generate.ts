@@ -12,7 +12,7 @@ import { endpointIdentity } from "@/lib/judge";
 import { readBenchmarkDir, readJsonFile } from "@/lib/server/benchmark-files";
 import { generateResponses, type ResponseItem } from "@/lib/server/generation/runner";
 import { createChatClient } from "@/lib/server/llm";
-import { apiKeyFromEnv, decimal, describeIssues, endpointOption, parseCommandLine, required, runCommandLine, usageError, UsageError, wholeNumber } from "./lib/cli";
+import { apiKeyFromEnv, decimal, describeIssues, endpointOption, parseOptions, required, runCommandLine, UsageError, wholeNumber } from "./lib/cli";
 
 const USAGE = `Usage: npm run -s generate -- --benchmark <dir> --endpoint <url> --model <name> --out <file>
          [--api-key-env <VAR>] [--mode zero-shot|agentic|feedback] [--concurrency <n>]
@@ -102,15 +102,8 @@ function writeAtomically(file: string, text: string): void {
 }
 
 async function main(): Promise<number> {
-  const parsed = parseCommandLine({ args: process.argv.slice(2), options: OPTIONS, allowPositionals: false }, USAGE, "stderr");
-  if (typeof parsed === "number") return parsed;
-  let options: Options;
-  try {
-    options = toOptions(parsed.values);
-  } catch (error) {
-    if (error instanceof UsageError) return usageError(error.message, USAGE);
-    throw error;
-  }
+  const options = parseOptions({ args: process.argv.slice(2), options: OPTIONS, allowPositionals: false }, USAGE, toOptions, "stderr");
+  if (typeof options === "number") return options;
   const benchmark = await readBenchmarkDir(options.benchmark, { includeRuns: false });
   if (!benchmark.ok) {
     console.error(`error: cannot read the benchmark at ${options.benchmark}:\n${describeIssues(benchmark.issues)}`);

@@ -8,7 +8,7 @@ import { readBenchmarkDir, readRunFile } from "@/lib/server/benchmark-files";
 import { expandRunPaths } from "@/lib/server/import/import-service";
 import { createChatClient, fileCallCache, judgeItems, type JudgedItem, type JudgeRun } from "@/lib/server/llm";
 import { cohenKappaFromCounts } from "@/lib/stats/agreement";
-import { apiKeyFromEnv, decimal, describeIssues, endpointOption, parseCommandLine, required, runCommandLine, usageError, UsageError, wholeNumber } from "./lib/cli";
+import { apiKeyFromEnv, decimal, describeIssues, endpointOption, parseOptions, required, runCommandLine, UsageError, wholeNumber } from "./lib/cli";
 
 const USAGE = `Usage: npm run -s judge -- --benchmark <dir> --run <file|dir> --stage pass|resolve --endpoint <url> --model <name>
          [--api-key-env <VAR>] [--concurrency <n>] [--samples <k>] [--cache-dir <dir>] [--no-cache] [--strict] [--json]
@@ -176,15 +176,8 @@ function summary(items: readonly JudgeItem[], run: JudgeRun, options: Options): 
 // -- main ------------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const parsed = parseCommandLine({ args: process.argv.slice(2), options: OPTIONS, allowPositionals: false }, USAGE);
-  if (typeof parsed === "number") return parsed;
-  let options: Options;
-  try {
-    options = toOptions(parsed.values);
-  } catch (error) {
-    if (error instanceof UsageError) return usageError(error.message, USAGE);
-    throw error;
-  }
+  const options = parseOptions({ args: process.argv.slice(2), options: OPTIONS, allowPositionals: false }, USAGE, toOptions);
+  if (typeof options === "number") return options;
 
   const benchmark = await readBenchmarkDir(options.benchmark, { includeRuns: false });
   if (!benchmark.ok) {

@@ -9,7 +9,7 @@ import { readBenchmarkDir, readRunFile } from "@/lib/server/benchmark-files";
 import { DIFY_RUN_TIMEOUT_MS, signIn } from "@/lib/server/dify/client";
 import { createChatClient } from "@/lib/server/llm";
 import { resolveRecords } from "@/lib/server/resolve/runner";
-import { apiKeyFromEnv, decimal, describeIssues, endpointOption, parseCommandLine, required, runCommandLine, usageError, UsageError } from "./lib/cli";
+import { apiKeyFromEnv, decimal, describeIssues, endpointOption, parseOptions, required, runCommandLine, UsageError } from "./lib/cli";
 
 const USAGE = `Usage: npm run -s resolve -- --benchmark <dir> --run <file> --dify <url> --dify-email <email>
          --dify-password-env <VAR> --case-files <dir> --endpoint <url> --model <name> --out <file>
@@ -71,15 +71,8 @@ function toOptions(values: Values) {
 }
 
 async function main(): Promise<number> {
-  const parsed = parseCommandLine({ args: process.argv.slice(2), options: OPTIONS, allowPositionals: false }, USAGE, "stderr");
-  if (typeof parsed === "number") return parsed;
-  let options: ReturnType<typeof toOptions>;
-  try {
-    options = toOptions(parsed.values);
-  } catch (error) {
-    if (error instanceof UsageError) return usageError(error.message, USAGE);
-    throw error;
-  }
+  const options = parseOptions({ args: process.argv.slice(2), options: OPTIONS, allowPositionals: false }, USAGE, toOptions, "stderr");
+  if (typeof options === "number") return options;
   if (!existsSync(options.caseFiles)) {
     console.error(`error: --case-files ${options.caseFiles}: no such directory`);
     return 1;

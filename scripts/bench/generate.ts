@@ -1,14 +1,12 @@
 // `npm run bench:generate`: zero-shot generation of all 27 benchmark tasks (79 turns) against a loopback stub that
 // answers every call after 1 s, 8 calls in flight; the stub runs in its own process. Reports the median wall time of
 // 3 runs. Target ≤ 12.5 s; rounds of a task are sequential, so no schedule beats ceil(79 / 8) = 10 s.
-import { spawn, type ChildProcess } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
-import { createInterface } from "node:readline";
 import { readBenchmarkDir } from "../../lib/server/benchmark-files";
 import { generateResponses } from "../../lib/server/generation/runner";
 import { createChatClient } from "../../lib/server/llm";
-import { fixedReply, startOpenAIStub } from "../../test/support/openai-stub";
-import { collectGarbage, locateBenchmark, median, peakRssMb, printTable, runMain } from "./common";
+import { fixedReply } from "../../test/support/openai-stub";
+import { collectGarbage, locateBenchmark, median, peakRssMb, printTable, runMain, serveStub, startStubProcess } from "./common";
 
 const CONCURRENCY = 8;
 const SERVER_DELAY_MS = 1_000;
@@ -16,32 +14,14 @@ const RUNS = 3;
 const TARGET_SECONDS = 12.5;
 const REPLY = "<node_selection>start, end</node_selection>\n<design_principle>A fixed stub reply.</design_principle>\n<workflow>{}</workflow>";
 
-async function serveStub(): Promise<void> {
-  const stub = await startOpenAIStub(fixedReply(REPLY, SERVER_DELAY_MS), { record: false });
-  console.log(stub.baseURL);
-  await new Promise<void>((resolve) => {
-    process.stdin.on("end", resolve).on("close", resolve).resume();
-  });
-  await stub.close();
-}
-
-function startStubProcess(): Promise<{ child: ChildProcess; baseURL: string }> {
-  const child = spawn(process.execPath, [...process.execArgv, __filename, "--stub"], { stdio: ["pipe", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`the stub process exited early (${code})`)));
-    createInterface({ input: child.stdout as NonNullable<typeof child.stdout> }).once("line", (line) => resolve({ child, baseURL: line.trim() }));
-  });
-}
-
 async function main(): Promise<void> {
-  if (process.argv.includes("--stub")) return serveStub();
+  if (process.argv.includes("--stub")) return serveStub(fixedReply(REPLY, SERVER_DELAY_MS));
   const files = await readBenchmarkDir(locateBenchmark(), { includeRuns: false });
   if (!files.ok) throw new Error(files.issues.map((entry) => entry.message).join("\n"));
   const tasks = files.value.queries;
   const builderPrompt = files.value.prompts.find((prompt) => prompt.name === "builder_prompt")?.text ?? "";
   const turns = tasks.reduce((sum, task) => sum + task.queries.length, 0);
-  const { child, baseURL } = await startStubProcess();
+  const { child, baseURL } = await startStubProcess(__filename);
   try {
     const seconds: number[] = [];
     for (let run = 0; run < RUNS; run += 1) {

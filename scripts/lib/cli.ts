@@ -104,3 +104,18 @@ export function describeIssues(issues: readonly { message: string }[]): string {
     .map((entry) => `  ${entry.message}`)
     .join("\n");
 }
+
+/**
+ * parseCommandLine, then `toOptions` over the values: a UsageError it throws is answered with the usage (status 2).
+ * A number is the exit status to return at once.
+ */
+export function parseOptions<T extends ParseArgsConfig, O>(config: T, usage: string, toOptions: (values: ReturnType<typeof parseArgs<T>>["values"]) => O, helpOn: "stdout" | "stderr" = "stdout"): O | number {
+  const parsed = parseCommandLine(config, usage, helpOn);
+  if (typeof parsed === "number") return parsed;
+  try {
+    return toOptions(parsed.values);
+  } catch (error) {
+    if (error instanceof UsageError) return usageError(error.message, usage);
+    throw error;
+  }
+}
