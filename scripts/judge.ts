@@ -3,13 +3,12 @@
 // carries exactly one JSON document; messages go to stderr. Exit 2 for bad arguments, 1 for unreadable input or when
 // no question got a verdict, 130 when interrupted.
 import path from "node:path";
-import type { BenchmarkIssue } from "@/lib/benchmark/issues";
 import { endpointIdentity, judgeItemsFor, officialSystemPrompt, OFFICIAL_JUDGE_PARAMS, type JudgeItem, type JudgeStage, type RecordedRun } from "@/lib/judge";
 import { readBenchmarkDir, readRunFile } from "@/lib/server/benchmark-files";
 import { expandRunPaths } from "@/lib/server/import/import-service";
 import { createChatClient, fileCallCache, judgeItems, type JudgedItem, type JudgeRun } from "@/lib/server/llm";
 import { cohenKappaFromCounts } from "@/lib/stats/agreement";
-import { parseCommandLine, runCommandLine, usageError } from "./lib/cli";
+import { apiKeyFromEnv, decimal, describeIssues, endpointOption, parseOptions, required, runCommandLine, UsageError, wholeNumber } from "./lib/cli";
 
 const USAGE = `Usage: npm run -s judge -- --benchmark <dir> --run <file|dir> --stage pass|resolve --endpoint <url> --model <name>
          [--api-key-env <VAR>] [--concurrency <n>] [--samples <k>] [--cache-dir <dir>] [--no-cache] [--strict] [--json]
@@ -76,38 +75,11 @@ interface Options {
   json: boolean;
 }
 
-class UsageError extends Error {}
-
-function wholeNumber(value: string | undefined, name: string, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < min) throw new UsageError(`--${name} must be a whole number ≥ ${min} (got "${value}")`);
-  return number;
-}
-
-function decimal(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (value.trim() === "" || !Number.isFinite(number) || number < 0) throw new UsageError(`--${name} must be a number ≥ 0 (got "${value}")`);
-  return number;
-}
-
-function required(value: string | undefined, name: string): string {
-  if (value === undefined || value === "") throw new UsageError(`--${name} is required`);
-  return value;
-}
-
 function toOptions(values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string }): Options {
   const stage = required(values.stage, "stage");
   if (stage !== "pass" && stage !== "resolve") throw new UsageError(`--stage must be pass or resolve (got "${stage}")`);
-  const endpoint = required(values.endpoint, "endpoint");
-  if (!/^https?:\/\/[^/]/i.test(endpoint)) throw new UsageError(`--endpoint must be an http(s) base URL such as http://127.0.0.1:8000/v1 (got "${endpoint}")`);
-  const keyVariable = values["api-key-env"];
-  let apiKey: string | null = null;
-  if (keyVariable !== undefined) {
-    apiKey = process.env[keyVariable] ?? null;
-    if (!apiKey) throw new UsageError(`--api-key-env ${keyVariable}: that environment variable is not set`);
-  }
+  const endpoint = endpointOption(values.endpoint);
+  const apiKey = apiKeyFromEnv(values["api-key-env"]);
   const rpm = values.rpm === undefined ? null : wholeNumber(values.rpm, "rpm", 0, 1);
   const tpm = values.tpm === undefined ? null : wholeNumber(values.tpm, "tpm", 0, 1);
   return {
@@ -130,13 +102,6 @@ function toOptions(values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["
     tpm,
     json: values.json === true,
   };
-}
-
-function describeIssues(issues: readonly BenchmarkIssue[]): string {
-  return issues
-    .slice(0, 10)
-    .map((entry) => `  ${entry.message}`)
-    .join("\n");
 }
 
 /** The runs named by --run: the file itself, or the directory's *.json in name order. */
@@ -211,15 +176,8 @@ function summary(items: readonly JudgeItem[], run: JudgeRun, options: Options): 
 // -- main ------------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const parsed = parseCommandLine({ args: process.argv.slice(2), options: OPTIONS, allowPositionals: false }, USAGE);
-  if (typeof parsed === "number") return parsed;
-  let options: Options;
-  try {
-    options = toOptions(parsed.values);
-  } catch (error) {
-    if (error instanceof UsageError) return usageError(error.message, USAGE);
-    throw error;
-  }
+  const options = parseOptions({ args: process.argv.slice(2), options: OPTIONS, allowPositionals: false }, USAGE, toOptions);
+  if (typeof options === "number") return options;
 
   const benchmark = await readBenchmarkDir(options.benchmark, { includeRuns: false });
   if (!benchmark.ok) {

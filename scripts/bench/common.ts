@@ -1,9 +1,12 @@
 // Shared pieces of the benchmarks: locating the shared corpus, garbage collection between runs, medians,
 // quantiles and a plain-text table. Benchmarks report medians over repeated runs; speed targets live here, never in tests.
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { startOpenAIStub, type StubHandler } from "../../test/support/openai-stub";
 
 export function locateBenchmark(): string {
   const candidates = [process.env.C2W_BENCHMARK_DIR, path.resolve(process.cwd(), "../shared/chat2workflow")];
@@ -65,4 +68,24 @@ export function runMain(main: () => Promise<void>): void {
       process.exit(1);
     },
   );
+}
+
+/** In the stub process: serves `handler` on loopback until the parent closes stdin, printing the base URL first. */
+export async function serveStub(handler: StubHandler): Promise<void> {
+  const stub = await startOpenAIStub(handler, { record: false });
+  console.log(stub.baseURL);
+  await new Promise<void>((resolve) => {
+    process.stdin.on("end", resolve).on("close", resolve).resume();
+  });
+  await stub.close();
+}
+
+/** Runs `script --stub` in its own process (so the stub's CPU is not the measured process's) and reads its URL. */
+export function startStubProcess(script: string): Promise<{ child: ChildProcess; baseURL: string }> {
+  const child = spawn(process.execPath, [...process.execArgv, script, "--stub"], { stdio: ["pipe", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`the stub process exited early (${code})`)));
+    createInterface({ input: child.stdout as NonNullable<typeof child.stdout> }).once("line", (line) => resolve({ child, baseURL: line.trim() }));
+  });
 }

@@ -1,39 +1,18 @@
 // `npm run bench:judge`: 2,000 judge calls (the shared runs' pass-stage prompts) through judgeItems against the
 // loopback stub answering after 200 ms, 32 at a time; the stub runs in its own process so the figures are the judge's.
 // Reports medians of 3 timed runs after a warm-up. Targets: ≥ 140 calls/s, ≤ 2 ms CPU added per call, ≤ 300 MB RSS.
-import { spawn, type ChildProcess } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
-import { createInterface } from "node:readline";
 import { judgeItemsFor, officialSystemPrompt, type JudgeItem } from "../../lib/judge";
 import { readBenchmarkDir } from "../../lib/server/benchmark-files";
 import { createChatClient, judgeItems } from "../../lib/server/llm";
-import { fixedReply, officialReply, startOpenAIStub } from "../../test/support/openai-stub";
-import { collectGarbage, locateBenchmark, mainThreadCpuMs, median, peakRssMb, printTable, quantile, runMain } from "./common";
+import { fixedReply, officialReply } from "../../test/support/openai-stub";
+import { collectGarbage, locateBenchmark, mainThreadCpuMs, median, peakRssMb, printTable, quantile, runMain, serveStub, startStubProcess } from "./common";
 
 const CALLS = 2_000;
 const CONCURRENCY = 32;
 const SERVER_DELAY_MS = 200;
 const RUNS = 3;
 const TARGETS = { callsPerSecond: 140, addedMsPerCall: 2, peakRssMb: 300 };
-
-/** The stub process: serves until its parent closes stdin, printing its base URL first. */
-async function serveStub(): Promise<void> {
-  const stub = await startOpenAIStub(fixedReply(officialReply("\nThe stub always agrees.\n", true), SERVER_DELAY_MS), { record: false });
-  console.log(stub.baseURL);
-  await new Promise<void>((resolve) => {
-    process.stdin.on("end", resolve).on("close", resolve).resume();
-  });
-  await stub.close();
-}
-
-function startStubProcess(): Promise<{ child: ChildProcess; baseURL: string }> {
-  const child = spawn(process.execPath, [...process.execArgv, __filename, "--stub"], { stdio: ["pipe", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`the stub process exited early (${code})`)));
-    createInterface({ input: child.stdout as NonNullable<typeof child.stdout> }).once("line", (line) => resolve({ child, baseURL: line.trim() }));
-  });
-}
 
 async function benchmarkItems(): Promise<JudgeItem[]> {
   const files = await readBenchmarkDir(locateBenchmark());
@@ -82,9 +61,9 @@ async function timedRun(baseURL: string, items: readonly JudgeItem[]): Promise<T
 }
 
 async function main(): Promise<void> {
-  if (process.argv.includes("--stub")) return serveStub();
+  if (process.argv.includes("--stub")) return serveStub(fixedReply(officialReply("\nThe stub always agrees.\n", true), SERVER_DELAY_MS));
   const items = await benchmarkItems();
-  const { child, baseURL } = await startStubProcess();
+  const { child, baseURL } = await startStubProcess(__filename);
   try {
     await timedRun(baseURL, items.slice(0, 200)); // warm-up: connections, JIT
     const timings: Timing[] = [];

@@ -73,3 +73,65 @@ export function runCommandLine(main: () => Promise<number>): void {
     },
   );
 }
+
+// -- option values: each throws UsageError naming the option, which main() answers with the usage (status 2) ----------
+
+/** A command line the CLI cannot run; main() catches it and returns usageError(message, USAGE). */
+export class UsageError extends Error {}
+
+export function wholeNumber(value: string | undefined, name: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min) throw new UsageError(`--${name} must be a whole number ≥ ${min} (got "${value}")`);
+  return number;
+}
+
+export function decimal(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isFinite(number) || number < 0) throw new UsageError(`--${name} must be a number ≥ 0 (got "${value}")`);
+  return number;
+}
+
+export function required(value: string | undefined, name: string): string {
+  if (value === undefined || value === "") throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+/** --endpoint: an http(s) base URL of an OpenAI-compatible API. */
+export function endpointOption(value: string | undefined): string {
+  const endpoint = required(value, "endpoint");
+  if (!/^https?:\/\/[^/]/i.test(endpoint)) throw new UsageError(`--endpoint must be an http(s) base URL such as http://127.0.0.1:8000/v1 (got "${endpoint}")`);
+  return endpoint;
+}
+
+/** --api-key-env VAR: the key from that environment variable (null without the option; local servers need none). */
+export function apiKeyFromEnv(variable: string | undefined): string | null {
+  if (variable === undefined) return null;
+  const key = process.env[variable] ?? null;
+  if (!key) throw new UsageError(`--api-key-env ${variable}: that environment variable is not set`);
+  return key;
+}
+
+/** The first ten problems of unreadable input, one a line. */
+export function describeIssues(issues: readonly { message: string }[]): string {
+  return issues
+    .slice(0, 10)
+    .map((entry) => `  ${entry.message}`)
+    .join("\n");
+}
+
+/**
+ * parseCommandLine, then `toOptions` over the values: a UsageError it throws is answered with the usage (status 2).
+ * A number is the exit status to return at once.
+ */
+export function parseOptions<T extends ParseArgsConfig, O>(config: T, usage: string, toOptions: (values: ReturnType<typeof parseArgs<T>>["values"]) => O, helpOn: "stdout" | "stderr" = "stdout"): O | number {
+  const parsed = parseCommandLine(config, usage, helpOn);
+  if (typeof parsed === "number") return parsed;
+  try {
+    return toOptions(parsed.values);
+  } catch (error) {
+    if (error instanceof UsageError) return usageError(error.message, usage);
+    throw error;
+  }
+}

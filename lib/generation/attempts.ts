@@ -1,0 +1,135 @@
+// One agentic turn as the official baseline runs it: up to 5 attempts, each a fresh single-message call, with the
+// official selection, tag check, auto-repairs, static validation, acceptance and fallback; in feedback mode attempts
+// 2-5 also tell the model what was wrong with the previous attempt. Every attempt is kept as data.
+// The only I/O is the injected `complete` function; this module never throws for a model's output.
+
+import type { Diagnostic } from "@/lib/workflow/diagnostics";
+import { scoreResponse, type ScoreTurn } from "@/lib/workflow/score";
+import { applyOfficialAutofixes, type AppliedAutofix } from "./autofix";
+import { agenticMessage, hasWorkflowTags, prefixedQuery, storedAnswer, TIMEOUT_ANSWER } from "./protocol";
+import { validateOfficial, workflowJsonIsObject, type ValidationIssue } from "./validate";
+
+export const MAX_ATTEMPTS = 5;
+
+/** What one model call gave: text, a timeout (the official sentinel follows), or an error that fails the turn. */
+export type CallResult = { kind: "reply"; content: string } | { kind: "timeout"; message: string } | { kind: "error"; message: string };
+
+export type AttemptOutcome =
+  | "timeout" // the call timed out; the official sentinel stands in for the reply
+  | "no-tags" // no </workflow> in the reply
+  | "invalid-json" // after repairs the workflow is still not a JSON object; never kept
+  | "issues" // valid JSON with validation issues; kept as the fallback
+  | "accepted";
+
+/** A located problem the feedback mode reports back to the model. */
+export interface FeedbackItem {
+  code: string;
+  message: string;
+  nodeId?: string;
+  hint?: string;
+}
+
+export interface Attempt {
+  index: number;
+  /** The user message sent. */
+  message: string;
+  /** The reply text as received (the sentinel for a timeout). */
+  raw: string;
+  outcome: AttemptOutcome;
+  /** Text after the last </think> once repaired (null when the reply had no tags). */
+  candidate: string | null;
+  repairs: AppliedAutofix[];
+  issues: ValidationIssue[];
+  /** Our located diagnostics of the candidate (or of the raw reply without tags). */
+  diagnostics: FeedbackItem[];
+}
+
+export type AgenticTurn =
+  | { ok: true; answer: string; accepted: boolean; attempts: Attempt[] }
+  | { ok: false; error: string; attempts: Attempt[] };
+
+export interface AgenticTurnInput {
+  skill: string;
+  round: number;
+  query: string;
+  /** The official context prefix (contextPrefix of the completed rounds). */
+  prefix: string;
+  feedback: boolean;
+  /** The turn's specification, for our diagnostics (feedback mode, and kept with every attempt when given). */
+  turn?: ScoreTurn;
+  complete: (message: string) => Promise<CallResult>;
+}
+
+const MAX_FEEDBACK_ITEMS = 12;
+
+function toFeedback(diagnostic: Diagnostic): FeedbackItem {
+  return {
+    code: diagnostic.code,
+    message: diagnostic.message,
+    ...(diagnostic.location?.nodeId !== undefined ? { nodeId: diagnostic.location.nodeId } : {}),
+    ...(diagnostic.hint ? { hint: diagnostic.hint } : {}),
+  };
+}
+
+/** Errors and warnings our scoring core finds in an answer, most severe first. */
+export function diagnoseAnswer(answer: string, turn: ScoreTurn): FeedbackItem[] {
+  return scoreResponse({ raw: answer }, turn)
+    .diagnostics.filter((diagnostic) => diagnostic.severity !== "info")
+    .map(toFeedback);
+}
+
+/** The feedback block appended to attempts 2-5 in feedback mode. */
+export function feedbackBlock(previous: Attempt): string {
+  const lines: string[] = [];
+  if (previous.outcome === "timeout") lines.push("- timeout: the previous attempt did not answer in time.");
+  if (previous.outcome === "no-tags") lines.push("- missing-tags: the previous attempt had no <workflow>...</workflow> section.");
+  for (const issue of previous.issues) lines.push(`- ${issue.code}: ${issue.message}`);
+  for (const item of previous.diagnostics.slice(0, MAX_FEEDBACK_ITEMS)) {
+    lines.push(`- ${item.code}${item.nodeId !== undefined ? ` (node ${item.nodeId})` : ""}: ${item.message}${item.hint ? ` Fix: ${item.hint}` : ""}`);
+  }
+  if (lines.length === 0) lines.push("- the previous attempt was not accepted.");
+  return `\n\n<previous_attempt_problems>\nYour previous attempt (attempt ${previous.index}) was rejected. Problems found:\n${lines.join("\n")}\nProduce a complete corrected answer with all three sections.\n</previous_attempt_problems>`;
+}
+
+export async function runAgenticTurn(input: AgenticTurnInput): Promise<AgenticTurn> {
+  const base = prefixedQuery(input.prefix, input.round, input.query);
+  const attempts: Attempt[] = [];
+  let fallback: string | null = null;
+  let lastRaw = "";
+  for (let index = 1; index <= MAX_ATTEMPTS; index++) {
+    const previous = attempts.at(-1);
+    const query = input.feedback && previous ? base + feedbackBlock(previous) : base;
+    const message = agenticMessage(input.skill, query);
+    const result = await input.complete(message);
+    if (result.kind === "error") return { ok: false, error: result.message, attempts };
+    const attempt: Attempt = { index, message, raw: "", outcome: "timeout", candidate: null, repairs: [], issues: [], diagnostics: [] };
+    attempts.push(attempt);
+    if (result.kind === "timeout") {
+      attempt.raw = lastRaw = TIMEOUT_ANSWER;
+      continue;
+    }
+    attempt.raw = lastRaw = result.content;
+    if (!hasWorkflowTags(result.content)) {
+      attempt.outcome = "no-tags";
+      if (input.turn) attempt.diagnostics = diagnoseAnswer(storedAnswer(result.content), input.turn);
+      continue;
+    }
+    const repaired = applyOfficialAutofixes(storedAnswer(result.content));
+    attempt.candidate = repaired.text;
+    attempt.repairs = repaired.applied;
+    if (input.turn) attempt.diagnostics = diagnoseAnswer(repaired.text, input.turn);
+    if (!workflowJsonIsObject(repaired.text)) {
+      attempt.outcome = "invalid-json";
+      continue;
+    }
+    attempt.issues = validateOfficial(repaired.text);
+    if (attempt.issues.length > 0) {
+      attempt.outcome = "issues";
+      fallback = repaired.text;
+      continue;
+    }
+    attempt.outcome = "accepted";
+    return { ok: true, answer: repaired.text, accepted: true, attempts };
+  }
+  return { ok: true, answer: fallback ?? applyOfficialAutofixes(storedAnswer(lastRaw)).text, accepted: false, attempts };
+}

@@ -1,0 +1,94 @@
+// The Dify client against a loopback fake of Dify 1.9's console and service APIs: the whole import-to-run path,
+// the pending-confirm import, and each failure (bad credentials, failed import, HTTP faults, timeouts, no server,
+// malformed answers) coming back as data naming its step.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeDify, type FakeDify } from "@/test/support/fake-dify";
+import { runWorkflow, signIn, uploadFile, type DifyConsole } from "./client";
+
+const yaml = (version: string) => `app:\n  mode: workflow\n  name: Summary_1\nkind: app\nversion: ${version}\nworkflow:\n  graph:\n    nodes: []\n`;
+const pdf = new Uint8Array(new TextEncoder().encode("%PDF-1.4 fake"));
+
+describe("Dify client against the fake Dify", () => {
+  let dify: FakeDify;
+  let consoleApi: DifyConsole;
+  beforeAll(async () => {
+    dify = await startFakeDify({ run: (_app, inputs) => ({ text: `summary of ${JSON.stringify(inputs)}`, files: [{ extension: ".pdf" }] }) });
+    const signedIn = await signIn(dify.consoleBase, "admin@example.com", "correct horse");
+    if (!signedIn.ok) throw new Error(signedIn.error.message);
+    consoleApi = signedIn.value;
+  });
+  afterAll(async () => {
+    await dify?.close();
+  });
+
+  it("imports, publishes, creates a key, uploads a file, runs the workflow in blocking mode and deletes the app", async () => {
+    const imported = await consoleApi.importDsl(yaml("0.4.0"));
+    expect(imported).toMatchObject({ ok: true, value: { status: "completed" } });
+    if (!imported.ok) return;
+    const { appId } = imported.value;
+    expect(await consoleApi.publish(appId)).toEqual({ ok: true, value: undefined });
+    const key = await consoleApi.createApiKey(appId);
+    expect(key.ok && key.value.startsWith("app-")).toBe(true);
+    if (!key.ok) return;
+    const uploaded = await uploadFile(dify.serviceBase, key.value, { fileName: "document.pdf", mimeType: "document/pdf", bytes: pdf, user: "evaluator" });
+    expect(uploaded).toMatchObject({ ok: true, value: { extension: "pdf" } });
+    if (!uploaded.ok) return;
+    expect(dify.files.get(uploaded.value.id)).toMatchObject({ name: "document.pdf", mimeType: "document/pdf", size: pdf.length, user: "evaluator", appId });
+    const inputs = { paper: { transfer_method: "local_file", upload_file_id: uploaded.value.id, type: "document" }, language: "English" };
+    const run = await runWorkflow(dify.serviceBase, key.value, { inputs, user: "evaluator" });
+    expect(run).toMatchObject({ ok: true, value: { status: "succeeded", error: null, outputs: { text: `summary of ${JSON.stringify(inputs)}`, files: [{ extension: ".pdf" }] } } });
+    expect(await consoleApi.deleteApp(appId)).toEqual({ ok: true, value: undefined });
+    expect(dify.apps.get(appId)?.deleted).toBe(true);
+    expect(await runWorkflow(dify.serviceBase, key.value, { inputs, user: "evaluator" })).toMatchObject({ ok: false, error: { step: "run", status: 401, kind: "http" } });
+  });
+
+  it("confirms a pending import (another DSL version) and gets the app from the confirmation", async () => {
+    const before = dify.log.length;
+    const imported = await consoleApi.importDsl(yaml("0.1.5"));
+    expect(imported).toMatchObject({ ok: true, value: { status: "confirmed" } });
+    expect(dify.log.slice(before)).toEqual([expect.stringMatching(/^POST \/console\/api\/apps\/imports$/), expect.stringMatching(/^POST \/console\/api\/apps\/imports\/[^/]+\/confirm$/)]);
+    if (imported.ok) expect(dify.apps.has(imported.value.appId)).toBe(true);
+  });
+
+  it("reports a failed import (400) with Dify's error, and a failed confirmation", async () => {
+    const failed = await consoleApi.importDsl("version: 0.4.0\nkind: app\n");
+    expect(failed).toMatchObject({ ok: false, error: { step: "import", status: 400, kind: "http" } });
+    if (!failed.ok) expect(failed.error.message).toContain("Missing app data");
+    dify.faults.set("confirm", [{ status: 400, body: { status: "failed", error: "Import information expired or does not exist" } }]);
+    expect(await consoleApi.importDsl(yaml("0.1.5"))).toMatchObject({ ok: false, error: { step: "confirm", status: 400 } });
+  });
+
+  it("turns HTTP faults, timeouts and malformed answers into errors naming the step", async () => {
+    const imported = await consoleApi.importDsl(yaml("0.4.0"));
+    if (!imported.ok) throw new Error(imported.error.message);
+    dify.faults.set("publish", [{ status: 500 }]);
+    expect(await consoleApi.publish(imported.value.appId)).toMatchObject({ ok: false, error: { step: "publish", status: 500, kind: "http" } });
+    expect((await consoleApi.publish(imported.value.appId)).ok).toBe(true);
+    dify.faults.set("api-key", [{ status: 201, body: { id: "k" } }]);
+    expect(await consoleApi.createApiKey(imported.value.appId)).toMatchObject({ ok: false, error: { step: "api-key", kind: "malformed" } });
+    const key = await consoleApi.createApiKey(imported.value.appId);
+    if (!key.ok) throw new Error(key.error.message);
+    dify.faults.set("run", [{ status: 200, body: { data: null }, delayMs: 300 }]);
+    expect(await runWorkflow(dify.serviceBase, key.value, { inputs: {}, user: "u", timeoutMs: 50 })).toMatchObject({ ok: false, error: { step: "run", kind: "timeout", status: null } });
+    dify.faults.set("run", [{ status: 200, body: { result: "no data" } }]);
+    expect(await runWorkflow(dify.serviceBase, key.value, { inputs: {}, user: "u" })).toMatchObject({ ok: false, error: { step: "run", kind: "malformed" } });
+    dify.faults.set("upload", [{ status: 415, body: { code: "unsupported_file_type", message: "File type not allowed.", status: 415 } }]);
+    const upload = await uploadFile(dify.serviceBase, key.value, { fileName: "image.jpg", mimeType: "image/jpg", bytes: pdf, user: "u" });
+    expect(upload).toMatchObject({ ok: false, error: { step: "upload", status: 415, message: "HTTP 415 unsupported_file_type: File type not allowed." } });
+    expect(await uploadFile(dify.serviceBase, "app-wrong", { fileName: "a.pdf", mimeType: "document/pdf", bytes: pdf, user: "u" })).toMatchObject({ ok: false, error: { status: 401 } });
+  });
+
+  it("refuses wrong credentials, and the fake refuses console calls without the CSRF header", async () => {
+    expect(await signIn(dify.consoleBase, "admin@example.com", "wrong")).toMatchObject({ ok: false, error: { step: "sign-in", status: 401 } });
+    const login = await fetch(`${dify.consoleBase}/login`, { method: "POST", body: JSON.stringify({ email: "admin@example.com", password: "correct horse" }) });
+    const cookie = login.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+    const bare = await fetch(`${dify.consoleBase}/apps/imports`, { method: "POST", headers: { cookie }, body: JSON.stringify({ mode: "yaml-content", yaml_content: yaml("0.4.0") }) });
+    expect(bare.status).toBe(401);
+  });
+
+  it("reports a server that is not there as a connection error", async () => {
+    const gone = await startFakeDify();
+    await gone.close();
+    expect(await signIn(gone.consoleBase, "a", "b")).toMatchObject({ ok: false, error: { step: "sign-in", kind: "connection", status: null } });
+  });
+});
