@@ -2,16 +2,24 @@
 // `npm run -s grade -- --rubric FILE --run RUN [--benchmark DIR] [--json]`: grades a stored run (id or label) or a
 // run file with a rubric. With --json stdout carries one JSON document. Exit codes: 0 done, 1 not found, 2 bad input.
 import { readFileSync } from "node:fs";
-import { gradeCases, parseGradeCases, type ContractResult } from "@/lib/grading/cases";
-import { parseCommandLine, runCommandLine, usageError } from "./lib/cli";
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { gradeCases, parseGradeCases, toContractResult, type ContractResult } from "@/lib/grading/cases";
+import { reportBundle, type ReportBundle } from "@/lib/grading/report";
+import { findRunByIdOrLabel, gradeRunFile, gradeStoredRun, loadRubricFile, storeRunGrades, type GradedRun } from "@/lib/server/grading";
+import type { SessionUser } from "@/lib/server/session";
+import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
+
+// Whoever runs the CLI already holds the database file; it acts as an admin would.
+const COMMAND_LINE: SessionUser = { id: "command-line", email: "command-line", name: "command line", role: "admin" };
 
 const USAGE = `Usage: npm run -s grade -- --input <file> [--json]
-       npm run -s grade -- --rubric <file> --run <run> [--benchmark <dir>] [--store] [--json] [--database <url>]
+       npm run -s grade -- --rubric <file> --run <run> [--benchmark <dir>] [--dry-run] [--json] [--database <url>]
   --input <file>      a JSON list of cases {id, hard_gates, pass_threshold?, sample_count?, criteria: [...]}
   --rubric <file>     a rubric YAML file (see rubrics/)
   --run <run>         a stored run's id or label, or a run file (with --benchmark)
   --benchmark <dir>   the benchmark directory a run file belongs to
-  --store             save the grading results in the database (stored runs only)
+  --dry-run           do not store the grades of a stored run (they are stored by default)
   --json              print one JSON document on stdout
   --database <url>    database URL (default: DATABASE_URL or file:./data/studio.db)`;
 
@@ -41,6 +49,67 @@ function gradeInputFile(file: string, json: boolean): number {
   return 0;
 }
 
+function printRunSummary(graded: GradedRun, bundle: ReportBundle, stored: number | null): void {
+  const pct = (value: number | null) => (value === null ? "-" : `${(value * 100).toFixed(1)}%`);
+  console.log(`${graded.run.label} (${graded.run.modelDisplayName}) graded with ${graded.rubric.id} v${graded.rubric.version}: ${bundle.count} responses`);
+  console.log(`pass rate ${pct(bundle.passRate)}; weighted mean ${bundle.weightedMean?.toFixed(2) ?? "-"} (sd ${bundle.weightedSd?.toFixed(2) ?? "-"})`);
+  console.log(`grades: ${Object.entries(bundle.grades).map(([grade, count]) => `${grade} ${count}`).join(", ")}`);
+  console.log(`gate failures: ${bundle.gateFailureRates.map((gate) => `${gate.gate} ${gate.failed} (${pct(gate.rate)})`).join(", ")}`);
+  for (const reason of bundle.topFailureReasons.slice(0, 5)) console.log(`  ${String(reason.count).padStart(4)}  ${reason.reason}`);
+  if (stored !== null) console.error(`stored ${stored} grading results`);
+}
+
+async function gradeRun(values: { rubric: string; run: string; benchmark?: string; json: boolean; dryRun: boolean; database?: string }): Promise<number> {
+  const loaded = await loadRubricFile(values.rubric);
+  if (!loaded.ok) {
+    for (const problem of loaded.issues) console.error(`error: ${problem}`);
+    return 2;
+  }
+  const isFile = existsSync(values.run) && statSync(values.run).isFile();
+  if (isFile && values.benchmark === undefined) return usageError(`${values.run} is a file: give --benchmark <dir> it belongs to`, USAGE);
+  let graded: GradedRun;
+  let stored: number | null = null;
+  if (isFile) {
+    const result = await gradeRunFile(path.resolve(values.benchmark!), values.run, loaded.value);
+    if (!result.ok) {
+      for (const problem of result.issues) console.error(`error: ${problem}`);
+      return 2;
+    }
+    graded = result.value;
+  } else {
+    const env = commandLineEnv(values.database);
+    const outcome = await withDatabase(env.DATABASE_URL, async (db) => {
+      const run = await findRunByIdOrLabel(db, COMMAND_LINE, values.run);
+      const failure = (code: number, message: string) => ({ graded: undefined, code, message });
+      if (!run.ok) return failure(1, run.issues.join("; "));
+      const result = await gradeStoredRun(db, COMMAND_LINE, run.value.id, loaded.value);
+      if (result === null) return failure(1, `no stored run ${values.run}`);
+      if (!result.ok) return failure(2, result.issues.join("\n"));
+      if (!values.dryRun) stored = await storeRunGrades(db, COMMAND_LINE, result.value);
+      return { graded: result.value, code: 0, message: "" };
+    });
+    if (outcome.graded === undefined) {
+      console.error(`error: ${outcome.message}`);
+      return outcome.code;
+    }
+    graded = outcome.graded;
+  }
+  const bundle = reportBundle(graded.responses.map((response) => response.result));
+  if (values.json) {
+    console.log(
+      JSON.stringify({
+        run: graded.run,
+        rubric: graded.rubric,
+        summary: bundle,
+        results: graded.responses.map((response) => ({ ...toContractResult(response.result), turn: response.turnKey, judges: response.judges })),
+      }),
+    );
+  } else {
+    printRunSummary(graded, bundle, stored);
+  }
+  return 0;
+}
+
 async function main(): Promise<number> {
   const parsed = parseCommandLine(
     {
@@ -49,7 +118,7 @@ async function main(): Promise<number> {
         rubric: { type: "string" },
         run: { type: "string" },
         benchmark: { type: "string" },
-        store: { type: "boolean" },
+        "dry-run": { type: "boolean" },
         json: { type: "boolean" },
         database: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -63,6 +132,9 @@ async function main(): Promise<number> {
   if (values.input !== undefined) {
     if (values.rubric !== undefined || values.run !== undefined) return usageError("--input cannot be combined with --rubric or --run", USAGE);
     return gradeInputFile(values.input, values.json ?? false);
+  }
+  if (values.rubric !== undefined && values.run !== undefined) {
+    return gradeRun({ rubric: values.rubric, run: values.run, json: values.json ?? false, dryRun: values["dry-run"] ?? false, ...(values.benchmark !== undefined ? { benchmark: values.benchmark } : {}), ...(values.database !== undefined ? { database: values.database } : {}) });
   }
   return usageError("give --input <file>, or --rubric <file> with --run <run>", USAGE);
 }

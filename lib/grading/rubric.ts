@@ -59,7 +59,7 @@ const rubricSchema = z
 
 export type RubricCriterionSpec = z.infer<typeof criterionSchema>;
 
-export interface RubricCriterion extends Omit<RubricCriterionSpec, "formula" | "critical_floor"> {
+export interface RubricCriterion extends Omit<RubricCriterionSpec, "formula" | "critical_floor" | "params"> {
   formula: FormulaId;
   /** The floor as written, on the criterion's scale. */
   critical_floor_raw: number | null;
