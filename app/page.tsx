@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { clientEnv } from "@/lib/client-env";
 import Link from "next/link";
 import { LeaderboardTable } from "@/components/leaderboard/leaderboard-table";
+import { LeaderboardGrades } from "./leaderboard-grades";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { buttonStyles } from "@/components/ui/styles";
@@ -36,6 +37,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             <Link href={`/tasks${query}`} className={buttonStyles.secondary}>
               Tasks
             </Link>
+            <LeaderboardGrades.Toggle params={params} />
           </>
         }
       />
@@ -53,6 +55,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           runCount={data.runCount}
         />
       )}
+      {data.selection.benchmark && param(params, "grades") === "1" ? <LeaderboardGrades user={user} benchmarkId={data.selection.benchmark.id} /> : null}
       <details className="mt-8 max-w-4xl text-sm text-slate-700 dark:text-slate-300">
         <summary className="cursor-pointer font-medium">How these figures are computed</summary>
         <ul className="mt-2 list-disc space-y-1 pl-5">

@@ -11,6 +11,7 @@ import type { ResponsePlan } from "@/lib/import/plan-types";
 import { gradeResponse, KNOWN_SOURCES, type GradedResponse, type JudgeUse, type ResponseFacts } from "@/lib/grading/chat2workflow";
 import { formatRubricIssue, parseRubric, type Rubric } from "@/lib/grading/rubric";
 import type { GradeResult } from "@/lib/grading/grade";
+import { reportBundle } from "@/lib/grading/report";
 import { err, ok, type Result } from "@/lib/result";
 import type { Database } from "./db";
 import { assertAllowed } from "./authz";
@@ -273,4 +274,41 @@ export async function findStoredGrade(db: Database, actor: SessionUser | null, r
     where: { responseId_rubricId_rubricVersion: { responseId, rubricId, rubricVersion } },
     select: { gradedAt: true, rubricFingerprint: true },
   });
+}
+
+// -- per-model summaries (leaderboard grade columns) --------------------------------------------------------------
+
+export interface ModelGradeRow {
+  model: string;
+  displayName: string;
+  runs: number;
+  responses: number;
+  passed: number;
+  weightedMean: number | null;
+  weightedSd: number | null;
+  grades: Record<string, number>;
+}
+
+/** Every run of the benchmark graded with the rubric, pooled per model (responses of all its runs together). */
+export async function gradeBenchmarkByModel(db: Database, actor: SessionUser | null, benchmarkId: string, loaded: LoadedRubric): Promise<Result<ModelGradeRow[], string>> {
+  assertAllowed(actor, "read");
+  const runs = await db.run.findMany({ where: { benchmarkId }, select: { id: true }, orderBy: { importedAt: "asc" } });
+  const byModel = new Map<string, { displayName: string; runs: number; results: GradeResult[] }>();
+  for (const run of runs) {
+    const graded = await gradeStoredRun(db, actor, run.id, loaded);
+    if (graded === null) continue;
+    if (!graded.ok) return graded;
+    const entry = byModel.get(graded.value.run.model) ?? { displayName: graded.value.run.modelDisplayName, runs: 0, results: [] };
+    entry.runs += 1;
+    entry.results.push(...graded.value.responses.map((response) => response.result));
+    byModel.set(graded.value.run.model, entry);
+  }
+  return ok(
+    [...byModel.entries()]
+      .map(([model, entry]) => {
+        const bundle = reportBundle(entry.results);
+        return { model, displayName: entry.displayName, runs: entry.runs, responses: bundle.count, passed: bundle.passed, weightedMean: bundle.weightedMean, weightedSd: bundle.weightedSd, grades: bundle.grades };
+      })
+      .sort((a, b) => (b.weightedMean ?? -1) - (a.weightedMean ?? -1) || a.model.localeCompare(b.model)),
+  );
 }
