@@ -12,6 +12,7 @@ import { gradeResponse, KNOWN_SOURCES, type GradedResponse, type JudgeUse, type 
 import { formatRubricIssue, parseRubric, type Rubric } from "@/lib/grading/rubric";
 import type { GradeResult } from "@/lib/grading/grade";
 import { reportBundle } from "@/lib/grading/report";
+import { decidePromotion, type PromotionDecision, type PromotionItem, type PromotionThresholds } from "@/lib/grading/promotion";
 import { err, ok, type Result } from "@/lib/result";
 import type { Database } from "./db";
 import { assertAllowed } from "./authz";
@@ -311,4 +312,48 @@ export async function gradeBenchmarkByModel(db: Database, actor: SessionUser | n
       })
       .sort((a, b) => (b.weightedMean ?? -1) - (a.weightedMean ?? -1) || a.model.localeCompare(b.model)),
   );
+}
+
+// -- promotion (§10) ----------------------------------------------------------------------------------------------
+
+/** A graded run as promotion items: one per turn, with "severe" = at least one error-severity diagnostic. */
+export function promotionItems(graded: GradedRun): PromotionItem[] {
+  return graded.responses.map((response) => ({
+    key: response.turnKey,
+    result: response.result,
+    severe: response.facts.diagnostics.some((diagnostic) => diagnostic.severity === "error"),
+  }));
+}
+
+export interface PromotionReport {
+  candidate: GradedRun["run"];
+  baseline: GradedRun["run"];
+  rubric: GradedRun["rubric"];
+  decision: PromotionDecision;
+}
+
+export function comparePromotion(candidate: GradedRun, baseline: GradedRun, thresholds: Partial<PromotionThresholds> = {}): Result<PromotionReport, string> {
+  if (candidate.run.benchmarkId !== null && baseline.run.benchmarkId !== null && candidate.run.benchmarkId !== baseline.run.benchmarkId) {
+    return err("the candidate and baseline runs belong to different benchmarks; a promotion check compares runs on the same benchmark");
+  }
+  const decision = decidePromotion(promotionItems(candidate), promotionItems(baseline), thresholds);
+  if (!decision.ok) return err(...decision.issues.map((found) => found.message));
+  return ok({ candidate: candidate.run, baseline: baseline.run, rubric: candidate.rubric, decision: decision.value });
+}
+
+/** Grades two stored runs (ids) with the rubric and decides; null when either run is unknown. */
+export async function checkPromotion(
+  db: Database,
+  actor: SessionUser | null,
+  candidateId: string,
+  baselineId: string,
+  loaded: LoadedRubric,
+  thresholds: Partial<PromotionThresholds> = {},
+): Promise<Result<PromotionReport, string> | null> {
+  assertAllowed(actor, "read");
+  const [candidate, baseline] = [await gradeStoredRun(db, actor, candidateId, loaded), await gradeStoredRun(db, actor, baselineId, loaded)];
+  if (candidate === null || baseline === null) return null;
+  if (!candidate.ok) return candidate;
+  if (!baseline.ok) return baseline;
+  return comparePromotion(candidate.value, baseline.value, thresholds);
 }
