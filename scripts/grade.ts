@@ -9,6 +9,7 @@ import { reportBundle, type ReportBundle } from "@/lib/grading/report";
 import { findRunByIdOrLabel, gradeRunFile, gradeStoredRun, loadRubricFile, storeRunGrades, type GradedRun } from "@/lib/server/grading";
 import type { SessionUser } from "@/lib/server/session";
 import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
+import { printData } from "./lib/stdout";
 
 // Whoever runs the CLI already holds the database file; it acts as an admin would.
 const COMMAND_LINE: SessionUser = { id: "command-line", email: "command-line", name: "command line", role: "admin" };
@@ -30,7 +31,7 @@ function printTable(results: readonly ContractResult[]): void {
   }
 }
 
-function gradeInputFile(file: string, json: boolean): number {
+async function gradeInputFile(file: string, json: boolean): Promise<number> {
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(file, "utf8"));
@@ -44,7 +45,7 @@ function gradeInputFile(file: string, json: boolean): number {
     for (const found of graded.issues) console.error(`error: ${file}: ${found.message}`);
     return 2;
   }
-  if (json) console.log(JSON.stringify({ results: graded.value.results }));
+  if (json) await printData(JSON.stringify({ results: graded.value.results }));
   else printTable(graded.value.results);
   return 0;
 }
@@ -96,7 +97,7 @@ async function gradeRun(values: { rubric: string; run: string; benchmark?: strin
   }
   const bundle = reportBundle(graded.responses.map((response) => response.result));
   if (values.json) {
-    console.log(
+    await printData(
       JSON.stringify({
         run: graded.run,
         rubric: graded.rubric,

@@ -8,6 +8,7 @@ import { comparePromotion, DEFAULT_RUBRIC_FILE, findRunByIdOrLabel, gradeRunFile
 import type { Database } from "@/lib/server/db";
 import type { SessionUser } from "@/lib/server/session";
 import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
+import { printData } from "./lib/stdout";
 import type { LoadedRubric } from "@/lib/server/grading";
 
 const USAGE = `Usage: npm run -s promote -- --candidate <run> --baseline <run> [options]
@@ -106,7 +107,7 @@ async function main(): Promise<number> {
     if (!("graded" in baseline)) return fail(baseline);
     const report = comparePromotion(candidate.graded, baseline.graded, thresholds);
     if (!report.ok) return fail({ code: 2, message: report.issues.join("; ") });
-    if (values.json) console.log(JSON.stringify(report.value));
+    if (values.json) await printData(JSON.stringify(report.value));
     else printDecision(report.value);
     return 0;
   };
