@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalize } from "./formulas";
-import { pairwiseMessages, parsePairwiseReply, resolveSwapped, summarizePairwise, type SwappedJudgement } from "./pairwise";
+import { judgeSwappedPairs, pairwiseMessages, parsePairwiseReply, resolveSwapped, summarizePairwise, type AskJudge, type SwappedJudgement } from "./pairwise";
 
 const j = (key: string, candidateFirst: SwappedJudgement["candidateFirst"], baselineFirst: SwappedJudgement["baselineFirst"]): SwappedJudgement => ({ key, candidateFirst, baselineFirst });
 
@@ -57,5 +57,47 @@ describe("swapped-order pairwise judging (§8)", () => {
   it("puts the two responses in the order given, as data inside tags", () => {
     const messages = pairwiseMessages("Build a summariser", "WF-A", "WF-B");
     expect(messages[1]?.content).toBe("Instruction:\nBuild a summariser\n\n<first>\nWF-A\n</first>\n\n<second>\nWF-B\n</second>");
+  });
+});
+
+describe("asking a judge in both orders", () => {
+  const items = [
+    { key: "t1", instruction: "i1", candidate: "GOOD", baseline: "BAD" },
+    { key: "t2", instruction: "i2", candidate: "GOOD", baseline: "BAD" },
+  ];
+  const firstText = (messages: { content: string }[]) => messages[1]!.content.split("<first>\n")[1]!.split("\n</first>")[0]!;
+
+  it("a judge that prefers content wins consistently for the candidate", async () => {
+    const ask: AskJudge = async (messages) => ({ ok: true, value: `<result>${firstText(messages) === "GOOD" ? "first" : "second"}</result>` });
+    const run = await judgeSwappedPairs(items, ask);
+    expect(run.summary.counts).toEqual({ wins: 2, losses: 0, ties: 0 });
+    expect(run.summary.warning).toBe(false);
+  });
+
+  it("a judge that always picks the first position is all ties and triggers the warning; rerun asks again", async () => {
+    const calls: string[] = [];
+    const ask: AskJudge = async (messages) => {
+      calls.push(firstText(messages));
+      return { ok: true, value: "<result>first</result>" };
+    };
+    const run = await judgeSwappedPairs(items, ask);
+    expect(run.summary.counts).toEqual({ wins: 0, losses: 0, ties: 2 });
+    expect(run.summary.inconsistencyRate).toBe(1);
+    expect(run.summary.warning).toBe(true);
+    expect(calls).toEqual(["GOOD", "BAD", "GOOD", "BAD"]);
+    calls.length = 0;
+    const rerun = await judgeSwappedPairs(items, ask, "rerun");
+    expect(calls).toHaveLength(8);
+    expect(rerun.summary.counts.ties).toBe(2);
+  });
+
+  it("a failed call or malformed reply leaves the turn out and says why", async () => {
+    const ask: AskJudge = async (messages) => (messages[1]!.content.includes("i1") ? { ok: false, issues: ["429 rate limited"] } : { ok: true, value: "no tag" });
+    const run = await judgeSwappedPairs(items, ask);
+    expect(run.summary.judged).toBe(0);
+    expect(run.failed).toEqual([
+      { key: "t1", order: "candidate-first", problem: "429 rate limited" },
+      { key: "t2", order: "candidate-first", problem: "the reply has no <result> tag" },
+    ]);
   });
 });

@@ -104,3 +104,55 @@ export function parsePairwiseReply(reply: string): Result<{ choice: OrderedChoic
   const reason = reply.match(/<reason>([\s\S]*?)<\/reason>/i)?.[1]?.trim() ?? null;
   return ok({ choice: answer, reason });
 }
+
+// -- asking a judge in both orders ---------------------------------------------------------------------------------
+
+export interface PairwiseItem {
+  key: string;
+  instruction: string;
+  candidate: string;
+  baseline: string;
+}
+
+/** One chat completion: the reply text, or why there is none. The LLM client is injected, so this stays pure. */
+export type AskJudge = (messages: { role: "system" | "user"; content: string }[]) => Promise<Result<string, string>>;
+
+export interface PairwiseRun {
+  summary: PairwiseSummary;
+  /** Turns whose judge call failed or whose reply was malformed in either order: not counted, listed with why. */
+  failed: { key: string; order: "candidate-first" | "baseline-first"; problem: string }[];
+}
+
+async function askOrder(ask: AskJudge, item: PairwiseItem, candidateFirst: boolean): Promise<Result<OrderedChoice, string>> {
+  const [first, second] = candidateFirst ? [item.candidate, item.baseline] : [item.baseline, item.candidate];
+  const reply = await ask(pairwiseMessages(item.instruction, first, second));
+  if (!reply.ok) return reply;
+  const parsed = parsePairwiseReply(reply.value);
+  return parsed.ok ? ok(parsed.value.choice) : parsed;
+}
+
+/**
+ * Asks the judge about every turn in both orders (one turn at a time, so the client's own limits pace the calls).
+ * Under the rerun policy an inconsistent turn is asked once more in both orders; a second inconsistency is a tie.
+ */
+export async function judgeSwappedPairs(items: readonly PairwiseItem[], ask: AskJudge, policy: InconsistencyPolicy = "tie"): Promise<PairwiseRun> {
+  const judgements: SwappedJudgement[] = [];
+  const failed: PairwiseRun["failed"] = [];
+  for (const item of items) {
+    let judgement: SwappedJudgement | null = null;
+    for (let attempt = 0; attempt < (policy === "rerun" ? 2 : 1); attempt += 1) {
+      const a = await askOrder(ask, item, true);
+      const b = a.ok ? await askOrder(ask, item, false) : null;
+      if (!a.ok || !b || !b.ok) {
+        failed.push({ key: item.key, order: !a.ok ? "candidate-first" : "baseline-first", problem: (!a.ok ? a.issues : b && !b.ok ? b.issues : []).join("; ") });
+        judgement = null;
+        break;
+      }
+      judgement = { key: item.key, candidateFirst: a.value, baselineFirst: b.value };
+      if (resolveSwapped(judgement).consistent) break;
+    }
+    if (judgement) judgements.push(judgement);
+  }
+  // After the re-run, a pair still inconsistent counts as a tie rather than staying open.
+  return { summary: summarizePairwise(judgements, "tie"), failed };
+}
