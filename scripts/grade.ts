@@ -2,17 +2,13 @@
 // `npm run -s grade -- --rubric FILE --run RUN [--benchmark DIR] [--json]`: grades a stored run (id or label) or a
 // run file with a rubric. With --json stdout carries one JSON document. Exit codes: 0 done, 1 not found, 2 bad input.
 import { readFileSync } from "node:fs";
-import { existsSync, statSync } from "node:fs";
-import path from "node:path";
 import { gradeCases, parseGradeCases, toContractResult, type ContractResult } from "@/lib/grading/cases";
 import { reportBundle, type ReportBundle } from "@/lib/grading/report";
-import { findRunByIdOrLabel, gradeRunFile, gradeStoredRun, loadRubricFile, storeRunGrades, type GradedRun } from "@/lib/server/grading";
-import type { SessionUser } from "@/lib/server/session";
+import type { Database } from "@/lib/server/db";
+import { loadRubricFile, storeRunGrades, type GradedRun } from "@/lib/server/grading";
 import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
+import { COMMAND_LINE, gradeRunArgument, isRunFile } from "./lib/graded-run";
 import { printData } from "./lib/stdout";
-
-// Whoever runs the CLI already holds the database file; it acts as an admin would.
-const COMMAND_LINE: SessionUser = { id: "command-line", email: "command-line", name: "command line", role: "admin" };
 
 const USAGE = `Usage: npm run -s grade -- --input <file> [--json]
        npm run -s grade -- --rubric <file> --run <run> [--benchmark <dir>] [--dry-run] [--json] [--database <url>]
@@ -66,35 +62,18 @@ async function gradeRun(values: { rubric: string; run: string; benchmark?: strin
     for (const problem of loaded.issues) console.error(`error: ${problem}`);
     return 2;
   }
-  const isFile = existsSync(values.run) && statSync(values.run).isFile();
-  if (isFile && values.benchmark === undefined) return usageError(`${values.run} is a file: give --benchmark <dir> it belongs to`, USAGE);
-  let graded: GradedRun;
   let stored: number | null = null;
-  if (isFile) {
-    const result = await gradeRunFile(path.resolve(values.benchmark!), values.run, loaded.value);
-    if (!result.ok) {
-      for (const problem of result.issues) console.error(`error: ${problem}`);
-      return 2;
-    }
-    graded = result.value;
-  } else {
-    const env = commandLineEnv(values.database);
-    const outcome = await withDatabase(env.DATABASE_URL, async (db) => {
-      const run = await findRunByIdOrLabel(db, COMMAND_LINE, values.run);
-      const failure = (code: number, message: string) => ({ graded: undefined, code, message });
-      if (!run.ok) return failure(1, run.issues.join("; "));
-      const result = await gradeStoredRun(db, COMMAND_LINE, run.value.id, loaded.value);
-      if (result === null) return failure(1, `no stored run ${values.run}`);
-      if (!result.ok) return failure(2, result.issues.join("\n"));
-      if (!values.dryRun) stored = await storeRunGrades(db, COMMAND_LINE, result.value);
-      return { graded: result.value, code: 0, message: "" };
-    });
-    if (outcome.graded === undefined) {
-      console.error(`error: ${outcome.message}`);
-      return outcome.code;
-    }
-    graded = outcome.graded;
+  const work = async (db: Database | null) => {
+    const outcome = await gradeRunArgument(db, values.run, values.benchmark, loaded.value);
+    if (db !== null && outcome.graded !== undefined && !values.dryRun) stored = await storeRunGrades(db, COMMAND_LINE, outcome.graded);
+    return outcome;
+  };
+  const outcome = isRunFile(values.run) ? await work(null) : await withDatabase(commandLineEnv(values.database).DATABASE_URL, work);
+  if (outcome.graded === undefined) {
+    console.error(`error: ${outcome.message}`);
+    return outcome.code;
   }
+  const graded = outcome.graded;
   const bundle = reportBundle(graded.responses.map((response) => response.result));
   if (values.json) {
     await printData(

@@ -1,15 +1,13 @@
 // `npm run -s promote -- --candidate RUN --baseline RUN [--json]`: the scoring guide's promotion check (§10) between
 // two runs on the same benchmark, graded with a rubric (default the Chat2Workflow profile). RUN is a stored run's id
 // or label, or a run file with --benchmark. Exit codes: 0 decided (PROMOTE or HOLD), 1 run not found, 2 bad input.
-import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_THRESHOLDS, type PromotionThresholds } from "@/lib/grading/promotion";
-import { comparePromotion, DEFAULT_RUBRIC_FILE, findRunByIdOrLabel, gradeRunFile, gradeStoredRun, loadRubricFile, RUBRICS_DIR, type GradedRun, type PromotionReport } from "@/lib/server/grading";
+import { comparePromotion, DEFAULT_RUBRIC_FILE, loadRubricFile, RUBRICS_DIR, type PromotionReport } from "@/lib/server/grading";
 import type { Database } from "@/lib/server/db";
-import type { SessionUser } from "@/lib/server/session";
 import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
+import { gradeRunArgument, isRunFile } from "./lib/graded-run";
 import { printData } from "./lib/stdout";
-import type { LoadedRubric } from "@/lib/server/grading";
 
 const USAGE = `Usage: npm run -s promote -- --candidate <run> --baseline <run> [options]
   --candidate <run>           stored run id or label, or a run file (with --benchmark)
@@ -24,8 +22,6 @@ const USAGE = `Usage: npm run -s promote -- --candidate <run> --baseline <run> [
   --seed <n>                  bootstrap seed (default ${DEFAULT_THRESHOLDS.seed})
   --json                      print one JSON document on stdout
   --database <url>            database URL (default: DATABASE_URL or file:./data/studio.db)`;
-
-const COMMAND_LINE: SessionUser = { id: "command-line", email: "command-line", name: "command line", role: "admin" };
 
 const NUMBER_OPTIONS = {
   "max-gate-increase": "maxGateFailureIncrease",
@@ -85,26 +81,12 @@ async function main(): Promise<number> {
     for (const problem of loaded.issues) console.error(`error: ${problem}`);
     return 2;
   }
-  const isFile = (run: string) => existsSync(run) && statSync(run).isFile();
-  const needsDb = !isFile(values.candidate) || !isFile(values.baseline);
-  if ((isFile(values.candidate) || isFile(values.baseline)) && !values.benchmark) return usageError("run files need --benchmark <dir>", USAGE);
-
-  const gradeOne = async (db: Database | null, run: string, rubric: LoadedRubric): Promise<{ graded: GradedRun } | { code: number; message: string }> => {
-    if (isFile(run)) {
-      const result = await gradeRunFile(path.resolve(values.benchmark!), run, rubric);
-      return result.ok ? { graded: result.value } : { code: 2, message: result.issues.join("\n") };
-    }
-    const found = await findRunByIdOrLabel(db!, COMMAND_LINE, run);
-    if (!found.ok) return { code: 1, message: found.issues.join("; ") };
-    const result = await gradeStoredRun(db!, COMMAND_LINE, found.value.id, rubric);
-    if (result === null) return { code: 1, message: `no stored run ${run}` };
-    return result.ok ? { graded: result.value } : { code: 2, message: result.issues.join("\n") };
-  };
+  const needsDb = !isRunFile(values.candidate) || !isRunFile(values.baseline);
   const work = async (db: Database | null): Promise<number> => {
-    const candidate = await gradeOne(db, values.candidate!, loaded.value);
-    if (!("graded" in candidate)) return fail(candidate);
-    const baseline = await gradeOne(db, values.baseline!, loaded.value);
-    if (!("graded" in baseline)) return fail(baseline);
+    const candidate = await gradeRunArgument(db, values.candidate!, values.benchmark, loaded.value);
+    if (candidate.graded === undefined) return fail(candidate);
+    const baseline = await gradeRunArgument(db, values.baseline!, values.benchmark, loaded.value);
+    if (baseline.graded === undefined) return fail(baseline);
     const report = comparePromotion(candidate.graded, baseline.graded, thresholds);
     if (!report.ok) return fail({ code: 2, message: report.issues.join("; ") });
     if (values.json) await printData(JSON.stringify(report.value));

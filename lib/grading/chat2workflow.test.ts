@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { gradeResponse, KNOWN_SOURCES, measureGate, type ResponseFacts } from "./chat2workflow";
+import { gradeResponse, KNOWN_SOURCES, measureGate, rubricMismatch, type ResponseFacts } from "./chat2workflow";
 import { parseRubric, type Rubric } from "./rubric";
 
 function loadProfile(): Rubric {
@@ -110,5 +110,15 @@ describe("Chat2Workflow profile", () => {
     const criterion = graded.ok ? graded.value.result.criteria.find((entry) => entry.name === "diagnostics_severity") : undefined;
     expect(criterion?.raw).toBe(1.5);
     expect(criterion?.norm).toBeCloseTo(2.5 / 4, 12);
+  });
+});
+
+describe("rubric fit", () => {
+  it("the guide's profiles A–D need judge or human scores and are refused for stored runs with one reason", () => {
+    const file = path.resolve(__dirname, "../../rubrics/profile_b_dag.yaml");
+    const parsed = parseRubric(file, readFileSync(file, "utf8"), KNOWN_SOURCES);
+    if (!parsed.ok) throw new Error("profile B must parse");
+    expect(rubricMismatch(parsed.value)).toMatch(/^rubric profile_b_dag v1 has no weighted criterion fed by a stored Chat2Workflow measurement/);
+    expect(rubricMismatch(loadProfile())).toBeNull();
   });
 });

@@ -195,3 +195,10 @@ export function gradeResponse(rubric: Rubric, facts: ResponseFacts, id: string =
   const graded = gradeCase({ id, gates, criteria, pass_threshold: rubric.pass_threshold, sample_count: 1 });
   return graded.ok ? { ok: true, value: { facts, result: graded.value, judges } } : graded;
 }
+
+/** Null when the rubric can grade stored Chat2Workflow runs; else why not (no criterion reads a stored measure). */
+export function rubricMismatch(rubric: Rubric): string | null {
+  const measured = rubric.criteria.filter((criterion) => criterion.weight > 0 && criterion.source !== undefined && (CRITERION_MEASURES as readonly string[]).includes(criterion.source));
+  if (measured.length > 0) return null;
+  return `rubric ${rubric.rubric_id} v${rubric.version} has no weighted criterion fed by a stored Chat2Workflow measurement (a criterion "source" among ${CRITERION_MEASURES.join(", ")}); its criteria need judge or human scores, so grade such cases with --input`;
+}

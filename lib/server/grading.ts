@@ -8,7 +8,7 @@ import { parseRunFile, parseGenerationFile } from "@/lib/benchmark/runs";
 import { CASES_PER_TURN } from "@/lib/stats/rates";
 import { benchmarkContext, describeModel, isGenerationFile, planGenerationRun, planRecordedRun } from "@/lib/import/plan";
 import type { ResponsePlan } from "@/lib/import/plan-types";
-import { gradeResponse, KNOWN_SOURCES, type GradedResponse, type JudgeUse, type ResponseFacts } from "@/lib/grading/chat2workflow";
+import { gradeResponse, KNOWN_SOURCES, rubricMismatch, type GradedResponse, type JudgeUse, type ResponseFacts } from "@/lib/grading/chat2workflow";
 import { formatRubricIssue, parseRubric, type Rubric } from "@/lib/grading/rubric";
 import type { GradeResult } from "@/lib/grading/grade";
 import { reportBundle } from "@/lib/grading/report";
@@ -138,6 +138,8 @@ export interface GradedRun {
 }
 
 function gradeAll(rubric: Rubric, facts: readonly ResponseFacts[]): Result<(GradedResponse & { turnKey: string })[], string> {
+  const mismatch = rubricMismatch(rubric);
+  if (mismatch !== null) return err(mismatch);
   const graded: (GradedResponse & { turnKey: string })[] = [];
   const problems: string[] = [];
   for (const fact of facts) {

@@ -210,38 +210,11 @@ export function bootstrapDifference(
   pairs: readonly PairedItem[],
   options: BootstrapOptions = {},
 ): Result<BootstrapInterval | null, StatsIssue> {
-  const resamples = options.resamples ?? 2000;
-  const confidence = options.confidence ?? 0.95;
-  const seed = options.seed ?? 1;
-  const issues: StatsIssue[] = [];
-  if (!Number.isSafeInteger(resamples) || resamples < 1) issues.push(issue("invalid-resamples", `resamples must be a positive integer, got ${resamples}`, ["resamples"]));
-  if (!(confidence > 0 && confidence < 1)) issues.push(issue("invalid-confidence", `confidence must lie strictly between 0 and 1, got ${confidence}`, ["confidence"]));
-  if (!Number.isSafeInteger(seed)) issues.push(issue("invalid-seed", `seed must be an integer, got ${seed}`, ["seed"]));
-  if (issues.length > 0) return err(...issues);
-
-  const n = pairs.length;
-  if (n === 0) return ok(null);
   // Each item contributes +1 (only A passes), −1 (only B passes) or 0; the rate difference is their mean.
-  const contributions = Int8Array.from(pairs, (pair) => Number(pair.a) - Number(pair.b));
-  const observedSum = contributions.reduce((sum, value) => sum + value, 0);
-  const random = mulberry32(seed);
-  const differences = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r += 1) {
-    let sum = 0;
-    for (let i = 0; i < n; i += 1) sum += contributions[Math.floor(random() * n)] ?? 0;
-    differences[r] = sum / n;
-  }
-  differences.sort();
-  const alpha = 1 - confidence;
-  return ok({
-    observed: observedSum / n,
-    lower: quantileSorted(differences, alpha / 2),
-    upper: quantileSorted(differences, 1 - alpha / 2),
-    n,
-    resamples,
-    confidence,
-    seed,
-  });
+  return bootstrapMeanDifference(
+    pairs.map((pair) => Number(pair.a) - Number(pair.b)),
+    options,
+  );
 }
 
 /**
