@@ -59,7 +59,9 @@ test.describe("grades", () => {
     await expect(page.getByTestId("report-gates").getByRole("row", { name: /format/ })).toBeVisible();
     await expect(page.getByTestId("report-criteria").getByRole("row", { name: /resolve_ratio|judge_verdict/ }).first()).toBeVisible();
     await expect(page.locator('[role="img"][aria-label^="Per-criterion distribution"] svg').first()).toBeVisible();
-    await expect(page.getByTestId("report-reasons").getByRole("listitem").first()).toContainText("gate format");
+    const reasons = page.getByTestId("report-reasons").getByRole("listitem");
+    await expect(reasons.first()).toContainText("floor missed: resolve_ratio");
+    await expect(reasons.filter({ hasText: "gate format" }).first()).toBeVisible();
   });
 
   test("a promotion check between two runs gives its verdict with each rule's figures", async ({ page }) => {
