@@ -17,6 +17,7 @@ import { err, ok, type Result } from "@/lib/result";
 import type { Database } from "./db";
 import { assertAllowed } from "./authz";
 import { readBenchmarkDir } from "./benchmark-files";
+import { cachedRead } from "./data/read-cache";
 import type { SessionUser } from "./session";
 
 export interface LoadedRubric {
@@ -292,9 +293,16 @@ export interface ModelGradeRow {
   grades: Record<string, number>;
 }
 
-/** Every run of the benchmark graded with the rubric, pooled per model (responses of all its runs together). */
+/**
+ * Every run of the benchmark graded with the rubric, pooled per model (responses of all its runs together). Kept in
+ * the read cache until the database changes: grading a thousand responses takes about a second.
+ */
 export async function gradeBenchmarkByModel(db: Database, actor: SessionUser | null, benchmarkId: string, loaded: LoadedRubric): Promise<Result<ModelGradeRow[], string>> {
   assertAllowed(actor, "read");
+  return cachedRead(db, `grades-by-model:${benchmarkId}:${loaded.fingerprint}`, () => computeGradesByModel(db, actor, benchmarkId, loaded));
+}
+
+async function computeGradesByModel(db: Database, actor: SessionUser | null, benchmarkId: string, loaded: LoadedRubric): Promise<Result<ModelGradeRow[], string>> {
   const runs = await db.run.findMany({ where: { benchmarkId }, select: { id: true }, orderBy: { importedAt: "asc" } });
   const byModel = new Map<string, { displayName: string; runs: number; results: GradeResult[] }>();
   for (const run of runs) {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "@/lib/server/demo-data";
-import { checkPromotion, findRunByIdOrLabel, gradeRunFile, gradeStoredResponse, gradeStoredRun, loadRubricFile, storeRunGrades, type LoadedRubric } from "@/lib/server/grading";
+import { checkPromotion, findRunByIdOrLabel, gradeBenchmarkByModel, gradeRunFile, gradeStoredResponse, gradeStoredRun, loadRubricFile, storeRunGrades, type LoadedRubric } from "@/lib/server/grading";
 import type { SessionUser } from "@/lib/server/session";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
 import { emptyDatabase, testDatabase } from "../support/database";
@@ -64,6 +64,17 @@ describe("grading stored runs", () => {
     expect(report.value.decision.rules).toHaveLength(4);
     expect(["PROMOTE", "HOLD"]).toContain(report.value.decision.verdict);
     expect(await checkPromotion(db, viewer, "nope", alphaId, rubric)).toBeNull();
+  });
+
+  it("pools grades per model for the leaderboard's grade columns, counting every response once", async () => {
+    const benchmarkId = (await db.run.findUniqueOrThrow({ where: { id: alphaId } })).benchmarkId;
+    const rows = await gradeBenchmarkByModel(db, viewer, benchmarkId, rubric);
+    expect(rows.ok).toBe(true);
+    if (!rows.ok) return;
+    const responses = await db.response.count({ where: { run: { benchmarkId } } });
+    expect(rows.value.reduce((sum, row) => sum + row.responses, 0)).toBe(responses);
+    for (const row of rows.value) expect(Object.values(row.grades).reduce((sum, count) => sum + count, 0)).toBe(row.responses);
+    expect(rows.value.map((row) => row.weightedMean ?? -1)).toEqual([...rows.value.map((row) => row.weightedMean ?? -1)].sort((a, b) => b - a));
   });
 });
 
