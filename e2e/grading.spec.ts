@@ -84,4 +84,16 @@ test.describe("grades", () => {
       await expect(page.getByTestId("promotion-verdict")).toHaveText("HOLD");
     }
   });
+
+  test("the leaderboard's grade columns switch on and off from the URL", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByTestId("leaderboard-grades")).toHaveCount(0);
+    await page.getByTestId("grades-toggle").click();
+    await expect(page).toHaveURL(/grades=1/);
+    const rows = page.getByTestId("leaderboard-grades").locator("tbody tr");
+    await expect(rows.first()).toBeVisible();
+    expect(await rows.count()).toBeGreaterThanOrEqual(3);
+    await page.getByTestId("grades-toggle").click();
+    await expect(page.getByTestId("leaderboard-grades")).toHaveCount(0);
+  });
 });
