@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoData } from "@/lib/server/demo-data";
 import { createChatClient } from "@/lib/server/llm";
 import { judgeRunsPairwise, pairwiseItems } from "@/lib/server/pairwise";
@@ -70,4 +72,17 @@ describe("pairwise judging of two stored runs against a stub OpenAI-compatible s
     expect(run.failed[0]?.problem).toMatch(/^server-error/);
     await expect(judgeRunsPairwise(db, viewer, betaId, alphaId, client)).rejects.toThrow(/may not import/);
   });
+
+  it("npm run pairwise prints the tally as JSON", async () => {
+    stub.setHandler(fixedReply("<result>tie</result>"));
+    const root = path.resolve(__dirname, "../..");
+    const args = ["--import", "tsx", "--conditions=react-server", "scripts/pairwise.ts", "--candidate", "demo_beta.json", "--baseline", "demo_alpha.json", "--endpoint", stub.baseURL, "--model", "stub-tie", "--json"];
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, DATABASE_URL: inject("databaseUrl") } });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(status).toBe(0);
+    const parsed = JSON.parse(stdout) as { counts: unknown; inconsistencyRate: number; warning: boolean; judge: { model: string } };
+    expect(parsed).toMatchObject({ counts: { wins: 0, losses: 0, ties: 15 }, inconsistencyRate: 0, warning: false, judge: { model: "stub-tie" } });
+  }, 60_000);
 });
