@@ -7,7 +7,7 @@ import { buttonStyles, cardStyles, inputStyles, labelStyles, tableStyles } from 
 import { DEFAULT_THRESHOLDS, type PromotionThresholds } from "@/lib/grading/promotion";
 import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
-import { listRuns } from "@/lib/server/data/runs";
+import { listRuns, type RunListItem } from "@/lib/server/data/runs";
 import { checkPromotion, loadDefaultRubric } from "@/lib/server/grading";
 import { requirePagePermission } from "@/lib/server/session";
 
@@ -19,6 +19,22 @@ const THRESHOLD_FIELDS = [
   { name: "maxFloorIncrease", key: "maxFloorMissIncrease", label: "Rule 3: allowed rise of a floor miss rate (0..1)", step: "0.01" },
   { name: "maxSevereIncrease", key: "maxSevereIncrease", label: "Rule 4: allowed rise in turns with an error diagnostic", step: "1" },
 ] as const;
+
+function RunSelect({ name, label, value, runs }: { name: string; label: string; value: string; runs: RunListItem[] }) {
+  return (
+    <label className={labelStyles}>
+      {label}
+      <select name={name} defaultValue={value} className={inputStyles} required>
+        <option value="">Choose a run…</option>
+        {runs.map((run) => (
+          <option key={run.id} value={run.id}>
+            {run.model.displayName} · {run.label} ({run.benchmark.name})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
 
 export default async function PromotePage({ searchParams }: PageProps<"/promote">) {
   const user = await requirePagePermission("read", "/promote");
@@ -40,7 +56,6 @@ export default async function PromotePage({ searchParams }: PageProps<"/promote"
   const report =
     candidateId && baselineId && rubric.ok && thresholdProblems.length === 0 ? await checkPromotion(db, user, candidateId, baselineId, rubric.value, thresholds) : undefined;
 
-  const runLabel = (run: (typeof runs)[number]) => `${run.model.displayName} · ${run.label} (${run.benchmark.name})`;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -53,24 +68,8 @@ export default async function PromotePage({ searchParams }: PageProps<"/promote"
         </EmptyState>
       ) : (
         <form method="get" className={`${cardStyles} grid gap-4 sm:grid-cols-2`} aria-label="Choose the runs to compare">
-          <label className={labelStyles}>
-            Candidate run
-            <select name="candidate" defaultValue={candidateId} className={inputStyles} required>
-              <option value="">Choose a run…</option>
-              {runs.map((run) => (
-                <option key={run.id} value={run.id}>{runLabel(run)}</option>
-              ))}
-            </select>
-          </label>
-          <label className={labelStyles}>
-            Baseline run
-            <select name="baseline" defaultValue={baselineId} className={inputStyles} required>
-              <option value="">Choose a run…</option>
-              {runs.map((run) => (
-                <option key={run.id} value={run.id}>{runLabel(run)}</option>
-              ))}
-            </select>
-          </label>
+          <RunSelect name="candidate" label="Candidate run" value={candidateId} runs={runs} />
+          <RunSelect name="baseline" label="Baseline run" value={baselineId} runs={runs} />
           {THRESHOLD_FIELDS.map((field) => (
             <label key={field.name} className={labelStyles}>
               {field.label}
