@@ -27,9 +27,7 @@ function RunSelect({ name, label, value, runs }: { name: string; label: string; 
       <select name={name} defaultValue={value} className={inputStyles} required>
         <option value="">Choose a run…</option>
         {runs.map((run) => (
-          <option key={run.id} value={run.id}>
-            {run.model.displayName} · {run.label} ({run.benchmark.name})
-          </option>
+          <option key={run.id} value={run.id}>{`${run.model.displayName} · ${run.label} (${run.benchmark.name})`}</option>
         ))}
       </select>
     </label>
