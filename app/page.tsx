@@ -3,6 +3,7 @@ import { clientEnv } from "@/lib/client-env";
 import Link from "next/link";
 import { JudgedByBar } from "@/components/judges/judged-by-bar";
 import { LeaderboardTable } from "@/components/leaderboard/leaderboard-table";
+import { LeaderboardGrades } from "./leaderboard-grades";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { buttonStyles } from "@/components/ui/styles";
@@ -43,6 +44,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             <Link href={`/tasks${query}`} className={buttonStyles.secondary}>
               Tasks
             </Link>
+            <LeaderboardGrades.Toggle params={params} />
           </>
         }
       />
@@ -61,6 +63,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           runCount={data.runCount}
         />
       )}
+      {data.selection.benchmark && param(params, "grades") === "1" ? <LeaderboardGrades user={user} benchmarkId={data.selection.benchmark.id} /> : null}
       <details className="mt-8 max-w-4xl text-sm text-slate-700 dark:text-slate-300">
         <summary className="cursor-pointer font-medium">How these figures are computed</summary>
         <ul className="mt-2 list-disc space-y-1 pl-5">

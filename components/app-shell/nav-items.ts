@@ -14,6 +14,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: "/runs", label: "Runs", permission: "read" },
   { href: "/diff", label: "Diff", permission: "read" },
   { href: "/judges", label: "Judges", permission: "read" },
+  { href: "/promote", label: "Promote", permission: "read" },
   { href: "/review", label: "Review", permission: "annotate" },
   { href: "/import", label: "Import", permission: "import" },
 ];

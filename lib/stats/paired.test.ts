@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   bootstrapDifference,
+  bootstrapMeanDifference,
   comparePaired,
   discordantItems,
   mcnemarTest,
@@ -248,5 +249,24 @@ describe("comparePaired", () => {
       { id: "a", a: false, b: true },
     ]);
     expect(duplicate.ok || duplicate.issues.map((found) => found.code)).toEqual(["duplicate-id"]);
+  });
+});
+
+describe("bootstrapMeanDifference", () => {
+  it("brackets the observed mean difference and is reproducible for a seed", () => {
+    const differences = Array.from({ length: 50 }, (_, index) => (index % 5) - 1);
+    const first = bootstrapMeanDifference(differences, { seed: 3 });
+    const second = bootstrapMeanDifference(differences, { seed: 3 });
+    expect(first.ok && second.ok).toBe(true);
+    if (!first.ok || !second.ok || !first.value) return;
+    expect(first.value.observed).toBeCloseTo(1, 12);
+    expect(first.value.lower).toBeLessThan(1);
+    expect(first.value.upper).toBeGreaterThan(1);
+    expect(second.value).toEqual(first.value);
+  });
+
+  it("gives null without items and refuses non-finite differences", () => {
+    expect(bootstrapMeanDifference([])).toEqual({ ok: true, value: null });
+    expect(bootstrapMeanDifference([1, Number.NaN]).ok).toBe(false);
   });
 });

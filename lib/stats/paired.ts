@@ -210,6 +210,21 @@ export function bootstrapDifference(
   pairs: readonly PairedItem[],
   options: BootstrapOptions = {},
 ): Result<BootstrapInterval | null, StatsIssue> {
+  // Each item contributes +1 (only A passes), −1 (only B passes) or 0; the rate difference is their mean.
+  return bootstrapMeanDifference(
+    pairs.map((pair) => Number(pair.a) - Number(pair.b)),
+    options,
+  );
+}
+
+/**
+ * Percentile bootstrap interval of the mean of paired differences (candidate − baseline per item, any real
+ * values, e.g. weighted scores on the same turns). Same resampling, seed and quantile rule as bootstrapDifference.
+ */
+export function bootstrapMeanDifference(
+  differences: readonly number[],
+  options: BootstrapOptions = {},
+): Result<BootstrapInterval | null, StatsIssue> {
   const resamples = options.resamples ?? 2000;
   const confidence = options.confidence ?? 0.95;
   const seed = options.seed ?? 1;
@@ -217,26 +232,26 @@ export function bootstrapDifference(
   if (!Number.isSafeInteger(resamples) || resamples < 1) issues.push(issue("invalid-resamples", `resamples must be a positive integer, got ${resamples}`, ["resamples"]));
   if (!(confidence > 0 && confidence < 1)) issues.push(issue("invalid-confidence", `confidence must lie strictly between 0 and 1, got ${confidence}`, ["confidence"]));
   if (!Number.isSafeInteger(seed)) issues.push(issue("invalid-seed", `seed must be an integer, got ${seed}`, ["seed"]));
+  differences.forEach((value, index) => {
+    if (!Number.isFinite(value)) issues.push(issue("invalid-difference", `difference ${index} must be a finite number, got ${value}`, [index]));
+  });
   if (issues.length > 0) return err(...issues);
-
-  const n = pairs.length;
+  const n = differences.length;
   if (n === 0) return ok(null);
-  // Each item contributes +1 (only A passes), −1 (only B passes) or 0; the rate difference is their mean.
-  const contributions = Int8Array.from(pairs, (pair) => Number(pair.a) - Number(pair.b));
-  const observedSum = contributions.reduce((sum, value) => sum + value, 0);
+  const values = Float64Array.from(differences);
   const random = mulberry32(seed);
-  const differences = new Float64Array(resamples);
+  const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r += 1) {
     let sum = 0;
-    for (let i = 0; i < n; i += 1) sum += contributions[Math.floor(random() * n)] ?? 0;
-    differences[r] = sum / n;
+    for (let i = 0; i < n; i += 1) sum += values[Math.floor(random() * n)] ?? 0;
+    means[r] = sum / n;
   }
-  differences.sort();
+  means.sort();
   const alpha = 1 - confidence;
   return ok({
-    observed: observedSum / n,
-    lower: quantileSorted(differences, alpha / 2),
-    upper: quantileSorted(differences, 1 - alpha / 2),
+    observed: values.reduce((sum, value) => sum + value, 0) / n,
+    lower: quantileSorted(means, alpha / 2),
+    upper: quantileSorted(means, 1 - alpha / 2),
     n,
     resamples,
     confidence,

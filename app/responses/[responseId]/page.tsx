@@ -9,6 +9,7 @@ import { DiagnosticList } from "@/components/viewer/diagnostic-list";
 import { MarkedText } from "@/components/viewer/marked-text";
 import { Conversation, JudgesAndTests, ParseErrorPanel, RepairBanner, VerdictSummary, categorySummary } from "@/components/viewer/response-sections";
 import { WorkflowViewer } from "@/components/viewer/workflow-viewer";
+import { GradeSection } from "./grade-section";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { database } from "@/lib/server/db";
 import { getResponseDetail } from "@/lib/server/data/responses";
@@ -159,6 +160,7 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
         </Link>
       </nav>
       <VerdictSummary detail={detail} view={view} />
+      <GradeSection user={user} responseId={detail.id} />
 
       <section aria-labelledby="workflow-title" className="space-y-3">
         <h2 id="workflow-title" className="text-lg font-semibold">

@@ -80,6 +80,11 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
             <span className="font-mono">{run.coreVersion}</span>
           </>
         }
+        actions={
+          <Link href={`/runs/${run.id}/report`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
+            Grade report
+          </Link>
+        }
       />
       <nav aria-label="Filter responses" className="flex flex-wrap gap-2">
         {FILTERS.map((f) => {

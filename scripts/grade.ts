@@ -1,0 +1,122 @@
+// `npm run -s grade -- --input FILE [--json]`: grades a JSON list of cases by the scoring guide's algorithm (§5.1).
+// `npm run -s grade -- --rubric FILE --run RUN [--benchmark DIR] [--json]`: grades a stored run (id or label) or a
+// run file with a rubric. With --json stdout carries one JSON document. Exit codes: 0 done, 1 not found, 2 bad input.
+import { readFileSync } from "node:fs";
+import { gradeCases, parseGradeCases, toContractResult, type ContractResult } from "@/lib/grading/cases";
+import { reportBundle, type ReportBundle } from "@/lib/grading/report";
+import type { Database } from "@/lib/server/db";
+import { loadRubricFile, storeRunGrades, type GradedRun } from "@/lib/server/grading";
+import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
+import { COMMAND_LINE, gradeRunArgument, isRunFile } from "./lib/graded-run";
+import { printData } from "./lib/stdout";
+
+const USAGE = `Usage: npm run -s grade -- --input <file> [--json]
+       npm run -s grade -- --rubric <file> --run <run> [--benchmark <dir>] [--dry-run] [--json] [--database <url>]
+  --input <file>      a JSON list of cases {id, hard_gates, pass_threshold?, sample_count?, criteria: [...]}
+  --rubric <file>     a rubric YAML file (see rubrics/)
+  --run <run>         a stored run's id or label, or a run file (with --benchmark)
+  --benchmark <dir>   the benchmark directory a run file belongs to
+  --dry-run           do not store the grades of a stored run (they are stored by default)
+  --json              print one JSON document on stdout
+  --database <url>    database URL (default: DATABASE_URL or file:./data/studio.db)`;
+
+function printTable(results: readonly ContractResult[]): void {
+  console.log(["id", "grade", "passed", "weighted", "gate failures", "floor failures"].join("\t"));
+  for (const result of results) {
+    console.log([result.id, result.grade, result.passed ? "yes" : "no", result.weighted_100.toFixed(2), result.gate_failures.join(",") || "-", result.floor_failures.join(",") || "-"].join("\t"));
+  }
+}
+
+async function gradeInputFile(file: string, json: boolean): Promise<number> {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    console.error(`error: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+  const parsed = parseGradeCases(data);
+  const graded = parsed.ok ? gradeCases(parsed.value) : parsed;
+  if (!graded.ok) {
+    for (const found of graded.issues) console.error(`error: ${file}: ${found.message}`);
+    return 2;
+  }
+  if (json) await printData(JSON.stringify({ results: graded.value.results }));
+  else printTable(graded.value.results);
+  return 0;
+}
+
+function printRunSummary(graded: GradedRun, bundle: ReportBundle, stored: number | null): void {
+  const pct = (value: number | null) => (value === null ? "-" : `${(value * 100).toFixed(1)}%`);
+  console.log(`${graded.run.label} (${graded.run.modelDisplayName}) graded with ${graded.rubric.id} v${graded.rubric.version}: ${bundle.count} responses`);
+  console.log(`pass rate ${pct(bundle.passRate)}; weighted mean ${bundle.weightedMean?.toFixed(2) ?? "-"} (sd ${bundle.weightedSd?.toFixed(2) ?? "-"})`);
+  console.log(`grades: ${Object.entries(bundle.grades).map(([grade, count]) => `${grade} ${count}`).join(", ")}`);
+  console.log(`gate failures: ${bundle.gateFailureRates.map((gate) => `${gate.gate} ${gate.failed} (${pct(gate.rate)})`).join(", ")}`);
+  for (const reason of bundle.topFailureReasons.slice(0, 5)) console.log(`  ${String(reason.count).padStart(4)}  ${reason.reason}`);
+  if (stored !== null) console.error(`stored ${stored} grading results`);
+}
+
+async function gradeRun(values: { rubric: string; run: string; benchmark?: string; json: boolean; dryRun: boolean; database?: string }): Promise<number> {
+  const loaded = await loadRubricFile(values.rubric);
+  if (!loaded.ok) {
+    for (const problem of loaded.issues) console.error(`error: ${problem}`);
+    return 2;
+  }
+  let stored: number | null = null;
+  const work = async (db: Database | null) => {
+    const outcome = await gradeRunArgument(db, values.run, values.benchmark, loaded.value);
+    if (db !== null && outcome.graded !== undefined && !values.dryRun) stored = await storeRunGrades(db, COMMAND_LINE, outcome.graded);
+    return outcome;
+  };
+  const outcome = isRunFile(values.run) ? await work(null) : await withDatabase(commandLineEnv(values.database).DATABASE_URL, work);
+  if (outcome.graded === undefined) {
+    console.error(`error: ${outcome.message}`);
+    return outcome.code;
+  }
+  const graded = outcome.graded;
+  const bundle = reportBundle(graded.responses.map((response) => response.result));
+  if (values.json) {
+    await printData(
+      JSON.stringify({
+        run: graded.run,
+        rubric: graded.rubric,
+        summary: bundle,
+        results: graded.responses.map((response) => ({ ...toContractResult(response.result), turn: response.turnKey, judges: response.judges })),
+      }),
+    );
+  } else {
+    printRunSummary(graded, bundle, stored);
+  }
+  return 0;
+}
+
+async function main(): Promise<number> {
+  const parsed = parseCommandLine(
+    {
+      options: {
+        input: { type: "string" },
+        rubric: { type: "string" },
+        run: { type: "string" },
+        benchmark: { type: "string" },
+        "dry-run": { type: "boolean" },
+        json: { type: "boolean" },
+        database: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    },
+    USAGE,
+    "stderr",
+  );
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
+  if (values.input !== undefined) {
+    if (values.rubric !== undefined || values.run !== undefined) return usageError("--input cannot be combined with --rubric or --run", USAGE);
+    return gradeInputFile(values.input, values.json ?? false);
+  }
+  if (values.rubric !== undefined && values.run !== undefined) {
+    return gradeRun({ rubric: values.rubric, run: values.run, json: values.json ?? false, dryRun: values["dry-run"] ?? false, ...(values.benchmark !== undefined ? { benchmark: values.benchmark } : {}), ...(values.database !== undefined ? { database: values.database } : {}) });
+  }
+  return usageError("give --input <file>, or --rubric <file> with --run <run>", USAGE);
+}
+
+runCommandLine(main);

@@ -1,0 +1,93 @@
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedDemoData } from "@/lib/server/demo-data";
+import { checkPromotion, findRunByIdOrLabel, gradeBenchmarkByModel, gradeRunFile, gradeStoredResponse, gradeStoredRun, loadRubricFile, storeRunGrades, type LoadedRubric } from "@/lib/server/grading";
+import type { SessionUser } from "@/lib/server/session";
+import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
+import { emptyDatabase, testDatabase } from "../support/database";
+
+const viewer: SessionUser = { id: "u1", email: "viewer@example.org", name: null, role: "viewer" };
+const researcher: SessionUser = { id: "u2", email: "researcher@example.org", name: null, role: "researcher" };
+const rubricFile = path.resolve(__dirname, "../../rubrics/chat2workflow.yaml");
+
+describe("grading stored runs", () => {
+  const db = testDatabase();
+  let rubric: LoadedRubric;
+  let alphaId = "";
+  let betaId = "";
+
+  beforeAll(async () => {
+    await emptyDatabase(db);
+    const outcome = await seedDemoData(db);
+    if (!outcome.ok) throw new Error(outcome.issues.map((issue) => issue.message).join("\n"));
+    const loaded = await loadRubricFile(rubricFile);
+    if (!loaded.ok) throw new Error(loaded.issues.join("\n"));
+    rubric = loaded.value;
+    alphaId = (await db.run.findFirstOrThrow({ where: { label: "demo_alpha.json" } })).id;
+    betaId = (await db.run.findFirstOrThrow({ where: { label: "demo_beta.json" } })).id;
+  });
+
+  it("grades every response of a run; a format failure is F with its gate reason", async () => {
+    const graded = await gradeStoredRun(db, viewer, alphaId, rubric);
+    expect(graded?.ok).toBe(true);
+    if (!graded?.ok) return;
+    expect(graded.value.responses).toHaveLength(15);
+    const format = graded.value.responses.find((response) => response.turnKey === "GrantProposalDigest_3")!;
+    expect(format.result).toMatchObject({ grade: "F", passed: false, gate_failures: ["format"] });
+    expect(format.result.gates.find((gate) => gate.name === "format")?.reason).toMatch(/^step_1_1/);
+  });
+
+  it("stores one row per response and rubric version with raw, norms, formulas and reasons, replacing on re-grade", async () => {
+    const graded = await gradeStoredRun(db, viewer, alphaId, rubric);
+    if (!graded?.ok) throw new Error("grading failed");
+    await expect(storeRunGrades(db, viewer, graded.value)).rejects.toThrow(/may not import/);
+    expect(await storeRunGrades(db, researcher, graded.value)).toBe(15);
+    expect(await storeRunGrades(db, researcher, graded.value)).toBe(15);
+    const rows = await db.gradingResult.findMany({ where: { runId: alphaId } });
+    expect(rows).toHaveLength(15);
+    const row = rows[0]!;
+    expect(row).toMatchObject({ rubricId: "chat2workflow", rubricVersion: 1, rubricFingerprint: rubric.fingerprint });
+    const criteria = JSON.parse(row.criteria) as { name: string; formula: string; raw: unknown; norm: number | null; adjusted_norm: number | null }[];
+    expect(criteria.map((criterion) => criterion.formula)).toEqual(["ratio", "binary", "lower_is_better", "lower_is_better", "lower_is_better", "lower_is_better", "lower_is_better"]);
+    expect(Array.isArray(JSON.parse(row.reasons))).toBe(true);
+    const response = await gradeStoredResponse(db, viewer, row.responseId, rubric);
+    expect(response?.ok && response.value.result.weighted_100).toBe(row.weighted);
+  });
+
+  it("finds a run by label, and a promotion check compares two runs of one benchmark", async () => {
+    expect(await findRunByIdOrLabel(db, viewer, "demo_beta.json")).toEqual({ ok: true, value: { id: betaId, label: "demo_beta.json" } });
+    expect((await findRunByIdOrLabel(db, viewer, "nope")).ok).toBe(false);
+    const report = await checkPromotion(db, viewer, betaId, alphaId, rubric);
+    expect(report?.ok).toBe(true);
+    if (!report?.ok) return;
+    expect(report.value.decision.sharedTurns).toBeGreaterThan(0);
+    expect(report.value.decision.rules).toHaveLength(4);
+    expect(["PROMOTE", "HOLD"]).toContain(report.value.decision.verdict);
+    expect(await checkPromotion(db, viewer, "nope", alphaId, rubric)).toBeNull();
+  });
+
+  it("pools grades per model for the leaderboard's grade columns, counting every response once", async () => {
+    const benchmarkId = (await db.run.findUniqueOrThrow({ where: { id: alphaId } })).benchmarkId;
+    const rows = await gradeBenchmarkByModel(db, viewer, benchmarkId, rubric);
+    expect(rows.ok).toBe(true);
+    if (!rows.ok) return;
+    const responses = await db.response.count({ where: { run: { benchmarkId } } });
+    expect(rows.value.reduce((sum, row) => sum + row.responses, 0)).toBe(responses);
+    for (const row of rows.value) expect(Object.values(row.grades).reduce((sum, count) => sum + count, 0)).toBe(row.responses);
+    expect(rows.value.map((row) => row.weightedMean ?? -1)).toEqual([...rows.value.map((row) => row.weightedMean ?? -1)].sort((a, b) => b - a));
+  });
+});
+
+describe.skipIf(!benchmarkDir)(`grading a shared run file${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
+  it("grades gpt_5d2's recorded run from its file the same way as the CLI", async () => {
+    const loaded = await loadRubricFile(rubricFile);
+    if (!loaded.ok) throw new Error(loaded.issues.join("\n"));
+    const graded = await gradeRunFile(benchmarkDir!, path.join(benchmarkDir!, "runs", "gpt_5d2.json"), loaded.value);
+    expect(graded.ok).toBe(true);
+    if (!graded.ok) return;
+    expect(graded.value.responses).toHaveLength(79);
+    const gateFailed = graded.value.responses.filter((response) => response.result.gate_failures.length > 0);
+    expect(gateFailed.every((response) => response.result.grade === "F")).toBe(true);
+    expect(gateFailed.length).toBeGreaterThan(0);
+  });
+});
