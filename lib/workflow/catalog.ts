@@ -481,12 +481,7 @@ export function toolName(type: ToolNodeType, param: unknown): string | null {
   }
 }
 
-export type TypeLookupFailure =
-  | "variable-not-text"
-  | "reference-no-outputs"
-  | "undeclared-code-output"
-  | "unhashable-variable"
-  | "iteration-item-untyped";
+export type TypeLookupFailure = "variable-name-not-string" | "reference-no-outputs" | "undeclared-code-output" | "iteration-item-untyped";
 
 export type TypeLookup = { ok: true; type: JsonValue } | { ok: false; code: TypeLookupFailure; message: string };
 
@@ -522,7 +517,7 @@ export function officialVariableType(facts: NodeFacts, variable: JsonValue): Typ
   if (dotted === undefined) {
     return {
       ok: false,
-      code: "variable-not-text",
+      code: "variable-name-not-string",
       message: `the variable name ${JSON.stringify(variable)} is not a string`,
     };
   }
@@ -540,7 +535,7 @@ export function officialVariableType(facts: NodeFacts, variable: JsonValue): Typ
       return found("string");
     case "code": {
       const key = pyHashKey(variable);
-      if (key === undefined) return { ok: false, code: "unhashable-variable", message: "the variable name is not a string" };
+      if (key === undefined) return { ok: false, code: "variable-name-not-string", message: "the variable name is not a string" };
       const output = facts.outputs.get(key);
       if (!output) {
         return {

@@ -30,7 +30,8 @@ import {
   type ToolNodeType,
   type TypeLookupFailure,
 } from "./catalog";
-import type { Diagnostic, DiagnosticCategory, DiagnosticLocation } from "./diagnostics";
+import { makeDiagnostic, type DiagnosticCode } from "./diagnostic-codes";
+import type { Diagnostic, DiagnosticLocation } from "./diagnostics";
 import { isFloatLiteral, type FloatLiterals } from "./json-text";
 import { NODE_TYPES, isNodeTypeId, type NodeTypeId } from "./node-types";
 import { evalPythonLiteral, literalToString } from "./python-literal";
@@ -181,26 +182,17 @@ class ConversionFailure {
 }
 
 interface FailureSpec {
-  code: string;
-  category: DiagnosticCategory;
+  code: DiagnosticCode;
   message: string;
   location?: DiagnosticLocation;
   targetNodeId?: string;
   hint?: string;
 }
 
+/** Every conversion failure is an error of step_1_2, whatever the code's default (the converter throws on it). */
 function fail(spec: FailureSpec): never {
-  const diagnostic: Diagnostic = {
-    code: spec.code,
-    category: spec.category,
-    severity: "error",
-    officialStep: "step_1_2",
-    message: spec.message,
-  };
-  if (spec.location) diagnostic.location = spec.location;
-  if (spec.targetNodeId !== undefined) diagnostic.targetNodeId = spec.targetNodeId;
-  if (spec.hint) diagnostic.hint = spec.hint;
-  throw new ConversionFailure(diagnostic);
+  const { code, message, ...extras } = spec;
+  throw new ConversionFailure(makeDiagnostic(code, message, { ...extras, severity: "error", officialStep: "step_1_2" }));
 }
 
 /** An id as shown in messages: JSON-quoted, so newlines and quotes inside it stay visible on one line. */
@@ -530,7 +522,6 @@ class Converter {
     if (!isJsonObject(root)) {
       fail({
         code: "workflow-not-object",
-        category: "graph",
         message: `The workflow JSON is ${describeKind(root)}; expected an object with "nodes_info" and "edges".`,
       });
     }
@@ -545,18 +536,17 @@ class Converter {
   private readEdges(root: JsonObject): { edge: JsonValue; index: number; topLevel: boolean }[] {
     const edges = ownValue(root, "edges");
     if (edges === undefined) {
-      fail({ code: "missing-edges", category: "graph", message: 'The workflow has no "edges" key; both "nodes_info" and "edges" are required.' });
+      fail({ code: "workflow-missing-edges", message: 'The workflow has no "edges" key; both "nodes_info" and "edges" are required.' });
     }
     const items = pyIter(edges);
     if (!items) {
-      fail({ code: "edges-not-list", category: "graph", message: `"edges" is ${describeKind(edges)}; expected an array of [source, port, target].` });
+      fail({ code: "workflow-missing-edges", message: `"edges" is ${describeKind(edges)}; expected an array of [source, port, target].` });
     }
     return items.map((edge, index) => {
       const source = pyItem(edge, 0);
       if (source === undefined) {
         fail({
-          code: "edge-shape",
-          category: "graph",
+          code: "malformed-edge",
           message: `Edge ${index} is ${preview(edge)}; expected an array [source, port, target].`,
           location: { edgeIndex: index },
         });
@@ -564,8 +554,7 @@ class Converter {
       const child = pyContains(source, "-");
       if (child === undefined) {
         fail({
-          code: "edge-source-not-string",
-          category: "graph",
+          code: "malformed-edge",
           message: `Edge ${index} starts at ${preview(source)}, ${describeKind(source)}; node ids must be strings such as "2".`,
           location: { edgeIndex: index },
           hint: "Quote the ids in edges.",
@@ -583,8 +572,7 @@ class Converter {
       const parts = pyIter(edge) ?? [];
       if (parts.length !== 3) {
         fail({
-          code: "edge-length",
-          category: "graph",
+          code: "malformed-edge",
           message: `Top-level edge ${index} has ${parts.length} elements (${preview(edge)}); top-level edges must be exactly [source, port, target].`,
           location: { edgeIndex: index },
           hint: parts.length > 3 ? "Drop the extra element; the target port is not part of the format." : undefined,
@@ -596,8 +584,7 @@ class Converter {
       if (sourceKey === undefined || targetKey === undefined) {
         const bad = sourceKey === undefined ? source : target;
         fail({
-          code: "edge-unhashable-endpoint",
-          category: "graph",
+          code: "malformed-edge",
           message: `Edge ${index} has ${describeKind(bad)} ${preview(bad)} as an endpoint; endpoints must be node id strings.`,
           location: { edgeIndex: index },
         });
@@ -619,8 +606,7 @@ class Converter {
       if (raises) {
         const ports = list.map((edge) => preview(edge.port)).join(", ");
         fail({
-          code: "edge-port-incomparable",
-          category: "graph",
+          code: "edge-ports-incomparable",
           message: `The edges leaving ${idLabel(list[0]?.source ?? null)} have ports that cannot be ordered (${ports}); ports must all be integers.`,
           location: { edgeIndex: list[0]?.index ?? 0 },
           hint: "Use integer ports such as 0, not strings or null.",
@@ -636,11 +622,11 @@ class Converter {
   private buildNodes(root: JsonObject, positions: Map<string, Position>): void {
     const nodesInfo = ownValue(root, "nodes_info");
     if (nodesInfo === undefined) {
-      fail({ code: "missing-nodes-info", category: "graph", message: 'The workflow has no "nodes_info" key; both "nodes_info" and "edges" are required.' });
+      fail({ code: "workflow-missing-nodes", message: 'The workflow has no "nodes_info" key; both "nodes_info" and "edges" are required.' });
     }
     const count = pyLen(nodesInfo);
     if (count === undefined) {
-      fail({ code: "nodes-info-not-list", category: "graph", message: `"nodes_info" is ${describeKind(nodesInfo)}; expected an array of nodes.` });
+      fail({ code: "workflow-missing-nodes", message: `"nodes_info" is ${describeKind(nodesInfo)}; expected an array of nodes.` });
     }
     const typeCounts = new Map<string, number>();
     let pendingOutput: JsonValue = null;
@@ -648,12 +634,11 @@ class Converter {
     for (let i = 0; i < count; i++) {
       const node = pyItem(nodesInfo, i);
       if (node === undefined) {
-        fail({ code: "nodes-info-not-list", category: "graph", message: `"nodes_info" is ${describeKind(nodesInfo)}; expected an array of nodes.` });
+        fail({ code: "workflow-missing-nodes", message: `"nodes_info" is ${describeKind(nodesInfo)}; expected an array of nodes.` });
       }
       if (!isJsonObject(node)) {
         fail({
           code: "node-not-object",
-          category: "graph",
           message: `nodes_info[${i}] is ${describeKind(node)}; expected an object {"id", "type", "param"}.`,
         });
       }
@@ -665,7 +650,6 @@ class Converter {
         const nodeId = typeof rawId === "string" ? rawId : undefined;
         fail({
           code: "unknown-node-type",
-          category: "semantics",
           message: `Node ${nodeId === undefined ? `#${i}` : idLabel(nodeId)} has type ${preview(type)}; the type must be one of the 20 type strings.`,
           location: nodeLocation(nodeId),
         });
@@ -680,7 +664,6 @@ class Converter {
       if (isChild === undefined || (isChild && typeof id !== "string") || (!isChild && pyHashKey(id) === undefined)) {
         fail({
           code: "node-id-not-string",
-          category: "graph",
           message: `Node #${i} (${preview(type)}) has id ${preview(id)}, ${describeKind(id)}; ids must be strings such as "3".`,
           hint: 'Quote the id: "3".',
         });
@@ -693,8 +676,7 @@ class Converter {
         const parsed = pyParseInt(nodeId.split("-")[1] as string);
         if (parsed === undefined) {
           fail({
-            code: "child-index-not-integer",
-            category: "graph",
+            code: "malformed-child-id",
             message: `Node ${idLabel(nodeId)} is a canvas child id, but ${idLabel(nodeId.split("-")[1])} after the first "-" is not an integer; expected "<parentId>-<k>".`,
             location: nodeLocation(nodeId),
           });
@@ -705,8 +687,7 @@ class Converter {
         const placed = typeof id === "string" ? positions.get(id) : undefined;
         if (!placed) {
           fail({
-            code: "node-not-in-edges",
-            category: "graph",
+            code: "node-without-edges",
             message: `Top-level node ${idLabel(id)} (${this.current.type}) appears in no top-level edge, so the converter cannot place it; every top-level node must be an edge source or target.`,
             location: nodeLocation(typeof id === "string" ? id : undefined),
             hint: "Connect the node with an edge, or remove it.",
@@ -715,7 +696,7 @@ class Converter {
         position = { ...placed };
         if (type === "iteration") {
           position.y = -400 * ordinal;
-          const selector = this.param(param, "output_selector", "iteration-missing-output-selector");
+          const selector = this.param(param, "output_selector", "missing-param");
           pendingOutput = selector;
         }
       }
@@ -731,8 +712,7 @@ class Converter {
   private failNodeKey(index: number, node: JsonObject, key: "type" | "param" | "id"): never {
     const id = ownValue(node, "id");
     fail({
-      code: `node-missing-${key}`,
-      category: "graph",
+      code: "node-missing-field",
       message: `Node ${typeof id === "string" ? idLabel(id) : `#${index}`} has no "${key}"; every node needs "id", "type" and "param".`,
       location: nodeLocation(typeof id === "string" ? id : undefined),
     });
@@ -744,8 +724,7 @@ class Converter {
     if (!parent) {
       const later = this.laterIndexOf(parentId) >= 0;
       fail({
-        code: later ? "child-before-parent" : "unknown-parent",
-        category: "graph",
+        code: later ? "child-parent-missing" : "child-parent-missing",
         message: later
           ? `Canvas child ${idLabel(nodeId)} is listed before its parent ${idLabel(parentId)}; the parent must come earlier in nodes_info.`
           : `Canvas child ${idLabel(nodeId)} names parent ${idLabel(parentId)} (the part before the first "-"), which does not exist.`,
@@ -756,7 +735,6 @@ class Converter {
     if (parent.facts === null) {
       fail({
         code: "reference-unknown-type",
-        category: "semantics",
         message: `Canvas child ${idLabel(nodeId)} belongs to ${idLabel(parentId)}, whose type ${preview(parent.type)} is not a node type.`,
         location: nodeLocation(nodeId),
         targetNodeId: parentId,
@@ -775,8 +753,7 @@ class Converter {
     const target = pyItem(pending, 1);
     if (target === undefined) {
       fail({
-        code: "iteration-output-selector-shape",
-        category: "graph",
+        code: "malformed-selector",
         message: `The pending iteration output_selector ${preview(pending)} is not a [variable, childId] pair.`,
         location: { ...nodeLocation(this.current?.id), paramPath: ["output_selector"] },
       });
@@ -787,7 +764,6 @@ class Converter {
     if (parts.length !== 2) {
       fail({
         code: "iteration-output-not-child",
-        category: "graph",
         message: `An iteration's output_selector points at ${idLabel(id)}, which is not a canvas child; it must name a node "<iterationId>-<k>" inside the iteration.`,
         location: nodeLocation(id),
         targetNodeId: id,
@@ -804,7 +780,6 @@ class Converter {
     if (!parent || !parent.data) {
       fail({
         code: "iteration-output-parent-missing",
-        category: "graph",
         message: `The output child ${idLabel(id)} names parent ${idLabel(parts[0])}, which is not a built node.`,
         location: nodeLocation(id),
       });
@@ -816,7 +791,6 @@ class Converter {
     if (!alsoSet || !alsoSet.data) {
       fail({
         code: "iteration-output-index",
-        category: "graph",
         message: `The output child ${idLabel(id)} has index ${childIndex}, but only ${this.built.length} nodes precede it; the official converter counts ${childIndex + 1} nodes back from the child to find its iteration.`,
         location: nodeLocation(id),
         hint: "Number canvas children consecutively right after their iteration.",
@@ -901,7 +875,6 @@ class Converter {
         : "Use one of the 20 node type strings, e.g. \"llm\" or \"template-transform\".";
     fail({
       code: "unknown-node-type",
-      category: "semantics",
       message: `Node ${idLabel(id)} has type ${preview(type)}, which is not a Chat2Workflow node type.`,
       location: nodeLocation(id),
       hint,
@@ -909,11 +882,10 @@ class Converter {
   }
 
   /** Python `param[key]`: param must be a dict and hold the key. */
-  private param(param: JsonValue, key: string, missingCode = "missing-param"): JsonValue {
+  private param(param: JsonValue, key: string, missingCode: DiagnosticCode = "missing-param"): JsonValue {
     if (!isJsonObject(param)) {
       fail({
         code: "param-not-object",
-        category: "semantics",
         message: `${this.nodeRef()} has a "param" that is ${describeKind(param)}; expected an object.`,
         location: nodeLocation(this.current?.id),
       });
@@ -922,7 +894,6 @@ class Converter {
     if (value === undefined) {
       fail({
         code: missingCode,
-        category: "semantics",
         message: `${this.nodeRef()} (${this.current?.type}) has no param "${key}", which the converter requires.`,
         location: { ...nodeLocation(this.current?.id), paramPath: [key] },
       });
@@ -934,8 +905,7 @@ class Converter {
     const items = pyIter(value);
     if (!items) {
       fail({
-        code: "param-shape",
-        category: "semantics",
+        code: "malformed-param",
         message: `${this.nodeRef()}: ${formatPath(path)} is ${describeKind(value)}; expected ${expected}.`,
         location: { ...nodeLocation(this.current?.id), paramPath: path },
       });
@@ -943,12 +913,11 @@ class Converter {
     return items;
   }
 
-  private item(value: JsonValue, index: number, path: ParamPath, expected: string, code = "param-shape"): JsonValue {
+  private item(value: JsonValue, index: number, path: ParamPath, expected: string, code: DiagnosticCode = "malformed-param"): JsonValue {
     const item = pyItem(value, index);
     if (item === undefined) {
       fail({
         code,
-        category: "semantics",
         message: `${this.nodeRef()}: ${formatPath(path)} is ${preview(value)}; expected ${expected}.`,
         location: { ...nodeLocation(this.current?.id), paramPath: path },
       });
@@ -963,15 +932,14 @@ class Converter {
       const flattened = entryHint ? ` (${entryHint})` : "";
       if (pyItem(selector, 1) === undefined) {
         fail({
-          code: "selector-shape",
-          category: "semantics",
+          code: "malformed-selector",
           message: `${this.nodeRef()}: ${formatPath(path)} is the string ${preview(selector)}, not ${expected}${flattened}.`,
           location: { ...nodeLocation(this.current?.id), paramPath: path },
         });
       }
     }
-    const variable = this.item(selector, 0, path, expected, "selector-shape");
-    const refId = this.item(selector, 1, path, expected, "selector-shape");
+    const variable = this.item(selector, 0, path, expected, "malformed-selector");
+    const refId = this.item(selector, 1, path, expected, "malformed-selector");
     const node = this.lookupNode(refId, path, typeof selector === "string" ? entryHint : undefined);
     return { variable, node, type: this.typeOf(variable, node, path) };
   }
@@ -980,8 +948,7 @@ class Converter {
     if (pyHashKey(refId) === undefined) {
       const nested = Array.isArray(refId);
       fail({
-        code: "selector-id-not-string",
-        category: "semantics",
+        code: "malformed-selector",
         message: `${this.nodeRef()}: ${formatPath(path)} has ${describeKind(refId)} ${preview(refId)} where the source node id should be.`,
         location: { ...nodeLocation(this.current?.id), paramPath: path },
         hint: nested
@@ -996,7 +963,6 @@ class Converter {
     if (node.facts === null) {
       fail({
         code: "reference-unknown-type",
-        category: "semantics",
         message: `${this.nodeRef()}: ${formatPath(path)} references ${idLabel(node.workflowId)}, whose type ${preview(node.type)} is not a node type.`,
         location: { ...nodeLocation(this.current?.id), paramPath: path },
         targetNodeId: node.workflowId,
@@ -1021,7 +987,6 @@ class Converter {
     if (later >= 0) {
       fail({
         code: "forward-reference",
-        category: "graph",
         message: `${where} references node ${idLabel(refId)}, which is defined later in nodes_info (position ${later}); a node can only reference nodes listed before it.`,
         location: { ...nodeLocation(this.current?.id), paramPath: path },
         targetNodeId: refId as string,
@@ -1030,8 +995,7 @@ class Converter {
     }
     const looksSwapped = typeof refId === "string" && !/^[\w-]*\d[\w-]*$/.test(refId);
     fail({
-      code: "unknown-reference",
-      category: "graph",
+      code: "reference-unknown-node",
       message: `${where} references node ${idLabel(refId)}, which does not exist.${flattenedHint ? ` (${flattenedHint})` : ""}`,
       location: { ...nodeLocation(this.current?.id), paramPath: path },
       targetNodeId: typeof refId === "string" ? refId : undefined,
@@ -1065,7 +1029,6 @@ class Converter {
     };
     fail({
       code,
-      category: "semantics",
       message: `${where} reads ${preview(variable)} from ${idLabel(node.workflowId)} (${node.type}): ${lookup?.message ?? "unknown node type"}.`,
       location: { ...nodeLocation(this.current?.id), paramPath: path },
       targetNodeId: node.workflowId,
@@ -1078,8 +1041,7 @@ class Converter {
     if (!pyContains(variable, ".")) return [difyId, variable];
     if (typeof variable !== "string") {
       fail({
-        code: "variable-not-text",
-        category: "semantics",
+        code: "variable-name-not-string",
         message: `${this.nodeRef()}: ${formatPath(path)} names the variable ${preview(variable)}, which is not a string.`,
         location: { ...nodeLocation(this.current?.id), paramPath: path },
       });
@@ -1087,8 +1049,7 @@ class Converter {
     const parts = variable.split(".");
     if (parts.length !== 2) {
       fail({
-        code: "dotted-name-depth",
-        category: "semantics",
+        code: "variable-name-too-deep",
         message: `${this.nodeRef()}: the variable ${idLabel(variable)} at ${formatPath(path)} has ${parts.length - 1} dots; only one sub-field level (such as "file.type") is allowed.`,
         location: { ...nodeLocation(this.current?.id), paramPath: path },
       });
@@ -1105,8 +1066,7 @@ class Converter {
     if (typeof value !== "string") {
       const selectorLike = Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === "string");
       fail({
-        code: "text-field-not-string",
-        category: "semantics",
+        code: "text-param-not-string",
         message: `${this.nodeRef()}: ${formatPath(path)} is ${describeKind(value)} ${preview(value)}; this field is text and must be a string.`,
         location: { ...nodeLocation(this.current?.id), paramPath: path },
         hint: selectorLike ? `Write the reference inline instead: "{{#'${String(value[1])}'.${String(value[0])}#}}".` : undefined,
@@ -1117,8 +1077,7 @@ class Converter {
       const id = readInlineIdToken(token);
       if (id === null) {
         fail({
-          code: "inline-ref-bad-id",
-          category: "semantics",
+          code: "malformed-inline-reference",
           message: `${this.nodeRef()}: in ${formatPath(path)}, the reference ${preview(whole, 50)} names ${preview(token, 40)} as its node, which is not a node id (a bare number or a quoted string).`,
           location: this.textLocation(path, offset, whole.length),
           hint: token.includes("#}}")
@@ -1130,8 +1089,7 @@ class Converter {
       if (!node) {
         const later = this.laterIndexOf(id);
         fail({
-          code: later >= 0 ? "forward-reference" : "unknown-reference",
-          category: "graph",
+          code: later >= 0 ? "forward-reference" : "reference-unknown-node",
           message:
             later >= 0
               ? `${this.nodeRef()}: ${formatPath(path)} references ${idLabel(id)} inline, which is defined later in nodes_info; a node can only reference nodes listed before it.`
@@ -1144,7 +1102,6 @@ class Converter {
       if (node.facts === null) {
         fail({
           code: "reference-unknown-type",
-          category: "semantics",
           message: `${this.nodeRef()}: ${formatPath(path)} references ${idLabel(id)}, whose type ${preview(node.type)} is not a node type.`,
           location: this.textLocation(path, offset, whole.length),
           targetNodeId: id,
@@ -1162,7 +1119,7 @@ class Converter {
     const declared: DeclaredVariable[] = [];
     const data: DifyData[] = [];
     items.forEach((entry, i) => {
-      const type = this.item(entry, 1, ["variables", i], "a [name, type] pair", "start-variable-shape");
+      const type = this.item(entry, 1, ["variables", i], "a [name, type] pair", "malformed-start-variable");
       const name = pyItem(entry, 0) as JsonValue;
       declared.push({ name, type });
       data.push(startVariableData(name, type));
@@ -1175,7 +1132,7 @@ class Converter {
     const list = this.param(param, key);
     const items = this.iterate(list, [key], "an array of [name, [variable, nodeId]]");
     return items.map((entry, i) => {
-      const ref = this.item(entry, 1, [key, i], "a [name, [variable, nodeId]] entry", "entry-shape");
+      const ref = this.item(entry, 1, [key, i], "a [name, [variable, nodeId]] entry", "malformed-entry");
       const path: ParamPath = [key, i, 1];
       const hint = typeof ref === "string" ? "entries are [name, [variable, nodeId]], not flattened [name, variable, nodeId]" : undefined;
       const resolved = this.resolveSelector(ref, path, hint);
@@ -1250,8 +1207,7 @@ class Converter {
       const key = pyHashKey(name);
       if (key === undefined) {
         fail({
-          code: "param-shape",
-          category: "semantics",
+          code: "malformed-param",
           message: `${this.nodeRef()}: output name ${preview(name)} at outputs[${i}] is ${describeKind(name)}; expected a string.`,
           location: { ...nodeLocation(this.current?.id), paramPath: ["outputs", i, 0] },
         });
@@ -1270,7 +1226,6 @@ class Converter {
     if (input.type !== "file" && input.type !== "array[file]") {
       fail({
         code: "document-extractor-input-type",
-        category: "semantics",
         message: `${this.nodeRef()}: the document extractor reads ${preview(input.variable)} from ${idLabel(input.node.workflowId)}, typed ${preview(input.type)}; its input must be a file or array[file].`,
         location: { ...nodeLocation(this.current?.id), paramPath: ["variable_selector"] },
         targetNodeId: input.node.workflowId,
@@ -1297,8 +1252,7 @@ class Converter {
     const url = this.resolveSelector(this.param(param, "url"), ["url"]);
     if (typeof url.variable !== "string") {
       fail({
-        code: "variable-not-text",
-        category: "semantics",
+        code: "variable-name-not-string",
         message: `${this.nodeRef()}: the url variable ${preview(url.variable)} is not a string.`,
         location: { ...nodeLocation(this.current?.id), paramPath: ["url", 0] },
       });
@@ -1333,27 +1287,26 @@ class Converter {
     }
     const parsed: { logic: string; conditions: Cond[] }[] = cases.map((ifCase, i) => {
       const expected = "a [logic, [condition, …]] case";
-      const logic = this.item(ifCase, 0, ["cases", i], expected, "if-else-case-shape");
+      const logic = this.item(ifCase, 0, ["cases", i], expected, "malformed-if-else");
       if (logic !== "or" && !Array.isArray(ifCase)) {
         // The official code assigns case[0] = 'and', which only a list allows.
         fail({
-          code: "if-else-case-shape",
-          category: "semantics",
+          code: "malformed-if-else",
           message: `${this.nodeRef()}: cases[${i}] is ${preview(ifCase)}; expected ${expected}.`,
           location: { ...nodeLocation(this.current?.id), paramPath: ["cases", i] },
         });
       }
-      const conditionList = this.item(ifCase, 1, ["cases", i], expected, "if-else-case-shape");
+      const conditionList = this.item(ifCase, 1, ["cases", i], expected, "malformed-if-else");
       const conditions = this.iterate(conditionList, ["cases", i, 1], "an array of conditions").map((condition, j): Cond => {
         const path: ParamPath = ["cases", i, 1, j];
         const expectedCondition = "a condition [[variable, nodeId], operator, value?]";
-        const ref = this.item(condition, 0, path, expectedCondition, "if-else-condition-shape");
-        const variable = this.item(ref, 0, [...path, 0], expectedCondition, "if-else-condition-shape");
-        const refId = this.item(ref, 1, [...path, 0], expectedCondition, "if-else-condition-shape");
+        const ref = this.item(condition, 0, path, expectedCondition, "malformed-if-else");
+        const variable = this.item(ref, 0, [...path, 0], expectedCondition, "malformed-if-else");
+        const refId = this.item(ref, 1, [...path, 0], expectedCondition, "malformed-if-else");
         const flattened = typeof ref === "string" ? "a condition is [[variable, nodeId], operator, value], not [variable, nodeId, operator]" : undefined;
         const node = this.lookupNode(refId, [...path, 0], flattened);
         const type = this.typeOf(variable, node, [...path, 0]);
-        const operator = this.item(condition, 1, path, expectedCondition, "if-else-condition-shape");
+        const operator = this.item(condition, 1, path, expectedCondition, "malformed-if-else");
         const value = pyLen(condition) === 3 ? this.rewriteText(pyItem(condition, 2) as JsonValue, [...path, 2]) : undefined;
         return { resolved: { variable, node, type }, operator, value, path };
       });
@@ -1395,8 +1348,7 @@ class Converter {
     if (resolved.type === "number") {
       if (typeof value !== "string") {
         fail({
-          code: "if-else-number-bool",
-          category: "semantics",
+          code: "if-else-boolean-on-number",
           message: `${this.nodeRef()}: the condition at ${formatPath(path)} compares a number with '${String(value)}'; the converter turns 'true'/'false' into booleans and then fails on a number variable.`,
           location: { ...nodeLocation(this.current?.id), paramPath: [...path, 2] },
           hint: "Compare numbers with numeric strings such as \"0\".",
@@ -1418,16 +1370,15 @@ class Converter {
     const input = this.resolveSelector(this.param(param, "variable"), ["variable"]);
     const operator = this.param(param, "operator");
     const expected = 'an operator such as ["extract_by", 1], ["limit", 3], ["order_by", "asc"] or ["filter_by", op, value]';
-    const kind = this.item(operator, 0, ["operator"], expected, "list-operator-shape");
+    const kind = this.item(operator, 0, ["operator"], expected, "malformed-list-operator");
     let filterValue: JsonValue | undefined;
     if (kind === "filter_by") {
-      filterValue = this.item(operator, 2, ["operator"], 'a three-element ["filter_by", op, value] (even for "empty")', "list-operator-shape");
+      filterValue = this.item(operator, 2, ["operator"], 'a three-element ["filter_by", op, value] (even for "empty")', "malformed-list-operator");
       if (typeof filterValue === "string") filterValue = this.rewriteText(filterValue, ["operator", 2]);
     }
     if (typeof input.type !== "string") {
       fail({
         code: "list-operator-input-untyped",
-        category: "semantics",
         message: `${this.nodeRef()}: the list operator's input ${preview(input.variable)} from ${idLabel(input.node.workflowId)} (${input.node.type}) has no type under the official inference (${preview(input.type)}).`,
         location: { ...nodeLocation(this.current?.id), paramPath: ["variable"] },
         targetNodeId: input.node.workflowId,
@@ -1452,7 +1403,7 @@ class Converter {
       variable: [input.node.difyId, input.variable],
     };
     if (kind === "filter_by") {
-      const op = this.item(operator, 1, ["operator"], expected, "list-operator-shape");
+      const op = this.item(operator, 1, ["operator"], expected, "malformed-list-operator");
       const text = pyStr(filterValue as JsonValue, isFloatLiteral(this.floats, operator as object, 2));
       const value: JsonValue = text === "true" ? true : text === "false" ? false : text;
       const condition: DifyData = { comparison_operator: op, key: "", value: "" };
@@ -1464,11 +1415,11 @@ class Converter {
       }
       data.filter_by = { conditions: [condition], enabled: true };
     } else if (kind === "extract_by") {
-      data.extract_by = { enabled: true, serial: pyStr(this.item(operator, 1, ["operator"], expected, "list-operator-shape"), isFloatLiteral(this.floats, operator as object, 1)) };
+      data.extract_by = { enabled: true, serial: pyStr(this.item(operator, 1, ["operator"], expected, "malformed-list-operator"), isFloatLiteral(this.floats, operator as object, 1)) };
     } else if (kind === "limit") {
-      data.limit = { enabled: true, size: this.item(operator, 1, ["operator"], expected, "list-operator-shape") };
+      data.limit = { enabled: true, size: this.item(operator, 1, ["operator"], expected, "malformed-list-operator") };
     } else if (kind === "order_by") {
-      data.order_by = { enabled: true, key: isFileArray ? "name" : "", value: this.item(operator, 1, ["operator"], expected, "list-operator-shape") };
+      data.order_by = { enabled: true, key: isFileArray ? "name" : "", value: this.item(operator, 1, ["operator"], expected, "malformed-list-operator") };
     }
     return { facts: { type: "list-operator", varType }, data };
   }
@@ -1480,9 +1431,9 @@ class Converter {
     const declared: DeclaredVariable[] = [];
     const parameters = this.iterate(list, ["parameters"], "an array of [description, name, type]").map((entry, i) => {
       const expected = "a [description, name, type] triple";
-      const description = this.item(entry, 0, ["parameters", i], expected, "parameter-shape");
-      const name = this.item(entry, 1, ["parameters", i], expected, "parameter-shape");
-      const type = this.item(entry, 2, ["parameters", i], expected, "parameter-shape");
+      const description = this.item(entry, 0, ["parameters", i], expected, "malformed-parameter");
+      const name = this.item(entry, 1, ["parameters", i], expected, "malformed-parameter");
+      const type = this.item(entry, 2, ["parameters", i], expected, "malformed-parameter");
       declared.push({ name, type });
       return { description, name, required: true, type };
     });
@@ -1515,8 +1466,7 @@ class Converter {
     const first = inputs[0];
     if (!first) {
       fail({
-        code: "aggregator-empty",
-        category: "semantics",
+        code: "empty-aggregator",
         message: `${this.nodeRef()}: the variable aggregator has no variables; it needs at least one [variable, nodeId].`,
         location: { ...nodeLocation(this.current?.id), paramPath: ["variables"] },
       });
@@ -1566,8 +1516,7 @@ class Converter {
         const targetType = this.param(param, "target_type");
         if (typeof targetType !== "string") {
           fail({
-            code: "markdown-target-type",
-            category: "semantics",
+            code: "target-type-not-string",
             message: `${this.nodeRef()}: target_type is ${describeKind(targetType)} ${preview(targetType)}; expected one of docx, pptx, pdf, png, html, md.`,
             location: { ...nodeLocation(this.current?.id), paramPath: ["target_type"] },
           });
@@ -1626,8 +1575,7 @@ class Converter {
       const port = pyItem(edge, 1);
       if (port === undefined) {
         fail({
-          code: "edge-shape",
-          category: "graph",
+          code: "malformed-edge",
           message: `Edge ${index} is ${preview(edge)}; expected [source, port, target].`,
           location: { edgeIndex: index },
         });
@@ -1635,8 +1583,7 @@ class Converter {
       const targetId = pyItem(edge, 2);
       if (targetId === undefined) {
         fail({
-          code: "edge-shape",
-          category: "graph",
+          code: "malformed-edge",
           message: `Edge ${index} is ${preview(edge)}; expected [source, port, target].`,
           location: { edgeIndex: index },
         });
@@ -1650,8 +1597,7 @@ class Converter {
     const node = typeof id === "string" ? this.registry.get(id) : undefined;
     if (!node) {
       fail({
-        code: "edge-unknown-endpoint",
-        category: "graph",
+        code: "edge-unknown-node",
         message: `Edge ${index} has ${role} ${idLabel(id)}, which is not a node id in nodes_info.`,
         location: { edgeIndex: index },
         targetNodeId: typeof id === "string" ? id : undefined,
@@ -1707,7 +1653,6 @@ class Converter {
     if (!isInt) {
       fail({
         code: "edge-port-not-integer",
-        category: "graph",
         message: `Edge ${index} leaves ${source.type} ${idLabel(source.workflowId)} from port ${preview(port)}; a branch port must be an integer (0..${n - 1}: ${describe}).`,
         location: { edgeIndex: index },
         hint: "Write the port as a bare integer such as 0.",
@@ -1717,8 +1662,7 @@ class Converter {
     const handle = i < 0 ? handles[n + i] : handles[i];
     if (handle === undefined) {
       fail({
-        code: "edge-port-out-of-range",
-        category: "graph",
+        code: "branch-port-out-of-range",
         message: `Edge ${index} leaves ${source.type} ${idLabel(source.workflowId)} from port ${i}, but it has ports 0..${n - 1} (${describe}).`,
         location: { edgeIndex: index },
         hint: source.type === "if-else" ? "The ELSE port is the number of cases." : "A classifier has one port per class and no default port.",

@@ -16,7 +16,7 @@ import {
 } from "../catalog";
 import type { Diagnostic } from "../diagnostics";
 import { describeKind, ownValue, preview, pyIter, type JsonObject, type JsonValue } from "../python-values";
-import { makeDiagnostic, type AnalysisCode } from "./codes";
+import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import { describeNode, formatPath, nodeLocation, registeredBefore, type NodeEntry, type WorkflowModel } from "./model";
 
 interface ParamContext {
@@ -34,7 +34,7 @@ function stringSelectorStep(ctx: ParamContext, text: string): { officialStep?: n
   return second !== undefined && registeredBefore(ctx.model, second, ctx.node.index) ? { officialStep: null } : {};
 }
 
-function report(ctx: ParamContext, code: AnalysisCode, path: ParamPath, message: string, hint?: string, extra: { officialStep?: null } = {}): void {
+function report(ctx: ParamContext, code: DiagnosticCode, path: ParamPath, message: string, hint?: string, extra: { officialStep?: null } = {}): void {
   ctx.out.push(makeDiagnostic(code, message, { location: nodeLocation(ctx.node, path), hint, ...extra }));
 }
 
@@ -233,7 +233,7 @@ function checkPairs(
   minLength: number,
   typeIndex: number,
   allowed: readonly string[],
-  code: AnalysisCode,
+  code: DiagnosticCode,
   shape: string,
 ): void {
   const value = ctx.node.param ? ownValue(ctx.node.param, key) : undefined;
