@@ -5,6 +5,7 @@ import { analyzeValue } from "../analyze";
 import { CATALOG } from "../catalog";
 import { convertWorkflow } from "../convert";
 import { NODE_TYPE_IDS, NODE_TYPES } from "../node-types";
+import type { JsonObject, JsonValue } from "../python-values";
 import { NODE_SPECS } from ".";
 
 describe("NODE_SPECS", () => {
@@ -23,7 +24,7 @@ describe("NODE_SPECS", () => {
 });
 
 describe("the analysis uses each spec", () => {
-  const workflow = (aggregatorParam: unknown) => ({
+  const workflow = (aggregatorParam: JsonValue): JsonObject & { nodes_info: JsonObject[] } => ({
     nodes_info: [
       { id: "1", type: "start", param: { variables: [["q", "string"]] } },
       { id: "2", type: "llm", param: { system: "", user: "{{#'1'.q#}}" } },
@@ -48,7 +49,7 @@ describe("the analysis uses each spec", () => {
 
   it("runs a type's own checks (start variable types)", () => {
     const value = workflow({ variables: [["text", "2"]] });
-    (value.nodes_info[0] as { param: unknown }).param = { variables: [["q", "text"]] };
+    (value.nodes_info[0] as JsonObject).param = { variables: [["q", "text"]] };
     const invalid = analyzeValue(value, {}).filter((d) => d.code === "invalid-option");
     expect(invalid.map((d) => d.location?.paramPath)).toEqual([["variables", 0, 1]]);
   });
