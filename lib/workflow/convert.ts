@@ -32,7 +32,7 @@ import type { Diagnostic, DiagnosticLocation } from "./diagnostics";
 import { sequentialIdSource, type DifyData, type DifyEdge, type DifyGraph, type DifyNode, type IdSource, type Position } from "./dify-graph";
 import { INLINE_REFERENCE, readInlineIdToken } from "./inline-references";
 import { isFloatLiteral, type FloatLiterals } from "./json-text";
-import { DIFY_CELL, keyNumber, layoutTopLevel, unplaced, type EndpointValue, type TopEdge, type TopLevelGraph } from "./layout";
+import { DIFY_CELL, layoutTopLevel, readEdges, readTopLevelGraph, unplaced, type TopLevelEdge } from "./layout";
 import { NODE_TYPES, isNodeTypeId, type NodeTypeId } from "./node-types";
 import { NODE_SPECS } from "./nodes";
 import { ConversionFailure, fail, formatPath, idLabel, nodeLocation } from "./nodes/failure";
@@ -49,7 +49,6 @@ import {
   pyIter,
   pyLen,
   pyParseInt,
-  pySortBy,
   pyStr,
   type JsonObject,
   type JsonValue,
@@ -203,87 +202,12 @@ class Converter implements DifyBuildContext {
 
   // -- edges and layout ------------------------------------------------------------------------------------------
 
-  private readEdges(root: JsonObject): { edge: JsonValue; index: number; topLevel: boolean }[] {
-    const edges = ownValue(root, "edges");
-    if (edges === undefined) {
-      fail({ code: "workflow-missing-edges", message: 'The workflow has no "edges" key; both "nodes_info" and "edges" are required.' });
-    }
-    const items = pyIter(edges);
-    if (!items) {
-      fail({ code: "workflow-missing-edges", message: `"edges" is ${describeKind(edges)}; expected an array of [source, port, target].` });
-    }
-    return items.map((edge, index) => {
-      const source = pyItem(edge, 0);
-      if (source === undefined) {
-        fail({
-          code: "malformed-edge",
-          message: `Edge ${index} is ${preview(edge)}; expected an array [source, port, target].`,
-          location: { edgeIndex: index },
-        });
-      }
-      const child = pyContains(source, "-");
-      if (child === undefined) {
-        fail({
-          code: "malformed-edge",
-          message: `Edge ${index} starts at ${preview(source)}, ${describeKind(source)}; node ids must be strings such as "2".`,
-          location: { edgeIndex: index },
-          hint: "Quote the ids in edges.",
-        });
-      }
-      return { edge, index, topLevel: !child };
-    });
+  private readEdges(root: JsonObject): TopLevelEdge[] {
+    return readEdges(root);
   }
 
-  private layout(edges: { edge: JsonValue; index: number; topLevel: boolean }[]): Map<string, Position> {
-    const graph: TopLevelGraph = { originals: [], sources: [], outgoing: [] };
-    const numbers = new Map<string, number>();
-    for (const { edge, index, topLevel } of edges) {
-      if (!topLevel) continue;
-      const parts = pyIter(edge) ?? [];
-      if (parts.length !== 3) {
-        fail({
-          code: "malformed-edge",
-          message: `Top-level edge ${index} has ${parts.length} elements (${preview(edge)}); top-level edges must be exactly [source, port, target].`,
-          location: { edgeIndex: index },
-          hint: parts.length > 3 ? "Drop the extra element; the target port is not part of the format." : undefined,
-        });
-      }
-      const [source, port, target] = parts as [JsonValue, JsonValue, JsonValue];
-      const sourceKey = pyHashKey(source);
-      const targetKey = pyHashKey(target);
-      if (sourceKey === undefined || targetKey === undefined) {
-        const bad = sourceKey === undefined ? source : target;
-        fail({
-          code: "malformed-edge",
-          message: `Edge ${index} has ${describeKind(bad)} ${preview(bad)} as an endpoint; endpoints must be node id strings.`,
-          location: { edgeIndex: index },
-        });
-      }
-      const from = keyNumber(graph, numbers, sourceKey, source as EndpointValue);
-      const to = keyNumber(graph, numbers, targetKey, target as EndpointValue);
-      let list = graph.outgoing[from];
-      if (!list) {
-        list = [];
-        graph.outgoing[from] = list;
-        graph.sources.push(from);
-      }
-      list.push({ source: source as EndpointValue, port, target: to, index });
-    }
-    for (const from of graph.sources) {
-      const list = graph.outgoing[from] as TopEdge[];
-      if (list.length < 2) continue;
-      const { sorted, raises } = pySortBy(list, (edge) => edge.port);
-      if (raises) {
-        const ports = list.map((edge) => preview(edge.port)).join(", ");
-        fail({
-          code: "edge-ports-incomparable",
-          message: `The edges leaving ${idLabel(list[0]?.source ?? null)} have ports that cannot be ordered (${ports}); ports must all be integers.`,
-          location: { edgeIndex: list[0]?.index ?? 0 },
-          hint: "Use integer ports such as 0, not strings or null.",
-        });
-      }
-      graph.outgoing[from] = sorted;
-    }
+  private layout(edges: readonly TopLevelEdge[]): Map<string, Position> {
+    const graph = readTopLevelGraph(edges);
     return this.withGraph ? layoutTopLevel(graph) : unplaced(graph.originals);
   }
 

@@ -636,6 +636,31 @@ export const DIAGNOSTIC_CODES = {
     doc: "The item could not be matched to any of the 20 node types and was ignored.",
     example: "<node_selection>Start, Magic, End</node_selection>",
   },
+  // -- Coze export: why a workflow has no Coze package (never part of the official verdict) ------------------------
+  "coze-no-equivalent": {
+    category: "format", severity: "error",
+    title: "A node type Coze has no node for",
+    doc: "The official Coze converter has no equivalent for list-operator (and none for unknown types): a workflow that references one, nests one in an iteration, or contains one at all cannot be exported to Coze.",
+    example: '{"id": "4", "type": "list-operator", ...}',
+  },
+  "coze-if-else-unvalued": {
+    category: "format", severity: "error",
+    title: "An if-else with no valued condition (Coze)",
+    doc: "The official Coze converter takes the right-hand values of an if-else from its last valued condition; when every condition is empty / not empty / exists / not exists there is none, and the export fails. This is the most frequent reason a workflow converts for Dify but not for Coze.",
+    example: '"cases": [[null, [[["text", "2"], "not empty"]]]]',
+  },
+  "coze-pie-data-not-integer": {
+    category: "format", severity: "error",
+    title: "Pie chart data Coze cannot read",
+    doc: "For a pie chart the Coze export parses every `;`-separated piece of `data` as an integer and needs at least as many categories; a reference, a decimal or an empty piece fails.",
+    example: '"chart_type": "pie", "data": "{{#\'3\'.values#}}"',
+  },
+  "coze-iteration-without-children": {
+    category: "graph", severity: "error",
+    title: "An iteration with no node inside (Coze)",
+    doc: "A Coze batch links its first and last inner nodes to itself; an iteration whose canvas holds only its iteration-start has none, and the export fails.",
+    example: 'iteration "2" whose only child is "2-1"',
+  },
 } as const satisfies Record<string, CodeSpec>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

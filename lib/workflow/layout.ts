@@ -1,9 +1,17 @@
 // The official top-level layout (§8): layers by longest path, rows by the mean row of placed parents.
 // Deterministic (first appearance where the official code uses set order); the cell size is the platform's.
+// Reading the edges fails like the official converters do (both read them the same way, before any node).
 
 import type { Position } from "./dify-graph";
-import type { JsonValue } from "./python-values";
+import { fail, idLabel } from "./nodes/failure";
+import { describeKind, ownValue, preview, pyContains, pyHashKey, pyItem, pyIter, pySortBy, type JsonObject, type JsonValue } from "./python-values";
 
+/** An edge of the workflow with its index; top-level when its source id has no `-`. */
+export interface TopLevelEdge {
+  edge: JsonValue;
+  index: number;
+  topLevel: boolean;
+}
 
 /** An endpoint value the layout can hash (Python: a str, int, float, bool or None). */
 export type EndpointValue = string | number | boolean | null;
@@ -119,4 +127,90 @@ function meanParentRow(parents: readonly number[], rows: readonly number[]): num
     }
   }
   return count ? sum / count : 0;
+}
+
+/** The official first pass over `edges` (both converters): every edge indexable, every source id a string. */
+export function readEdges(root: JsonObject): TopLevelEdge[] {
+  const edges = ownValue(root, "edges");
+  if (edges === undefined) {
+    fail({ code: "workflow-missing-edges", message: 'The workflow has no "edges" key; both "nodes_info" and "edges" are required.' });
+  }
+  const items = pyIter(edges);
+  if (!items) {
+    fail({ code: "workflow-missing-edges", message: `"edges" is ${describeKind(edges)}; expected an array of [source, port, target].` });
+  }
+  return items.map((edge, index) => {
+    const source = pyItem(edge, 0);
+    if (source === undefined) {
+      fail({
+        code: "malformed-edge",
+        message: `Edge ${index} is ${preview(edge)}; expected an array [source, port, target].`,
+        location: { edgeIndex: index },
+      });
+    }
+    const child = pyContains(source, "-");
+    if (child === undefined) {
+      fail({
+        code: "malformed-edge",
+        message: `Edge ${index} starts at ${preview(source)}, ${describeKind(source)}; node ids must be strings such as "2".`,
+        location: { edgeIndex: index },
+        hint: "Quote the ids in edges.",
+      });
+    }
+    return { edge, index, topLevel: !child };
+  });
+}
+
+/** The top-level edges as a graph: exactly three elements, hashable endpoints, ports sortable per source. */
+export function readTopLevelGraph(edges: readonly TopLevelEdge[]): TopLevelGraph {
+  const graph: TopLevelGraph = { originals: [], sources: [], outgoing: [] };
+  const numbers = new Map<string, number>();
+  for (const { edge, index, topLevel } of edges) {
+    if (!topLevel) continue;
+    const parts = pyIter(edge) ?? [];
+    if (parts.length !== 3) {
+      fail({
+        code: "malformed-edge",
+        message: `Top-level edge ${index} has ${parts.length} elements (${preview(edge)}); top-level edges must be exactly [source, port, target].`,
+        location: { edgeIndex: index },
+        hint: parts.length > 3 ? "Drop the extra element; the target port is not part of the format." : undefined,
+      });
+    }
+    const [source, port, target] = parts as [JsonValue, JsonValue, JsonValue];
+    const sourceKey = pyHashKey(source);
+    const targetKey = pyHashKey(target);
+    if (sourceKey === undefined || targetKey === undefined) {
+      const bad = sourceKey === undefined ? source : target;
+      fail({
+        code: "malformed-edge",
+        message: `Edge ${index} has ${describeKind(bad)} ${preview(bad)} as an endpoint; endpoints must be node id strings.`,
+        location: { edgeIndex: index },
+      });
+    }
+    const from = keyNumber(graph, numbers, sourceKey, source as EndpointValue);
+    const to = keyNumber(graph, numbers, targetKey, target as EndpointValue);
+    let list = graph.outgoing[from];
+    if (!list) {
+      list = [];
+      graph.outgoing[from] = list;
+      graph.sources.push(from);
+    }
+    list.push({ source: source as EndpointValue, port, target: to, index });
+  }
+  for (const from of graph.sources) {
+    const list = graph.outgoing[from] as TopEdge[];
+    if (list.length < 2) continue;
+    const { sorted, raises } = pySortBy(list, (edge) => edge.port);
+    if (raises) {
+      const ports = list.map((edge) => preview(edge.port)).join(", ");
+      fail({
+        code: "edge-ports-incomparable",
+        message: `The edges leaving ${idLabel(list[0]?.source ?? null)} have ports that cannot be ordered (${ports}); ports must all be integers.`,
+        location: { edgeIndex: list[0]?.index ?? 0 },
+        hint: "Use integer ports such as 0, not strings or null.",
+      });
+    }
+    graph.outgoing[from] = sorted;
+  }
+  return graph;
 }

@@ -6,7 +6,8 @@ import { NODE_TYPES } from "../node-types";
 import { preview, type JsonValue } from "../python-values";
 import { fail, idLabel } from "./failure";
 import { selector } from "./schema";
-import type { DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import { apiParam, PLUGIN_ICON, refInput } from "./coze-common";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const input = ctx.resolveSelector(ctx.param(param, "variable_selector"), ["variable_selector"]);
@@ -35,6 +36,17 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   };
 }
 
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const input = ctx.selector(ctx.param(param, "variable_selector"), ["variable_selector"]);
+  return {
+    parameters: {
+      apiParam: apiParam("7405805158996934683", "read", "7405805158996918299", "文件读取"),
+      node_inputs: [refInput("url", input)],
+      node_outputs: { data: { type: "string", value: null } },
+    },
+  };
+}
+
 export const documentExtractorNode: NodeSpec = {
   type: "document-extractor",
   info: NODE_TYPES["document-extractor"],
@@ -45,4 +57,12 @@ export const documentExtractorNode: NodeSpec = {
   outputs: [{ name: "text", realType: "string" }],
   branching: false,
   toDify,
+  coze: {
+    kind: "node",
+    cozeType: "plugin",
+    baseTitle: "Document Extractor",
+    icon: PLUGIN_ICON,
+    description: "Document Reader: Extracts content from documents; supports HTML, XML, DOC/X, PPT/X, TXT, PDF, CSV, and XLSX.",
+    build: toCoze,
+  },
 };

@@ -3,10 +3,11 @@
 
 import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
-import { preview, type JsonValue } from "../python-values";
+import { preview, pyStr, type JsonValue } from "../python-values";
 import { fail } from "./failure";
 import { selector } from "./schema";
-import type { DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import { cozeIcon } from "./coze-common";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const url = ctx.resolveSelector(ctx.param(param, "url"), ["url"]);
@@ -37,6 +38,24 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   };
 }
 
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const url = ctx.selector(ctx.param(param, "url"), ["url"]);
+  return {
+    parameters: {
+      apiInfo: { method: "GET", url: `{{block_output_${url.ref_node}.${pyStr(url.path)}}}` },
+      auth: {
+        authData: { bearerTokenData: [{ name: "token", input: { type: "string", value: ctx.githubToken || "EMPTY" } }], customData: { addTo: "header" } },
+        authOpen: true,
+        authType: "BEARER_AUTH",
+      },
+      body: {
+        bodyData: { binary: { fileURL: { type: "string", value: { content: { blockID: "", name: "", source: "block-output" }, type: "ref" } } } },
+        bodyType: "EMPTY",
+      },
+    },
+  };
+}
+
 export const httpRequestNode: NodeSpec = {
   type: "http-request",
   info: NODE_TYPES["http-request"],
@@ -52,4 +71,12 @@ export const httpRequestNode: NodeSpec = {
   ],
   branching: false,
   toDify,
+  coze: {
+    kind: "node",
+    cozeType: "http",
+    baseTitle: "HTTP Request",
+    icon: cozeIcon("icon-HTTP.png"),
+    description: "Sends HTTP/API requests to external services and returns the data from the interface.",
+    build: toCoze,
+  },
 };

@@ -2,13 +2,14 @@
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
 import { z } from "zod";
+import { cozeIcon } from "./coze-common";
 import type { ParamPath } from "../catalog";
 import type { DifyData } from "../dify-graph";
 import { NODE_TYPES } from "../node-types";
-import { preview, pyItem, pyLen, type JsonValue } from "../python-values";
+import { preview, pyHashKey, pyItem, pyLen, type JsonValue } from "../python-values";
 import { fail, formatPath } from "./failure";
 import { ifElseCondition } from "./schema";
-import type { DifyBuildContext, DifyPart, NodeSpec, ResolvedSelector } from "./types";
+import type { CozeBuildContext, CozeNodeParts, CozeRef, DifyBuildContext, DifyPart, NodeSpec, ResolvedSelector } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const cases = ctx.iterate(ctx.param(param, "cases"), ["cases"], "an array of [logic, conditions]");
@@ -101,6 +102,68 @@ function conditionData(
   return data;
 }
 
+/** Coze comparison operator codes (§7.8); any other operator is emitted as null. */
+const COZE_OPERATORS: Readonly<Record<string, number>> = {
+  "=": 1,
+  is: 1,
+  "≠": 2,
+  "is not": 2,
+  contains: 7,
+  "not contains": 8,
+  empty: 9,
+  "not exists": 9,
+  "not empty": 10,
+  exists: 10,
+  ">": 13,
+  "≥": 14,
+  "<": 15,
+  "≤": 16,
+};
+
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const cases = ctx.iterate(ctx.param(param, "cases"), ["cases"], "an array of [logic, conditions]");
+  const valued: { condition: Record<string, unknown>; text: string }[] = [];
+  // The official code keeps only the records of the last valued condition in the whole node (§7.8).
+  let lastRecords: [string, string][] | null = null;
+  const branches = cases.map((ifCase, i) => {
+    const expected = "a [logic, [condition, …]] case";
+    const logic = ctx.item(ifCase, 0, ["cases", i], expected, "malformed-if-else") === "or" ? 1 : 2;
+    const list = ctx.item(ifCase, 1, ["cases", i], expected, "malformed-if-else");
+    const conditions = ctx.iterate(list, ["cases", i, 1], "an array of conditions").map((condition, j) => {
+      const path = ["cases", i, 1, j];
+      const expectedCondition = "a condition [[variable, nodeId], operator, value?]";
+      const left = ctx.selector(ctx.item(condition, 0, path, expectedCondition, "malformed-if-else"), [...path, 0]);
+      const operator = ctx.item(condition, 1, path, expectedCondition, "malformed-if-else");
+      if (pyHashKey(operator) === undefined) {
+        fail({ code: "malformed-if-else", message: `${ctx.nodeRef()}: the operator ${preview(operator)} is not a string.`, location: ctx.at([...path, 1]) });
+      }
+      const entry: Record<string, unknown> = { left: { input: { value: left } }, operator: typeof operator === "string" ? (COZE_OPERATORS[operator] ?? null) : null };
+      if (pyLen(condition) === 3) {
+        const rewritten = ctx.rewrite(pyItem(condition, 2) as JsonValue, [...path, 2]);
+        lastRecords = rewritten.records;
+        valued.push({ condition: entry, text: rewritten.text });
+      }
+      return entry;
+    });
+    return { condition: { conditions, logic } };
+  });
+  const records = lastRecords as [string, string][] | null;
+  if (records === null) {
+    fail({
+      code: "coze-if-else-unvalued",
+      message: `${ctx.nodeRef()}: no condition of this if-else compares with a value (all are empty / not empty / exists / not exists), which the official Coze converter cannot export.`,
+      location: ctx.at(["cases"]),
+      hint: "Give at least one condition a value, e.g. [[\"x\", \"1\"], \"is\", \"yes\"].",
+    });
+  }
+  const shared = records[0];
+  for (const { condition, text } of valued) {
+    const value: JsonValue | CozeRef = shared ? { path: shared[0], ref_node: shared[1] } : text === "true" ? true : text === "false" ? false : text;
+    condition.right = { input: { value } };
+  }
+  return { branchCount: branches.length, parameters: { branches } };
+}
+
 export const ifElseNode: NodeSpec = {
   type: "if-else",
   info: NODE_TYPES["if-else"],
@@ -113,4 +176,12 @@ export const ifElseNode: NodeSpec = {
   outputs: [],
   branching: true,
   toDify,
+  coze: {
+    kind: "node",
+    cozeType: "condition",
+    baseTitle: "IF-Else",
+    icon: cozeIcon("icon-Condition-v2.jpg"),
+    description: "Conditional Branch: Executes the specific branch whose condition is met, or the 'Else' branch if none match.",
+    build: toCoze,
+  },
 };

@@ -22,4 +22,5 @@ export const iterationStartNode: NodeSpec = {
   outputs: [],
   branching: false,
   toDify,
+  coze: { kind: "implicit" },
 };

@@ -3,9 +3,10 @@
 
 import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
+import { cozeIcon, refInput } from "./coze-common";
 import type { JsonValue } from "../python-values";
 import { selector } from "./schema";
-import type { DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const input = ctx.resolveSelector(ctx.param(param, "iterator_selector"), ["iterator_selector"]);
@@ -27,6 +28,19 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   };
 }
 
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const input = ctx.selector(ctx.param(param, "iterator_selector"), ["iterator_selector"]);
+  return {
+    parameters: {
+      batchSize: { type: "integer", value: { content: "100", type: "literal" } },
+      concurrentSize: { type: "integer", value: { content: "10", type: "literal" } },
+      node_inputs: [refInput("iterator_selector", input)],
+      // Bound when the output_selector's child is built (the driver fills path and ref_node).
+      node_outputs: { output: { value: { type: "list", items: { value: null }, value: { path: null, ref_node: null } } } },
+    },
+  };
+}
+
 export const iterationNode: NodeSpec = {
   type: "iteration",
   info: NODE_TYPES["iteration"],
@@ -44,4 +58,12 @@ export const iterationNode: NodeSpec = {
   ],
   branching: false,
   toDify,
+  coze: {
+    kind: "node",
+    cozeType: "batch",
+    baseTitle: "Iteration",
+    icon: cozeIcon("icon-Batch-v2.jpg"),
+    description: "Process arrays by applying workflows to each element",
+    build: toCoze,
+  },
 };

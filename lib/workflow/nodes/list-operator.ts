@@ -109,6 +109,7 @@ export const listOperatorNode: NodeSpec = {
   ],
   branching: false,
   toDify,
+  coze: { kind: "none", reason: "Coze has no list operator node; the official Coze converter fails on any workflow that uses one." },
   checkParams(ctx) {
     checkListOperator(ctx, ownValue(ctx.param, "operator"));
   },

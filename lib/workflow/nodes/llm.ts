@@ -3,9 +3,10 @@
 
 import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
+import { cozeIcon, llmParamList, recordInputs } from "./coze-common";
 import type { JsonValue } from "../python-values";
 import { LLM_MODEL, modelBlock } from "./dify-common";
-import type { DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const system = ctx.rewriteText(ctx.param(param, "system"), ["system"]);
@@ -27,6 +28,19 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   };
 }
 
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const system = ctx.rewrite(ctx.param(param, "system"), ["system"]);
+  const user = ctx.rewrite(ctx.param(param, "user"), ["user"]);
+  return {
+    parameters: {
+      llmParam: llmParamList("0", system.text, user.text),
+      // The official order is a set's; first appearance (system, then user) without repeats is one valid order.
+      node_inputs: recordInputs([...system.records, ...user.records], true),
+      node_outputs: { text: { type: "string", value: null } },
+    },
+  };
+}
+
 export const llmNode: NodeSpec = {
   type: "llm",
   info: NODE_TYPES["llm"],
@@ -37,4 +51,12 @@ export const llmNode: NodeSpec = {
   outputs: [{ name: "text", realType: "string" }],
   branching: false,
   toDify,
+  coze: {
+    kind: "node",
+    cozeType: "llm",
+    baseTitle: "LLM",
+    icon: cozeIcon("icon-LLM-v2.jpg"),
+    description: "LLM Call: Generates responses using variables and prompts.",
+    build: toCoze,
+  },
 };

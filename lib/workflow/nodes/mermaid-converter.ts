@@ -3,12 +3,24 @@
 
 import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
+import { apiParam, PLUGIN_ICON, singleReferenceValue } from "./coze-common";
 import type { JsonValue } from "../python-values";
 import { buildTool, FILES_OUT } from "./dify-common";
-import type { DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {
   return buildTool(ctx, "mermaid-converter", param, ordinal);
+}
+
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const code = singleReferenceValue(ctx, ctx.param(param, "mermaid_code"), ["mermaid_code"]);
+  return {
+    parameters: {
+      apiParam: apiParam("7479445382888620066", "Mermaid", "7479445382888603682", "Mermaid图表生成器"),
+      node_inputs: [{ name: "mermaidCode", input: { value: code } }],
+      node_outputs: { editUrl: { type: "string", value: null } },
+    },
+  };
 }
 
 export const mermaidConverterNode: NodeSpec = {
@@ -21,4 +33,12 @@ export const mermaidConverterNode: NodeSpec = {
   outputs: FILES_OUT,
   branching: false,
   toDify,
+  coze: {
+    kind: "node",
+    cozeType: "plugin",
+    baseTitle: "Mermaid Converter",
+    icon: PLUGIN_ICON,
+    description: "Convert a piece of Mermaid code into a chart image and provide a corresponding online editing link.",
+    build: toCoze,
+  },
 };

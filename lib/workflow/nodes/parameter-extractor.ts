@@ -2,12 +2,13 @@
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
 import { z } from "zod";
+import { cozeIcon, llmParamList, recordInputs, refInput, renderCozeType } from "./coze-common";
 import type { DeclaredVariable } from "../catalog";
 import { NODE_TYPES } from "../node-types";
-import type { JsonValue } from "../python-values";
+import { JsonValue, pyStr } from "../python-values";
 import { CLASSIFIER_MODEL, modelBlock } from "./dify-common";
 import { selector } from "./schema";
-import type { DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 import { PARAMETER_TYPES } from "./vocabulary";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
@@ -39,6 +40,26 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   };
 }
 
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const query = ctx.selector(ctx.param(param, "query"), ["query"]);
+  const instruction = ctx.rewrite(ctx.param(param, "instruction"), ["instruction"]);
+  const outputs: Record<string, unknown> = {};
+  ctx.iterate(ctx.param(param, "parameters"), ["parameters"], "an array of [description, name, type]").forEach((entry, i) => {
+    const expected = "a [description, name, type] triple";
+    const description = ctx.item(entry, 0, ["parameters", i], expected, "malformed-parameter");
+    const name = ctx.item(entry, 1, ["parameters", i], expected, "malformed-parameter");
+    const type = ctx.item(entry, 2, ["parameters", i], expected, "malformed-parameter");
+    outputs[pyStr(name)] = { ...renderCozeType(ctx, type, ["parameters", i, 2]), description };
+  });
+  return {
+    parameters: {
+      llmParam: llmParamList("2", instruction.text, "{{query}}"),
+      node_inputs: [refInput("query", query), ...recordInputs(instruction.records, false)],
+      node_outputs: outputs,
+    },
+  };
+}
+
 export const parameterExtractorNode: NodeSpec = {
   type: "parameter-extractor",
   info: NODE_TYPES["parameter-extractor"],
@@ -53,6 +74,14 @@ export const parameterExtractorNode: NodeSpec = {
   outputs: [],
   branching: false,
   toDify,
+  coze: {
+    kind: "node",
+    cozeType: "llm",
+    baseTitle: "Parameter Extractor",
+    icon: cozeIcon("icon-LLM-v2.jpg"),
+    description: "The Parameter Extractor node converts unstructured text into structured data using LLM intelligence.",
+    build: toCoze,
+  },
   checkParams(ctx) {
     ctx.pairs("parameters", 3, 2, PARAMETER_TYPES, "malformed-parameter", "[description, name, type]");
   },

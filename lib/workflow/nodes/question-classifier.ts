@@ -7,7 +7,8 @@ import { isJsonObject, ownValue, preview, type JsonValue } from "../python-value
 import { plainTextField } from "./checks";
 import { CLASSIFIER_MODEL, modelBlock } from "./dify-common";
 import { selector } from "./schema";
-import type { DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import { CLASSIFIER_LLM_PARAM, cozeIcon, refInput } from "./coze-common";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const query = ctx.resolveSelector(ctx.param(param, "query_variable_selector"), ["query_variable_selector"]);
@@ -30,6 +31,27 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   };
 }
 
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const query = ctx.selector(ctx.param(param, "query_variable_selector"), ["query_variable_selector"]);
+  const classes = [...ctx.iterate(ctx.param(param, "classes"), ["classes"], "an array of class labels")];
+  // The last class becomes the implicit default branch (with two or more classes).
+  if (classes.length >= 2) classes.pop();
+  const instruction = isJsonObject(param) ? (ownValue(param, "instruction") ?? "") : "";
+  return {
+    branchCount: classes.length,
+    parameters: {
+      intents: classes.map((name) => ({ name })),
+      llmParam: {
+        ...CLASSIFIER_LLM_PARAM,
+        prompt: { type: "string", value: { content: "{{query}}", type: "literal" } },
+        systemPrompt: { type: "string", value: { content: instruction, type: "literal" } },
+      },
+      node_inputs: [refInput("query", query)],
+      node_outputs: { classificationId: { type: "integer", value: null } },
+    },
+  };
+}
+
 export const questionClassifierNode: NodeSpec = {
   type: "question-classifier",
   info: NODE_TYPES["question-classifier"],
@@ -44,6 +66,14 @@ export const questionClassifierNode: NodeSpec = {
   outputs: [{ name: "class_name", realType: "string" }],
   branching: true,
   toDify,
+  coze: {
+    kind: "node",
+    cozeType: "intent",
+    baseTitle: "Question Classifier",
+    icon: cozeIcon("icon-Intent-v2.jpg"),
+    description: "Intent Classifier: Recognizes user intent and matches it to a predefined option.",
+    build: toCoze,
+  },
   checkParams(ctx) {
     plainTextField(ctx, "instruction");
     const classes = ownValue(ctx.param, "classes");

@@ -106,6 +106,62 @@ export interface ParamCheckContext {
   pairs(key: string, minLength: number, typeIndex: number, allowed: readonly string[], code: DiagnosticCode, shape: string): void;
 }
 
+// -- Coze ------------------------------------------------------------------------------------------------------------
+
+/** A Coze value reference: the variable `path` on the node `ref_node` (a Coze id). */
+export interface CozeRef {
+  path: JsonValue;
+  ref_node: string;
+}
+
+/** Text with its inline references rewritten to `{{_<cozeId>_<var>}}`, and `[var, cozeId]` per match in order. */
+export interface CozeRewrite {
+  text: string;
+  records: [string, string][];
+}
+
+/** What a node's Coze conversion may ask of the Coze converter (same reading rules as the Dify one, §6). */
+export interface CozeBuildContext {
+  readonly githubToken: string;
+  nodeRef(): string;
+  at(path: ParamPath): DiagnosticLocation;
+  param(param: JsonValue, key: string): JsonValue;
+  iterate(value: JsonValue, path: ParamPath, expected: string): readonly JsonValue[];
+  item(value: JsonValue, index: number, path: ParamPath, expected: string, code?: DiagnosticCode): JsonValue;
+  /** `[var, id]` -> `{path, ref_node}` with the output-name remapping of the referenced node (§6.2). */
+  selector(selector: JsonValue, path: ParamPath, entryHint?: string): CozeRef;
+  /** The registered Coze node of a selector, for entries that need its id and the raw variable. */
+  selectorTarget(selector: JsonValue, path: ParamPath): { variable: JsonValue; node: { cozeId: string; title: string } };
+  rewrite(value: JsonValue, path: ParamPath): CozeRewrite;
+}
+
+export interface CozeNodeParts {
+  parameters: Record<string, unknown>;
+  /** A title other than "<base> <n>" (echarts: `<chart_type>_charts`). */
+  baseTitle?: string;
+  /** Remembered for the `files` remapping of markdown exporters (§6.2). */
+  targetType?: JsonValue;
+  /** if-else: the number of branches; classifier: the number of intents (ports are computed from them). */
+  branchCount?: number;
+}
+
+export type CozeMapping =
+  | {
+      kind: "node";
+      /** The Coze node type (`llm`, `plugin`, `batch`, …). */
+      cozeType: string;
+      baseTitle: string;
+      icon: string;
+      description: string;
+      /** A fixed id (start 100001, end 900001); others are drawn. */
+      fixedId?: string;
+      build(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts;
+    }
+  /** The type has no Coze node: any workflow using it cannot be exported (list-operator). */
+  | { kind: "none"; reason: string }
+  /** The type is implicit in Coze and dropped (iteration-start: a batch has its own start). */
+  | { kind: "implicit" };
+
 export interface NodeSpec {
   type: NodeTypeId;
   info: NodeTypeInfo;
@@ -123,6 +179,8 @@ export interface NodeSpec {
   branching: boolean;
   /** The official Dify conversion of the node's param, reading it in the official order. */
   toDify(ctx: DifyBuildContext, param: JsonValue, title: string, ordinal: number): DifyPart;
+  /** The Coze conversion (coze-export spec §7), or why the type has none. */
+  coze: CozeMapping;
   /** Checks only this type needs (vocabularies, entry shapes), beyond required keys, selectors and text fields. */
   checkParams?(ctx: ParamCheckContext): void;
 }

@@ -2,12 +2,13 @@
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
 import { z } from "zod";
+import { cozeIcon } from "./coze-common";
 import type { ParamPath } from "../catalog";
 import { NODE_TYPES } from "../node-types";
 import type { JsonValue } from "../python-values";
 import { fail } from "./failure";
 import { selector } from "./schema";
-import type { DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const items = ctx.iterate(ctx.param(param, "variables"), ["variables"], "an array of [variable, nodeId]");
@@ -27,6 +28,15 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   };
 }
 
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const entries = ctx.iterate(ctx.param(param, "variables"), ["variables"], "an array of [variable, nodeId]");
+  const variables = entries.map((entry, i) => {
+    const ref = ctx.selector(entry, ["variables", i]);
+    return { value: { content: { blockID: ref.ref_node, name: ref.path, source: "block-output" }, type: "ref" } };
+  });
+  return { parameters: { mergeGroups: [{ name: "output", variables }], node_outputs: { output: { value: null } } } };
+}
+
 export const variableAggregatorNode: NodeSpec = {
   type: "variable-aggregator",
   info: NODE_TYPES["variable-aggregator"],
@@ -39,4 +49,12 @@ export const variableAggregatorNode: NodeSpec = {
   outputs: [{ name: "output", realType: "first input" }],
   branching: false,
   toDify,
+  coze: {
+    kind: "node",
+    cozeType: "variable_merge",
+    baseTitle: "Variable Aggregator",
+    icon: cozeIcon("VariableMerge-icon.jpg"),
+    description: "Aggregator: Consolidates and processes outputs from multiple parallel branches.",
+    build: toCoze,
+  },
 };
