@@ -90,7 +90,7 @@ describe("the diagnostic registry", () => {
 });
 
 describe.skipIf(!benchmarkDir)(`registered codes on the recorded runs${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
-  it("every diagnostic scoring emits on the 948 records has a registered code and the registry's category", () => {
+  it("every diagnostic scoring emits on the 948 records has a registered code and the registry's category", { timeout: 120_000 }, () => {
     const corpus = loadRunCorpus(benchmarkDir);
     const seen = new Set<string>();
     let records = 0;
