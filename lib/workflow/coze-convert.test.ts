@@ -183,7 +183,7 @@ describe("§13.3 iteration → batch", () => {
   });
 
   it("fails on a reference to the iteration-start, which Coze never registers", () => {
-    const value = {
+    const value: JsonValue = {
       nodes_info: [
         { id: "1", type: "start", param: { variables: [["files", "array[file]"]] } },
         { id: "2", type: "iteration", param: { iterator_selector: ["files", "1"], output_selector: ["text", "2-2"] } },
@@ -265,7 +265,7 @@ describe("§7 node types", () => {
   });
 
   it("echarts: pie data that is a reference cannot be exported", () => {
-    const value = {
+    const value: JsonValue = {
       nodes_info: [START, { id: "2", type: "echarts", param: { chart_type: "pie", chart_title: "T", data: "{{#'1'.topic#}}", x_axisORcategories: "a" } }, { id: "3", type: "end", param: { outputs: [["o", ["text", "2"]]] } }],
       edges: [["1", 0, "2"], ["2", 0, "3"]],
     };
