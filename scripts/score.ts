@@ -1,4 +1,4 @@
-// `npm run score -- --benchmark <dir> --run <file|dir> [--yaml-out <dir>] [--json]`: scores recorded runs (or
+// `npm run score -- --benchmark <dir> --run <file|dir> [--yaml-out <dir>] [--coze-out <dir>] [--json]`: scores recorded runs (or
 // generation outputs) with the official steps 1_1–1_3 plus the rule judge, and reports pass rates and diagnostics.
 // With --json, stdout carries exactly one JSON document; progress and warnings go to stderr. Bad input exits 2.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -9,16 +9,19 @@ import { parseGenerationFile, parseRunFile, type RunRecord } from "@/lib/benchma
 import type { TurnSpec } from "@/lib/benchmark/turn";
 import { readBenchmarkDir } from "@/lib/server/benchmark-files";
 import type { Diagnostic, OfficialStep } from "@/lib/workflow/diagnostics";
+import { cozePackage } from "@/lib/workflow/coze-package";
 import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
 import { toDifyYaml } from "@/lib/workflow/dify-yaml";
 import type { ResponseInput } from "@/lib/workflow/response";
 import { scoreResponse, type ScoredResponse } from "@/lib/workflow/score";
 
-const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [--yaml-out <dir>] [--json]
+const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [--yaml-out <dir>] [--coze-out <dir>] [--json]
   --benchmark <dir>  Chat2Workflow benchmark directory (default ../shared/chat2workflow)
   --run <file|dir>   a run file (runs/<model>.json or a generation output) or a directory of them
                      (default <benchmark>/runs); the model name is the file's base name
   --yaml-out <dir>   write <dir>/<model>/<Task>_<round>.yml for every response that converts
+  --coze-out <dir>   write <dir>/<model>/<Task>_<round>.zip (the Coze workflow package) for every response
+                     the official Coze converter converts
   --json             print one JSON document on stdout (progress goes to stderr)`;
 
 const DOMAINS = ["Research", "Document", "Enterprise", "Developer", "Education", "AIGC"] as const;
@@ -48,6 +51,7 @@ interface Options {
   benchmark: string;
   run: string;
   yamlOut: string | null;
+  cozeOut: string | null;
   json: boolean;
 }
 
@@ -60,6 +64,7 @@ function parseOptions(argv: string[]): Options | "help" {
         benchmark: { type: "string" },
         run: { type: "string" },
         "yaml-out": { type: "string" },
+        "coze-out": { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -75,6 +80,7 @@ function parseOptions(argv: string[]): Options | "help" {
     benchmark,
     run: path.resolve(values.run ?? path.join(benchmark, "runs")),
     yamlOut: values["yaml-out"] ? path.resolve(values["yaml-out"]) : null,
+    cozeOut: values["coze-out"] ? path.resolve(values["coze-out"]) : null,
     json: values.json === true,
   };
 }
@@ -169,6 +175,30 @@ function writeYaml(rows: readonly ScoredRow[], outDir: string): number {
   return written;
 }
 
+interface CozeWritten {
+  written: number;
+  /** Responses with no package, by the code of the reason (the JSON did not parse: "no-workflow-json"). */
+  skipped: Record<string, number>;
+}
+
+function writeCoze(rows: readonly ScoredRow[], outDir: string): CozeWritten {
+  const result: CozeWritten = { written: 0, skipped: {} };
+  for (const row of rows) {
+    const json = row.score.parsed.json;
+    const built = json.ok ? cozePackage(json.value, difyAppName(row.task, row.round)) : null;
+    if (!built?.ok) {
+      const code = built ? (built.issues[0]?.code ?? "unknown") : "no-workflow-json";
+      result.skipped[code] = (result.skipped[code] ?? 0) + 1;
+      continue;
+    }
+    const dir = path.join(outDir, row.model);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${difyAppName(row.task, row.round)}.zip`), built.value.bytes);
+    result.written += 1;
+  }
+  return result;
+}
+
 // -- summaries -----------------------------------------------------------------------------------------------------
 
 interface Rate {
@@ -254,7 +284,7 @@ function rateCells(rate: Rate): string {
   return `${pct(rate.passed, rate.n)}  ${pct(rate.repaired, rate.n)}${recorded}  ${String(rate.n).padStart(4)}`;
 }
 
-function printText(rows: readonly ScoredRow[], benchmark: string, yamlWritten: number | null): void {
+function printText(rows: readonly ScoredRow[], benchmark: string, yamlWritten: number | null, coze: CozeWritten | null): void {
   const s = summary(rows);
   const models = s.byModel.length;
   const hasRecord = s.overall.recorded !== null;
@@ -288,6 +318,10 @@ function printText(rows: readonly ScoredRow[], benchmark: string, yamlWritten: n
     console.log(`  ${m.model.padEnd(width)}${rateCells(m)}  ${steps}  ${m.topCodes.join(", ")}`);
   }
   if (yamlWritten !== null) console.log(`\nWrote ${yamlWritten} Dify YAML file(s).`);
+  if (coze !== null) {
+    const reasons = Object.entries(coze.skipped).sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code} ${n}`);
+    console.log(`\nWrote ${coze.written} Coze package(s); no package for ${rows.length - coze.written}${reasons.length ? ` (${reasons.join(", ")})` : ""}.`);
+  }
 }
 
 function diagnosticJson(d: Diagnostic) {
@@ -303,12 +337,13 @@ function diagnosticJson(d: Diagnostic) {
   };
 }
 
-function printJson(rows: readonly ScoredRow[], benchmark: string, runs: readonly RunInput[], yamlWritten: number | null): void {
+function printJson(rows: readonly ScoredRow[], benchmark: string, runs: readonly RunInput[], yamlWritten: number | null, coze: CozeWritten | null): void {
   const document = {
     benchmark,
     runs: runs.map((run) => ({ model: run.model, file: run.file })),
     summary: summary(rows),
     ...(yamlWritten !== null ? { yamlWritten } : {}),
+    ...(coze !== null ? { cozeWritten: coze.written, cozeSkipped: coze.skipped } : {}),
     responses: rows.map((row) => ({
       model: row.model,
       task: row.task,
@@ -351,8 +386,9 @@ async function main(): Promise<number> {
     const domains = new Map(benchmark.value.queries.map((task) => [task.task, task.category]));
     const rows = scoreRuns(runs, benchmark.value.turns, domains);
     const yamlWritten = options.yamlOut ? writeYaml(rows, options.yamlOut) : null;
-    if (options.json) printJson(rows, options.benchmark, runs, yamlWritten);
-    else printText(rows, options.benchmark, yamlWritten);
+    const coze = options.cozeOut ? writeCoze(rows, options.cozeOut) : null;
+    if (options.json) printJson(rows, options.benchmark, runs, yamlWritten, coze);
+    else printText(rows, options.benchmark, yamlWritten, coze);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
