@@ -4,6 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { BENCHMARK_DOMAINS } from "@/lib/benchmark/domains";
 import type { BenchmarkIssue } from "@/lib/benchmark/issues";
 import { parseGenerationFile, parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import type { TurnSpec } from "@/lib/benchmark/turn";
@@ -24,7 +25,6 @@ const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [-
                      the official Coze converter converts
   --json             print one JSON document on stdout (progress goes to stderr)`;
 
-const DOMAINS = ["Research", "Document", "Enterprise", "Developer", "Education", "AIGC"] as const;
 const STEPS: readonly OfficialStep[] = ["step_1_1", "step_1_2", "step_1_3", "step_1_4"];
 const REPORTED_ROUNDS = [1, 2, 3] as const;
 
@@ -261,7 +261,7 @@ function summary(rows: readonly ScoredRow[]) {
   const byDomain = groupBy(rows, (row) => row.domain);
   const byRound = groupBy(rows, (row) => row.round);
   const byModel = groupBy(rows, (row) => row.model);
-  const domainNames = [...DOMAINS, ...[...byDomain.keys()].filter((d) => !(DOMAINS as readonly string[]).includes(d))];
+  const domainNames = [...BENCHMARK_DOMAINS, ...[...byDomain.keys()].filter((d) => !(BENCHMARK_DOMAINS as readonly string[]).includes(d))];
   return {
     overall: rateOf(rows),
     byDomain: domainNames.filter((d) => byDomain.has(d)).map((domain) => ({ domain, ...rateOf(byDomain.get(domain) ?? []) })),
