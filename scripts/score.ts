@@ -1,20 +1,22 @@
 // `npm run score -- --benchmark <dir> --run <file|dir> [--yaml-out <dir>] [--coze-out <dir>] [--json]`: scores recorded runs (or
 // generation outputs) with the official steps 1_1–1_3 plus the rule judge, and reports pass rates and diagnostics.
 // With --json, stdout carries exactly one JSON document; progress and warnings go to stderr. Bad input exits 2.
+// Thin over the core: scoring, summaries (lib/workflow/score-summary.ts) and exports live there; this file reads
+// files, writes files and prints.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { BENCHMARK_DOMAINS } from "@/lib/benchmark/domains";
 import type { BenchmarkIssue } from "@/lib/benchmark/issues";
 import { parseGenerationFile, parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import type { TurnSpec } from "@/lib/benchmark/turn";
 import { readBenchmarkDir } from "@/lib/server/benchmark-files";
-import type { Diagnostic, OfficialStep } from "@/lib/workflow/diagnostics";
+import type { Diagnostic } from "@/lib/workflow/diagnostics";
 import { cozePackage } from "@/lib/workflow/coze-package";
 import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
 import { toDifyYaml } from "@/lib/workflow/dify-yaml";
 import type { ResponseInput } from "@/lib/workflow/response";
-import { scoreResponse, type ScoredResponse } from "@/lib/workflow/score";
+import { scoreResponse } from "@/lib/workflow/score";
+import { SUMMARY_STEPS as STEPS, summarizeScores as summary, type Rate, type ScoredRow } from "@/lib/workflow/score-summary";
 
 const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [--yaml-out <dir>] [--coze-out <dir>] [--json]
   --benchmark <dir>  Chat2Workflow benchmark directory (default ../shared/chat2workflow)
@@ -25,8 +27,6 @@ const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [-
                      the official Coze converter converts
   --json             print one JSON document on stdout (progress goes to stderr)`;
 
-const STEPS: readonly OfficialStep[] = ["step_1_1", "step_1_2", "step_1_3", "step_1_4"];
-const REPORTED_ROUNDS = [1, 2, 3] as const;
 
 class UsageError extends Error {}
 
@@ -36,14 +36,6 @@ interface RunInput {
   items: { task: string; round: number; input: ResponseInput; recorded: RunRecord | null }[];
 }
 
-interface ScoredRow {
-  model: string;
-  task: string;
-  round: number;
-  domain: string;
-  recorded: RunRecord | null;
-  score: ScoredResponse;
-}
 
 // -- arguments and input -------------------------------------------------------------------------------------------
 
@@ -197,80 +189,6 @@ function writeCoze(rows: readonly ScoredRow[], outDir: string): CozeWritten {
     result.written += 1;
   }
   return result;
-}
-
-// -- summaries -----------------------------------------------------------------------------------------------------
-
-interface Rate {
-  passed: number;
-  repaired: number;
-  recorded: number | null;
-  n: number;
-}
-
-function rateOf(rows: readonly ScoredRow[]): Rate {
-  const withRecord = rows.filter((row) => row.recorded);
-  return {
-    passed: rows.filter((row) => row.score.passed).length,
-    repaired: rows.filter((row) => row.score.repaired.passed).length,
-    recorded: withRecord.length === rows.length && rows.length > 0 ? withRecord.filter((row) => row.recorded?.valid).length : null,
-    n: rows.length,
-  };
-}
-
-function groupBy<K>(rows: readonly ScoredRow[], key: (row: ScoredRow) => K): Map<K, ScoredRow[]> {
-  const groups = new Map<K, ScoredRow[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const list = groups.get(k);
-    if (list) list.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
-}
-
-function stepCounts(rows: readonly ScoredRow[]): Record<string, number> {
-  const counts: Record<string, number> = Object.fromEntries(STEPS.map((step) => [step, 0]));
-  for (const row of rows) if (row.score.failStep) counts[row.score.failStep] = (counts[row.score.failStep] ?? 0) + 1;
-  return counts;
-}
-
-interface CodeCount {
-  code: string;
-  category: string;
-  responses: number;
-  occurrences: number;
-}
-
-function topCodes(rows: readonly ScoredRow[], limit: number): CodeCount[] {
-  const counts = new Map<string, CodeCount>();
-  for (const row of rows) {
-    const seen = new Set<string>();
-    for (const d of row.score.diagnostics) {
-      const entry = counts.get(d.code) ?? { code: d.code, category: d.category, responses: 0, occurrences: 0 };
-      entry.occurrences += 1;
-      if (!seen.has(d.code)) entry.responses += 1;
-      seen.add(d.code);
-      counts.set(d.code, entry);
-    }
-  }
-  return [...counts.values()].sort((a, b) => b.responses - a.responses || b.occurrences - a.occurrences).slice(0, limit);
-}
-
-function summary(rows: readonly ScoredRow[]) {
-  const byDomain = groupBy(rows, (row) => row.domain);
-  const byRound = groupBy(rows, (row) => row.round);
-  const byModel = groupBy(rows, (row) => row.model);
-  const domainNames = [...BENCHMARK_DOMAINS, ...[...byDomain.keys()].filter((d) => !(BENCHMARK_DOMAINS as readonly string[]).includes(d))];
-  return {
-    overall: rateOf(rows),
-    byDomain: domainNames.filter((d) => byDomain.has(d)).map((domain) => ({ domain, ...rateOf(byDomain.get(domain) ?? []) })),
-    byRound: [...byRound.keys()].sort((a, b) => a - b).map((round) => ({ round, reported: (REPORTED_ROUNDS as readonly number[]).includes(round), ...rateOf(byRound.get(round) ?? []) })),
-    failSteps: stepCounts(rows),
-    repairedFailSteps: Object.fromEntries(STEPS.map((step) => [step, rows.filter((row) => row.score.repaired.failStep === step).length])),
-    topCodes: topCodes(rows, 15),
-    byModel: [...byModel].map(([model, list]) => ({ model, ...rateOf(list), failSteps: stepCounts(list), topCodes: topCodes(list, 3).map((c) => c.code) })),
-  };
 }
 
 // -- output --------------------------------------------------------------------------------------------------------
