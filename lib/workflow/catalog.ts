@@ -27,7 +27,7 @@
 
 import { NODE_TYPE_IDS, isNodeTypeId, type NodeTypeId } from "./node-types";
 import { NODE_SPECS, type NodeSpec } from "./nodes";
-import type { SelectorParamSpec, SelectorShape } from "./nodes/types";
+import type { OutputPort, SelectorParamSpec, SelectorShape } from "./nodes/types";
 import {
   isJsonObject,
   ownValue,
@@ -522,29 +522,13 @@ export function exposedNames(facts: NodeFacts, type: NodeTypeId | null): string[
 
 // -- output ports ----------------------------------------------------------------------------------------------
 
-export interface OutputPort {
-  /** The edge port number that selects this handle. */
-  index: number;
-  label: string;
-  kind: "case" | "else" | "class" | "source";
-}
+export type { OutputPort } from "./nodes/types";
 
-/** Ports a node's outgoing edges may use: if-else cases then ELSE (= number of cases); one per class; else one. */
+/** Ports a node's outgoing edges may use: the type's own (if-else cases then ELSE; one per class; end none), else one. */
 export function outputPorts(node: NodeLike): OutputPort[] {
-  const { type } = node;
   const param = isJsonObject(node.param) ? node.param : {};
-  if (type === "end") return [];
-  if (type === "if-else") {
-    const cases = pyIter(ownValue(param, "cases") ?? null) ?? [];
-    const ports: OutputPort[] = cases.map((_, i) => ({ index: i, label: i === 0 ? "IF" : `ELIF ${i}`, kind: "case" }));
-    ports.push({ index: cases.length, label: "ELSE", kind: "else" });
-    return ports;
-  }
-  if (type === "question-classifier") {
-    const classes = pyIter(ownValue(param, "classes") ?? null) ?? [];
-    return classes.map((label, i) => ({ index: i, label: typeof label === "string" ? label : JSON.stringify(label), kind: "class" }));
-  }
-  return [{ index: 0, label: "source", kind: "source" }];
+  const ports = typeof node.type === "string" && isNodeTypeId(node.type) ? NODE_SPECS[node.type].ports : undefined;
+  return ports ? ports(param) : [{ index: 0, label: "source", kind: "source" }];
 }
 
 export { NODE_TYPE_IDS };

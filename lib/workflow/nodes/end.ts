@@ -32,6 +32,7 @@ export const endNode: NodeSpec = {
   selectorParams: [{ key: "outputs", shape: "named-selectors" }],
   outputs: [],
   branching: false,
+  ports: () => [],
   toDify,
   coze: {
     kind: "node",

@@ -6,10 +6,10 @@ import { cozeIcon } from "./coze-common";
 import type { ParamPath } from "../catalog";
 import type { DifyData } from "../dify-graph";
 import { NODE_TYPES } from "../node-types";
-import { preview, pyHashKey, pyItem, pyLen, type JsonValue } from "../python-values";
+import { ownValue, preview, pyHashKey, pyItem, pyIter, pyLen, type JsonValue } from "../python-values";
 import { fail, formatPath } from "./failure";
 import { ifElseCondition } from "./schema";
-import type { CozeBuildContext, CozeNodeParts, CozeRef, DifyBuildContext, DifyPart, NodeSpec, ResolvedSelector } from "./types";
+import type { CozeBuildContext, CozeNodeParts, CozeRef, DifyBuildContext, DifyPart, NodeSpec, OutputPort, ResolvedSelector } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const cases = ctx.iterate(ctx.param(param, "cases"), ["cases"], "an array of [logic, conditions]");
@@ -175,6 +175,12 @@ export const ifElseNode: NodeSpec = {
   selectorParams: [{ key: "cases", shape: "conditions" }],
   outputs: [],
   branching: true,
+  ports(param) {
+    const cases = pyIter(ownValue(param, "cases") ?? null) ?? [];
+    const ports: OutputPort[] = cases.map((_, i) => ({ index: i, label: i === 0 ? "IF" : `ELIF ${i}`, kind: "case" }));
+    ports.push({ index: cases.length, label: "ELSE", kind: "else" });
+    return ports;
+  },
   toDify,
   coze: {
     kind: "node",

@@ -3,7 +3,7 @@
 
 import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
-import { isJsonObject, ownValue, preview, type JsonValue } from "../python-values";
+import { isJsonObject, ownValue, preview, pyIter, type JsonValue } from "../python-values";
 import { plainTextField } from "./checks";
 import { CLASSIFIER_MODEL, modelBlock } from "./dify-common";
 import { selector } from "./schema";
@@ -65,6 +65,10 @@ export const questionClassifierNode: NodeSpec = {
   selectorParams: [{ key: "query_variable_selector", shape: "selector" }],
   outputs: [{ name: "class_name", realType: "string" }],
   branching: true,
+  ports(param) {
+    const classes = pyIter(ownValue(param, "classes") ?? null) ?? [];
+    return classes.map((label, i) => ({ index: i, label: typeof label === "string" ? label : JSON.stringify(label), kind: "class" }));
+  },
   toDify,
   coze: {
     kind: "node",

@@ -33,6 +33,14 @@ export interface DocumentedOutput {
   realType: string;
 }
 
+/** A handle a node's outgoing edges may leave from. */
+export interface OutputPort {
+  /** The edge port number that selects this handle. */
+  index: number;
+  label: string;
+  kind: "case" | "else" | "class" | "source";
+}
+
 /** A node as the converter registered it, as far as another node's conversion may look at it. */
 export interface BuiltNodeRef {
   workflowId: string;
@@ -177,6 +185,8 @@ export interface NodeSpec {
   outputs: readonly DocumentedOutput[];
   /** Whether the edge port selects a branch (if-else, question-classifier). */
   branching: boolean;
+  /** The ports edges may leave from, when not the single default one (if-else, classifier; end has none). */
+  ports?(param: JsonObject): OutputPort[];
   /** The official Dify conversion of the node's param, reading it in the official order. */
   toDify(ctx: DifyBuildContext, param: JsonValue, title: string, ordinal: number): DifyPart;
   /** The Coze conversion (coze-export spec §7), or why the type has none. */
