@@ -1,161 +1,16 @@
 // `npm run judge:agreement -- [--benchmark <dir>] [--json]`: compares the rule judge with the recorded step_1_4
 // verdicts over every record that reached step 1_4, overall and per model, and lists the disagreements by kind.
-import { readdirSync, readFileSync } from "node:fs";
+// Thin over the core: the benchmark is read with lib/server/benchmark-files, the comparison is
+// lib/workflow/rule-judge-agreement.ts (shared with the corpus test); this file only prints.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import {
-  addVerdictPair,
-  agreementRate,
-  BOTH_FALSE_REASONS,
-  classifyDisagreement,
-  DISAGREEMENT_KINDS,
-  emptyMatrix,
-  failureReason,
-  matrixTotal,
-  OLD_JUDGE_WORDING,
-  ruleJudge,
-  type BothFalseReason,
-  type ConfusionMatrix,
-  type DisagreementKind,
-} from "@/lib/workflow/rule-judge";
+import { readBenchmarkDir } from "@/lib/server/benchmark-files";
+import { agreementRate, BOTH_FALSE_REASONS, DISAGREEMENT_KINDS, matrixTotal, type ConfusionMatrix } from "@/lib/workflow/rule-judge";
+import { agreementReportJson, ruleJudgeAgreement, type AgreementReport } from "@/lib/workflow/rule-judge-agreement";
 
 const USAGE = `Usage: npm run judge:agreement -- [--benchmark <dir>] [--json]
   --benchmark <dir>  Chat2Workflow benchmark directory (default ../shared/chat2workflow)
   --json             print one JSON document instead of tables`;
-
-class UsageError extends Error {}
-
-interface JudgedRecord {
-  model: string;
-  task: string;
-  round: number;
-  nodeSelection: string | null;
-  workflowText: string;
-  llmVerdict: boolean;
-  reason: string | null;
-}
-
-interface Disagreement {
-  kind: DisagreementKind;
-  model: string;
-  task: string;
-  round: number;
-  nodeSelection: string | null;
-  missingKeyNodes: string[];
-  undeclaredUsed: string[];
-  declaredUnused: string[];
-  quotesOldWording: boolean;
-}
-
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-}
-
-/** Key nodes per `<Task>_<round>` from dataset/check_pass_stage.json. */
-function readKeyNodes(benchmark: string): Map<string, string[]> {
-  const data = asRecord(readJson(path.join(benchmark, "dataset", "check_pass_stage.json")));
-  if (!data) throw new UsageError("check_pass_stage.json is not an object");
-  const keyNodes = new Map<string, string[]>();
-  for (const [turn, spec] of Object.entries(data)) {
-    const related = asRecord(spec)?.related_nodes;
-    if (Array.isArray(related)) keyNodes.set(turn, related.filter((node): node is string => typeof node === "string"));
-  }
-  return keyNodes;
-}
-
-/** Records that reached step 1_4: valid, or failed exactly there. */
-function readJudgedRecords(benchmark: string): JudgedRecord[] {
-  const runsDir = path.join(benchmark, "runs");
-  let files: string[];
-  try {
-    files = readdirSync(runsDir).filter((file) => file.endsWith(".json")).sort();
-  } catch {
-    throw new UsageError(`no runs directory at ${runsDir}`);
-  }
-  const records: JudgedRecord[] = [];
-  for (const file of files) {
-    const model = path.basename(file, ".json");
-    const rows = readJson(path.join(runsDir, file));
-    if (!Array.isArray(rows)) throw new UsageError(`${file} is not a list of records`);
-    for (const row of rows) {
-      const record = asRecord(row);
-      if (!record || typeof record.task !== "string" || typeof record.round !== "number") continue;
-      const reached = record.valid === true || record.fail_step === "step_1_4";
-      if (!reached || typeof record.workflow !== "string") continue;
-      records.push({
-        model,
-        task: record.task,
-        round: record.round,
-        nodeSelection: typeof record.node_selection === "string" ? record.node_selection : null,
-        workflowText: record.workflow,
-        llmVerdict: record.valid === true,
-        reason: typeof record.reason === "string" ? record.reason : null,
-      });
-    }
-  }
-  return records;
-}
-
-function parseWorkflow(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-interface AgreementReport {
-  overall: ConfusionMatrix;
-  perModel: Map<string, ConfusionMatrix>;
-  disagreements: Disagreement[];
-  bothFalse: Record<BothFalseReason, number>;
-  unmapped: string[];
-}
-
-function evaluate(records: readonly JudgedRecord[], keyNodes: ReadonlyMap<string, string[]>): AgreementReport {
-  const overall = emptyMatrix();
-  const perModel = new Map<string, ConfusionMatrix>();
-  const disagreements: Disagreement[] = [];
-  const bothFalse = Object.fromEntries(BOTH_FALSE_REASONS.map((reason) => [reason, 0])) as Record<BothFalseReason, number>;
-  const unmapped: string[] = [];
-  for (const record of records) {
-    const result = ruleJudge({
-      nodeSelection: record.nodeSelection,
-      workflow: parseWorkflow(record.workflowText),
-      keyNodes: keyNodes.get(`${record.task}_${record.round}`) ?? [],
-    });
-    addVerdictPair(overall, result.verdict, record.llmVerdict);
-    const modelMatrix = perModel.get(record.model) ?? emptyMatrix();
-    addVerdictPair(modelMatrix, result.verdict, record.llmVerdict);
-    perModel.set(record.model, modelMatrix);
-    unmapped.push(...result.unmapped.map((fragment) => fragment.text));
-    const kind = classifyDisagreement(result, record.llmVerdict, record.reason);
-    if (kind) {
-      disagreements.push({
-        kind,
-        model: record.model,
-        task: record.task,
-        round: record.round,
-        nodeSelection: record.nodeSelection,
-        missingKeyNodes: result.missingKeyNodes,
-        undeclaredUsed: result.undeclaredUsed,
-        declaredUnused: result.declaredUnused,
-        quotesOldWording: record.reason !== null && OLD_JUDGE_WORDING.test(record.reason),
-      });
-    }
-    const reason = !result.verdict && !record.llmVerdict ? failureReason(result) : null;
-    if (reason) bothFalse[reason] += 1;
-  }
-  return { overall, perModel, disagreements, bothFalse, unmapped };
-}
 
 function matrixRow(label: string, matrix: ConfusionMatrix, width: number): string {
   const cells = [matrix.tt, matrix.tf, matrix.ft, matrix.ff, matrixTotal(matrix)].map((n) => String(n).padStart(5));
@@ -199,19 +54,7 @@ function printReport(report: AgreementReport): void {
   for (const text of report.unmapped) console.log(`  "${text}"`);
 }
 
-function reportJson(report: AgreementReport): unknown {
-  return {
-    overall: { ...report.overall, n: matrixTotal(report.overall), agreement: agreementRate(report.overall) },
-    perModel: Object.fromEntries(
-      [...report.perModel].map(([model, m]) => [model, { ...m, n: matrixTotal(m), agreement: agreementRate(m) }]),
-    ),
-    disagreements: report.disagreements,
-    bothFalse: report.bothFalse,
-    unmapped: report.unmapped,
-  };
-}
-
-function main(): number {
+async function main(): Promise<number> {
   let values: { benchmark?: string; json?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
@@ -226,18 +69,16 @@ function main(): number {
     return 0;
   }
   const benchmark = path.resolve(values.benchmark ?? path.join("..", "shared", "chat2workflow"));
-  try {
-    const report = evaluate(readJudgedRecords(benchmark), readKeyNodes(benchmark));
-    if (values.json) console.log(JSON.stringify(reportJson(report), null, 2));
-    else printReport(report);
-    return 0;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`judge:agreement: ${error.message}`);
-      return 2;
-    }
-    throw error;
+  const files = await readBenchmarkDir(benchmark);
+  if (!files.ok) {
+    console.error(`judge:agreement: cannot read the benchmark at ${benchmark}:\n${files.issues.slice(0, 10).map((issue) => `  ${issue.message}`).join("\n")}`);
+    return 2;
   }
+  const turns = files.value.turns;
+  const report = ruleJudgeAgreement(files.value.runs, (task, round) => turns.get(`${task}_${round}`)?.keyNodes ?? []);
+  if (values.json) console.log(JSON.stringify(agreementReportJson(report), null, 2));
+  else printReport(report);
+  return 0;
 }
 
 // A closed pipe (`| head`) is a normal way to stop reading; exit quietly instead of crashing.
@@ -246,4 +87,12 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-process.exitCode = main();
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

@@ -1,6 +1,8 @@
-// `npm run score -- --benchmark <dir> --run <file|dir> [--yaml-out <dir>] [--json]`: scores recorded runs (or
+// `npm run score -- --benchmark <dir> --run <file|dir> [--yaml-out <dir>] [--coze-out <dir>] [--json]`: scores recorded runs (or
 // generation outputs) with the official steps 1_1–1_3 plus the rule judge, and reports pass rates and diagnostics.
 // With --json, stdout carries exactly one JSON document; progress and warnings go to stderr. Bad input exits 2.
+// Thin over the core: scoring, summaries (lib/workflow/score-summary.ts) and exports live there; this file reads
+// files, writes files and prints.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -8,22 +10,23 @@ import type { BenchmarkIssue } from "@/lib/benchmark/issues";
 import { parseGenerationFile, parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import type { TurnSpec } from "@/lib/benchmark/turn";
 import { readBenchmarkDir } from "@/lib/server/benchmark-files";
-import type { Diagnostic, OfficialStep } from "@/lib/workflow/diagnostics";
+import type { Diagnostic } from "@/lib/workflow/diagnostics";
+import { cozePackage } from "@/lib/workflow/coze-package";
 import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
 import { toDifyYaml } from "@/lib/workflow/dify-yaml";
 import type { ResponseInput } from "@/lib/workflow/response";
-import { scoreResponse, type ScoredResponse } from "@/lib/workflow/score";
+import { scoreResponse } from "@/lib/workflow/score";
+import { SUMMARY_STEPS as STEPS, summarizeScores as summary, type Rate, type ScoredRow } from "@/lib/workflow/score-summary";
 
-const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [--yaml-out <dir>] [--json]
+const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [--yaml-out <dir>] [--coze-out <dir>] [--json]
   --benchmark <dir>  Chat2Workflow benchmark directory (default ../shared/chat2workflow)
   --run <file|dir>   a run file (runs/<model>.json or a generation output) or a directory of them
                      (default <benchmark>/runs); the model name is the file's base name
   --yaml-out <dir>   write <dir>/<model>/<Task>_<round>.yml for every response that converts
+  --coze-out <dir>   write <dir>/<model>/<Task>_<round>.zip (the Coze workflow package) for every response
+                     the official Coze converter converts
   --json             print one JSON document on stdout (progress goes to stderr)`;
 
-const DOMAINS = ["Research", "Document", "Enterprise", "Developer", "Education", "AIGC"] as const;
-const STEPS: readonly OfficialStep[] = ["step_1_1", "step_1_2", "step_1_3", "step_1_4"];
-const REPORTED_ROUNDS = [1, 2, 3] as const;
 
 class UsageError extends Error {}
 
@@ -33,14 +36,6 @@ interface RunInput {
   items: { task: string; round: number; input: ResponseInput; recorded: RunRecord | null }[];
 }
 
-interface ScoredRow {
-  model: string;
-  task: string;
-  round: number;
-  domain: string;
-  recorded: RunRecord | null;
-  score: ScoredResponse;
-}
 
 // -- arguments and input -------------------------------------------------------------------------------------------
 
@@ -48,6 +43,7 @@ interface Options {
   benchmark: string;
   run: string;
   yamlOut: string | null;
+  cozeOut: string | null;
   json: boolean;
 }
 
@@ -60,6 +56,7 @@ function parseOptions(argv: string[]): Options | "help" {
         benchmark: { type: "string" },
         run: { type: "string" },
         "yaml-out": { type: "string" },
+        "coze-out": { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -75,6 +72,7 @@ function parseOptions(argv: string[]): Options | "help" {
     benchmark,
     run: path.resolve(values.run ?? path.join(benchmark, "runs")),
     yamlOut: values["yaml-out"] ? path.resolve(values["yaml-out"]) : null,
+    cozeOut: values["coze-out"] ? path.resolve(values["coze-out"]) : null,
     json: values.json === true,
   };
 }
@@ -169,78 +167,28 @@ function writeYaml(rows: readonly ScoredRow[], outDir: string): number {
   return written;
 }
 
-// -- summaries -----------------------------------------------------------------------------------------------------
-
-interface Rate {
-  passed: number;
-  repaired: number;
-  recorded: number | null;
-  n: number;
+interface CozeWritten {
+  written: number;
+  /** Responses with no package, by the code of the reason (the JSON did not parse: "no-workflow-json"). */
+  skipped: Record<string, number>;
 }
 
-function rateOf(rows: readonly ScoredRow[]): Rate {
-  const withRecord = rows.filter((row) => row.recorded);
-  return {
-    passed: rows.filter((row) => row.score.passed).length,
-    repaired: rows.filter((row) => row.score.repaired.passed).length,
-    recorded: withRecord.length === rows.length && rows.length > 0 ? withRecord.filter((row) => row.recorded?.valid).length : null,
-    n: rows.length,
-  };
-}
-
-function groupBy<K>(rows: readonly ScoredRow[], key: (row: ScoredRow) => K): Map<K, ScoredRow[]> {
-  const groups = new Map<K, ScoredRow[]>();
+function writeCoze(rows: readonly ScoredRow[], outDir: string): CozeWritten {
+  const result: CozeWritten = { written: 0, skipped: {} };
   for (const row of rows) {
-    const k = key(row);
-    const list = groups.get(k);
-    if (list) list.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
-}
-
-function stepCounts(rows: readonly ScoredRow[]): Record<string, number> {
-  const counts: Record<string, number> = Object.fromEntries(STEPS.map((step) => [step, 0]));
-  for (const row of rows) if (row.score.failStep) counts[row.score.failStep] = (counts[row.score.failStep] ?? 0) + 1;
-  return counts;
-}
-
-interface CodeCount {
-  code: string;
-  category: string;
-  responses: number;
-  occurrences: number;
-}
-
-function topCodes(rows: readonly ScoredRow[], limit: number): CodeCount[] {
-  const counts = new Map<string, CodeCount>();
-  for (const row of rows) {
-    const seen = new Set<string>();
-    for (const d of row.score.diagnostics) {
-      const entry = counts.get(d.code) ?? { code: d.code, category: d.category, responses: 0, occurrences: 0 };
-      entry.occurrences += 1;
-      if (!seen.has(d.code)) entry.responses += 1;
-      seen.add(d.code);
-      counts.set(d.code, entry);
+    const json = row.score.parsed.json;
+    const built = json.ok ? cozePackage(json.value, difyAppName(row.task, row.round)) : null;
+    if (!built?.ok) {
+      const code = built ? (built.issues[0]?.code ?? "unknown") : "no-workflow-json";
+      result.skipped[code] = (result.skipped[code] ?? 0) + 1;
+      continue;
     }
+    const dir = path.join(outDir, row.model);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${difyAppName(row.task, row.round)}.zip`), built.value.bytes);
+    result.written += 1;
   }
-  return [...counts.values()].sort((a, b) => b.responses - a.responses || b.occurrences - a.occurrences).slice(0, limit);
-}
-
-function summary(rows: readonly ScoredRow[]) {
-  const byDomain = groupBy(rows, (row) => row.domain);
-  const byRound = groupBy(rows, (row) => row.round);
-  const byModel = groupBy(rows, (row) => row.model);
-  const domainNames = [...DOMAINS, ...[...byDomain.keys()].filter((d) => !(DOMAINS as readonly string[]).includes(d))];
-  return {
-    overall: rateOf(rows),
-    byDomain: domainNames.filter((d) => byDomain.has(d)).map((domain) => ({ domain, ...rateOf(byDomain.get(domain) ?? []) })),
-    byRound: [...byRound.keys()].sort((a, b) => a - b).map((round) => ({ round, reported: (REPORTED_ROUNDS as readonly number[]).includes(round), ...rateOf(byRound.get(round) ?? []) })),
-    failSteps: stepCounts(rows),
-    repairedFailSteps: Object.fromEntries(STEPS.map((step) => [step, rows.filter((row) => row.score.repaired.failStep === step).length])),
-    topCodes: topCodes(rows, 15),
-    byModel: [...byModel].map(([model, list]) => ({ model, ...rateOf(list), failSteps: stepCounts(list), topCodes: topCodes(list, 3).map((c) => c.code) })),
-  };
+  return result;
 }
 
 // -- output --------------------------------------------------------------------------------------------------------
@@ -254,7 +202,7 @@ function rateCells(rate: Rate): string {
   return `${pct(rate.passed, rate.n)}  ${pct(rate.repaired, rate.n)}${recorded}  ${String(rate.n).padStart(4)}`;
 }
 
-function printText(rows: readonly ScoredRow[], benchmark: string, yamlWritten: number | null): void {
+function printText(rows: readonly ScoredRow[], benchmark: string, yamlWritten: number | null, coze: CozeWritten | null): void {
   const s = summary(rows);
   const models = s.byModel.length;
   const hasRecord = s.overall.recorded !== null;
@@ -288,6 +236,10 @@ function printText(rows: readonly ScoredRow[], benchmark: string, yamlWritten: n
     console.log(`  ${m.model.padEnd(width)}${rateCells(m)}  ${steps}  ${m.topCodes.join(", ")}`);
   }
   if (yamlWritten !== null) console.log(`\nWrote ${yamlWritten} Dify YAML file(s).`);
+  if (coze !== null) {
+    const reasons = Object.entries(coze.skipped).sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code} ${n}`);
+    console.log(`\nWrote ${coze.written} Coze package(s); no package for ${rows.length - coze.written}${reasons.length ? ` (${reasons.join(", ")})` : ""}.`);
+  }
 }
 
 function diagnosticJson(d: Diagnostic) {
@@ -303,12 +255,13 @@ function diagnosticJson(d: Diagnostic) {
   };
 }
 
-function printJson(rows: readonly ScoredRow[], benchmark: string, runs: readonly RunInput[], yamlWritten: number | null): void {
+function printJson(rows: readonly ScoredRow[], benchmark: string, runs: readonly RunInput[], yamlWritten: number | null, coze: CozeWritten | null): void {
   const document = {
     benchmark,
     runs: runs.map((run) => ({ model: run.model, file: run.file })),
     summary: summary(rows),
     ...(yamlWritten !== null ? { yamlWritten } : {}),
+    ...(coze !== null ? { cozeWritten: coze.written, cozeSkipped: coze.skipped } : {}),
     responses: rows.map((row) => ({
       model: row.model,
       task: row.task,
@@ -351,8 +304,9 @@ async function main(): Promise<number> {
     const domains = new Map(benchmark.value.queries.map((task) => [task.task, task.category]));
     const rows = scoreRuns(runs, benchmark.value.turns, domains);
     const yamlWritten = options.yamlOut ? writeYaml(rows, options.yamlOut) : null;
-    if (options.json) printJson(rows, options.benchmark, runs, yamlWritten);
-    else printText(rows, options.benchmark, yamlWritten);
+    const coze = options.cozeOut ? writeCoze(rows, options.cozeOut) : null;
+    if (options.json) printJson(rows, options.benchmark, runs, yamlWritten, coze);
+    else printText(rows, options.benchmark, yamlWritten, coze);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

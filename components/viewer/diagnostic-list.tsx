@@ -1,6 +1,7 @@
 "use client";
 // The list of a response's diagnostics: severity, category, code, message, hint and where it is. An entry on the
-// graph is a button that focuses its node; an entry in the text links to the highlighted position.
+// graph is a button that focuses its node; an entry in the text links to the highlighted position. Each entry links
+// to its code's documentation on the diagnostics reference page.
 import type { ViewDiagnostic } from "@/lib/viewer/model";
 import { formatPath } from "@/lib/workflow/analysis/model";
 import { CATEGORY_COLORS, CATEGORY_LABELS, SEVERITY_COLORS, SEVERITY_LABELS, SEVERITY_TEXT } from "./palette";
@@ -26,6 +27,11 @@ export function describeLocation(diagnostic: ViewDiagnostic): string | null {
   }
   if (diagnostic.targetNodeId !== undefined) parts.push(`→ ${JSON.stringify(diagnostic.targetNodeId)}`);
   return parts.length ? parts.join(" · ") : null;
+}
+
+/** The code's entry in the diagnostics reference page (its anchor is the code itself). */
+export function diagnosticReferenceHref(code: string): string {
+  return `/diagnostics#${encodeURIComponent(code)}`;
 }
 
 export function CategoryChip({ category }: { category: ViewDiagnostic["category"] }) {
@@ -96,6 +102,10 @@ export function DiagnosticList({ diagnostics, focusable, onFocus, activeIds, emp
             ) : (
               <Entry diagnostic={diagnostic} active={active} />
             )}
+            {/* Beside the entry, not inside it: an entry may itself be a button or a link. */}
+            <a href={diagnosticReferenceHref(diagnostic.code)} className="ml-6 text-[11px] text-slate-500 underline-offset-2 hover:underline">
+              About <code>{diagnostic.code}</code>
+            </a>
           </li>
         );
       })}

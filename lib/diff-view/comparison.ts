@@ -17,6 +17,7 @@ import { buildWorkflowView, type ViewDiagnostic } from "../viewer/model";
 import type { JsonValue } from "../workflow/python-values";
 import { repairResponse } from "../workflow/repair";
 import { scoreResponse, type ScoreTurn, type ScoredResponse } from "../workflow/score";
+import { storedResponseInput } from "../workflow/response";
 import { changeCounts, type ChangeGroupCount } from "./groups";
 import { nodeKeyOf, sideMarks, withProblemMarks, type CanvasMarks } from "./marks";
 import { mergeWorkflows, type MergedWorkflow } from "./merged";
@@ -136,9 +137,7 @@ export function pairCanvasHeight(layout: PairLayout, views: readonly ({ bounds: 
 export const NEW_PROBLEM_LABEL = "new problem";
 
 function score(input: ComparisonResponseInput): ScoredResponse {
-  return input.rawText !== null
-    ? scoreResponse({ raw: input.rawText }, input.turn)
-    : scoreResponse({ nodeSelection: input.nodeSelection, designPrinciple: input.designPrinciple, workflow: input.workflow }, input.turn);
+  return scoreResponse(storedResponseInput(input), input.turn);
 }
 
 interface Prepared {

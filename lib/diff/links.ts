@@ -7,6 +7,8 @@
 //   responseDiffHref(a, b)                          -> "/diff/responses?a=…&b=…"
 //   readTurnDiffQuery(searchParams), readModelDiffQuery(searchParams), readResponseDiffQuery(searchParams)
 
+import { trimmedParam } from "../search-params";
+
 export const DIFF_ROUTES = { turns: "/diff/turns", models: "/diff/models", responses: "/diff/responses" } as const;
 
 export interface TurnDiffTarget {
@@ -58,13 +60,7 @@ export function responseDiffHref(a: string, b: string): string {
 /** Next.js `searchParams`: a value may be missing, one string, or repeated. */
 export type SearchParams = Readonly<Record<string, string | string[] | undefined>>;
 
-function single(params: SearchParams, key: string): string | null {
-  const value = params[key];
-  const text = Array.isArray(value) ? value[0] : value;
-  if (text === undefined) return null;
-  const trimmed = text.trim();
-  return trimmed === "" ? null : trimmed;
-}
+const single = trimmedParam;
 
 /** A positive integer, or null; "2.5", "0", "-1" and "2x" are not rounds. */
 export function readRound(text: string | null): number | null {

@@ -11,6 +11,7 @@ import { sortDomains } from "../stats/rates";
 import { DIAGNOSTIC_CATEGORIES } from "../workflow/diagnostics";
 import type { RuleJudgeResult } from "../workflow/rule-judge";
 import { scoreResponse, type ScoredResponse } from "../workflow/score";
+import { storedResponseInput } from "../workflow/response";
 import { CORE_VERSION } from "../workflow/version";
 import type {
   BenchmarkPlan,
@@ -441,10 +442,7 @@ export function rescoreResponse(
   turn: TurnSpec,
   hash: Hasher,
 ): { pass: PassPlan; diagnostics: ResponsePlan["diagnostics"]; ruleVerdict: JudgeVerdictPlan | null } {
-  const scored =
-    stored.rawText !== null
-      ? scoreResponse({ raw: stored.rawText }, turn)
-      : scoreResponse({ nodeSelection: stored.nodeSelection, designPrinciple: stored.designPrinciple, workflow: stored.workflow }, turn);
+  const scored = scoreResponse(storedResponseInput(stored), turn);
   const inputFingerprint = hash(passJudgeInput(stored.nodeSelection, stored.designPrinciple, stored.workflow, turn));
   const recorded = stored.recordedValid !== null;
   const pass: PassPlan = {

@@ -1,9 +1,10 @@
 // CSV and JSON renderings of the app's tables, shared by the download buttons, the export route and the CLI so all
 // three produce the same bytes. CSV follows RFC 4180 and defuses text cells a spreadsheet would run as formulas.
 
+import { csvDocument, type CellValue } from "../csv";
 import { isOfficialRow, type RateRow } from "../stats/rates";
 
-export type CellValue = string | number | boolean | null;
+export type { CellValue };
 
 export interface Column<Row> {
   /** Key in the JSON rows and header of the CSV column. */
@@ -13,19 +14,8 @@ export interface Column<Row> {
 
 export type ExportFormat = "csv" | "json";
 
-function csvField(value: CellValue): string {
-  if (value === null) return "";
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
-  if (typeof value === "boolean") return value ? "true" : "false";
-  // A text cell starting with = + - @ (or a tab or return) is a formula to spreadsheet programs; a quote keeps it text.
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function toCsv<Row>(columns: readonly Column<Row>[], rows: readonly Row[]): string {
-  const lines = [columns.map((column) => csvField(column.key)).join(",")];
-  for (const row of rows) lines.push(columns.map((column) => csvField(column.value(row))).join(","));
-  return `${lines.join("\r\n")}\r\n`;
+  return csvDocument(columns.map((column) => column.key), rows.map((row) => columns.map((column) => column.value(row))));
 }
 
 export function toJsonRows<Row>(columns: readonly Column<Row>[], rows: readonly Row[]): Record<string, CellValue>[] {

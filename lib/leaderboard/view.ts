@@ -1,6 +1,7 @@
 // The leaderboard's view state (source, sort, filters, benchmark) as URL search parameters, and the filter and
 // sort it implies. Unknown or malformed parameters fall back to defaults; serializing omits defaults (short URLs).
 
+import { firstParam as param, type SearchParamsInput } from "../search-params";
 import { AVERAGE, METRICS, type BoardRow, type MetricName, type MetricPair, type Source } from "./board";
 
 export const VIEW_SOURCES = ["measured", "published", "both"] as const;
@@ -43,14 +44,9 @@ export const DEFAULT_STATE: BoardState = {
   judge: "",
 };
 
-/** Search parameters as Next passes them to pages, or a URLSearchParams. */
-export type ParamsInput = Record<string, string | string[] | undefined> | URLSearchParams;
-
-export function param(input: ParamsInput, name: string): string | undefined {
-  if (input instanceof URLSearchParams) return input.get(name) ?? undefined;
-  const value = input[name];
-  return Array.isArray(value) ? value[0] : value;
-}
+/** Search parameters as Next passes them to pages, or a URLSearchParams (read with lib/search-params). */
+export type ParamsInput = SearchParamsInput;
+export { param };
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], fallback: T): T {
   return value !== undefined && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;

@@ -1,6 +1,8 @@
 // Annotation export: one row per vote with the judge verdict it is about and that verdict's input and prompt
 // fingerprints, as CSV (RFC 4180, spreadsheet-safe) or JSON. Pure; the same rows always give the same bytes.
 
+import { csvDocument } from "../csv";
+
 export interface AnnotationRow {
   queueId: string;
   queueName: string;
@@ -55,21 +57,11 @@ export const ANNOTATION_COLUMNS = [
   "updatedAt",
 ] as const satisfies readonly (keyof AnnotationRow)[];
 
-// A cell starting with one of these is run as a formula by spreadsheet programs; a leading apostrophe keeps it text.
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-export function csvCell(value: string | number | boolean | null): string {
-  if (value === null) return "";
-  let text = String(value);
-  if (typeof value === "string" && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
+export { csvCell } from "../csv";
 
 /** CSV with a header row and CRLF line ends. */
 export function annotationsCsv(rows: readonly AnnotationRow[]): string {
-  const lines = [ANNOTATION_COLUMNS.join(",")];
-  for (const row of rows) lines.push(ANNOTATION_COLUMNS.map((column) => csvCell(row[column])).join(","));
-  return `${lines.join("\r\n")}\r\n`;
+  return csvDocument(ANNOTATION_COLUMNS, rows.map((row) => ANNOTATION_COLUMNS.map((column) => row[column])));
 }
 
 export interface AnnotationExport {

@@ -1,6 +1,7 @@
 // Pass and resolve rates as the official statistics define them, per model, run, domain and round (spec §6).
 // Counts stay exact integers (numerator and denominator, never a rounded rate); bad outcomes come back as issues.
 
+import { BENCHMARK_DOMAINS } from "../benchmark/domains";
 import { z } from "zod";
 import { issue, type StatsIssue } from "./common";
 import { err, ok, type Result } from "../result";
@@ -9,7 +10,7 @@ import { err, ok, type Result } from "../result";
 export const CASES_PER_TURN = 3;
 
 /** The order the official statistics and the paper list domains in; other domains follow alphabetically. */
-export const DOMAIN_ORDER = ["Research", "Document", "Enterprise", "Developer", "Education", "AIGC"] as const;
+export const DOMAIN_ORDER = BENCHMARK_DOMAINS;
 
 /** Rounds the official per-round breakdown prints. Round 4 still counts in the overall and per-domain figures. */
 export const OFFICIAL_ROUNDS = [1, 2, 3] as const;

@@ -1,16 +1,18 @@
 // Everything the response page shows about one stored response, recomputed from its text with the scoring core:
 // the verdicts, located diagnostics, the laid-out graph (or, when the JSON does not parse, the repaired graph),
-// pretty JSON and the Dify YAML. Pure, deterministic and serialisable (plain objects only, safe to send to a client).
+// pretty JSON, the Dify YAML and whether a Coze package exists. Pure, deterministic and serialisable (plain objects
+// only, safe to send to a client).
 //
 // Public API:
 //   buildResponseView(input) -> ResponseView
 
 import { explainRuleJudge } from "../import/plan";
+import { convertToCoze } from "../workflow/coze-convert";
 import { buildDifyDsl } from "../workflow/dify-dsl";
 import { toDifyYaml } from "../workflow/dify-yaml";
 import { DIAGNOSTIC_CATEGORIES, type Diagnostic, type DiagnosticCategory, type OfficialStep } from "../workflow/diagnostics";
 import { repairResponse, type Repair } from "../workflow/repair";
-import type { ParsedResponse } from "../workflow/response";
+import { storedResponseInput, type ParsedResponse } from "../workflow/response";
 import { scoreResponse, type ScoreTurn, type ScoredResponse } from "../workflow/score";
 import { layoutWorkflowView, type LaidOutView } from "./layout";
 import { buildWorkflowView, type ViewDiagnostic } from "./model";
@@ -51,6 +53,14 @@ export interface RepairedVersion extends GraphVersion {
   passed: boolean;
 }
 
+/** Whether the official Coze converter would convert the response (the package itself is built on download). */
+export interface CozeAvailability {
+  /** `Workflow-<Task>_<round>-draft.zip` when it converts. */
+  fileName: string | null;
+  /** Why there is no package (the first condition the Coze converter fails on), when there is none. */
+  missingReason: string | null;
+}
+
 export interface ResponseView {
   source: "raw" | "record";
   texts: {
@@ -72,6 +82,14 @@ export interface ResponseView {
   original: GraphVersion;
   /** Repairs that apply, and the repaired response's verdict; the graph is filled only when the JSON did not parse. */
   repaired: RepairedVersion;
+  coze: CozeAvailability;
+}
+
+function cozeAvailability(scored: ScoredResponse, appName: string): CozeAvailability {
+  if (!scored.parsed.json.ok) return { fileName: null, missingReason: "The workflow JSON does not parse, so the Coze converter never runs." };
+  const converted = convertToCoze(scored.parsed.json.value, appName);
+  if (converted.ok) return { fileName: `Workflow-${appName}-draft.zip`, missingReason: null };
+  return { fileName: null, missingReason: converted.issues[0]?.message ?? "The Coze conversion fails." };
 }
 
 function ruleJudgeView(scored: ScoredResponse): RuleJudgeView | null {
@@ -132,10 +150,7 @@ function repairedVersion(parsed: ParsedResponse, scored: ScoredResponse, input: 
 }
 
 export function buildResponseView(input: ResponseViewInput): ResponseView {
-  const scored =
-    input.rawText !== null
-      ? scoreResponse({ raw: input.rawText }, input.turn)
-      : scoreResponse({ nodeSelection: input.nodeSelection, designPrinciple: input.designPrinciple, workflow: input.workflow }, input.turn);
+  const scored = scoreResponse(storedResponseInput(input), input.turn);
   const parsed = scored.parsed;
   const { diagnostics, ...original } = graphVersion(scored, input.appName);
   return {
@@ -155,5 +170,6 @@ export function buildResponseView(input: ResponseViewInput): ResponseView {
     categoryCounts: counts(scored.diagnostics),
     original,
     repaired: repairedVersion(parsed, scored, input),
+    coze: cozeAvailability(scored, input.appName),
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ANALYSIS_CODES, analyzeValue, analyzeWorkflow, type AnalysisTurn } from "./analyze";
+import { DIAGNOSTIC_CODES } from "./diagnostic-codes";
+import { analyzeValue, analyzeWorkflow, type AnalysisTurn } from "./analyze";
 import { DIAGNOSTIC_CATEGORIES, type Diagnostic } from "./diagnostics";
 import { officialVerdict } from "./official-verdict";
 import type { JsonValue } from "./python-values";
@@ -61,7 +62,7 @@ function one(diagnostics: Diagnostic[], code: string): Diagnostic {
 
 describe("the code registry", () => {
   it("uses stable kebab-case codes with a known category and severity", () => {
-    for (const [code, spec] of Object.entries(ANALYSIS_CODES)) {
+    for (const [code, spec] of Object.entries(DIAGNOSTIC_CODES)) {
       expect(code).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
       expect(DIAGNOSTIC_CATEGORIES).toContain(spec.category);
     }

@@ -5,7 +5,7 @@
 //   analyzeWorkflow(parsed, turn?, judge?, variableCheck?) -> Diagnostic[]   analysis diagnostics (the step_1_1 parse diagnostics stay in
 //                                                    parsed.diagnostics); [] when the workflow JSON did not parse
 //   analyzeValue(value, options) -> Diagnostic[]      the same over an already-parsed workflow value
-//   ANALYSIS_CODES                                    every code with its category, severity and official step
+//   (codes, with category, severity and official step: diagnostic-codes.ts)
 //
 // Categories: format = JSON/param shape; graph = ids, edges, ports, canvases, connectivity, start/end; semantics =
 // references and inferred types; consistency = the task's input/output variables and the node_selection.
@@ -25,8 +25,6 @@ import { checkParams } from "./analysis/params";
 import { checkReferences } from "./analysis/references";
 import { checkSelection } from "./analysis/selection";
 import { checkStructure, checkTopLevel } from "./analysis/structure";
-
-export { ANALYSIS_CODES, type AnalysisCode } from "./analysis/codes";
 
 /** What the analysis needs of a benchmark turn. */
 export type AnalysisTurn = Pick<TurnSpec, "inputVars" | "outputVars" | "keyNodes">;

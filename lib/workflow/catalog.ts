@@ -21,9 +21,13 @@
 //
 // Official types are JSON values because the official code passes declared types through unchecked (a start
 // variable declared as 5 has type 5); in practice they are strings or null.
+//
+// Over 500 lines on purpose: the official type inference (one switch over every type's facts, with its quirks) and
+// the lenient facts the viewer derives belong together; the per-type params, outputs and conversions live in nodes/.
 
-import { z } from "zod";
-import { NODE_TYPE_IDS, NODE_TYPES, isNodeTypeId, type NodeTypeId, type NodeTypeInfo } from "./node-types";
+import { NODE_TYPE_IDS, isNodeTypeId, type NodeTypeId } from "./node-types";
+import { NODE_SPECS, type NodeSpec } from "./nodes";
+import type { OutputPort, SelectorParamSpec, SelectorShape } from "./nodes/types";
 import {
   isJsonObject,
   ownValue,
@@ -38,287 +42,25 @@ import {
 
 export type ParamPath = (string | number)[];
 
-// -- vocabularies (from the builder prompt; the converter checks none of them) -------------------------------------
+// -- vocabularies and per-type entries (their home is lib/workflow/nodes) ------------------------------------------
 
-export const START_VARIABLE_TYPES = ["string", "number", "boolean", "file", "array[file]"] as const;
-export const CODE_OUTPUT_TYPES = [
-  "string",
-  "number",
-  "boolean",
-  "object",
-  "array[string]",
-  "array[number]",
-  "array[boolean]",
-  "array[object]",
-] as const;
-export const PARAMETER_TYPES = [
-  "string",
-  "number",
-  "boolean",
-  "array[string]",
-  "array[number]",
-  "array[boolean]",
-  "array[object]",
-] as const;
-export const MARKDOWN_TARGET_TYPES = ["docx", "pptx", "pdf", "png", "html", "md"] as const;
-export const CHART_TYPES = ["line", "pie", "bar"] as const;
-export const LIST_OPERATORS = ["extract_by", "limit", "order_by", "filter_by"] as const;
-export const FILE_KINDS = ["document", "image", "video", "audio"] as const;
-/** If-else comparison operators by variable type (the `file.type` sub-field uses `in` / `not in`). */
-export const IF_ELSE_OPERATORS: Readonly<Record<string, readonly string[]>> = {
-  string: ["contains", "not contains", "start with", "end with", "is", "is not", "empty", "not empty"],
-  "file-subfield": ["in", "not in"],
-  number: ["≠", "=", ">", "<", "≥", "≤", "empty", "not empty"],
-  boolean: ["is", "is not"],
-  object: ["is", "is not", "empty", "not empty"],
-  file: ["exists", "not exists"],
-  "array[string]": ["contains", "not contains", "empty", "not empty"],
-  "array[number]": ["contains", "not contains", "empty", "not empty"],
-  "array[boolean]": ["contains", "not contains", "empty", "not empty"],
-  "array[object]": ["empty", "not empty"],
-  "array[file]": ["contains", "not contains", "empty", "not empty", "all of"],
-};
-/** List-operator filter_by operators by array type. */
-export const LIST_FILTER_OPERATORS: Readonly<Record<string, readonly string[]>> = {
-  "array[string]": ["≠", "=", ">", "<", "≥", "≤", "empty", "not empty"],
-  "array[number]": ["≠", "=", ">", "<", "≥", "≤", "empty", "not empty"],
-  "array[boolean]": ["is", "not is"],
-  "array[file]": ["in", "not in"],
-};
+export {
+  CHART_TYPES,
+  CODE_OUTPUT_TYPES,
+  FILE_KINDS,
+  IF_ELSE_OPERATORS,
+  LIST_FILTER_OPERATORS,
+  LIST_OPERATORS,
+  MARKDOWN_TARGET_TYPES,
+  PARAMETER_TYPES,
+  START_VARIABLE_TYPES,
+} from "./nodes/vocabulary";
+export type { DocumentedOutput, SelectorParamSpec, SelectorShape } from "./nodes/types";
 
-// -- param schemas (§2.7) ----------------------------------------------------------------------------------------
+/** What the catalog tells about a type: its node spec without the conversion and checks. */
+export type CatalogEntry = Pick<NodeSpec, "info" | "paramSchema" | "requiredParams" | "textParams" | "selectorParams" | "outputs" | "branching">;
 
-/** `[variableName, sourceNodeId]` — the variable comes first. */
-const selector = z.tuple([z.string(), z.string()]);
-/** `[name, [variableName, sourceNodeId]]` as in code/template variables and end outputs. */
-const namedSelector = z.tuple([z.string(), selector]);
-const ifElseCondition = z.union([
-  z.tuple([selector, z.string()]),
-  z.tuple([selector, z.string(), z.string()]),
-]);
-const operatorCount = z.number().int().min(1).max(20);
-const listOperator = z.union([
-  z.tuple([z.literal("extract_by"), operatorCount]),
-  z.tuple([z.literal("limit"), operatorCount]),
-  z.tuple([z.literal("order_by"), z.enum(["asc", "desc"])]),
-  // Three elements even for `empty` / `not empty`: the official converter reads index 2 unconditionally.
-  z.tuple([z.literal("filter_by"), z.string(), z.union([z.string(), z.number(), z.boolean()])]),
-]);
-
-const PARAM_SCHEMAS: Record<NodeTypeId, z.ZodType> = {
-  start: z.object({ variables: z.array(z.tuple([z.string(), z.string()])) }),
-  end: z.object({ outputs: z.array(namedSelector) }),
-  llm: z.object({ system: z.string(), user: z.string() }),
-  "question-classifier": z.object({
-    query_variable_selector: selector,
-    classes: z.array(z.string()).min(2, "A classifier needs at least two classes"),
-    instruction: z.string().optional(),
-  }),
-  code: z.object({
-    variables: z.array(namedSelector),
-    outputs: z.array(z.tuple([z.string(), z.string()])),
-    code: z.string(),
-  }),
-  "document-extractor": z.object({ variable_selector: selector }),
-  "http-request": z.object({ url: selector }),
-  "if-else": z.object({
-    cases: z.array(z.tuple([z.union([z.null(), z.string()]), z.array(ifElseCondition)])),
-  }),
-  "list-operator": z.object({ variable: selector, operator: listOperator }),
-  "parameter-extractor": z.object({
-    query: selector,
-    parameters: z.array(z.tuple([z.string(), z.string(), z.string()])),
-    instruction: z.string(),
-  }),
-  "template-transform": z.object({ variables: z.array(namedSelector), template: z.string() }),
-  "variable-aggregator": z.object({
-    variables: z.array(selector).min(1, "An aggregator needs at least one variable"),
-  }),
-  iteration: z.object({ iterator_selector: selector, output_selector: selector }),
-  "iteration-start": z.object({}),
-  tts: z.object({ text: z.string() }),
-  text2image: z.object({ prompt: z.string() }),
-  "mermaid-converter": z.object({ mermaid_code: z.string() }),
-  "markdown-exporter": z.object({ target_type: z.string(), md_text: z.string() }),
-  "google-search": z.object({ query: z.string() }),
-  echarts: z.object({
-    chart_type: z.string(),
-    chart_title: z.string(),
-    data: z.string(),
-    x_axisORcategories: z.string(),
-  }),
-};
-
-// -- catalog entries -------------------------------------------------------------------------------------------
-
-export type SelectorShape =
-  /** param[key] = [var, id] */
-  | "selector"
-  /** param[key] = [[name, [var, id]], …] */
-  | "named-selectors"
-  /** param[key] = [[var, id], …] */
-  | "selectors"
-  /** param.cases[i][1][j][0] = [var, id] */
-  | "conditions"
-  /** param[key] = [var, childId] resolved when the child is built (iteration output) */
-  | "child-selector";
-
-export interface SelectorParamSpec {
-  key: string;
-  shape: SelectorShape;
-}
-
-export interface DocumentedOutput {
-  name: string;
-  /** What the platform really exposes. */
-  realType: string;
-}
-
-export interface CatalogEntry {
-  info: NodeTypeInfo;
-  /** Documented shape of `param`; extra keys are allowed (the converter ignores them). */
-  paramSchema: z.ZodType;
-  /** Keys the official converter reads unconditionally (a missing one is a conversion error). */
-  requiredParams: readonly string[];
-  /** Top-level param keys holding rewritten text (`{{#id.var#}}` resolved). Nested ones: textFieldPaths(). */
-  textParams: readonly string[];
-  /** Where selectors live. */
-  selectorParams: readonly SelectorParamSpec[];
-  /** Variables other nodes may reference, as documented (names are fixed except for start/code/extractor). */
-  outputs: readonly DocumentedOutput[];
-  /** Whether the edge port selects a branch (if-else, question-classifier). */
-  branching: boolean;
-}
-
-function entry(
-  type: NodeTypeId,
-  spec: Omit<CatalogEntry, "info" | "paramSchema" | "branching"> & { branching?: boolean },
-): CatalogEntry {
-  return { info: NODE_TYPES[type], paramSchema: PARAM_SCHEMAS[type], branching: spec.branching ?? false, ...spec };
-}
-
-const FILES_OUT: readonly DocumentedOutput[] = [{ name: "files", realType: "array[file]" }];
-
-export const CATALOG: Readonly<Record<NodeTypeId, CatalogEntry>> = {
-  start: entry("start", { requiredParams: ["variables"], textParams: [], selectorParams: [], outputs: [] }),
-  end: entry("end", {
-    requiredParams: ["outputs"],
-    textParams: [],
-    selectorParams: [{ key: "outputs", shape: "named-selectors" }],
-    outputs: [],
-  }),
-  llm: entry("llm", {
-    requiredParams: ["system", "user"],
-    textParams: ["system", "user"],
-    selectorParams: [],
-    outputs: [{ name: "text", realType: "string" }],
-  }),
-  "question-classifier": entry("question-classifier", {
-    requiredParams: ["query_variable_selector", "classes"],
-    textParams: [],
-    selectorParams: [{ key: "query_variable_selector", shape: "selector" }],
-    outputs: [{ name: "class_name", realType: "string" }],
-    branching: true,
-  }),
-  code: entry("code", {
-    requiredParams: ["variables", "code", "outputs"],
-    textParams: [],
-    selectorParams: [{ key: "variables", shape: "named-selectors" }],
-    outputs: [],
-  }),
-  "document-extractor": entry("document-extractor", {
-    requiredParams: ["variable_selector"],
-    textParams: [],
-    selectorParams: [{ key: "variable_selector", shape: "selector" }],
-    outputs: [{ name: "text", realType: "string" }],
-  }),
-  "http-request": entry("http-request", {
-    requiredParams: ["url"],
-    textParams: [],
-    selectorParams: [{ key: "url", shape: "selector" }],
-    outputs: [
-      { name: "body", realType: "string" },
-      { name: "status_code", realType: "number" },
-      { name: "headers", realType: "object" },
-      { name: "files", realType: "array[file]" },
-    ],
-  }),
-  "if-else": entry("if-else", {
-    requiredParams: ["cases"],
-    textParams: [],
-    selectorParams: [{ key: "cases", shape: "conditions" }],
-    outputs: [],
-    branching: true,
-  }),
-  "list-operator": entry("list-operator", {
-    requiredParams: ["variable", "operator"],
-    textParams: [],
-    selectorParams: [{ key: "variable", shape: "selector" }],
-    outputs: [
-      { name: "result", realType: "array" },
-      { name: "first_record", realType: "element" },
-      { name: "last_record", realType: "element" },
-    ],
-  }),
-  "parameter-extractor": entry("parameter-extractor", {
-    requiredParams: ["query", "instruction", "parameters"],
-    textParams: ["instruction"],
-    selectorParams: [{ key: "query", shape: "selector" }],
-    outputs: [],
-  }),
-  "template-transform": entry("template-transform", {
-    requiredParams: ["variables", "template"],
-    textParams: [],
-    selectorParams: [{ key: "variables", shape: "named-selectors" }],
-    outputs: [{ name: "output", realType: "string" }],
-  }),
-  "variable-aggregator": entry("variable-aggregator", {
-    requiredParams: ["variables"],
-    textParams: [],
-    selectorParams: [{ key: "variables", shape: "selectors" }],
-    outputs: [{ name: "output", realType: "first input" }],
-  }),
-  iteration: entry("iteration", {
-    requiredParams: ["iterator_selector", "output_selector"],
-    textParams: [],
-    selectorParams: [
-      { key: "iterator_selector", shape: "selector" },
-      { key: "output_selector", shape: "child-selector" },
-    ],
-    outputs: [
-      { name: "output", realType: "array" },
-      { name: "item", realType: "element" },
-      { name: "index", realType: "number" },
-    ],
-  }),
-  "iteration-start": entry("iteration-start", { requiredParams: [], textParams: [], selectorParams: [], outputs: [] }),
-  tts: entry("tts", { requiredParams: ["text"], textParams: ["text"], selectorParams: [], outputs: FILES_OUT }),
-  text2image: entry("text2image", { requiredParams: ["prompt"], textParams: ["prompt"], selectorParams: [], outputs: FILES_OUT }),
-  "mermaid-converter": entry("mermaid-converter", {
-    requiredParams: ["mermaid_code"],
-    textParams: ["mermaid_code"],
-    selectorParams: [],
-    outputs: FILES_OUT,
-  }),
-  "markdown-exporter": entry("markdown-exporter", {
-    requiredParams: ["target_type", "md_text"],
-    textParams: ["md_text"],
-    selectorParams: [],
-    outputs: FILES_OUT,
-  }),
-  "google-search": entry("google-search", {
-    requiredParams: ["query"],
-    textParams: ["query"],
-    selectorParams: [],
-    outputs: [{ name: "json", realType: "array[object]" }],
-  }),
-  echarts: entry("echarts", {
-    requiredParams: ["chart_type", "chart_title", "data", "x_axisORcategories"],
-    textParams: ["chart_type", "chart_title", "data", "x_axisORcategories"],
-    selectorParams: [],
-    outputs: [{ name: "text", realType: "string" }],
-  }),
-};
+export const CATALOG: Readonly<Record<NodeTypeId, CatalogEntry>> = NODE_SPECS;
 
 // -- param validation ------------------------------------------------------------------------------------------
 
@@ -481,12 +223,7 @@ export function toolName(type: ToolNodeType, param: unknown): string | null {
   }
 }
 
-export type TypeLookupFailure =
-  | "variable-not-text"
-  | "reference-no-outputs"
-  | "undeclared-code-output"
-  | "unhashable-variable"
-  | "iteration-item-untyped";
+export type TypeLookupFailure = "variable-name-not-string" | "reference-no-outputs" | "undeclared-code-output" | "iteration-item-untyped";
 
 export type TypeLookup = { ok: true; type: JsonValue } | { ok: false; code: TypeLookupFailure; message: string };
 
@@ -522,7 +259,7 @@ export function officialVariableType(facts: NodeFacts, variable: JsonValue): Typ
   if (dotted === undefined) {
     return {
       ok: false,
-      code: "variable-not-text",
+      code: "variable-name-not-string",
       message: `the variable name ${JSON.stringify(variable)} is not a string`,
     };
   }
@@ -540,7 +277,7 @@ export function officialVariableType(facts: NodeFacts, variable: JsonValue): Typ
       return found("string");
     case "code": {
       const key = pyHashKey(variable);
-      if (key === undefined) return { ok: false, code: "unhashable-variable", message: "the variable name is not a string" };
+      if (key === undefined) return { ok: false, code: "variable-name-not-string", message: "the variable name is not a string" };
       const output = facts.outputs.get(key);
       if (!output) {
         return {
@@ -785,29 +522,13 @@ export function exposedNames(facts: NodeFacts, type: NodeTypeId | null): string[
 
 // -- output ports ----------------------------------------------------------------------------------------------
 
-export interface OutputPort {
-  /** The edge port number that selects this handle. */
-  index: number;
-  label: string;
-  kind: "case" | "else" | "class" | "source";
-}
+export type { OutputPort } from "./nodes/types";
 
-/** Ports a node's outgoing edges may use: if-else cases then ELSE (= number of cases); one per class; else one. */
+/** Ports a node's outgoing edges may use: the type's own (if-else cases then ELSE; one per class; end none), else one. */
 export function outputPorts(node: NodeLike): OutputPort[] {
-  const { type } = node;
   const param = isJsonObject(node.param) ? node.param : {};
-  if (type === "end") return [];
-  if (type === "if-else") {
-    const cases = pyIter(ownValue(param, "cases") ?? null) ?? [];
-    const ports: OutputPort[] = cases.map((_, i) => ({ index: i, label: i === 0 ? "IF" : `ELIF ${i}`, kind: "case" }));
-    ports.push({ index: cases.length, label: "ELSE", kind: "else" });
-    return ports;
-  }
-  if (type === "question-classifier") {
-    const classes = pyIter(ownValue(param, "classes") ?? null) ?? [];
-    return classes.map((label, i) => ({ index: i, label: typeof label === "string" ? label : JSON.stringify(label), kind: "class" }));
-  }
-  return [{ index: 0, label: "source", kind: "source" }];
+  const ports = typeof node.type === "string" && isNodeTypeId(node.type) ? NODE_SPECS[node.type].ports : undefined;
+  return ports ? ports(param) : [{ index: 0, label: "source", kind: "source" }];
 }
 
 export { NODE_TYPE_IDS };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { convertWorkflow, findInlineReferences, readInlineIdToken, type Conversion, type DifyNode } from "./convert";
+import { DIAGNOSTIC_CODES } from "./diagnostic-codes";
 import type { Diagnostic } from "./diagnostics";
 import { parsePyJson } from "./json-text";
 import type { JsonValue } from "./python-values";
@@ -94,53 +95,53 @@ interface FailureCase {
 const TOP_LEVEL_AND_EDGES: FailureCase[] = [
   { name: "the JSON is an array", value: [], code: "workflow-not-object", message: /an array/ },
   { name: "the JSON is a number", value: 5, code: "workflow-not-object" },
-  { name: "edges is missing", value: { nodes_info: [] }, code: "missing-edges" },
-  { name: "nodes_info is missing", value: { edges: [] }, code: "missing-nodes-info" },
-  { name: "edges is a number", value: { nodes_info: [], edges: 3 }, code: "edges-not-list" },
-  { name: "an edge is a number", value: { nodes_info: [], edges: [5] }, code: "edge-shape", location: { edgeIndex: 0 } },
-  { name: "an edge is empty", value: { nodes_info: [], edges: [[]] }, code: "edge-shape" },
-  { name: "an edge is an object", value: { nodes_info: [], edges: [{ source: "1" }] }, code: "edge-shape" },
+  { name: "edges is missing", value: { nodes_info: [] }, code: "workflow-missing-edges" },
+  { name: "nodes_info is missing", value: { edges: [] }, code: "workflow-missing-nodes" },
+  { name: "edges is a number", value: { nodes_info: [], edges: 3 }, code: "workflow-missing-edges" },
+  { name: "an edge is a number", value: { nodes_info: [], edges: [5] }, code: "malformed-edge", location: { edgeIndex: 0 } },
+  { name: "an edge is empty", value: { nodes_info: [], edges: [[]] }, code: "malformed-edge" },
+  { name: "an edge is an object", value: { nodes_info: [], edges: [{ source: "1" }] }, code: "malformed-edge" },
   {
     name: "an edge source is a number",
     value: { nodes_info: [start()], edges: [[1, 0, "2"]] },
-    code: "edge-source-not-string",
+    code: "malformed-edge",
     location: { edgeIndex: 0 },
   },
   {
     name: "a top-level edge has 4 elements",
     value: workflow([start(), llm("2")], [["2", 0, "1", 0]]),
-    code: "edge-length",
+    code: "malformed-edge",
     location: { edgeIndex: 1 },
     message: /4 elements/,
   },
-  { name: "a top-level edge has 2 elements", value: { nodes_info: [start()], edges: [["1", "2"]] }, code: "edge-length" },
+  { name: "a top-level edge has 2 elements", value: { nodes_info: [start()], edges: [["1", "2"]] }, code: "malformed-edge" },
   {
     name: "an edge target is an array",
     value: { nodes_info: [start()], edges: [["1", 0, ["2"]]] },
-    code: "edge-unhashable-endpoint",
+    code: "malformed-edge",
   },
   {
     name: "an edge source is an array (no '-' in it, so it counts as top-level)",
     value: { nodes_info: [start()], edges: [[["1"], 0, "2"]] },
-    code: "edge-unhashable-endpoint",
+    code: "malformed-edge",
   },
   {
     name: "one source's ports mix numbers and strings",
     value: workflow([start(), llm("2"), llm("3")], [["1", "1", "3"]]),
-    code: "edge-port-incomparable",
+    code: "edge-ports-incomparable",
   },
   {
     name: "one source's ports are both null (None < None raises)",
     value: { nodes_info: [start(), llm("2"), llm("3")], edges: [["1", null, "2"], ["1", null, "3"]] },
-    code: "edge-port-incomparable",
+    code: "edge-ports-incomparable",
   },
 ];
 
 const NODE_STRUCTURE: FailureCase[] = [
   { name: "a node is a string", value: { nodes_info: ["1"], edges: [] }, code: "node-not-object" },
-  { name: "a node has no type", value: workflow([{ id: "1", param: {} } as unknown as Node]), code: "node-missing-type" },
-  { name: "a node has no param", value: workflow([{ id: "1", type: "start" } as unknown as Node]), code: "node-missing-param" },
-  { name: "a node has no id", value: workflow([{ type: "start", param: { variables: [] } } as unknown as Node]), code: "node-missing-id" },
+  { name: "a node has no type", value: workflow([{ id: "1", param: {} } as unknown as Node]), code: "node-missing-field" },
+  { name: "a node has no param", value: workflow([{ id: "1", type: "start" } as unknown as Node]), code: "node-missing-field" },
+  { name: "a node has no id", value: workflow([{ type: "start", param: { variables: [] } } as unknown as Node]), code: "node-missing-field" },
   {
     name: "a node id is a number",
     value: { nodes_info: [{ id: 1, type: "start", param: { variables: [] } }], edges: [["1", 0, "2"]] },
@@ -149,31 +150,31 @@ const NODE_STRUCTURE: FailureCase[] = [
   {
     name: "a child id has no integer after the dash",
     value: workflow(iterationWorkflow({ inner: [{ id: "2-x", type: "iteration-start", param: {} }], outputSelector: null })),
-    code: "child-index-not-integer",
+    code: "malformed-child-id",
     location: { nodeId: "2-x" },
   },
   {
     name: "a top-level node is in no top-level edge",
     value: { nodes_info: [start(), llm("2"), llm("3")], edges: [["1", 0, "2"]] },
-    code: "node-not-in-edges",
+    code: "node-without-edges",
     location: { nodeId: "3" },
   },
   {
     name: "a top-level iteration has no output_selector",
     value: workflow([start(), { id: "2", type: "iteration", param: { iterator_selector: ["docs", "1"] } }]),
-    code: "iteration-missing-output-selector",
+    code: "missing-param",
     location: { nodeId: "2", paramPath: ["output_selector"] },
   },
   {
     name: "a canvas child is listed before its parent",
     value: workflow([start(), { id: "3-1", type: "iteration-start", param: {} }, llm("3")]),
-    code: "child-before-parent",
+    code: "child-parent-missing",
     location: { nodeId: "3-1" },
   },
   {
     name: "a canvas child names a parent that does not exist",
     value: workflow([start(), llm("2"), { id: "9-1", type: "iteration-start", param: {} }]),
-    code: "unknown-parent",
+    code: "child-parent-missing",
     location: { nodeId: "9-1" },
   },
   {
@@ -205,29 +206,29 @@ const SELECTORS: FailureCase[] = [
   {
     name: "a selector is a number",
     value: workflow([start(), { id: "2", type: "document-extractor", param: { variable_selector: 5 } }]),
-    code: "selector-shape",
+    code: "malformed-selector",
   },
   {
     name: "a selector has one element",
     value: workflow([start(), { id: "2", type: "document-extractor", param: { variable_selector: ["doc"] } }]),
-    code: "selector-shape",
+    code: "malformed-selector",
   },
   {
     name: "an aggregator entry is nested [name, [var, id]]",
     value: workflow([start(), llm("2"), { id: "3", type: "variable-aggregator", param: { variables: [["answer", ["text", "2"]]] } }]),
-    code: "selector-id-not-string",
+    code: "malformed-selector",
     location: { nodeId: "3", paramPath: ["variables", 0] },
   },
   {
     name: "a selector names a node that does not exist",
     value: workflow([start(), end("2", [["o", ["q", "9"]]])]),
-    code: "unknown-reference",
+    code: "reference-unknown-node",
     location: { nodeId: "2", paramPath: ["outputs", 0, 1] },
   },
   {
     name: "a selector has id and variable swapped",
     value: workflow([start(), end("2", [["o", ["1", "q"]]])]),
-    code: "unknown-reference",
+    code: "reference-unknown-node",
   },
   {
     name: "a selector names a node listed later (forward reference)",
@@ -285,18 +286,18 @@ const SELECTORS: FailureCase[] = [
   {
     name: "a code entry is flattened [name, var, id] (the string is indexed by character)",
     value: workflow([start(), code("2", [["x", "q", "1"]])]),
-    code: "selector-shape",
+    code: "malformed-selector",
     message: /flattened/,
   },
   {
     name: "an end entry is flattened with a longer variable name",
     value: workflow([start(), end("2", [["o", "query", "1"]])]),
-    code: "unknown-reference",
+    code: "reference-unknown-node",
   },
   {
     name: "a variable name has two dots",
     value: workflow([start(), end("2", [["o", ["doc.type.x", "1"]]])]),
-    code: "dotted-name-depth",
+    code: "variable-name-too-deep",
   },
 ];
 
@@ -304,33 +305,33 @@ const TEXT_FIELDS: FailureCase[] = [
   {
     name: "an llm prompt is a selector array",
     value: workflow([start(), { id: "2", type: "llm", param: { system: "", user: ["q", "1"] } }]),
-    code: "text-field-not-string",
+    code: "text-param-not-string",
     location: { nodeId: "2", paramPath: ["user"] },
   },
   {
     name: "markdown md_text is an array",
     value: workflow([start(), llm("2"), { id: "3", type: "markdown-exporter", param: { target_type: "pdf", md_text: ["text", "2"] } }]),
-    code: "text-field-not-string",
+    code: "text-param-not-string",
   },
   {
     name: "an inline reference names `item` instead of an id",
     value: workflow([start(), llm("2", "Use {{#item.name#}}")]),
-    code: "inline-ref-bad-id",
+    code: "malformed-inline-reference",
   },
   {
     name: "an inline reference names `sys`",
     value: workflow([start(), llm("2", "{{#sys.query#}}")]),
-    code: "inline-ref-bad-id",
+    code: "malformed-inline-reference",
   },
   {
     name: "a dot-less reference runs on into the next one",
     value: workflow([start(), llm("2", "{{#item#}} and {{#'1'.q#}}")]),
-    code: "inline-ref-bad-id",
+    code: "malformed-inline-reference",
   },
   {
     name: "an inline reference names an unknown node",
     value: workflow([start(), llm("2", "{{#'7'.text#}}")]),
-    code: "unknown-reference",
+    code: "reference-unknown-node",
   },
   {
     name: "an inline reference names a later node",
@@ -367,8 +368,8 @@ const TYPE_SPECIFIC: FailureCase[] = [
     value: workflow([start(), { id: "2", type: "llm", param: [] }]),
     code: "param-not-object",
   },
-  { name: "a start variable has one element", value: workflow([start([["q"]]), llm("2", "x")]), code: "start-variable-shape" },
-  { name: "a start variable is a number", value: workflow([start([5]), llm("2", "x")]), code: "start-variable-shape" },
+  { name: "a start variable has one element", value: workflow([start([["q"]]), llm("2", "x")]), code: "malformed-start-variable" },
+  { name: "a start variable is a number", value: workflow([start([5]), llm("2", "x")]), code: "malformed-start-variable" },
   {
     name: "a document extractor reads a string",
     value: workflow([start(), { id: "2", type: "document-extractor", param: { variable_selector: ["q", "1"] } }]),
@@ -391,54 +392,54 @@ const TYPE_SPECIFIC: FailureCase[] = [
   {
     name: "a list operator has an empty operator",
     value: workflow([start(), { id: "2", type: "list-operator", param: { variable: ["docs", "1"], operator: [] } }]),
-    code: "list-operator-shape",
+    code: "malformed-list-operator",
   },
   {
     name: "filter_by has two elements (even `empty` needs three)",
     value: workflow([start(), { id: "2", type: "list-operator", param: { variable: ["docs", "1"], operator: ["filter_by", "empty"] } }]),
-    code: "list-operator-shape",
+    code: "malformed-list-operator",
   },
   {
     name: "extract_by has no count",
     value: workflow([start(), { id: "2", type: "list-operator", param: { variable: ["docs", "1"], operator: ["extract_by"] } }]),
-    code: "list-operator-shape",
+    code: "malformed-list-operator",
   },
   {
     name: "an if-else case is a string",
     value: workflow([start(), { id: "2", type: "if-else", param: { cases: ["and"] } }]),
-    code: "if-else-case-shape",
+    code: "malformed-if-else",
   },
   {
     name: "an if-else condition is flattened with a one-letter variable (indexing the string fails)",
     value: workflow([start(), { id: "2", type: "if-else", param: { cases: [[null, [["q", "1", "empty"]]]] } }]),
-    code: "if-else-condition-shape",
+    code: "malformed-if-else",
   },
   {
     name: "an if-else condition is empty",
     value: workflow([start(), { id: "2", type: "if-else", param: { cases: [[null, [[]]]] } }]),
-    code: "if-else-condition-shape",
+    code: "malformed-if-else",
   },
   {
     name: "an if-else condition is flattened [var, id, op]",
     value: workflow([start(), { id: "2", type: "if-else", param: { cases: [[null, [["query", "1", "empty"]]]] } }]),
-    code: "unknown-reference",
+    code: "reference-unknown-node",
     message: /not \[variable, nodeId, operator\]/,
   },
   {
     name: "an if-else value is a number",
     value: workflow([start(), { id: "2", type: "if-else", param: { cases: [[null, [[["n", "1"], "=", 5]]]] } }]),
-    code: "text-field-not-string",
+    code: "text-param-not-string",
     location: { nodeId: "2", paramPath: ["cases", 0, 1, 0, 2] },
   },
   {
     name: "a number variable is compared with 'true'",
     value: workflow([start(), { id: "2", type: "if-else", param: { cases: [[null, [[["n", "1"], "=", "true"]]]] } }]),
-    code: "if-else-number-bool",
+    code: "if-else-boolean-on-number",
   },
   {
     name: "a variable aggregator has no variables",
     value: workflow([start(), { id: "2", type: "variable-aggregator", param: { variables: [] } }]),
-    code: "aggregator-empty",
+    code: "empty-aggregator",
   },
   {
     name: "a parameter entry has two elements",
@@ -446,12 +447,12 @@ const TYPE_SPECIFIC: FailureCase[] = [
       start(),
       { id: "2", type: "parameter-extractor", param: { query: ["q", "1"], parameters: [["desc", "x"]], instruction: "" } },
     ]),
-    code: "parameter-shape",
+    code: "malformed-parameter",
   },
   {
     name: "markdown target_type is not a string",
     value: workflow([start(), { id: "2", type: "markdown-exporter", param: { target_type: 3, md_text: "x" } }]),
-    code: "markdown-target-type",
+    code: "target-type-not-string",
   },
 ];
 
@@ -490,7 +491,7 @@ const ITERATION_OUTPUT: FailureCase[] = [
   {
     name: "output_selector is an empty list",
     value: workflow(iterationWorkflow({ outputSelector: [] })),
-    code: "iteration-output-selector-shape",
+    code: "malformed-selector",
   },
 ];
 
@@ -498,7 +499,7 @@ const EDGES_AFTER_NODES: FailureCase[] = [
   {
     name: "a canvas edge names an unknown node",
     value: workflow(iterationWorkflow(), [["2-2", 0, "2-7"]]),
-    code: "edge-unknown-endpoint",
+    code: "edge-unknown-node",
     location: { edgeIndex: 2 },
   },
   {
@@ -507,7 +508,7 @@ const EDGES_AFTER_NODES: FailureCase[] = [
       [start(), { id: "2", type: "question-classifier", param: { query_variable_selector: ["q", "1"], classes: ["a", "b"] } }, llm("3")],
       [["2", 2, "3"]],
     ),
-    code: "edge-port-out-of-range",
+    code: "branch-port-out-of-range",
     message: /ports 0\.\.1/,
   },
   {
@@ -537,7 +538,8 @@ describe("convertWorkflow: every official failure condition (§3.2)", () => {
         expect(diagnostic.code).toBe(c.code);
         expect(diagnostic.officialStep).toBe("step_1_2");
         expect(diagnostic.severity).toBe("error");
-        expect(["graph", "semantics"]).toContain(diagnostic.category);
+        // The category is the registry's for the code, the same whoever emits it.
+        expect(diagnostic.category).toBe(DIAGNOSTIC_CODES[diagnostic.code].category);
         if (c.location) expect(diagnostic.location).toMatchObject(c.location);
         if (c.message) expect(diagnostic.message).toMatch(c.message);
         expect(diagnostic.message).not.toContain("\n");
@@ -558,13 +560,13 @@ describe("convertWorkflow: every official failure condition (§3.2)", () => {
 
   it("reports the first failing condition in processing order (edges before nodes)", () => {
     const value = { nodes_info: [{ id: "1", type: "template", param: {} }], edges: [["1", 0, "2", 0]] };
-    expect(failure(convertValue(value)).code).toBe("edge-length");
+    expect(failure(convertValue(value)).code).toBe("malformed-edge");
   });
 
   it("reports the first failing node in nodes_info order", () => {
     const value = workflow([start(), llm("2", "{{#item.x#}}"), end("3", [["o", ["q", "9"]]])]);
     const diagnostic = failure(convertValue(value));
-    expect(diagnostic.code).toBe("inline-ref-bad-id");
+    expect(diagnostic.code).toBe("malformed-inline-reference");
     expect(diagnostic.location?.nodeId).toBe("2");
   });
 

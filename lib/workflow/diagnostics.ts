@@ -1,5 +1,7 @@
-// The diagnostic record every check in the scoring core emits, and helpers to build and order them.
-// A diagnostic names a stable code, a category, a severity, a human message and where the problem is.
+// The diagnostic record every check in the scoring core emits: a registered code, a category, a severity, a human
+// message and where the problem is. The codes themselves live in diagnostic-codes.ts (the registry).
+
+import type { DiagnosticCode } from "./diagnostic-codes";
 
 export const DIAGNOSTIC_CATEGORIES = ["format", "graph", "semantics", "consistency"] as const;
 export type DiagnosticCategory = (typeof DIAGNOSTIC_CATEGORIES)[number];
@@ -29,8 +31,8 @@ export interface DiagnosticLocation {
 }
 
 export interface Diagnostic {
-  /** Stable identifier, kebab-case, e.g. "forward-reference". Never renamed once shipped. */
-  code: string;
+  /** A registered code (diagnostic-codes.ts), kebab-case, e.g. "forward-reference". Renames go through the legacy map. */
+  code: DiagnosticCode;
   category: DiagnosticCategory;
   severity: Severity;
   message: string;

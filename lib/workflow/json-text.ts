@@ -9,6 +9,8 @@
 //
 // Why a hand-written parser: JS JSON.parse rejects NaN/Infinity (Python accepts them), loses the int/float
 // distinction the official converter depends on (a port `1.0` cannot index a list) and gives poor error positions.
+// Over 500 lines on purpose: one recursive-descent parser with its error classification; splitting it would
+// separate each grammar rule from the diagnosis of its failures.
 
 import type { JsonObject, JsonValue } from "./python-values";
 import { anchorShape } from "./shape-anchor";

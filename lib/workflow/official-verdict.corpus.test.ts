@@ -63,13 +63,13 @@ describe.skipIf(!benchmarkDir)(`official verdict on the recorded runs${benchmark
     // A: unknown type "template" (referenced, or a canvas child); B + O: reading iteration-start / end outputs.
     expect((codes.get("reference-unknown-type") ?? 0) + (codes.get("unknown-node-type") ?? 0)).toBe(43);
     expect(codes.get("reference-no-outputs")).toBe(28);
-    expect(codes.get("selector-id-not-string")).toBe(21);
+    expect(codes.get("malformed-selector")).toBe(21 + 6);
     expect(codes.get("forward-reference")).toBe(18);
-    expect(codes.get("text-field-not-string")).toBe(14);
+    expect(codes.get("text-param-not-string")).toBe(14);
     expect(codes.get("iteration-output-not-child")).toBe(10);
     expect(codes.get("undeclared-code-output")).toBe(5);
-    expect(codes.get("edge-length")).toBe(3);
-    expect(codes.get("node-not-in-edges")).toBe(3);
+    expect(codes.get("malformed-edge")).toBe(3);
+    expect(codes.get("node-without-edges")).toBe(3);
     expect(codes.get("list-operator-input-untyped")).toBe(3);
   });
 });

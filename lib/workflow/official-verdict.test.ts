@@ -28,7 +28,7 @@ describe("checkVariableNames (official step_1_3)", () => {
 
   it("fails without a start node", () => {
     const diagnostics = checkVariableNames(wf(endNode("3", ["summary"])), turn);
-    expect(diagnostics[0]).toMatchObject({ code: "no-start-node", category: "consistency", officialStep: "step_1_3" });
+    expect(diagnostics[0]).toMatchObject({ code: "missing-start", category: "graph", officialStep: "step_1_3" });
   });
 
   it("names missing and extra inputs", () => {

@@ -12,6 +12,7 @@
 import type { Result } from "../result";
 import type { TurnSpec } from "../benchmark/turn";
 import { conversionFailure, convertWorkflow, type Conversion, type ConvertOptions } from "./convert";
+import { makeDiagnostic, type DiagnosticCode, type DiagnosticExtras } from "./diagnostic-codes";
 import type { Diagnostic } from "./diagnostics";
 import type { FloatLiterals } from "./json-text";
 import type { ParsedResponse } from "./response";
@@ -57,8 +58,9 @@ export function officialFailStepOf(workflow: JsonValue, turn: VariableSpec, floa
 
 // -- step_1_3 ------------------------------------------------------------------------------------------------------
 
-function consistency(code: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
-  return { code, category: "consistency", severity: "error", officialStep: "step_1_3", message, ...extra };
+/** A step_1_3 failure: always an error of that step, whatever the code's default (some codes are graph problems). */
+function consistency(code: DiagnosticCode, message: string, extra: Pick<DiagnosticExtras, "location" | "targetNodeId" | "hint"> = {}): Diagnostic {
+  return makeDiagnostic(code, message, { ...extra, severity: "error", officialStep: "step_1_3" });
 }
 
 function nodeId(node: JsonObject): string | undefined {
@@ -89,14 +91,14 @@ function setDifference(a: readonly JsonValue[], b: readonly JsonValue[]): JsonVa
 export function checkVariableNames(workflow: JsonValue, turn: VariableSpec): Diagnostic[] {
   const nodesValue = isJsonObject(workflow) ? (ownValue(workflow, "nodes_info") ?? []) : undefined;
   const nodes = nodesValue === undefined ? undefined : pyIter(nodesValue);
-  if (!nodes) return [consistency("workflow-shape", "The workflow has no list of nodes to check variable names on.")];
+  if (!nodes) return [consistency("workflow-missing-nodes", "The workflow has no list of nodes to check variable names on.")];
   const objects = nodes.filter(isJsonObject);
   const diagnostics: Diagnostic[] = [];
 
   const start = objects.find((node) => ownValue(node, "type") === "start");
   if (!start) {
     diagnostics.push(
-      consistency("no-start-node", `The workflow has no start node, so its inputs cannot match the required inputs (${show(turn.inputVars)}).`, {
+      consistency("missing-start", `The workflow has no start node, so its inputs cannot match the required inputs (${show(turn.inputVars)}).`, {
         hint: 'Add a start node declaring the inputs, with id "1".',
       }),
     );

@@ -9,6 +9,7 @@
 //     json: { ok: true, value, floats } | { ok: false }     (value is plain JSON; floats marks 1.0-style literals)
 //     diagnostics: category "format", officialStep "step_1_1"; codes "missing-tag", "empty-workflow", "json-*".
 //   cleanWorkflowText(captured) — the official cleanup of a captured <workflow> body.
+//   storedResponseInput(stored) -> ResponseInput   a stored response: its raw answer when it has one, else its fields
 //   TAGS — the three tag names in the order the official extractor reports them.
 
 import type { Diagnostic } from "./diagnostics";
@@ -21,6 +22,21 @@ export type TagName = (typeof TAGS)[number];
 export type ResponseInput =
   | { raw: string }
   | { nodeSelection: string | null; designPrinciple: string | null; workflow: string | null };
+
+/** The texts a stored response keeps: the raw answer (generation-format imports) or the three recorded fields. */
+export interface StoredResponseTexts {
+  rawText: string | null;
+  nodeSelection: string | null;
+  designPrinciple: string | null;
+  workflow: string | null;
+}
+
+/** What scoring reads from a stored response: the raw answer when there is one (it is what was generated). */
+export function storedResponseInput(stored: StoredResponseTexts): ResponseInput {
+  return stored.rawText !== null
+    ? { raw: stored.rawText }
+    : { nodeSelection: stored.nodeSelection, designPrinciple: stored.designPrinciple, workflow: stored.workflow };
+}
 
 export type ParsedJson = { ok: true; value: JsonValue; floats: FloatLiterals | null } | { ok: false };
 

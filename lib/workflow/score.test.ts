@@ -75,15 +75,15 @@ describe("scoreResponse", () => {
 
 describe("sortDiagnostics", () => {
   it("orders by severity, then global before located, then by node order", () => {
-    const d = (code: string, severity: Diagnostic["severity"], nodeId?: string): Diagnostic => ({
-      code,
+    const d = (label: string, severity: Diagnostic["severity"], nodeId?: string): Diagnostic => ({
+      code: "cycle",
       category: "graph",
       severity,
-      message: code,
+      message: label,
       ...(nodeId ? { location: { nodeId } } : {}),
     });
     const sorted = sortDiagnostics([d("a", "info"), d("b", "error", "3"), d("c", "error", "1"), d("e", "error"), d("f", "warning", "1")], new Map([["1", 0], ["3", 1]]));
-    expect(sorted.map((x) => x.code)).toEqual(["e", "c", "b", "f", "a"]);
+    expect(sorted.map((x) => x.message)).toEqual(["e", "c", "b", "f", "a"]);
   });
 });
 

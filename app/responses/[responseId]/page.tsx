@@ -46,7 +46,22 @@ export async function generateMetadata({ params }: PageProps<"/responses/[respon
   return { title: `${detail.turn.task.name} round ${detail.turn.round} · ${detail.run.model.displayName}` };
 }
 
-function sourceTabs(view: ResponseView, appName: string): TabItem[] {
+/** The Coze package of the original workflow (the second platform the benchmark deploys to), or why there is none. */
+function CozePackageLink({ responseId, coze }: { responseId: string; coze: ResponseView["coze"] }) {
+  return (
+    <p className="mb-2 text-sm" data-testid="coze-package">
+      {coze.fileName ? (
+        <a href={`/responses/${encodeURIComponent(responseId)}/coze`} download={coze.fileName} className="font-medium text-brand-700 underline-offset-2 hover:underline dark:text-brand-300">
+          Download the Coze package ({coze.fileName})
+        </a>
+      ) : (
+        <>No Coze package: {coze.missingReason}</>
+      )}
+    </p>
+  );
+}
+
+function sourceTabs(view: ResponseView, appName: string, responseId: string): TabItem[] {
   const { texts, original, repaired } = view;
   const rawMarks = textMarksFor(view.diagnostics, "raw");
   const response: TabItem = texts.raw !== null
@@ -97,6 +112,7 @@ function sourceTabs(view: ResponseView, appName: string): TabItem[] {
     label: original.yaml ? "Dify YAML" : "Dify YAML (repaired)",
     content: (
       <>
+        <CozePackageLink responseId={responseId} coze={view.coze} />
         {original.yaml ? null : <p className="mb-2 text-sm">{original.yamlMissingReason}{repaired.yaml ? " Below is the Dify DSL of the repaired workflow." : ""}</p>}
         {yaml ? <pre className="max-h-[560px] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-800" data-testid="dify-yaml">{yaml}</pre> : null}
       </>
@@ -190,7 +206,7 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
         <h2 id="source-title" className="text-lg font-semibold">
           Source
         </h2>
-        <Tabs items={sourceTabs(view, appName)} label="Response source" />
+        <Tabs items={sourceTabs(view, appName, responseId)} label="Response source" />
       </section>
 
       <Conversation detail={detail} view={view} diagnostics={view.diagnostics} />

@@ -5,7 +5,7 @@ import { CATALOG } from "../catalog";
 import type { Diagnostic } from "../diagnostics";
 import { isFloatLiteral } from "../json-text";
 import { ownValue, preview, pyIter, pyHashKey, pySortBy, type JsonValue } from "../python-values";
-import { makeDiagnostic } from "./codes";
+import { makeDiagnostic } from "../diagnostic-codes";
 import { describeNode, edgeLocation, lastNodeWithId, nodeLocation, type EdgeEntry, type NodeEntry, type WorkflowModel } from "./model";
 
 export interface GraphIndex {

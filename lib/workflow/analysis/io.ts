@@ -5,7 +5,7 @@ import { outputGroups, type TurnSpec } from "../../benchmark/turn";
 import type { Diagnostic } from "../diagnostics";
 import { checkVariableNames } from "../official-verdict";
 import { ownValue, preview, type JsonValue } from "../python-values";
-import { makeDiagnostic } from "./codes";
+import { makeDiagnostic } from "../diagnostic-codes";
 import { describeNode, nodeLocation, type NodeEntry, type WorkflowModel } from "./model";
 
 export type VariableTurn = Pick<TurnSpec, "inputVars" | "outputVars">;
@@ -97,7 +97,7 @@ function located(diagnostic: Diagnostic, model: WorkflowModel, turn: VariableTur
   return { ...diagnostic, location: end ? nodeLocation(end, ["outputs"]) : { field: "workflow" } };
 }
 
-const INPUT_CODES: ReadonlySet<string> = new Set(["input-variables-mismatch", "no-start-node", "workflow-shape"]);
+const INPUT_CODES: ReadonlySet<string> = new Set(["input-variables-mismatch", "missing-start", "workflow-missing-nodes"]);
 
 /** Explains a failing official step_1_3 check; emits nothing when it passes. */
 export function checkTaskVariables(model: WorkflowModel, turn: VariableTurn, out: Diagnostic[], precomputed?: readonly Diagnostic[]): void {

@@ -3,7 +3,7 @@
 
 import type { Diagnostic } from "../diagnostics";
 import { ownValue, preview } from "../python-values";
-import { makeDiagnostic } from "./codes";
+import { makeDiagnostic } from "../diagnostic-codes";
 import { describeNode, nodeLocation, type NodeEntry, type WorkflowModel } from "./model";
 
 function childrenOf(model: WorkflowModel, parentId: string): NodeEntry[] {

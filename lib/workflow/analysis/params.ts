@@ -1,22 +1,14 @@
-// Param-shape checks per node type: required keys, selector and entry shapes, text fields, type-specific rules.
+// Param-shape checks per node type: required keys, selector and entry shapes, text fields, and each type's own
+// checks (NodeSpec.checkParams), all driven by the node specs.
 // Errors carry step_1_2 only where the official converter throws (§3.2); tolerated deviations are warnings.
 
-import {
-  CATALOG,
-  CHART_TYPES,
-  CODE_OUTPUT_TYPES,
-  IF_ELSE_OPERATORS,
-  LIST_OPERATORS,
-  MARKDOWN_TARGET_TYPES,
-  PARAMETER_TYPES,
-  START_VARIABLE_TYPES,
-  textFieldPaths,
-  type ParamPath,
-  type SelectorShape,
-} from "../catalog";
+import { textFieldPaths, type ParamPath, type SelectorShape } from "../catalog";
+import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import type { Diagnostic } from "../diagnostics";
+import { NODE_SPECS } from "../nodes";
+import type { ParamCheckContext } from "../nodes/types";
+import { IF_ELSE_OPERATORS } from "../nodes/vocabulary";
 import { describeKind, ownValue, preview, pyIter, type JsonObject, type JsonValue } from "../python-values";
-import { makeDiagnostic, type AnalysisCode } from "./codes";
 import { describeNode, formatPath, nodeLocation, registeredBefore, type NodeEntry, type WorkflowModel } from "./model";
 
 interface ParamContext {
@@ -34,7 +26,7 @@ function stringSelectorStep(ctx: ParamContext, text: string): { officialStep?: n
   return second !== undefined && registeredBefore(ctx.model, second, ctx.node.index) ? { officialStep: null } : {};
 }
 
-function report(ctx: ParamContext, code: AnalysisCode, path: ParamPath, message: string, hint?: string, extra: { officialStep?: null } = {}): void {
+function report(ctx: ParamContext, code: DiagnosticCode, path: ParamPath, message: string, hint?: string, extra: { officialStep?: null } = {}): void {
   ctx.out.push(makeDiagnostic(code, message, { location: nodeLocation(ctx.node, path), hint, ...extra }));
 }
 
@@ -227,87 +219,30 @@ function checkVocabulary(ctx: ParamContext, value: JsonValue | undefined, path: 
   report(ctx, "invalid-option", path, `${describeNode(ctx.node)} ${at(path)} is ${preview(value)}, not a known ${what} (${allowed.join(", ")}).`);
 }
 
-function checkPairs(
-  ctx: ParamContext,
-  key: string,
-  minLength: number,
-  typeIndex: number,
-  allowed: readonly string[],
-  code: AnalysisCode,
-  shape: string,
-): void {
-  const value = ctx.node.param ? ownValue(ctx.node.param, key) : undefined;
-  if (!Array.isArray(value)) return;
-  value.forEach((entry, i) => {
-    if (!Array.isArray(entry) || entry.length < minLength) {
-      report(ctx, code, [key, i], `${describeNode(ctx.node)} ${at([key, i])} is ${preview(entry)}; expected ${shape}.`);
-      return;
-    }
-    checkVocabulary(ctx, entry[typeIndex], [key, i, typeIndex], allowed, "type");
-  });
-}
-
-function checkListOperator(ctx: ParamContext, operator: JsonValue | undefined): void {
-  if (operator === undefined) return;
-  const items = Array.isArray(operator) ? operator : null;
-  if (!items || items.length === 0) {
-    report(ctx, "malformed-list-operator", ["operator"], `${describeNode(ctx.node)} \`operator\` is ${preview(operator)}; expected e.g. ["limit", 3] or ["filter_by", "=", "x"].`);
-    return;
-  }
-  const name = items[0];
-  if (typeof name !== "string" || !(LIST_OPERATORS as readonly string[]).includes(name)) {
-    report(ctx, "invalid-option", ["operator", 0], `${describeNode(ctx.node)} uses the list operation ${preview(name)}; use one of ${LIST_OPERATORS.join(", ")}.`);
-    return;
-  }
-  const needed = name === "filter_by" ? 3 : 2;
-  if (name === "order_by" && items.length >= 2 && items[1] !== "asc" && items[1] !== "desc") {
-    report(ctx, "invalid-option", ["operator", 1], `${describeNode(ctx.node)} order_by takes "asc" or "desc", not ${preview(items[1])}.`);
-  }
-  const amount = items[1];
-  if ((name === "extract_by" || name === "limit") && amount !== undefined && !(typeof amount === "number" && Number.isInteger(amount))) {
-    report(ctx, "invalid-option", ["operator", 1], `${describeNode(ctx.node)} ${name} takes a fixed integer (1..20), not ${preview(amount)}.`, "References are not supported here; use an integer, or pick the element in a code node.");
-  }
-  if (items.length < needed) {
-    const hint = name === "filter_by" ? 'filter_by needs three elements even for "empty": ["filter_by", "empty", ""].' : undefined;
-    report(ctx, "malformed-list-operator", ["operator"], `${describeNode(ctx.node)} \`operator\` ${preview(operator)} has ${items.length} element(s); ${name} needs ${needed}.`, hint);
-  }
-}
-
-function checkTypeSpecific(ctx: ParamContext, param: JsonObject): void {
-  const type = ctx.node.known;
-  switch (type) {
-    case "start":
-      checkPairs(ctx, "variables", 2, 1, START_VARIABLE_TYPES, "malformed-start-variable", "[name, type]");
-      break;
-    case "code":
-      checkPairs(ctx, "outputs", 2, 1, CODE_OUTPUT_TYPES, "param-shape", "[name, type]");
-      break;
-    case "parameter-extractor":
-      checkPairs(ctx, "parameters", 3, 2, PARAMETER_TYPES, "malformed-parameter", "[description, name, type]");
-      break;
-    case "list-operator":
-      checkListOperator(ctx, ownValue(param, "operator"));
-      break;
-    case "markdown-exporter": {
-      const target = ownValue(param, "target_type");
-      if (target !== undefined && typeof target !== "string") {
-        report(ctx, "target-type-not-string", ["target_type"], `${describeNode(ctx.node)} \`target_type\` is ${preview(target)}; expected one of ${MARKDOWN_TARGET_TYPES.join(", ")}.`);
-      } else checkVocabulary(ctx, target, ["target_type"], MARKDOWN_TARGET_TYPES, "target type");
-      break;
-    }
-    case "echarts": {
-      const chart = ownValue(param, "chart_type");
-      if (typeof chart === "string") checkVocabulary(ctx, chart, ["chart_type"], CHART_TYPES, "chart type");
-      break;
-    }
-    default:
-      break;
-  }
+/** The context a node type's own checks (NodeSpec.checkParams) report through. */
+function specContext(ctx: ParamContext, param: JsonObject): ParamCheckContext {
+  return {
+    param,
+    where: describeNode(ctx.node),
+    report: (code, path, message, hint) => report(ctx, code, path, message, hint),
+    vocabulary: (value, path, allowed, what) => checkVocabulary(ctx, value, path, allowed, what),
+    pairs(key, minLength, typeIndex, allowed, code, shape) {
+      const value = ownValue(param, key);
+      if (!Array.isArray(value)) return;
+      value.forEach((entry, i) => {
+        if (!Array.isArray(entry) || entry.length < minLength) {
+          report(ctx, code, [key, i], `${describeNode(ctx.node)} ${at([key, i])} is ${preview(entry)}; expected ${shape}.`);
+          return;
+        }
+        checkVocabulary(ctx, entry[typeIndex], [key, i, typeIndex], allowed, "type");
+      });
+    },
+  };
 }
 
 function checkSelectorParams(ctx: ParamContext, param: JsonObject): void {
   if (!ctx.node.known) return;
-  for (const { key, shape } of CATALOG[ctx.node.known].selectorParams) {
+  for (const { key, shape } of NODE_SPECS[ctx.node.known].selectorParams) {
     const value = ownValue(param, key);
     if (value === undefined) continue;
     if (shape === "selector") checkSelector(ctx, value, [key], shape);
@@ -320,7 +255,7 @@ function checkSelectorParams(ctx: ParamContext, param: JsonObject): void {
 
 function requiredParams(node: NodeEntry): readonly string[] {
   if (!node.known) return [];
-  const required = CATALOG[node.known].requiredParams;
+  const required = NODE_SPECS[node.known].requiredParams;
   // A nested iteration's output_selector is never read.
   return node.known === "iteration" && node.parentId !== null ? required.filter((key) => key !== "output_selector") : required;
 }
@@ -333,33 +268,31 @@ function checkRequired(ctx: ParamContext, param: JsonObject): void {
   }
 }
 
-/** Plain fields the converter copies through; the platform needs them as text. */
-const STRING_FIELDS: Readonly<Partial<Record<string, readonly string[]>>> = {
-  code: ["code"],
-  "template-transform": ["template"],
-  "question-classifier": ["instruction"],
-};
-
-function checkPlainFields(ctx: ParamContext, param: JsonObject): void {
-  for (const key of (ctx.node.known && STRING_FIELDS[ctx.node.known]) || []) {
-    const value = ownValue(param, key);
-    if (value !== undefined && typeof value !== "string") {
-      report(ctx, "param-shape", [key], `${describeNode(ctx.node)} \`${key}\` is ${describeKind(value)}; it must be a string.`);
-    }
-  }
-  if (ctx.node.known !== "question-classifier") return;
-  const classes = ownValue(param, "classes");
-  if (classes === undefined) return;
-  const labels = Array.isArray(classes) ? classes.filter((label) => typeof label === "string") : [];
-  if (!Array.isArray(classes) || labels.length !== classes.length || labels.length < 2) {
-    report(ctx, "param-shape", ["classes"], `${describeNode(ctx.node)} \`classes\` is ${preview(classes)}; a classifier needs a list of at least two class names.`);
-  }
+/**
+ * The backstop: the type's documented param schema (zod). The checks above explain almost every deviation in
+ * detail; a schema issue under a top-level key none of them reported becomes one `param-shape` warning.
+ */
+function checkDocumentedShape(ctx: ParamContext, param: JsonObject, firstReport: number): void {
+  const known = ctx.node.known;
+  if (!known) return;
+  const result = NODE_SPECS[known].paramSchema.safeParse(param);
+  if (result.success) return;
+  const reported = new Set<string | number | undefined>();
+  for (let i = firstReport; i < ctx.out.length; i++) reported.add(ctx.out[i]?.location?.paramPath?.[0]);
+  const issue = result.error.issues.find((candidate) => !reported.has(candidate.path[0] as string | number | undefined));
+  if (!issue) return;
+  const path = issue.path.filter((part): part is string | number => typeof part !== "symbol");
+  // A missing optional-in-practice key is not a shape problem (required keys are checked above).
+  if (path.length === 1 && ownValue(param, String(path[0])) === undefined) return;
+  const why = issue.code === "invalid_union" ? "it matches none of the documented forms" : issue.message;
+  report(ctx, "param-shape", path, `${describeNode(ctx.node)} ${at(path)} does not have the documented shape: ${why}.`);
 }
 
 export function checkParams(model: WorkflowModel, out: Diagnostic[]): void {
   for (const node of model.nodes) {
     if (!node.known || node.rawParam === undefined) continue;
     const ctx: ParamContext = { model, node, out };
+    const firstReport = out.length;
     if (!node.param) {
       if (requiredParams(node).length > 0) {
         report(ctx, "param-not-object", [], `${describeNode(node)} has a param that is ${describeKind(node.rawParam)}, not an object.`);
@@ -369,7 +302,7 @@ export function checkParams(model: WorkflowModel, out: Diagnostic[]): void {
     checkRequired(ctx, node.param);
     checkSelectorParams(ctx, node.param);
     checkTextFields(ctx);
-    checkTypeSpecific(ctx, node.param);
-    checkPlainFields(ctx, node.param);
+    NODE_SPECS[node.known].checkParams?.(specContext(ctx, node.param));
+    checkDocumentedShape(ctx, node.param, firstReport);
   }
 }

@@ -20,7 +20,7 @@ import type { Diagnostic } from "../diagnostics";
 import type { NodeTypeId } from "../node-types";
 import { isJsonObject, ownValue, preview, pyStr, type JsonValue } from "../python-values";
 import { anchorShape } from "../shape-anchor";
-import { makeDiagnostic, type AnalysisCode } from "./codes";
+import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import { buildGraphIndex, type GraphIndex } from "./graph";
 import { buildModel, describeNode, formatPath, nodeLocation, type NodeEntry, type WorkflowModel } from "./model";
 import { valueAt } from "./params";
@@ -99,7 +99,7 @@ class ReferenceChecker implements FactsContext {
     this.matchOutput(node);
   }
 
-  private report(code: AnalysisCode, from: NodeEntry, path: ParamPath, message: string, extra: { target?: string; hint?: string; official: boolean; severity?: "warning" }): void {
+  private report(code: DiagnosticCode, from: NodeEntry, path: ParamPath, message: string, extra: { target?: string; hint?: string; official: boolean; severity?: "warning" }): void {
     this.out.push(
       makeDiagnostic(code, message, {
         location: nodeLocation(from, path),

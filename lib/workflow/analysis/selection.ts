@@ -5,7 +5,7 @@ import type { Diagnostic, DiagnosticLocation } from "../diagnostics";
 import { positionAt } from "../json-text";
 import { NODE_TYPES, isNodeTypeId } from "../node-types";
 import type { RuleJudgeResult } from "../rule-judge";
-import { makeDiagnostic } from "./codes";
+import { makeDiagnostic } from "../diagnostic-codes";
 import { describeNode, nodeLocation, type NodeEntry, type WorkflowModel } from "./model";
 
 function displayName(type: string): string {

@@ -5,7 +5,7 @@ import type { Diagnostic } from "../diagnostics";
 import { matchNodeTypeName } from "../node-selection";
 import { NODE_TYPE_IDS } from "../node-types";
 import { describeKind, isJsonObject, ownValue, preview } from "../python-values";
-import { makeDiagnostic } from "./codes";
+import { makeDiagnostic } from "../diagnostic-codes";
 import { describeNode, nodeLocation, registeredBefore, type NodeEntry, type WorkflowModel } from "./model";
 
 /** Top-level shape. Returns false when nothing further can be analysed. */

@@ -1,0 +1,114 @@
+// The `code` node type: Python `main(...)` over named inputs; exposes the `outputs` it declares.
+// Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
+
+import { z } from "zod";
+import { cozeIcon, refInput, renderCozeType } from "./coze-common";
+import type { DeclaredVariable } from "../catalog";
+import type { DifyData } from "../dify-graph";
+import { NODE_TYPES } from "../node-types";
+import { describeKind, preview, pyHashKey, pyStr, type JsonValue } from "../python-values";
+import { plainTextField } from "./checks";
+import { buildNamedInputs, inputData } from "./dify-common";
+import { fail } from "./failure";
+import { namedSelector } from "./schema";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import { CODE_OUTPUT_TYPES } from "./vocabulary";
+
+function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
+  const inputs = buildNamedInputs(ctx, param, "variables");
+  const code = ctx.param(param, "code");
+  const outputList = ctx.param(param, "outputs");
+  const variables = inputData(ctx, inputs);
+  const outputs = new Map<string, DeclaredVariable>();
+  const outputData: Record<string, DifyData> = {};
+  ctx.iterate(outputList, ["outputs"], "an array of [name, type]").forEach((entry, i) => {
+    const type = ctx.item(entry, 1, ["outputs", i], "a [name, type] pair");
+    const name = ctx.item(entry, 0, ["outputs", i], "a [name, type] pair");
+    const key = pyHashKey(name);
+    if (key === undefined) {
+      fail({
+        code: "malformed-param",
+        message: `${ctx.nodeRef()}: output name ${preview(name)} at outputs[${i}] is ${describeKind(name)}; expected a string.`,
+        location: ctx.at(["outputs", i, 0]),
+      });
+    }
+    outputs.set(key, { name, type });
+    outputData[pyStr(name)] = { children: null, type };
+  });
+  return {
+    facts: { type: "code", outputs },
+    data: { code, code_language: "python3", outputs: outputData, selected: false, title, type: "code", variables },
+  };
+}
+
+const CODE_HEADER = /def\s+main\s*\((.*?)\)\s*:/;
+
+/** The official rewrite of `def main(a, b)` into Coze's `async def main(args)` reading `params['a']` (§7.5). */
+export function cozeCode(source: string): string | null {
+  const header = CODE_HEADER.exec(source);
+  if (!header) return source;
+  const names = (header[1] ?? "").split(",").map((arg) => (arg.split(":")[0] ?? "").trim());
+  let body = source.slice(header.index + header[0].length);
+  const indent = /\n([ \t]+)/.exec(body)?.[1] ?? "    ";
+  for (const name of names) {
+    let pattern: RegExp;
+    try {
+      // Inserted unescaped, as in the official code: a name such as *args makes the pattern invalid.
+      pattern = new RegExp(`(?<!['"])\\b${name}\\b(?!['"])`, "g");
+    } catch {
+      return null;
+    }
+    body = body.replace(pattern, `params['${name}']`);
+  }
+  return `async def main(args: Args) -> Output:\n${indent}params = args.params${body}`;
+}
+
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const entries = ctx.iterate(ctx.param(param, "variables"), ["variables"], "an array of [name, [variable, nodeId]]");
+  const nodeInputs = entries.map((entry, i) => {
+    const ref = ctx.item(entry, 1, ["variables", i], "a [name, [variable, nodeId]] entry", "malformed-entry");
+    return refInput(ctx.item(entry, 0, ["variables", i], "a [name, [variable, nodeId]] entry", "malformed-entry"), ctx.selector(ref, ["variables", i, 1]));
+  });
+  const source = ctx.param(param, "code");
+  const outputs: Record<string, unknown> = {};
+  ctx.iterate(ctx.param(param, "outputs"), ["outputs"], "an array of [name, type]").forEach((entry, i) => {
+    const name = ctx.item(entry, 0, ["outputs", i], "a [name, type] pair");
+    outputs[pyStr(name)] = renderCozeType(ctx, ctx.item(entry, 1, ["outputs", i], "a [name, type] pair"), ["outputs", i, 1]);
+  });
+  if (typeof source !== "string") {
+    fail({ code: "text-param-not-string", message: `${ctx.nodeRef()}: code is ${describeKind(source)}; it must be a string.`, location: ctx.at(["code"]) });
+  }
+  const code = cozeCode(source);
+  if (code === null) {
+    fail({ code: "malformed-param", message: `${ctx.nodeRef()}: an argument of main() is not a plain name, so the Coze code rewrite cannot match it.`, location: ctx.at(["code"]) });
+  }
+  return { parameters: { code, language: 3, node_inputs: nodeInputs, node_outputs: outputs } };
+}
+
+export const codeNode: NodeSpec = {
+  type: "code",
+  info: NODE_TYPES["code"],
+  paramSchema: z.object({
+    variables: z.array(namedSelector),
+    outputs: z.array(z.tuple([z.string(), z.string()])),
+    code: z.string(),
+  }),
+  requiredParams: ["variables", "code", "outputs"],
+  textParams: [],
+  selectorParams: [{ key: "variables", shape: "named-selectors" }],
+  outputs: [],
+  branching: false,
+  toDify,
+  coze: {
+    kind: "node",
+    cozeType: "code",
+    baseTitle: "Code",
+    icon: cozeIcon("icon-Code-v2.jpg"),
+    description: "Code execution: Processes input variables to generate specific returns.",
+    build: toCoze,
+  },
+  checkParams(ctx) {
+    ctx.pairs("outputs", 2, 1, CODE_OUTPUT_TYPES, "param-shape", "[name, type]");
+    plainTextField(ctx, "code");
+  },
+};

@@ -1,0 +1,111 @@
+// The `echarts` node type: An ECharts chart (line, pie, bar) from `;`-separated data.
+// Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
+
+import { z } from "zod";
+import { NODE_TYPES } from "../node-types";
+import { describeKind, ownValue, pyStripChars, type JsonValue } from "../python-values";
+import { buildTool } from "./dify-common";
+import { apiParam, PLUGIN_ICON, singleReferenceValue, stringInput } from "./coze-common";
+import { fail } from "./failure";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import { CHART_TYPES } from "./vocabulary";
+
+function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {
+  return buildTool(ctx, "echarts", param, ordinal);
+}
+
+const CHART_APIS: Readonly<Record<string, string>> = { bar: "7404745324968869922", line: "7404745324968886306", pie: "7362433438483300364" };
+
+/** Strips leading and trailing backticks, then double quotes, then single quotes (§7.17). */
+function cleanChartText(text: string): string {
+  return pyStripChars(pyStripChars(pyStripChars(text, "`"), '"'), "'");
+}
+
+/** Python int() on one piece of pie data: whitespace, a sign and `_` separators are accepted. */
+function pythonInt(text: string): number | null {
+  const trimmed = text.trim();
+  return /^[+-]?\d+(?:_\d+)*$/.test(trimmed) ? Number(trimmed.replace(/_/g, "")) : null;
+}
+
+function chartText(ctx: CozeBuildContext, value: JsonValue, key: string): string {
+  if (typeof value !== "string") {
+    fail({ code: "text-param-not-string", message: `${ctx.nodeRef()}: ${key} is ${describeKind(value)}; it must be a string.`, location: ctx.at([key]) });
+  }
+  return value;
+}
+
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const chart = ctx.param(param, "chart_type");
+  if (typeof chart !== "string") {
+    fail({ code: "text-param-not-string", message: `${ctx.nodeRef()}: chart_type is ${describeKind(chart)}; it must be a string.`, location: ctx.at(["chart_type"]) });
+  }
+  const title = singleReferenceValue(ctx, ctx.param(param, "chart_title"), ["chart_title"]);
+  const data = cleanChartText(chartText(ctx, ctx.param(param, "data"), "data"));
+  const axis = cleanChartText(chartText(ctx, ctx.param(param, "x_axisORcategories"), "x_axisORcategories"));
+  const nodeInputs: Record<string, unknown>[] = [{ name: "title", input: { type: "string", value: title } }];
+  if (chart === "pie") {
+    const values = data.split(";").map(pythonInt);
+    const bad = values.findIndex((value) => value === null);
+    if (bad >= 0) {
+      fail({
+        code: "coze-pie-data-not-integer",
+        message: `${ctx.nodeRef()}: pie data piece ${JSON.stringify(data.split(";")[bad])} is not an integer; Coze pie charts need literal integers.`,
+        location: ctx.at(["data"]),
+        hint: "Write the values as literal integers separated by ';' (a reference cannot be used here).",
+      });
+    }
+    const categories = axis.split(";").map((item) => item.trim());
+    if (categories.length < values.length) {
+      fail({ code: "coze-pie-data-not-integer", message: `${ctx.nodeRef()}: ${values.length} pie values but only ${categories.length} categories.`, location: ctx.at(["x_axisORcategories"]) });
+    }
+    const pairs = values.map((value, i) => `  {\n    "name": "${categories[i]}",\n    "value": ${value}\n  }`);
+    nodeInputs.push({ name: "data", input: { type: "list", items: { type: "object", value: null }, value: `[\n${pairs.join(",\n")}\n]` } });
+  } else {
+    const items = axis.split(";");
+    const last = items[items.length - 1];
+    // A comma follows every item except those equal to the last one (the official join, repeated labels included).
+    const joined = items.map((item) => `\\"${item}\\"${item === last ? "" : ","}`).join("");
+    nodeInputs.push(
+      stringInput("data", `[${data.replace(/;/g, ",")}]`),
+      { name: "xAxis", input: { type: "object", value: `{"data": "[${joined}]"}` } },
+      { name: "yAxis", input: { type: "object", value: '{"type":"value"}' } },
+    );
+  }
+  return {
+    baseTitle: `${chart}_charts`,
+    parameters: {
+      apiParam: apiParam(CHART_APIS[chart] ?? "", `${chart}_charts`, "7362433438483267596", "图表大师"),
+      node_inputs: nodeInputs,
+      node_outputs: { data: { type: "string", value: null } },
+    },
+  };
+}
+
+export const echartsNode: NodeSpec = {
+  type: "echarts",
+  info: NODE_TYPES["echarts"],
+  paramSchema: z.object({
+    chart_type: z.string(),
+    chart_title: z.string(),
+    data: z.string(),
+    x_axisORcategories: z.string(),
+  }),
+  requiredParams: ["chart_type", "chart_title", "data", "x_axisORcategories"],
+  textParams: ["chart_type", "chart_title", "data", "x_axisORcategories"],
+  selectorParams: [],
+  outputs: [{ name: "text", realType: "string" }],
+  branching: false,
+  toDify,
+  coze: {
+    kind: "node",
+    cozeType: "plugin",
+    baseTitle: "_charts",
+    icon: PLUGIN_ICON,
+    description: "Visualization Node: Generates charts based on user-specified requirements.",
+    build: toCoze,
+  },
+  checkParams(ctx) {
+    const chart = ownValue(ctx.param, "chart_type");
+    if (typeof chart === "string") ctx.vocabulary(chart, ["chart_type"], CHART_TYPES, "chart type");
+  },
+};

@@ -1,0 +1,48 @@
+// The `google-search` node type: Web search results for a query.
+// Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
+
+import { z } from "zod";
+import { NODE_TYPES } from "../node-types";
+import { apiParam, PLUGIN_ICON, singleReferenceValue } from "./coze-common";
+import type { JsonValue } from "../python-values";
+import { buildTool } from "./dify-common";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
+
+function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {
+  return buildTool(ctx, "google-search", param, ordinal);
+}
+
+const RESULT_FIELDS = ["image_url", "logo_url", "sitename", "summary", "title", "url"] as const;
+
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const query = singleReferenceValue(ctx, ctx.param(param, "query"), ["query"]);
+  const properties: Record<string, unknown> = { has_image: { type: "boolean", value: null } };
+  for (const field of RESULT_FIELDS) properties[field] = { type: "string", value: null };
+  return {
+    parameters: {
+      apiParam: apiParam("7387323807385829402", "search_url", "7380279400157265954", "联网问答（免费版）"),
+      node_inputs: [{ name: "query", input: { value: query } }],
+      node_outputs: { data: { type: "list", items: { type: "object", properties, value: null }, value: null } },
+    },
+  };
+}
+
+export const googleSearchNode: NodeSpec = {
+  type: "google-search",
+  info: NODE_TYPES["google-search"],
+  paramSchema: z.object({ query: z.string() }),
+  requiredParams: ["query"],
+  textParams: ["query"],
+  selectorParams: [],
+  outputs: [{ name: "json", realType: "array[object]" }],
+  branching: false,
+  toDify,
+  coze: {
+    kind: "node",
+    cozeType: "plugin",
+    baseTitle: "Web Search",
+    icon: PLUGIN_ICON,
+    description: "Enable multi-source web searching to aggregate information from various websites and platforms.",
+    build: toCoze,
+  },
+};

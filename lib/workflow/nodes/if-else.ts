@@ -1,0 +1,193 @@
+// The `if-else` node type: Branches on `cases`: one port per case, then ELSE.
+// Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
+
+import { z } from "zod";
+import { cozeIcon } from "./coze-common";
+import type { ParamPath } from "../catalog";
+import type { DifyData } from "../dify-graph";
+import { NODE_TYPES } from "../node-types";
+import { ownValue, preview, pyHashKey, pyItem, pyIter, pyLen, type JsonValue } from "../python-values";
+import { fail, formatPath } from "./failure";
+import { ifElseCondition } from "./schema";
+import type { CozeBuildContext, CozeNodeParts, CozeRef, DifyBuildContext, DifyPart, NodeSpec, OutputPort, ResolvedSelector } from "./types";
+
+function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
+  const cases = ctx.iterate(ctx.param(param, "cases"), ["cases"], "an array of [logic, conditions]");
+  interface Cond {
+    resolved: ResolvedSelector;
+    operator: JsonValue;
+    value: JsonValue | undefined;
+    path: ParamPath;
+  }
+  const parsed: { logic: string; conditions: Cond[] }[] = cases.map((ifCase, i) => {
+    const expected = "a [logic, [condition, …]] case";
+    const logic = ctx.item(ifCase, 0, ["cases", i], expected, "malformed-if-else");
+    if (logic !== "or" && !Array.isArray(ifCase)) {
+      // The official code assigns case[0] = 'and', which only a list allows.
+      fail({
+        code: "malformed-if-else",
+        message: `${ctx.nodeRef()}: cases[${i}] is ${preview(ifCase)}; expected ${expected}.`,
+        location: ctx.at(["cases", i]),
+      });
+    }
+    const conditionList = ctx.item(ifCase, 1, ["cases", i], expected, "malformed-if-else");
+    const conditions = ctx.iterate(conditionList, ["cases", i, 1], "an array of conditions").map((condition, j): Cond => {
+      const path: ParamPath = ["cases", i, 1, j];
+      const expectedCondition = "a condition [[variable, nodeId], operator, value?]";
+      const ref = ctx.item(condition, 0, path, expectedCondition, "malformed-if-else");
+      const variable = ctx.item(ref, 0, [...path, 0], expectedCondition, "malformed-if-else");
+      const refId = ctx.item(ref, 1, [...path, 0], expectedCondition, "malformed-if-else");
+      const flattened = typeof ref === "string" ? "a condition is [[variable, nodeId], operator, value], not [variable, nodeId, operator]" : undefined;
+      const node = ctx.lookupNode(refId, [...path, 0], flattened);
+      const type = ctx.typeOf(variable, node, [...path, 0]);
+      const operator = ctx.item(condition, 1, path, expectedCondition, "malformed-if-else");
+      const value = pyLen(condition) === 3 ? ctx.rewriteText(pyItem(condition, 2) as JsonValue, [...path, 2]) : undefined;
+      return { resolved: { variable, node, type }, operator, value, path };
+    });
+    return { logic: logic === "or" ? "or" : "and", conditions };
+  });
+  const handles: string[] = [];
+  const caseData = parsed.map(({ logic, conditions }) => {
+    const caseId = ctx.ids.uuid();
+    handles.push(caseId);
+    return {
+      case_id: caseId,
+      conditions: conditions.map((condition) => conditionData(ctx, condition)),
+      id: caseId,
+      logical_operator: logic,
+    };
+  });
+  handles.push("false");
+  return { facts: { type: "if-else" }, handles, data: { cases: caseData, selected: false, title, type: "if-else" } };
+}
+
+function conditionData(
+  ctx: DifyBuildContext,
+  condition: {
+  resolved: ResolvedSelector;
+  operator: JsonValue;
+  value: JsonValue | undefined;
+  path: ParamPath;
+}): DifyData {
+  const { resolved, operator, path } = condition;
+  let value: JsonValue = condition.value ?? "";
+  if (value === "true") value = true;
+  else if (value === "false") value = false;
+  const selector = ctx.valueSelector(resolved.node.difyId, resolved.variable, [...path, 0, 0]);
+  const data: DifyData = {
+    comparison_operator: operator,
+    id: ctx.ids.uuid(),
+    value: selector.length === 3 ? [value] : value,
+    varType: resolved.type,
+    variable_selector: selector,
+  };
+  if (resolved.type === "number") {
+    if (typeof value !== "string") {
+      fail({
+        code: "if-else-boolean-on-number",
+        message: `${ctx.nodeRef()}: the condition at ${formatPath(path)} compares a number with '${String(value)}'; the converter turns 'true'/'false' into booleans and then fails on a number variable.`,
+        location: ctx.at([...path, 2]),
+        hint: "Compare numbers with numeric strings such as \"0\".",
+      });
+    }
+    if (value.includes("{{#")) data.numberVarType = "variable";
+  }
+  if (resolved.type === "array[file]") {
+    data.sub_variable_condition = {
+      case_id: ctx.ids.uuid(),
+      conditions: [{ comparison_operator: "in", id: ctx.ids.uuid(), key: "type", value: [value], varType: "string" }],
+      logical_operator: "and",
+    };
+  }
+  return data;
+}
+
+/** Coze comparison operator codes (§7.8); any other operator is emitted as null. */
+const COZE_OPERATORS: Readonly<Record<string, number>> = {
+  "=": 1,
+  is: 1,
+  "≠": 2,
+  "is not": 2,
+  contains: 7,
+  "not contains": 8,
+  empty: 9,
+  "not exists": 9,
+  "not empty": 10,
+  exists: 10,
+  ">": 13,
+  "≥": 14,
+  "<": 15,
+  "≤": 16,
+};
+
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const cases = ctx.iterate(ctx.param(param, "cases"), ["cases"], "an array of [logic, conditions]");
+  const valued: { condition: Record<string, unknown>; text: string }[] = [];
+  // The official code keeps only the records of the last valued condition in the whole node (§7.8).
+  let lastRecords: [string, string][] | null = null;
+  const branches = cases.map((ifCase, i) => {
+    const expected = "a [logic, [condition, …]] case";
+    const logic = ctx.item(ifCase, 0, ["cases", i], expected, "malformed-if-else") === "or" ? 1 : 2;
+    const list = ctx.item(ifCase, 1, ["cases", i], expected, "malformed-if-else");
+    const conditions = ctx.iterate(list, ["cases", i, 1], "an array of conditions").map((condition, j) => {
+      const path = ["cases", i, 1, j];
+      const expectedCondition = "a condition [[variable, nodeId], operator, value?]";
+      const left = ctx.selector(ctx.item(condition, 0, path, expectedCondition, "malformed-if-else"), [...path, 0]);
+      const operator = ctx.item(condition, 1, path, expectedCondition, "malformed-if-else");
+      if (pyHashKey(operator) === undefined) {
+        fail({ code: "malformed-if-else", message: `${ctx.nodeRef()}: the operator ${preview(operator)} is not a string.`, location: ctx.at([...path, 1]) });
+      }
+      const entry: Record<string, unknown> = { left: { input: { value: left } }, operator: typeof operator === "string" ? (COZE_OPERATORS[operator] ?? null) : null };
+      if (pyLen(condition) === 3) {
+        const rewritten = ctx.rewrite(pyItem(condition, 2) as JsonValue, [...path, 2]);
+        lastRecords = rewritten.records;
+        valued.push({ condition: entry, text: rewritten.text });
+      }
+      return entry;
+    });
+    return { condition: { conditions, logic } };
+  });
+  const records = lastRecords as [string, string][] | null;
+  if (records === null) {
+    fail({
+      code: "coze-if-else-unvalued",
+      message: `${ctx.nodeRef()}: no condition of this if-else compares with a value (all are empty / not empty / exists / not exists), which the official Coze converter cannot export.`,
+      location: ctx.at(["cases"]),
+      hint: "Give at least one condition a value, e.g. [[\"x\", \"1\"], \"is\", \"yes\"].",
+    });
+  }
+  const shared = records[0];
+  for (const { condition, text } of valued) {
+    const value: JsonValue | CozeRef = shared ? { path: shared[0], ref_node: shared[1] } : text === "true" ? true : text === "false" ? false : text;
+    condition.right = { input: { value } };
+  }
+  return { branchCount: branches.length, parameters: { branches } };
+}
+
+export const ifElseNode: NodeSpec = {
+  type: "if-else",
+  info: NODE_TYPES["if-else"],
+  paramSchema: z.object({
+    cases: z.array(z.tuple([z.union([z.null(), z.string()]), z.array(ifElseCondition)])),
+  }),
+  requiredParams: ["cases"],
+  textParams: [],
+  selectorParams: [{ key: "cases", shape: "conditions" }],
+  outputs: [],
+  branching: true,
+  ports(param) {
+    const cases = pyIter(ownValue(param, "cases") ?? null) ?? [];
+    const ports: OutputPort[] = cases.map((_, i) => ({ index: i, label: i === 0 ? "IF" : `ELIF ${i}`, kind: "case" }));
+    ports.push({ index: cases.length, label: "ELSE", kind: "else" });
+    return ports;
+  },
+  toDify,
+  coze: {
+    kind: "node",
+    cozeType: "condition",
+    baseTitle: "IF-Else",
+    icon: cozeIcon("icon-Condition-v2.jpg"),
+    description: "Conditional Branch: Executes the specific branch whose condition is met, or the 'Else' branch if none match.",
+    build: toCoze,
+  },
+};

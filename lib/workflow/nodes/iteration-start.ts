@@ -1,0 +1,26 @@
+// The `iteration-start` node type: the first child (`<iteration>-1`) of an iteration's canvas. It has no params and
+// exposes nothing; the converter only attaches it to its iteration.
+
+import { z } from "zod";
+import { NODE_TYPES } from "../node-types";
+import type { DifyPart, NodeSpec } from "./types";
+
+function toDify(): DifyPart {
+  return {
+    facts: { type: "iteration-start" },
+    data: { desc: "", isInIteration: true, selected: false, title: "", type: "iteration-start" },
+  };
+}
+
+export const iterationStartNode: NodeSpec = {
+  type: "iteration-start",
+  info: NODE_TYPES["iteration-start"],
+  paramSchema: z.object({}),
+  requiredParams: [],
+  textParams: [],
+  selectorParams: [],
+  outputs: [],
+  branching: false,
+  toDify,
+  coze: { kind: "implicit" },
+};

@@ -1,0 +1,44 @@
+// The `mermaid-converter` node type: A diagram image from Mermaid code.
+// Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
+
+import { z } from "zod";
+import { NODE_TYPES } from "../node-types";
+import { apiParam, PLUGIN_ICON, singleReferenceValue } from "./coze-common";
+import type { JsonValue } from "../python-values";
+import { buildTool, FILES_OUT } from "./dify-common";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
+
+function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {
+  return buildTool(ctx, "mermaid-converter", param, ordinal);
+}
+
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const code = singleReferenceValue(ctx, ctx.param(param, "mermaid_code"), ["mermaid_code"]);
+  return {
+    parameters: {
+      apiParam: apiParam("7479445382888620066", "Mermaid", "7479445382888603682", "Mermaid图表生成器"),
+      node_inputs: [{ name: "mermaidCode", input: { value: code } }],
+      node_outputs: { editUrl: { type: "string", value: null } },
+    },
+  };
+}
+
+export const mermaidConverterNode: NodeSpec = {
+  type: "mermaid-converter",
+  info: NODE_TYPES["mermaid-converter"],
+  paramSchema: z.object({ mermaid_code: z.string() }),
+  requiredParams: ["mermaid_code"],
+  textParams: ["mermaid_code"],
+  selectorParams: [],
+  outputs: FILES_OUT,
+  branching: false,
+  toDify,
+  coze: {
+    kind: "node",
+    cozeType: "plugin",
+    baseTitle: "Mermaid Converter",
+    icon: PLUGIN_ICON,
+    description: "Convert a piece of Mermaid code into a chart image and provide a corresponding online editing link.",
+    build: toCoze,
+  },
+};

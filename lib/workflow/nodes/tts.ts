@@ -1,0 +1,46 @@
+// The `tts` node type: Text to speech.
+// Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
+
+import { z } from "zod";
+import { NODE_TYPES } from "../node-types";
+import { apiParam, PLUGIN_ICON, singleReferenceValue } from "./coze-common";
+import type { JsonValue } from "../python-values";
+import { buildTool, FILES_OUT } from "./dify-common";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
+
+function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {
+  return buildTool(ctx, "tts", param, ordinal);
+}
+
+function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
+  const text = singleReferenceValue(ctx, ctx.param(param, "text"), ["text"]);
+  return {
+    parameters: {
+      apiParam: apiParam("7426655854067367946", "speech_synthesis", "7426655854067351562", "语音合成"),
+      node_inputs: [{ name: "text", input: { value: text } }],
+      node_outputs: {
+        data: { type: "object", properties: { duration: { type: "float", value: null }, link: { type: "string", value: null } }, value: null },
+      },
+    },
+  };
+}
+
+export const ttsNode: NodeSpec = {
+  type: "tts",
+  info: NODE_TYPES["tts"],
+  paramSchema: z.object({ text: z.string() }),
+  requiredParams: ["text"],
+  textParams: ["text"],
+  selectorParams: [],
+  outputs: FILES_OUT,
+  branching: false,
+  toDify,
+  coze: {
+    kind: "node",
+    cozeType: "plugin",
+    baseTitle: "Text to Speech",
+    icon: PLUGIN_ICON,
+    description: "Text-to-speech audio synthesis",
+    build: toCoze,
+  },
+};

@@ -1,0 +1,91 @@
+-- Diagnostic codes merged into one registry: synonyms emitted by the converter and the analysis now share one
+-- code, and every code has one category. Rewrites stored rows; no schema change.
+
+-- The converter's fatal param-shape failures (step_1_2) are now malformed-param; tolerated ones keep param-shape.
+UPDATE "Diagnostic" SET "code" = 'malformed-param' WHERE "code" = 'param-shape' AND "officialStep" = 'step_1_2';
+
+-- Renamed synonyms.
+UPDATE "Diagnostic" SET "code" = 'workflow-missing-edges' WHERE "code" = 'missing-edges';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'workflow-missing-edges' WHERE "topDiagnosticCode" = 'missing-edges';
+UPDATE "Diagnostic" SET "code" = 'workflow-missing-edges' WHERE "code" = 'edges-not-list';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'workflow-missing-edges' WHERE "topDiagnosticCode" = 'edges-not-list';
+UPDATE "Diagnostic" SET "code" = 'workflow-missing-nodes' WHERE "code" = 'missing-nodes-info';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'workflow-missing-nodes' WHERE "topDiagnosticCode" = 'missing-nodes-info';
+UPDATE "Diagnostic" SET "code" = 'workflow-missing-nodes' WHERE "code" = 'nodes-info-not-list';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'workflow-missing-nodes' WHERE "topDiagnosticCode" = 'nodes-info-not-list';
+UPDATE "Diagnostic" SET "code" = 'malformed-edge' WHERE "code" = 'edge-shape';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-edge' WHERE "topDiagnosticCode" = 'edge-shape';
+UPDATE "Diagnostic" SET "code" = 'malformed-edge' WHERE "code" = 'edge-length';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-edge' WHERE "topDiagnosticCode" = 'edge-length';
+UPDATE "Diagnostic" SET "code" = 'malformed-edge' WHERE "code" = 'edge-source-not-string';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-edge' WHERE "topDiagnosticCode" = 'edge-source-not-string';
+UPDATE "Diagnostic" SET "code" = 'malformed-edge' WHERE "code" = 'edge-unhashable-endpoint';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-edge' WHERE "topDiagnosticCode" = 'edge-unhashable-endpoint';
+UPDATE "Diagnostic" SET "code" = 'edge-ports-incomparable' WHERE "code" = 'edge-port-incomparable';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'edge-ports-incomparable' WHERE "topDiagnosticCode" = 'edge-port-incomparable';
+UPDATE "Diagnostic" SET "code" = 'edge-unknown-node' WHERE "code" = 'edge-unknown-endpoint';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'edge-unknown-node' WHERE "topDiagnosticCode" = 'edge-unknown-endpoint';
+UPDATE "Diagnostic" SET "code" = 'branch-port-out-of-range' WHERE "code" = 'edge-port-out-of-range';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'branch-port-out-of-range' WHERE "topDiagnosticCode" = 'edge-port-out-of-range';
+UPDATE "Diagnostic" SET "code" = 'malformed-child-id' WHERE "code" = 'child-index-not-integer';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-child-id' WHERE "topDiagnosticCode" = 'child-index-not-integer';
+UPDATE "Diagnostic" SET "code" = 'child-parent-missing' WHERE "code" = 'child-before-parent';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'child-parent-missing' WHERE "topDiagnosticCode" = 'child-before-parent';
+UPDATE "Diagnostic" SET "code" = 'child-parent-missing' WHERE "code" = 'unknown-parent';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'child-parent-missing' WHERE "topDiagnosticCode" = 'unknown-parent';
+UPDATE "Diagnostic" SET "code" = 'node-without-edges' WHERE "code" = 'node-not-in-edges';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'node-without-edges' WHERE "topDiagnosticCode" = 'node-not-in-edges';
+UPDATE "Diagnostic" SET "code" = 'missing-param' WHERE "code" = 'iteration-missing-output-selector';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'missing-param' WHERE "topDiagnosticCode" = 'iteration-missing-output-selector';
+UPDATE "Diagnostic" SET "code" = 'malformed-selector' WHERE "code" = 'iteration-output-selector-shape';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-selector' WHERE "topDiagnosticCode" = 'iteration-output-selector-shape';
+UPDATE "Diagnostic" SET "code" = 'malformed-selector' WHERE "code" = 'selector-shape';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-selector' WHERE "topDiagnosticCode" = 'selector-shape';
+UPDATE "Diagnostic" SET "code" = 'malformed-selector' WHERE "code" = 'selector-id-not-string';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-selector' WHERE "topDiagnosticCode" = 'selector-id-not-string';
+UPDATE "Diagnostic" SET "code" = 'reference-unknown-node' WHERE "code" = 'unknown-reference';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'reference-unknown-node' WHERE "topDiagnosticCode" = 'unknown-reference';
+UPDATE "Diagnostic" SET "code" = 'variable-name-not-string' WHERE "code" = 'variable-not-text';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'variable-name-not-string' WHERE "topDiagnosticCode" = 'variable-not-text';
+UPDATE "Diagnostic" SET "code" = 'variable-name-not-string' WHERE "code" = 'unhashable-variable';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'variable-name-not-string' WHERE "topDiagnosticCode" = 'unhashable-variable';
+UPDATE "Diagnostic" SET "code" = 'variable-name-too-deep' WHERE "code" = 'dotted-name-depth';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'variable-name-too-deep' WHERE "topDiagnosticCode" = 'dotted-name-depth';
+UPDATE "Diagnostic" SET "code" = 'text-param-not-string' WHERE "code" = 'text-field-not-string';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'text-param-not-string' WHERE "topDiagnosticCode" = 'text-field-not-string';
+UPDATE "Diagnostic" SET "code" = 'malformed-inline-reference' WHERE "code" = 'inline-ref-bad-id';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-inline-reference' WHERE "topDiagnosticCode" = 'inline-ref-bad-id';
+UPDATE "Diagnostic" SET "code" = 'malformed-if-else' WHERE "code" = 'if-else-case-shape';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-if-else' WHERE "topDiagnosticCode" = 'if-else-case-shape';
+UPDATE "Diagnostic" SET "code" = 'if-else-boolean-on-number' WHERE "code" = 'if-else-number-bool';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'if-else-boolean-on-number' WHERE "topDiagnosticCode" = 'if-else-number-bool';
+UPDATE "Diagnostic" SET "code" = 'empty-aggregator' WHERE "code" = 'aggregator-empty';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'empty-aggregator' WHERE "topDiagnosticCode" = 'aggregator-empty';
+UPDATE "Diagnostic" SET "code" = 'target-type-not-string' WHERE "code" = 'markdown-target-type';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'target-type-not-string' WHERE "topDiagnosticCode" = 'markdown-target-type';
+UPDATE "Diagnostic" SET "code" = 'missing-start' WHERE "code" = 'no-start-node';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'missing-start' WHERE "topDiagnosticCode" = 'no-start-node';
+UPDATE "Diagnostic" SET "code" = 'workflow-missing-nodes' WHERE "code" = 'workflow-shape';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'workflow-missing-nodes' WHERE "topDiagnosticCode" = 'workflow-shape';
+UPDATE "Diagnostic" SET "code" = 'node-missing-field' WHERE "code" = 'node-missing-type';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'node-missing-field' WHERE "topDiagnosticCode" = 'node-missing-type';
+UPDATE "Diagnostic" SET "code" = 'node-missing-field' WHERE "code" = 'node-missing-id';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'node-missing-field' WHERE "topDiagnosticCode" = 'node-missing-id';
+UPDATE "Diagnostic" SET "code" = 'node-missing-field' WHERE "code" = 'node-missing-param';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'node-missing-field' WHERE "topDiagnosticCode" = 'node-missing-param';
+UPDATE "Diagnostic" SET "code" = 'malformed-start-variable' WHERE "code" = 'start-variable-shape';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-start-variable' WHERE "topDiagnosticCode" = 'start-variable-shape';
+UPDATE "Diagnostic" SET "code" = 'malformed-entry' WHERE "code" = 'entry-shape';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-entry' WHERE "topDiagnosticCode" = 'entry-shape';
+UPDATE "Diagnostic" SET "code" = 'malformed-if-else' WHERE "code" = 'if-else-condition-shape';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-if-else' WHERE "topDiagnosticCode" = 'if-else-condition-shape';
+UPDATE "Diagnostic" SET "code" = 'malformed-list-operator' WHERE "code" = 'list-operator-shape';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-list-operator' WHERE "topDiagnosticCode" = 'list-operator-shape';
+UPDATE "Diagnostic" SET "code" = 'malformed-parameter' WHERE "code" = 'parameter-shape';
+UPDATE "PassResult" SET "topDiagnosticCode" = 'malformed-parameter' WHERE "topDiagnosticCode" = 'parameter-shape';
+
+-- Each code's category is the registry's.
+UPDATE "Diagnostic" SET "category" = 'format' WHERE "category" <> 'format' AND "code" IN ('missing-tag', 'empty-workflow', 'json-comment', 'json-trailing-comma', 'json-mismatched-bracket', 'json-unclosed-bracket', 'json-code-fence', 'json-bad-escape', 'json-control-character', 'json-single-quote', 'json-unterminated-string', 'json-missing-comma', 'json-too-deep', 'json-extra-data', 'json-syntax', 'workflow-not-object', 'workflow-missing-nodes', 'workflow-missing-edges', 'workflow-empty', 'node-not-object', 'node-missing-field', 'node-id-not-string', 'unknown-node-type', 'param-not-object', 'missing-param', 'malformed-param', 'selector-as-string', 'flattened-selector', 'nested-aggregator-entry', 'malformed-selector', 'text-param-not-string', 'variable-name-too-deep', 'malformed-start-variable', 'malformed-entry', 'malformed-if-else', 'if-else-value-not-string', 'malformed-list-operator', 'malformed-parameter', 'empty-aggregator', 'target-type-not-string', 'param-shape', 'invalid-option', 'malformed-edge', 'edge-port-not-integer', 'edge-ports-incomparable');
+UPDATE "Diagnostic" SET "category" = 'graph' WHERE "category" <> 'graph' AND "code" IN ('duplicate-node-id', 'malformed-child-id', 'child-parent-missing', 'child-parent-not-iteration', 'edge-unknown-node', 'branch-port-out-of-range', 'branch-not-connected', 'node-without-edges', 'cycle', 'unreachable-node', 'cannot-reach-end', 'edge-from-end', 'missing-start', 'multiple-start', 'start-id-not-1', 'missing-end', 'end-without-outputs', 'iteration-start-missing', 'iteration-start-misplaced', 'iteration-output-not-child', 'iteration-output-unknown', 'iteration-output-parent-missing', 'iteration-output-index', 'edge-crosses-iteration', 'iteration-start-edge');
+UPDATE "Diagnostic" SET "category" = 'semantics' WHERE "category" <> 'semantics' AND "code" IN ('reference-unknown-node', 'reference-unknown-type', 'forward-reference', 'reference-iteration-start', 'reference-no-outputs', 'undeclared-code-output', 'variable-name-not-string', 'unknown-variable', 'malformed-inline-reference', 'reference-not-upstream', 'reference-into-iteration', 'iteration-variable-outside', 'document-extractor-input-type', 'list-operator-input-untyped', 'iteration-item-untyped', 'if-else-boolean-on-number', 'inline-reference-not-rewritten', 'template-unknown-variable', 'type-mismatch');
+UPDATE "Diagnostic" SET "category" = 'consistency' WHERE "category" <> 'consistency' AND "code" IN ('input-variable-missing', 'input-variable-extra', 'input-variables-mismatch', 'end-count-mismatch', 'output-variables-mismatch', 'duplicate-output-name', 'key-node-not-declared', 'node-type-undeclared', 'declared-node-unused', 'selection-fragment-unmapped');
