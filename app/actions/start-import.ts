@@ -43,7 +43,7 @@ type StartImportInput = z.input<typeof startImportSchema>;
 
 const start = authorizedAction("import", startImportSchema, async (input, user): Promise<ActionResult<{ jobId: string }>> => {
   const env = serverEnv();
-  const limits = { maxFileBytes: env.IMPORT_MAX_FILE_MB * 1024 * 1024, maxResponses: env.IMPORT_MAX_RESPONSES };
+  const limits = { maxFileBytes: env.IMPORT_MAX_FILE_MB * 1024 * 1024, maxResponses: env.IMPORT_MAX_RESPONSES, maxFieldChars: env.IMPORT_MAX_FIELD_KB * 1024 };
   let benchmark: BenchmarkInput;
   let runs: ImportFile[];
   if (input.mode === "upload") {

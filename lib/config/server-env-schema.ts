@@ -27,6 +27,8 @@ export const serverEnvSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
   /** Largest single file an import accepts, in megabytes. */
   IMPORT_MAX_FILE_MB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(50)),
+  /** Longest text one field of an imported record may hold, in KiB of characters; longer fields reject the import. */
+  IMPORT_MAX_FIELD_KB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(256)),
   /** Largest number of responses one import may contain. */
   IMPORT_MAX_RESPONSES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(20000)),
   /** Directories the Import page may read server-side, separated by `:`. Empty: the benchmark dir only. */

@@ -11,28 +11,23 @@ import { Conversation, JudgesAndTests, ParseErrorPanel, RepairBanner, VerdictSum
 import { WorkflowViewer } from "@/components/viewer/workflow-viewer";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { database } from "@/lib/server/db";
-import { getResponseDetail } from "@/lib/server/data/responses";
+import { loadResponseWithView } from "@/lib/server/data/response-view";
 import { checkAccess, requirePagePermission } from "@/lib/server/session";
-import { buildResponseView, type ResponseView } from "@/lib/viewer/response-view";
+import { clipNullable, clipResponseView, PAGE_TEXT_LIMIT, type ClippedFields, type DownloadableField } from "@/lib/viewer/page-text";
+import type { ResponseView } from "@/lib/viewer/response-view";
 import { textMarksFor } from "@/lib/viewer/text-marks";
 import { difyAppName } from "@/lib/workflow/dify-dsl";
 import type { SessionUser } from "@/lib/server/session";
 
-// The stored response is re-scored here with the current core (pure and fast): that gives the Dify conversion
-// and located diagnostics the drawing needs in one consistent set. The stored Diagnostic rows hold the same data
-// for list and aggregate queries (run page, leaderboards); the stored recorded verdicts are shown as they are.
+// The page view (graph layout, located diagnostics, JSON, YAML) is computed once per response and scoring version and
+// then served from memory (lib/server/data/response-view.ts). Long texts are clipped for display so the page stays
+// small whatever the model wrote; the whole text is a download (/api/responses/<id>/text?field=...).
 const loadResponse = cache(async (actor: SessionUser | null, responseId: string) => {
-  const detail = await getResponseDetail(database(), actor, responseId);
-  if (!detail) return null;
-  const view = buildResponseView({
-    rawText: detail.rawText,
-    nodeSelection: detail.nodeSelection,
-    designPrinciple: detail.designPrinciple,
-    workflow: detail.workflow,
-    turn: { inputVars: detail.turn.inputVars, outputVars: detail.turn.outputVars, keyNodes: detail.turn.keyNodes },
-    appName: difyAppName(detail.turn.task.name, detail.turn.round),
-  });
-  return { detail, view };
+  const loaded = await loadResponseWithView(database(), actor, responseId);
+  if (!loaded) return null;
+  const { view, clipped } = clipResponseView(loaded.view);
+  const detail = { ...loaded.detail, judges: loaded.detail.judges.map((judge) => ({ ...judge, reason: clipNullable(judge.reason) })) };
+  return { detail, view, clipped };
 });
 
 export async function generateMetadata({ params }: PageProps<"/responses/[responseId]">): Promise<Metadata> {
@@ -45,34 +40,50 @@ export async function generateMetadata({ params }: PageProps<"/responses/[respon
   return { title: `${detail.turn.task.name} round ${detail.turn.round} · ${detail.run.model.displayName}` };
 }
 
-function sourceTabs(view: ResponseView, appName: string): TabItem[] {
+/** Says a text is cut for display and links to the whole of it. */
+function ClippedNotice({ responseId, field, clipped }: { responseId: string; field: DownloadableField; clipped: ClippedFields }) {
+  const total = clipped[field];
+  if (total === undefined) return null;
+  return (
+    <p className="mb-2 text-sm text-amber-800 dark:text-amber-300" data-testid="clipped-notice">
+      Showing the first {PAGE_TEXT_LIMIT.toLocaleString("en")} of {total.toLocaleString("en")} characters.{" "}
+      <a href={`/api/responses/${encodeURIComponent(responseId)}/text?field=${field}`} className="underline" download>
+        Download the whole text
+      </a>
+      .
+    </p>
+  );
+}
+
+function sourceTabs(responseId: string, view: ResponseView, clipped: ClippedFields, appName: string): TabItem[] {
   const { texts, original, repaired } = view;
+  // Copy and Download in the tab bar carry the text to the browser a second time: only for texts shown whole.
+  const whole = (field: DownloadableField, text: string) => (clipped[field] === undefined ? { text } : {});
   const rawMarks = textMarksFor(view.diagnostics, "raw");
   const response: TabItem = texts.raw !== null
     ? {
         id: "response",
         label: "Raw response",
-        text: texts.raw,
-        content: <MarkedText text={texts.raw} marks={rawMarks} label="Raw response" anchors={rawMarks.length > 0 && texts.workflow === null} maxHeight={560} />,
+        ...whole("raw", texts.raw),
+        content: (
+          <>
+            <ClippedNotice responseId={responseId} field="raw" clipped={clipped} />
+            <MarkedText text={texts.raw} marks={rawMarks} label="Raw response" anchors={rawMarks.length > 0 && texts.workflow === null} maxHeight={560} />
+          </>
+        ),
       }
     : {
         id: "response",
         label: "Response fields",
-        text: texts.workflow ?? "",
+        ...whole("workflow", texts.workflow ?? ""),
         content: (
           <div className="space-y-3">
-            {(
-              [
-                ["node_selection", texts.nodeSelection],
-                ["design_principle", texts.designPrinciple],
-                ["workflow", texts.workflow],
-              ] as const
-            ).map(([name, text]) => (
-              <div key={name}>
-                <h3 className="mb-1 font-mono text-xs text-slate-500">{name}</h3>
-                {text === null ? <p className="text-sm text-slate-500">Missing.</p> : <MarkedText text={text} marks={name === "workflow" ? textMarksFor(view.diagnostics, "workflow") : []} label={name} anchors={false} maxHeight={name === "workflow" ? 480 : 200} />}
-              </div>
-            ))}
+            <p className="text-sm text-slate-600 dark:text-slate-400">node_selection and design_principle are shown under Instruction and answer below.</p>
+            <div>
+              <h3 className="mb-1 font-mono text-xs text-slate-500">workflow</h3>
+              <ClippedNotice responseId={responseId} field="workflow" clipped={clipped} />
+              {texts.workflow === null ? <p className="text-sm text-slate-500">Missing.</p> : <MarkedText text={texts.workflow} marks={textMarksFor(view.diagnostics, "workflow")} label="workflow" anchors={false} maxHeight={480} />}
+            </div>
           </div>
         ),
       };
@@ -83,12 +94,13 @@ function sourceTabs(view: ResponseView, appName: string): TabItem[] {
     content: json ? (
       <>
         {original.prettyJson ? null : <p className="mb-2 text-sm text-amber-800 dark:text-amber-300">The original JSON does not parse; this is the repaired workflow.</p>}
+        <ClippedNotice responseId={responseId} field="json" clipped={clipped} />
         <pre className="max-h-[560px] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-800" data-testid="pretty-json">{json}</pre>
       </>
     ) : (
       <p className="text-sm">The workflow JSON does not parse and no repair makes it parse.</p>
     ),
-    ...(json ? { text: json, filename: `${appName}${original.prettyJson ? "" : ".repaired"}.json`, mime: "application/json" } : {}),
+    ...(json ? { ...whole("json", json), filename: `${appName}${original.prettyJson ? "" : ".repaired"}.json`, mime: "application/json" } : {}),
   };
   const yaml = original.yaml ?? repaired.yaml;
   const yamlTab: TabItem = {
@@ -97,10 +109,11 @@ function sourceTabs(view: ResponseView, appName: string): TabItem[] {
     content: (
       <>
         {original.yaml ? null : <p className="mb-2 text-sm">{original.yamlMissingReason}{repaired.yaml ? " Below is the Dify DSL of the repaired workflow." : ""}</p>}
+        <ClippedNotice responseId={responseId} field="yaml" clipped={clipped} />
         {yaml ? <pre className="max-h-[560px] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-800" data-testid="dify-yaml">{yaml}</pre> : null}
       </>
     ),
-    ...(yaml ? { text: yaml, filename: `${appName}${original.yaml ? "" : ".repaired"}.yml`, mime: "application/x-yaml" } : {}),
+    ...(yaml ? { ...whole("yaml", yaml), filename: `${appName}${original.yaml ? "" : ".repaired"}.yml`, mime: "application/x-yaml" } : {}),
   };
   return [response, jsonTab, yamlTab];
 }
@@ -110,7 +123,7 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
   const user = await requirePagePermission("read", `/responses/${encodeURIComponent(responseId)}`);
   const loaded = await loadResponse(user, responseId);
   if (!loaded) notFound();
-  const { detail, view } = loaded;
+  const { detail, view, clipped } = loaded;
   const query = await searchParams;
   const initialNode = typeof query.node === "string" ? query.node : null;
   const appName = difyAppName(detail.turn.task.name, detail.turn.round);
@@ -188,10 +201,13 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
         <h2 id="source-title" className="text-lg font-semibold">
           Source
         </h2>
-        <Tabs items={sourceTabs(view, appName)} label="Response source" />
+        <Tabs items={sourceTabs(detail.id, view, clipped, appName)} label="Response source" />
       </section>
 
-      <Conversation detail={detail} view={view} diagnostics={view.diagnostics} />
+      <Conversation detail={detail} view={view} diagnostics={view.diagnostics} clipped={<>
+        <ClippedNotice responseId={detail.id} field="nodeSelection" clipped={clipped} />
+        <ClippedNotice responseId={detail.id} field="designPrinciple" clipped={clipped} />
+      </>} />
       <JudgesAndTests detail={detail} view={view} />
     </div>
   );

@@ -51,6 +51,34 @@ export interface ImportRequest {
 export interface ImportLimits {
   maxFileBytes: number;
   maxResponses: number;
+  /** Longest string any field of a run record may hold (default DEFAULT_MAX_FIELD_CHARS). */
+  maxFieldChars?: number;
+}
+
+/** 256 KiB of characters: four times the longest field in the published runs (about 123,000 characters). */
+export const DEFAULT_MAX_FIELD_CHARS = 256 * 1024;
+
+/**
+ * Fields of a run file longer than the cap, each named by record and field. A field over the cap rejects the import
+ * (nothing is stored truncated): a page or a score built from a cut text would silently differ from the run.
+ */
+export function oversizedFields(fileName: string, data: unknown, maxChars: number): BenchmarkIssue[] {
+  const found: BenchmarkIssue[] = [];
+  const visit = (value: unknown, record: number, field: string) => {
+    if (found.length >= 20) return;
+    if (typeof value === "string") {
+      if (value.length > maxChars) {
+        found.push(issue(fileName, `record ${record}`, field, `${value.length} characters, over the limit of ${maxChars} per field (IMPORT_MAX_FIELD_KB)`));
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => visit(item, record, `${field}[${index}]`));
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, item] of Object.entries(value)) visit(item, record, field ? `${field}.${key}` : key);
+    }
+  };
+  if (Array.isArray(data)) data.forEach((record, index) => visit(record, index, ""));
+  else visit(data, 0, "");
+  return found;
 }
 
 export type ImportPhase = "reading" | "validating" | "scoring" | "done";
@@ -230,6 +258,11 @@ export async function runImport(db: Database, request: ImportRequest, limits: Im
     const json = parseJsonText(file);
     if (!json.ok) {
       issues.push(json.issue);
+      continue;
+    }
+    const oversized = oversizedFields(file.name, json.value, limits.maxFieldChars ?? DEFAULT_MAX_FIELD_CHARS);
+    if (oversized.length) {
+      issues.push(...oversized);
       continue;
     }
     parsedRuns.push({ file, kind: isGenerationFile(json.value) ? "generation" : "recorded", data: json.value });
