@@ -27,6 +27,10 @@ export const serverEnvSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
   /** Largest single file an import accepts, in megabytes. */
   IMPORT_MAX_FILE_MB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(50)),
+  /** Largest upload request (all files together), in megabytes; refused before it is read when declared larger. */
+  IMPORT_MAX_REQUEST_MB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(200)),
+  /** Most files one upload may carry. */
+  IMPORT_MAX_FILES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(64)),
   /** Longest text one field of an imported record may hold, in KiB of characters; longer fields reject the import. */
   IMPORT_MAX_FIELD_KB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(256)),
   /** Largest number of responses one import may contain. */
