@@ -6,7 +6,6 @@ const MAX_NAME_LENGTH = 255;
 
 /** Why an uploaded file's name is refused, or null when it is usable. Never echoes the name back. */
 export function uploadNameProblem(name: string): string | null {
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return "A file name contains control characters; rename the file.";
   if (name.length === 0 || name.length > MAX_NAME_LENGTH) return `A file name is empty or longer than ${MAX_NAME_LENGTH} characters; rename the file.`;
   if (/[\\/]/.test(name) || name === "." || name === "..") return "A file name contains a path; upload the files themselves.";

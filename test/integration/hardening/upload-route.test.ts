@@ -31,7 +31,7 @@ function rawPost(body: ReadableStream<Uint8Array>, headers: Record<string, strin
   return new Request(URL_, { method: "POST", body, headers: { "content-type": "multipart/form-data; boundary=x", ...headers }, duplex: "half" } as RequestInit);
 }
 
-function formPost(files: { name: string; bytes: Uint8Array | string }[], fields: Record<string, string> = {}): Request {
+function formPost(files: { name: string; bytes: Uint8Array<ArrayBuffer> | string }[], fields: Record<string, string> = {}): Request {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.set(key, value);
   for (const file of files) form.append("files", new File([file.bytes], file.name));
