@@ -25,6 +25,12 @@ export async function ensureRoleUsers(db: Database): Promise<void> {
   }
 }
 
+/** Signs in as a given user id with the session version its session was issued under. */
+export function signInAsUser(userId: string, sessionVersion: number): void {
+  state.userId = userId;
+  state.sessionVersion = sessionVersion;
+}
+
 export function signInAs(actor: Actor, sessionVersion?: number): void {
   state.userId = actor === "anonymous" ? null : `user-${actor}`;
   state.sessionVersion = sessionVersion;

@@ -1,0 +1,23 @@
+import "server-only";
+// The server's own start-up check (see instrumentation.ts): configuration, demo passwords, first accounts.
+import { database } from "./db";
+import { serverEnv } from "./env";
+import { createFirstAccounts, enforceNoDemoPasswords, firstAdminNotice, StartupRefusal } from "./startup-policy";
+
+export async function enforceAtServerStart(): Promise<void> {
+  try {
+    const env = serverEnv();
+    const db = database();
+    const first = await createFirstAccounts(db, env);
+    if (first && "admin" in first) console.log(firstAdminNotice(first.admin, first.password));
+    await enforceNoDemoPasswords(db, env);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof StartupRefusal || message.startsWith("Invalid server configuration")) {
+      console.error(message);
+      process.exit(1);
+    }
+    // A database that is not set up yet (setup runs the migrations) is reported by the pages that use it.
+    console.error(`Start-up check skipped: ${message}`);
+  }
+}
