@@ -12,6 +12,7 @@ import { WorkflowViewer } from "@/components/viewer/workflow-viewer";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { database } from "@/lib/server/db";
 import { loadResponseWithView } from "@/lib/server/data/response-view";
+import { blindPendingResponseIds } from "@/lib/server/data/review";
 import { checkAccess, requirePagePermission } from "@/lib/server/session";
 import { clipNullable, clipResponseView, PAGE_TEXT_LIMIT, type ClippedFields, type DownloadableField } from "@/lib/viewer/page-text";
 import type { ResponseView } from "@/lib/viewer/response-view";
@@ -26,8 +27,11 @@ const loadResponse = cache(async (actor: SessionUser | null, responseId: string)
   const loaded = await loadResponseWithView(database(), actor, responseId);
   if (!loaded) return null;
   const { view, clipped } = clipResponseView(loaded.view);
-  const detail = { ...loaded.detail, judges: loaded.detail.judges.map((judge) => ({ ...judge, reason: clipNullable(judge.reason) })) };
-  return { detail, view, clipped };
+  // An annotator of a blind queue holding this response sees no verdict or reason until they have voted on it.
+  const judgesHidden = (await blindPendingResponseIds(database(), actor, [responseId])).has(responseId);
+  const judges = judgesHidden ? [] : loaded.detail.judges.map((judge) => ({ ...judge, reason: clipNullable(judge.reason) }));
+  const detail = { ...loaded.detail, judges, pass: judgesHidden ? null : loaded.detail.pass, cases: judgesHidden ? [] : loaded.detail.cases };
+  return { detail, view, clipped, judgesHidden };
 });
 
 export async function generateMetadata({ params }: PageProps<"/responses/[responseId]">): Promise<Metadata> {
@@ -123,7 +127,7 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
   const user = await requirePagePermission("read", `/responses/${encodeURIComponent(responseId)}`);
   const loaded = await loadResponse(user, responseId);
   if (!loaded) notFound();
-  const { detail, view, clipped } = loaded;
+  const { detail, view, clipped, judgesHidden } = loaded;
   const query = await searchParams;
   const initialNode = typeof query.node === "string" ? query.node : null;
   const appName = difyAppName(detail.turn.task.name, detail.turn.round);
@@ -171,7 +175,14 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
           Compare with another model on this turn
         </Link>
       </nav>
-      <VerdictSummary detail={detail} view={view} />
+      {judgesHidden ? (
+        <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950/40" data-testid="verdicts-hidden">
+          This response is in a blind review queue assigned to you: its verdicts, the judges&apos; reasons and the test results stay hidden until you
+          have voted on it. <Link href="/review" className="underline">Go to your review queues</Link>.
+        </p>
+      ) : (
+        <VerdictSummary detail={detail} view={view} />
+      )}
 
       <section aria-labelledby="workflow-title" className="space-y-3">
         <h2 id="workflow-title" className="text-lg font-semibold">
@@ -208,7 +219,7 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
         <ClippedNotice responseId={detail.id} field="nodeSelection" clipped={clipped} />
         <ClippedNotice responseId={detail.id} field="designPrinciple" clipped={clipped} />
       </>} />
-      <JudgesAndTests detail={detail} view={view} />
+      {judgesHidden ? null : <JudgesAndTests detail={detail} view={view} />}
     </div>
   );
 }
