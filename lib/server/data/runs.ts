@@ -51,7 +51,8 @@ export async function listRuns(db: Database, actor: SessionUser | null): Promise
     hasResolve: run.hasResolve,
     disagreements: Number(passedByRun.get(run.id)?.disagreements ?? 0),
     importedAt: run.importedAt,
-    importedBy: run.importedBy,
+    // Who imported is an e-mail address: shown to signed-in users only.
+    importedBy: actor ? run.importedBy : null,
     coreVersion: run.coreVersion,
   }));
 }

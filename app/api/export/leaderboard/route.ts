@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { exportFileName, leaderboardExportRows, LEADERBOARD_COLUMNS, MIME_TYPES, render } from "@/lib/leaderboard/export";
 import { database } from "@/lib/server/db";
-import { getExportRates } from "@/lib/server/data/leaderboard";
+import { getExportRates, listBenchmarkChoices } from "@/lib/server/data/leaderboard";
 import { checkAccess } from "@/lib/server/session";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +16,15 @@ export async function GET(request: Request) {
   if ((source !== "measured" && source !== "published") || (format !== "csv" && format !== "json")) {
     return NextResponse.json({ error: "source must be measured or published, format csv or json" }, { status: 400 });
   }
-  const { rows, benchmark } = await getExportRates(database(), decision.user, source, url.searchParams.get("benchmark"));
+  const requested = url.searchParams.get("benchmark");
+  if (requested && source === "measured") {
+    // An unknown benchmark is a 404, not the default benchmark's figures under another name.
+    const choices = await listBenchmarkChoices(database(), decision.user);
+    if (!choices.some((choice) => choice.id === requested || choice.name.toLowerCase() === requested.toLowerCase())) {
+      return NextResponse.json({ error: "not found", message: "No benchmark with that name or id." }, { status: 404 });
+    }
+  }
+  const { rows, benchmark } = await getExportRates(database(), decision.user, source, requested);
   const body = render(LEADERBOARD_COLUMNS, leaderboardExportRows(rows, { allRounds: url.searchParams.get("rounds") === "all" }), format);
   const name = exportFileName(["leaderboard", source, ...(benchmark ? [benchmark.name] : [])], format);
   return new NextResponse(body, {
