@@ -32,12 +32,12 @@ function files(dir: string, match: (name: string) => boolean): string[] {
 async function endpointsInCode(): Promise<string[]> {
   const names: string[] = [];
   for (const file of files(path.join(ROOT, "app/actions"), (name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))) {
-    const module = (await import(file)) as Record<string, unknown>;
-    for (const [name, value] of Object.entries(module)) if (typeof value === "function") names.push(`${path.relative(ROOT, file)}#${name}`);
+    const loaded = (await import(file)) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(loaded)) if (typeof value === "function") names.push(`${path.relative(ROOT, file)}#${name}`);
   }
   for (const file of files(path.join(ROOT, "app/api"), (name) => name === "route.ts")) {
-    const module = (await import(file)) as Record<string, unknown>;
-    for (const method of HTTP_METHODS) if (typeof module[method] === "function") names.push(`${path.relative(ROOT, file)}#${method}`);
+    const loaded = (await import(file)) as Record<string, unknown>;
+    for (const method of HTTP_METHODS) if (typeof loaded[method] === "function") names.push(`${path.relative(ROOT, file)}#${method}`);
   }
   return names.sort();
 }
@@ -49,18 +49,18 @@ const get = (url: string) => new Request(`http://127.0.0.1:3000${url}`);
 
 /** One call per endpoint, with input that passes no further than the access check would need (nothing is written). */
 const CALLS: Record<string, () => Promise<Outcome>> = {};
-function action(key: string, call: (module: Record<string, (input: never) => Promise<{ ok: boolean; message?: string }>>) => Promise<{ ok: boolean; message?: string }>) {
+function action(key: string, call: (exports: Record<string, (input: never) => Promise<{ ok: boolean; message?: string }>>) => Promise<{ ok: boolean; message?: string }>) {
   CALLS[key] = async () => {
-    const module = (await import(path.join(ROOT, key.split("#")[0]!))) as Record<string, (input: never) => Promise<{ ok: boolean; message?: string }>>;
-    const result = await call(module);
+    const loaded = (await import(path.join(ROOT, key.split("#")[0]!))) as Record<string, (input: never) => Promise<{ ok: boolean; message?: string }>>;
+    const result = await call(loaded);
     return { refused: !result.ok && ROLE_REFUSALS.includes(result.message ?? ""), detail: JSON.stringify(result) };
   };
 }
 function route(key: string, call: (handler: (...args: never[]) => Promise<Response>) => Promise<Response>) {
   CALLS[key] = async () => {
     const [file, method] = key.split("#") as [string, string];
-    const module = (await import(path.join(ROOT, file))) as Record<string, (...args: never[]) => Promise<Response>>;
-    const response = await call(module[method]!);
+    const loaded = (await import(path.join(ROOT, file))) as Record<string, (...args: never[]) => Promise<Response>>;
+    const response = await call(loaded[method]!);
     return { refused: response.status === 401 || response.status === 403, detail: `HTTP ${response.status}` };
   };
 }
