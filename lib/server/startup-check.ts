@@ -11,6 +11,13 @@ export async function enforceAtServerStart(): Promise<void> {
     const first = await createFirstAccounts(db, env);
     if (first && "admin" in first) console.log(firstAdminNotice(first.admin, first.password));
     await enforceNoDemoPasswords(db, env);
+    // Import jobs run inside the server process: any still marked queued or running were cut off by the restart
+    // (their write transaction rolled back), so they are reported as failed rather than left "running" forever.
+    const interrupted = await db.importJob.updateMany({
+      where: { status: { in: ["queued", "running"] } },
+      data: { status: "failed", finishedAt: new Date(), error: "The server restarted before this import finished; nothing was written. Start it again." },
+    });
+    if (interrupted.count > 0) console.log(`• ${interrupted.count} import job(s) interrupted by the restart marked as failed`);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof StartupRefusal || message.startsWith("Invalid server configuration")) {
