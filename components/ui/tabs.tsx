@@ -12,6 +12,8 @@ export interface TabItem {
   text?: string;
   /** Download file name; no Download button without it. */
   filename?: string;
+  /** Where the server serves the whole text, for texts too long to send with the page (used when `text` is absent). */
+  downloadHref?: string;
   mime?: string;
 }
 
@@ -102,6 +104,12 @@ export function Tabs({ items, label, initial }: { items: readonly TabItem[]; lab
                 Download {current.filename}
               </button>
             ) : null}
+          </div>
+        ) : current?.downloadHref && current.filename ? (
+          <div className="flex items-center gap-2 pb-2">
+            <a href={current.downloadHref} download={current.filename} className={buttonStyles.secondary}>
+              Download {current.filename}
+            </a>
           </div>
         ) : null}
       </div>

@@ -44,6 +44,10 @@ export async function generateMetadata({ params }: PageProps<"/responses/[respon
   return { title: `${detail.turn.task.name} round ${detail.turn.round} · ${detail.run.model.displayName}` };
 }
 
+function textDownloadHref(responseId: string, field: DownloadableField, filename?: string): string {
+  return `/api/responses/${encodeURIComponent(responseId)}/text?field=${field}${filename ? `&filename=${encodeURIComponent(filename)}` : ""}`;
+}
+
 /** Says a text is cut for display and links to the whole of it. */
 function ClippedNotice({ responseId, field, clipped }: { responseId: string; field: DownloadableField; clipped: ClippedFields }) {
   const total = clipped[field];
@@ -51,7 +55,7 @@ function ClippedNotice({ responseId, field, clipped }: { responseId: string; fie
   return (
     <p className="mb-2 text-sm text-amber-800 dark:text-amber-300" data-testid="clipped-notice">
       Showing the first {PAGE_TEXT_LIMIT.toLocaleString("en")} of {total.toLocaleString("en")} characters.{" "}
-      <a href={`/api/responses/${encodeURIComponent(responseId)}/text?field=${field}`} className="underline" download>
+      <a href={textDownloadHref(responseId, field)} className="underline" download>
         Download the whole text
       </a>
       .
@@ -62,7 +66,8 @@ function ClippedNotice({ responseId, field, clipped }: { responseId: string; fie
 function sourceTabs(responseId: string, view: ResponseView, clipped: ClippedFields, appName: string): TabItem[] {
   const { texts, original, repaired } = view;
   // Copy and Download in the tab bar carry the text to the browser a second time: only for texts shown whole.
-  const whole = (field: DownloadableField, text: string) => (clipped[field] === undefined ? { text } : {});
+  const whole = (field: DownloadableField, text: string, filename?: string) =>
+    clipped[field] === undefined ? { text } : { downloadHref: textDownloadHref(responseId, field, filename) };
   const rawMarks = textMarksFor(view.diagnostics, "raw");
   const response: TabItem = texts.raw !== null
     ? {
@@ -104,7 +109,7 @@ function sourceTabs(responseId: string, view: ResponseView, clipped: ClippedFiel
     ) : (
       <p className="text-sm">The workflow JSON does not parse and no repair makes it parse.</p>
     ),
-    ...(json ? { ...whole("json", json), filename: `${appName}${original.prettyJson ? "" : ".repaired"}.json`, mime: "application/json" } : {}),
+    ...(json ? { ...whole("json", json, `${appName}${original.prettyJson ? "" : ".repaired"}.json`), filename: `${appName}${original.prettyJson ? "" : ".repaired"}.json`, mime: "application/json" } : {}),
   };
   const yaml = original.yaml ?? repaired.yaml;
   const yamlTab: TabItem = {
@@ -117,7 +122,7 @@ function sourceTabs(responseId: string, view: ResponseView, clipped: ClippedFiel
         {yaml ? <pre className="max-h-[560px] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-800" data-testid="dify-yaml">{yaml}</pre> : null}
       </>
     ),
-    ...(yaml ? { ...whole("yaml", yaml), filename: `${appName}${original.yaml ? "" : ".repaired"}.yml`, mime: "application/x-yaml" } : {}),
+    ...(yaml ? { ...whole("yaml", yaml, `${appName}${original.yaml ? "" : ".repaired"}.yml`), filename: `${appName}${original.yaml ? "" : ".repaired"}.yml`, mime: "application/x-yaml" } : {}),
   };
   return [response, jsonTab, yamlTab];
 }

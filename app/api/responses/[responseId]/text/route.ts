@@ -15,10 +15,13 @@ export async function GET(request: Request, { params }: RouteContext<"/api/respo
   if (!loaded) return NextResponse.json({ error: "not found" }, { status: 404 });
   const text = fullFieldText(loaded.view, field);
   if (text === null) return NextResponse.json({ error: "not found" }, { status: 404 });
+  // The page names the file (e.g. "PaperQA_2.yml"); only plain characters are kept.
+  const requestedName = new URL(request.url).searchParams.get("filename") ?? "";
+  const filename = /^[\w.-]{1,120}$/.test(requestedName) ? requestedName : `response-${responseId.replace(/[^\w-]/g, "")}-${field}.txt`;
   return new NextResponse(text, {
     headers: {
       "Content-Type": "text/plain; charset=utf-8",
-      "Content-Disposition": `attachment; filename="response-${responseId.replace(/[^\w-]/g, "")}-${field}.txt"`,
+      "Content-Disposition": `attachment; filename="${filename}"`,
       "Cache-Control": "private, no-store",
     },
   });
