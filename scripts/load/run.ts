@@ -64,6 +64,22 @@ function startServer(): ChildProcess {
   return child;
 }
 
+/**
+ * Gives one recorded response (not the largest) a 2 MB design_principle in the throwaway load-test database, as an
+ * import from before the per-field cap could have stored it; returns its id.
+ */
+async function plantTwoMegabyteField(exceptId: string): Promise<string> {
+  const db = createDatabaseClient(`file:${DATABASE_FILE}`);
+  try {
+    const target = await db.response.findFirstOrThrow({ where: { id: { not: exceptId }, rawText: null, designPrinciple: { not: null }, run: { origin: "recorded" } }, select: { id: true } });
+    const text = "## Plan\n\n" + "The workflow reads the paper, then summarises it section by section. ".repeat(30_000);
+    await db.response.update({ where: { id: target.id }, data: { designPrinciple: text } });
+    return target.id;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 /** The recorded response with the most text: the heaviest response page. */
 async function largestResponseId(): Promise<{ id: string; chars: number }> {
   const db = createDatabaseClient(`file:${DATABASE_FILE}`);
@@ -144,10 +160,12 @@ async function main(): Promise<number> {
   try {
     await waitForHealth(15 * 60 * 1000);
     const largest = process.env.LOAD_URL ? null : await largestResponseId();
+    const planted = largest ? await plantTwoMegabyteField(largest.id) : null;
     const targets: Target[] = [
       { name: "leaderboard", path: "/", p95LimitMs: 300 },
       { name: "task page", path: "/tasks/PaperQA", p95LimitMs: 300 },
       ...(largest ? [{ name: `largest response page (${largest.chars} characters of model output)`, path: `/responses/${largest.id}`, p95LimitMs: 500, watchHealth: true }] : []),
+      ...(planted ? [{ name: "response page with a 2 MB design_principle", path: `/responses/${planted}`, p95LimitMs: 500, watchHealth: true }] : []),
     ];
     const results = [];
     for (const target of targets) {
@@ -161,7 +179,10 @@ async function main(): Promise<number> {
     for (const refusal of refusals) console.log(JSON.stringify(refusal));
     console.log("\npage | req/s | errors | p50 ms | p95 ms (limit) | p99 ms | bytes");
     for (const r of results) console.log(`${r.page} | ${r.requestsPerSecond} | ${r.errors} | ${r.p50Ms} | ${r.p95Ms} (${r.p95LimitMs}) | ${r.p99Ms} | ${r.htmlBytes}`);
-    return results.every((r) => r.ok) ? 0 : 1;
+    const bounded = results.every((r) => r.htmlBytes <= 2 * 1024 * 1024);
+    const healthy = results.every((r) => !("healthP95Ms" in r) || (r.healthP95Ms ?? 0) <= 50);
+    console.log(`every page ≤ 2 MB of HTML: ${bounded}; /api/health p95 ≤ 50 ms under response-page load: ${healthy}`);
+    return results.every((r) => r.ok) && bounded ? 0 : 1;
   } finally {
     if (server?.pid) process.kill(-server.pid, "SIGTERM");
   }
