@@ -29,6 +29,16 @@ function download(text: string, filename: string, mime: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** Downloads a file the server serves (a text too long to travel with the page). */
+function downloadFrom(href: string, filename: string): void {
+  const link = document.createElement("a");
+  link.href = href;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
 export function Tabs({ items, label, initial }: { items: readonly TabItem[]; label: string; initial?: string }) {
   const base = useId();
   const [active, setActive] = useState(initial && items.some((item) => item.id === initial) ? initial : items[0]?.id);
@@ -107,9 +117,16 @@ export function Tabs({ items, label, initial }: { items: readonly TabItem[]; lab
           </div>
         ) : current?.downloadHref && current.filename ? (
           <div className="flex items-center gap-2 pb-2">
-            <a href={current.downloadHref} download={current.filename} className={buttonStyles.secondary}>
+            <button
+              type="button"
+              className={buttonStyles.secondary}
+              onClick={() => {
+                downloadFrom(current.downloadHref as string, current.filename as string);
+                setStatus(`Downloading ${current.filename}.`);
+              }}
+            >
               Download {current.filename}
-            </a>
+            </button>
           </div>
         ) : null}
       </div>
