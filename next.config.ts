@@ -5,8 +5,9 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
   poweredByHeader: false,
   experimental: {
-    // Uploads on the Import page travel in a server action; IMPORT_MAX_FILE_MB enforces the per-file limit.
-    serverActions: { bodySizeLimit: "512mb" },
+    // Actions carry small forms only: a larger body is refused while it streams, before any action runs. Uploads go
+    // through POST /api/imports, which checks the role before reading and enforces IMPORT_MAX_* limits.
+    serverActions: { bodySizeLimit: "1mb" },
   },
   typedRoutes: false,
   async headers() {
@@ -17,6 +18,8 @@ const nextConfig: NextConfig = {
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "same-origin" },
           { key: "X-Frame-Options", value: "DENY" },
+          // Content-Security-Policy (per-request nonce) and HSTS come from proxy.ts.
+          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()" },
         ],
       },
     ];

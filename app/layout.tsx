@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-shell/app-header";
 import { clientEnv } from "@/lib/client-env";
@@ -10,11 +11,13 @@ export const metadata: Metadata = {
   description: "Score, explain and compare LLM-generated visual workflows for the Chat2Workflow benchmark.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // The per-request script nonce from proxy.ts (Content-Security-Policy), for next-themes' inline script.
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
     <html lang="en" suppressHydrationWarning>
       <body className="min-h-screen">
-        <Providers>
+        <Providers nonce={nonce}>
           <a
             href="#main"
             className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-slate-900"

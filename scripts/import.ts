@@ -69,7 +69,7 @@ async function main(): Promise<number> {
   if (!values.benchmark) return usageError("--benchmark is required", USAGE);
   const benchmarkDir = values.benchmark;
   const env = commandLineEnv(values.database);
-  const limits = { maxFileBytes: env.IMPORT_MAX_FILE_MB * 1024 * 1024, maxResponses: env.IMPORT_MAX_RESPONSES };
+  const limits = { maxFileBytes: env.IMPORT_MAX_FILE_MB * 1024 * 1024, maxResponses: env.IMPORT_MAX_RESPONSES, maxFieldChars: env.IMPORT_MAX_FIELD_KB * 1024 };
   const expanded = await expandRunPaths(values.runs ?? []);
   const read = await readImportFiles(expanded.files, limits.maxFileBytes);
   const readIssues = [...expanded.issues, ...read.issues];

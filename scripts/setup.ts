@@ -3,10 +3,10 @@
 import path from "node:path";
 import { createDatabaseClient } from "@/lib/server/db";
 import { seedDemoData } from "@/lib/server/demo-data";
-import { accountsWithDemoPasswords, seedDemoUsers } from "@/lib/server/demo-users";
 import { loadServerEnv, type ResolvedServerEnv } from "@/lib/server/env";
 import { seedPublishedResults } from "@/lib/server/published";
 import { describeMigration, migrateDatabase } from "./lib/migrate";
+import { createFirstAccounts, enforceNoDemoPasswords, firstAdminNotice } from "@/lib/server/startup-policy";
 import { runPrisma } from "./prisma-offline.mjs";
 
 function runPrismaStep(args: string[], env: ResolvedServerEnv): void {
@@ -30,25 +30,15 @@ export async function setup(options: { log?: (line: string) => void } = {}): Pro
   try {
     const published = await seedPublishedResults(db);
     if (published) log(`• seeded ${published} published results (the paper's Table 1)`);
-    if (env.APP_ENV === "local" && (await db.user.count()) === 0) {
-      const created = await seedDemoUsers(db);
-      log(`• seeded ${created} demo accounts (see README for their local-only passwords)`);
-    }
+    const first = await createFirstAccounts(db, env);
+    if (first && "demo" in first) log(`• seeded ${first.demo} demo accounts (see README for their loopback-only passwords)`);
+    if (first && "admin" in first) log(firstAdminNotice(first.admin, first.password));
     if (env.APP_ENV === "local" && !env.SKIP_DEMO_DATA && (await db.benchmark.count()) === 0) {
       const outcome = await seedDemoData(db);
       if (!outcome.ok) throw new Error(`demo data failed to import:\n${outcome.issues.map((problem) => `  ${problem.message}`).join("\n")}`);
       log(`• seeded the demo benchmark with ${outcome.runs.length} demo runs`);
     }
-    if (env.APP_ENV === "production" && !env.ALLOW_DEMO_PASSWORDS) {
-      const flagged = await accountsWithDemoPasswords(db);
-      if (flagged.length > 0) {
-        throw new Error(
-          `Refusing to start in production: ${flagged.join(", ")} still use published demo passwords. ` +
-            "Change them with `npm run user -- set-password --email <email> --password <new>` " +
-            "or set ALLOW_DEMO_PASSWORDS=true to override.",
-        );
-      }
-    }
+    await enforceNoDemoPasswords(db, env);
   } finally {
     await db.$disconnect();
   }

@@ -77,10 +77,11 @@ async function main() {
     NEXTAUTH_SECRET: env.NEXTAUTH_SECRET,
     NEXTAUTH_URL: env.NEXTAUTH_URL ?? `http://localhost:${port}`,
     PORT: String(port),
+    HOST: env.HOST,
   };
   if (options.build) buildIfNeeded(options.rebuild, childEnv);
-  console.log(`• serving on http://localhost:${port}`);
-  const server = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port)], { cwd: ROOT, env: childEnv, stdio: "inherit" });
+  console.log(`• serving on http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${port}`);
+  const server = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", env.HOST], { cwd: ROOT, env: childEnv, stdio: "inherit" });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => server.kill(signal));
   }

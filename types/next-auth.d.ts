@@ -7,6 +7,7 @@ declare module "next-auth" {
       email: string;
       name: string | null;
       role: Role;
+      sessionVersion: number;
     };
   }
 
@@ -15,6 +16,7 @@ declare module "next-auth" {
     email: string;
     name: string | null;
     role: Role;
+    sessionVersion: number;
   }
 }
 
@@ -22,5 +24,6 @@ declare module "next-auth/jwt" {
   interface JWT {
     userId?: string;
     role?: Role;
+    sessionVersion?: number;
   }
 }

@@ -114,9 +114,16 @@ export async function renewReviewLockAction(input: { itemId: string }) {
 const vote = authorizedAction("annotate", voteInputSchema, async (input, user): Promise<ActionResult<VoteOutcome>> => {
   const result = await submitReviewVote(database(), user, input);
   if (!result.ok) {
-    return result.issues[0] === "blind-needs-own-verdict"
-      ? { ok: false, error: "invalid", message: "In a blind queue, give your own verdict first (p or f)." }
-      : { ok: false, error: "forbidden", message: "This item is not in a queue assigned to you." };
+    switch (result.issues[0]) {
+      case "blind-needs-own-verdict":
+        return { ok: false, error: "invalid", message: "In a blind queue, give your own verdict first (p or f)." };
+      case "lock-lost":
+        return { ok: false, error: "failed", message: "Your hold on this item lapsed and it went to another annotator; nothing was saved. Open the next item." };
+      case "item-full":
+        return { ok: false, error: "failed", message: "This item already has all the votes it needs; nothing was saved." };
+      default:
+        return { ok: false, error: "forbidden", message: "This item is not in a queue assigned to you." };
+    }
   }
   return { ok: true, value: result.value };
 });

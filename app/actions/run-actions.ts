@@ -8,9 +8,18 @@ import { deleteRun } from "@/lib/server/data/runs";
 import { rescoreRun, type RescoreOutcome } from "@/lib/server/import/rescore";
 
 const runIdSchema = z.object({ runId: z.string().min(1).max(100) });
+const deleteSchema = runIdSchema.extend({ confirmVotes: z.number().int().min(0).optional() });
 
-const remove = authorizedAction("administer", runIdSchema, async ({ runId }, user): Promise<ActionResult<{ label: string | null }>> => {
-  const result = await deleteRun(database(), user, runId);
+const remove = authorizedAction("administer", deleteSchema, async ({ runId, confirmVotes }, user): Promise<ActionResult<{ label: string | null }>> => {
+  const result = await deleteRun(database(), user, runId, confirmVotes);
+  if (!result.deleted && "votes" in result) {
+    return {
+      ok: false,
+      error: "invalid",
+      message: `${result.label} has ${result.votes} review vote${result.votes === 1 ? "" : "s"} in ${result.queues} queue${result.queues === 1 ? "" : "s"}; deleting the run deletes them too. Confirm deleting ${result.votes} vote${result.votes === 1 ? "" : "s"} to go ahead.`,
+      fieldErrors: { confirmVotes: String(result.votes) },
+    };
+  }
   if (!result.deleted) return { ok: false, error: "failed", message: "That run no longer exists." };
   revalidatePath("/runs");
   revalidatePath("/");
@@ -26,7 +35,7 @@ const rescore = authorizedAction("import", runIdSchema, async ({ runId }, user):
 });
 
 /** Deletes a run and everything scored for it (admins only). */
-export async function deleteRunAction(input: { runId: string }) {
+export async function deleteRunAction(input: { runId: string; confirmVotes?: number }) {
   return remove(input);
 }
 

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { demoAccountsEnabled } from "@/lib/config/server-env-schema";
 import { safeRedirectPath } from "@/lib/safe-redirect";
 import { serverEnv } from "@/lib/server/env";
 import { currentUser } from "@/lib/server/session";
@@ -11,7 +12,7 @@ export default async function SignInPage({ searchParams }: PageProps<"/signin">)
   const params = await searchParams;
   const callbackUrl = safeRedirectPath(typeof params.callbackUrl === "string" ? params.callbackUrl : undefined);
   if (await currentUser()) redirect(callbackUrl);
-  const showDemoHint = serverEnv().APP_ENV === "local";
+  const showDemoHint = demoAccountsEnabled(serverEnv());
   return (
     <section className="mx-auto max-w-sm py-10">
       <h1 className="text-2xl font-semibold tracking-tight">Sign in</h1>

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from "react";
 
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: "Wrong email or password.",
+  TooManyAttempts: "Too many failed sign-ins for this account or address. Wait up to 15 minutes and try again.",
   default: "Sign-in failed. Try again.",
 };
 

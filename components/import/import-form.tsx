@@ -1,7 +1,7 @@
 "use client";
 
 import { useRef, useState, type DragEvent, type FormEvent } from "react";
-import { startImport } from "@/app/actions/start-import";
+import { startDirectoryImport } from "@/app/actions/start-import";
 import { buttonStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 import { formatBytes } from "@/lib/format";
 import { ImportJobStatus } from "./import-job-status";
@@ -14,6 +14,18 @@ export interface BenchmarkOption {
 }
 
 type Mode = "upload" | "directory";
+
+type StartResult = { ok: true; value: { jobId: string } } | { ok: false; message: string; fieldErrors?: Record<string, string> };
+
+/** Uploads go to a route handler that checks the role before reading the body and streams it within limits. */
+async function uploadImport(form: FormData): Promise<StartResult> {
+  const response = await fetch("/api/imports", { method: "POST", body: form });
+  const body = (await response.json().catch(() => null)) as { jobId?: string; message?: string; fieldErrors?: Record<string, string> } | null;
+  if (response.status === 202 && body?.jobId) return { ok: true, value: { jobId: body.jobId } };
+  if (response.status === 401) return { ok: false, message: "Sign in to do this." };
+  if (response.status === 403) return { ok: false, message: "Your role does not allow this action." };
+  return { ok: false, message: body?.message ?? `The server refused the upload (HTTP ${response.status}).`, ...(body?.fieldErrors ? { fieldErrors: body.fieldErrors } : {}) };
+}
 
 export function ImportForm({
   benchmarks,
@@ -55,7 +67,7 @@ export function ImportForm({
     if (mode === "upload") for (const file of files) form.append("files", file);
     setPending(true);
     try {
-      const result = await startImport(form);
+      const result = mode === "upload" ? await uploadImport(form) : await startDirectoryImport(form);
       if (result.ok) setJobId(result.value.jobId);
       else setError(result.fieldErrors ? Object.values(result.fieldErrors).join(" ") || result.message : result.message);
     } catch {

@@ -10,6 +10,8 @@ export function RunActions({ runId, label, mayRescore, mayDelete }: { runId: str
   const dialog = useRef<HTMLDialogElement>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
+  // Set when the server says the run carries review votes: the second click confirms deleting exactly that many.
+  const [votesToConfirm, setVotesToConfirm] = useState<{ votes: number; message: string } | null>(null);
 
   function rescore() {
     setMessage(null);
@@ -22,8 +24,14 @@ export function RunActions({ runId, label, mayRescore, mayDelete }: { runId: str
 
   function remove() {
     startTransition(async () => {
-      const result = await deleteRunAction({ runId });
+      const result = await deleteRunAction({ runId, ...(votesToConfirm ? { confirmVotes: votesToConfirm.votes } : {}) });
+      const votes = !result.ok ? Number(result.fieldErrors?.confirmVotes ?? NaN) : NaN;
+      if (!result.ok && Number.isInteger(votes)) {
+        setVotesToConfirm({ votes, message: result.message });
+        return;
+      }
       dialog.current?.close();
+      setVotesToConfirm(null);
       if (!result.ok) setMessage(result.message);
       router.refresh();
     });
@@ -59,12 +67,17 @@ export function RunActions({ runId, label, mayRescore, mayDelete }: { runId: str
         <p className="mt-2 whitespace-normal text-sm text-slate-600 dark:text-slate-400">
           <strong>{label}</strong> and all of its responses, verdicts, diagnostics and test results will be removed, together with any review-queue items and votes on them. This cannot be undone.
         </p>
+        {votesToConfirm ? (
+          <p role="alert" className="mt-3 whitespace-normal text-sm font-medium text-red-700 dark:text-red-400">
+            {votesToConfirm.message}
+          </p>
+        ) : null}
         <div className="mt-6 flex justify-end gap-3">
-          <button type="button" className={buttonStyles.secondary} onClick={() => dialog.current?.close()} autoFocus>
+          <button type="button" className={buttonStyles.secondary} onClick={() => { setVotesToConfirm(null); dialog.current?.close(); }} autoFocus>
             Cancel
           </button>
           <button type="button" className={buttonStyles.danger} onClick={remove} disabled={pending}>
-            {pending ? "Deleting…" : "Delete run"}
+            {pending ? "Deleting…" : votesToConfirm ? `Delete the run and its ${votesToConfirm.votes} votes` : "Delete run"}
           </button>
         </div>
       </dialog>

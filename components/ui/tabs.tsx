@@ -12,6 +12,8 @@ export interface TabItem {
   text?: string;
   /** Download file name; no Download button without it. */
   filename?: string;
+  /** Where the server serves the whole text, for texts too long to send with the page (used when `text` is absent). */
+  downloadHref?: string;
   mime?: string;
 }
 
@@ -25,6 +27,16 @@ function download(text: string, filename: string, mime: string): void {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Downloads a file the server serves (a text too long to travel with the page). */
+function downloadFrom(href: string, filename: string): void {
+  const link = document.createElement("a");
+  link.href = href;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
 }
 
 export function Tabs({ items, label, initial }: { items: readonly TabItem[]; label: string; initial?: string }) {
@@ -102,6 +114,19 @@ export function Tabs({ items, label, initial }: { items: readonly TabItem[]; lab
                 Download {current.filename}
               </button>
             ) : null}
+          </div>
+        ) : current?.downloadHref && current.filename ? (
+          <div className="flex items-center gap-2 pb-2">
+            <button
+              type="button"
+              className={buttonStyles.secondary}
+              onClick={() => {
+                downloadFrom(current.downloadHref as string, current.filename as string);
+                setStatus(`Downloading ${current.filename}.`);
+              }}
+            >
+              Download {current.filename}
+            </button>
           </div>
         ) : null}
       </div>

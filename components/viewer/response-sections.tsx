@@ -161,7 +161,7 @@ function VarList({ values }: { values: readonly string[] }) {
   return values.length ? <>{values.map((v, i) => <code key={i} className="mr-1.5 rounded bg-slate-100 px-1 text-xs dark:bg-slate-800">{v}</code>)}</> : <span className="text-slate-500">none</span>;
 }
 
-export function Conversation({ detail, view, diagnostics }: { detail: ResponseDetail; view: ResponseView; diagnostics: readonly ViewDiagnostic[] }) {
+export function Conversation({ detail, view, diagnostics, clipped }: { detail: ResponseDetail; view: ResponseView; diagnostics: readonly ViewDiagnostic[]; clipped?: ReactNode }) {
   const { turn } = detail;
   const outputs = turn.outputVars.length > 0 && Array.isArray(turn.outputVars[0]) ? (turn.outputVars as string[][]) : [turn.outputVars as string[]];
   const selectionMarks = textMarksFor(diagnostics, "node_selection");
@@ -210,6 +210,7 @@ export function Conversation({ detail, view, diagnostics }: { detail: ResponseDe
           </dd>
         </dl>
       </div>
+      {clipped}
       <div className="grid gap-4 lg:grid-cols-2">
         <div className={cardStyles}>
           <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">node_selection</h3>

@@ -24,9 +24,21 @@ export const serverEnvSchema = z.object({
   ALLOW_DEMO_PASSWORDS: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
   /** Do not load the demo benchmark into an empty local database. */
   SKIP_DEMO_DATA: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
+  /** Address `npm start` listens on. Loopback by default: a reachable host is a deliberate choice. */
+  HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default("127.0.0.1")),
+  /** Seed and advertise the demo accounts; default: only in local mode on a loopback HOST. */
+  DEMO_ACCOUNTS: z.preprocess(emptyAsUndefined, booleanFlag.optional()),
+  /** E-mail of the admin created on first start when demo accounts are off and there are no users. */
+  INITIAL_ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().default("admin@studio.local")),
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
   /** Largest single file an import accepts, in megabytes. */
   IMPORT_MAX_FILE_MB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(50)),
+  /** Largest upload request (all files together), in megabytes; refused before it is read when declared larger. */
+  IMPORT_MAX_REQUEST_MB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(200)),
+  /** Most files one upload may carry. */
+  IMPORT_MAX_FILES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(64)),
+  /** Longest text one field of an imported record may hold, in KiB of characters; longer fields reject the import. */
+  IMPORT_MAX_FIELD_KB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(256)),
   /** Largest number of responses one import may contain. */
   IMPORT_MAX_RESPONSES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(20000)),
   /** Directories the Import page may read server-side, separated by `:`. Empty: the benchmark dir only. */
@@ -35,6 +47,21 @@ export const serverEnvSchema = z.object({
 });
 
 export type ServerEnv = z.infer<typeof serverEnvSchema>;
+
+/** Whether `host` only accepts connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/**
+ * Demo accounts (published passwords) exist and are shown on the sign-in page only when asked for, or by default in
+ * local mode on a loopback address; never in production.
+ */
+export function demoAccountsEnabled(env: Pick<ServerEnv, "APP_ENV" | "HOST" | "DEMO_ACCOUNTS">): boolean {
+  if (env.APP_ENV === "production") return false;
+  return env.DEMO_ACCOUNTS ?? isLoopbackHost(env.HOST);
+}
 
 export interface EnvIssue {
   variable: string;

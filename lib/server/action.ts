@@ -3,6 +3,7 @@ import "server-only";
 // Every action returns a plain result object; nothing is thrown across the network boundary.
 import { z } from "zod";
 import type { Permission } from "@/lib/auth/roles";
+import { reportUnexpected } from "./errors";
 import { checkAccess, type SessionUser } from "./session";
 
 export type ActionResult<T> =
@@ -30,6 +31,12 @@ export function authorizedAction<Schema extends z.ZodType, T>(
       for (const issue of parsed.error.issues) fieldErrors[issue.path.join(".") || "input"] ??= issue.message;
       return { ok: false, error: "invalid", message: "Some fields are invalid.", fieldErrors };
     }
-    return handler(parsed.data, decision.user);
+    try {
+      return await handler(parsed.data, decision.user);
+    } catch (error) {
+      // Unexpected failures: details to the server log under an id, a sentence with the id to the user.
+      const { message } = reportUnexpected(error, `server action (${permission})`);
+      return { ok: false, error: "failed", message };
+    }
   };
 }

@@ -1,12 +1,16 @@
 import "server-only";
 // next-auth (v4) configuration: email + password credentials, JWT sessions carrying the user id.
-// The role in the session is re-read from the database on every request (see session.ts), so role changes apply at once.
+// The role is re-read from the database on every request (session.ts), and a session whose version is older than the
+// user's (after sign-out, a password or a role change) is refused there.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { database } from "./db";
 import { serverEnv } from "./env";
-import { verifyCredentials } from "./users";
+import { clientAddress, delayBeforeAnswerMs, recordFailure, recordSuccess, retryAfterSeconds } from "./sign-in-throttle";
+import { endSessions, verifyCredentials } from "./users";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const credentialsSchema = z.object({
   email: z.string().trim().min(1).max(320),
@@ -27,18 +31,37 @@ export function authOptions(): NextAuthOptions {
           email: { label: "Email", type: "email" },
           password: { label: "Password", type: "password" },
         },
-        async authorize(credentials) {
+        async authorize(credentials, req) {
           const parsed = credentialsSchema.safeParse(credentials);
           if (!parsed.success) return null;
-          return verifyCredentials(database(), parsed.data.email, parsed.data.password);
+          const { email, password } = parsed.data;
+          const address = clientAddress(req?.headers);
+          // The route answers 429 first; this keeps the rule when authorize is reached some other way.
+          if (retryAfterSeconds(email, address) > 0) return null;
+          const delay = delayBeforeAnswerMs(email, address);
+          if (delay > 0) await sleep(delay);
+          const user = await verifyCredentials(database(), email, password);
+          if (!user) {
+            recordFailure(email, address);
+            return null;
+          }
+          recordSuccess(email);
+          return user;
         },
       }),
     ],
+    events: {
+      // Signing out ends every session of the user server-side, not only the cookie in this browser.
+      async signOut({ token }) {
+        if (token?.userId) await endSessions(database(), token.userId);
+      },
+    },
     callbacks: {
       jwt({ token, user }) {
         if (user) {
           token.userId = user.id;
           token.role = user.role;
+          token.sessionVersion = user.sessionVersion;
         }
         return token;
       },
@@ -49,6 +72,7 @@ export function authOptions(): NextAuthOptions {
             email: token.email ?? "",
             name: token.name ?? null,
             role: token.role,
+            sessionVersion: token.sessionVersion ?? 0,
           };
         }
         return session;

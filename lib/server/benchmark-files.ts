@@ -7,7 +7,7 @@ import "server-only";
 //   readRunFile(path, options?)     -> Promise<Result<RunRecord[], BenchmarkIssue>>
 //   options.maxBytes: per-file size limit (default DEFAULT_MAX_FILE_BYTES)
 
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { err, ok, type Result } from "@/lib/result";
 import {
@@ -25,6 +25,11 @@ export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 export interface ReadOptions {
   maxBytes?: number;
+  /**
+   * When set, every file's real path (symlinks followed) must lie inside one of these directories; a file outside
+   * is refused with the same message as a missing one, so the answer does not reveal what exists elsewhere.
+   */
+  allowedRoots?: readonly string[];
   /** Also read runs/*.json (default true). */
   includeRuns?: boolean;
 }
@@ -49,31 +54,72 @@ export interface BenchmarkFiles {
   prompts: { name: string; text: string }[];
 }
 
-export async function readJsonFile(file: string, label: string, maxBytes: number = DEFAULT_MAX_FILE_BYTES): Promise<Result<unknown, BenchmarkIssue>> {
+/** Whether the real path of `file` lies inside one of `roots` (their real paths too). */
+export async function insideRoots(file: string, roots: readonly string[]): Promise<boolean> {
+  let real: string;
+  try {
+    real = await realpath(file);
+  } catch {
+    return false;
+  }
+  for (const root of roots) {
+    let realRoot: string;
+    try {
+      realRoot = await realpath(root);
+    } catch {
+      continue;
+    }
+    if (real === realRoot || real.startsWith(`${realRoot}${path.sep}`)) return true;
+  }
+  return false;
+}
+
+export const NOT_AVAILABLE = "does not exist or is not allowed for imports";
+
+/** A JSON parse error without the parser's excerpt of the text: a file's contents are never echoed back. */
+export function jsonErrorWithoutContent(error: unknown): string {
+  const message = error instanceof Error ? error.message : "";
+  const position = /position (\d+)/.exec(message)?.[1];
+  return position !== undefined ? `not valid JSON (syntax error at character ${position})` : "not valid JSON";
+}
+
+/** Reads a file as strict UTF-8: null when it is not valid UTF-8 (never silently replaced). */
+export async function readUtf8Strict(file: string): Promise<string | null> {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(await readFile(file));
+  } catch (error) {
+    if (error instanceof TypeError) return null;
+    throw error;
+  }
+}
+
+export async function readJsonFile(file: string, label: string, maxBytes: number = DEFAULT_MAX_FILE_BYTES, allowedRoots?: readonly string[]): Promise<Result<unknown, BenchmarkIssue>> {
   let size: number;
   try {
+    if (allowedRoots && !(await insideRoots(file, allowedRoots))) return err(issue(label, null, null, NOT_AVAILABLE));
     size = (await stat(file)).size;
   } catch {
-    return err(issue(label, null, null, `cannot read ${file}: the file does not exist or is not accessible`));
+    return err(issue(label, null, null, allowedRoots ? NOT_AVAILABLE : `cannot read ${file}: the file does not exist or is not accessible`));
   }
   if (size > maxBytes) {
     return err(issue(label, null, null, `the file is ${size} bytes, over the ${maxBytes}-byte limit`));
   }
+  const text = await readUtf8Strict(file);
+  if (text === null) return err(issue(label, null, null, "not valid UTF-8 text"));
   try {
-    return ok(JSON.parse(await readFile(file, "utf8")) as unknown);
+    return ok(JSON.parse(text) as unknown);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return err(issue(label, null, null, `not valid JSON (${reason})`));
+    return err(issue(label, null, null, jsonErrorWithoutContent(error)));
   }
 }
 
 export async function readRunFile(file: string, options: ReadOptions & { label?: string } = {}): Promise<Result<RunRecord[], BenchmarkIssue>> {
   const label = options.label ?? path.basename(file);
-  const data = await readJsonFile(file, label, options.maxBytes ?? DEFAULT_MAX_FILE_BYTES);
+  const data = await readJsonFile(file, label, options.maxBytes ?? DEFAULT_MAX_FILE_BYTES, options.allowedRoots);
   return data.ok ? parseRunFile(label, data.value) : data;
 }
 
-async function readPrompts(dir: string, maxBytes: number): Promise<Result<{ name: string; text: string }[], BenchmarkIssue>> {
+async function readPrompts(dir: string, maxBytes: number, allowedRoots?: readonly string[]): Promise<Result<{ name: string; text: string }[], BenchmarkIssue>> {
   let names: string[];
   try {
     names = (await readdir(path.join(dir, "prompts"))).filter((name) => name.endsWith(".txt")).sort();
@@ -83,10 +129,13 @@ async function readPrompts(dir: string, maxBytes: number): Promise<Result<{ name
   const prompts: { name: string; text: string }[] = [];
   for (const name of names) {
     const file = path.join(dir, "prompts", name);
+    if (allowedRoots && !(await insideRoots(file, allowedRoots))) return err(issue(`prompts/${name}`, null, null, NOT_AVAILABLE));
     if ((await stat(file)).size > maxBytes) {
       return err(issue(`prompts/${name}`, null, null, `the file is over the ${maxBytes}-byte limit`));
     }
-    prompts.push({ name: name.replace(/\.txt$/, ""), text: await readFile(file, "utf8") });
+    const text = await readUtf8Strict(file);
+    if (text === null) return err(issue(`prompts/${name}`, null, null, "not valid UTF-8 text"));
+    prompts.push({ name: name.replace(/\.txt$/, ""), text });
   }
   return ok(prompts);
 }
@@ -102,7 +151,7 @@ async function listRunFiles(dir: string): Promise<string[]> {
 export async function readBenchmarkDir(dir: string, options: ReadOptions = {}): Promise<Result<BenchmarkFiles, BenchmarkIssue>> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   const load = async <T>(relative: string, parse: (label: string, data: unknown) => Result<T, BenchmarkIssue>): Promise<Result<T, BenchmarkIssue>> => {
-    const data = await readJsonFile(path.join(dir, relative), relative, maxBytes);
+    const data = await readJsonFile(path.join(dir, relative), relative, maxBytes, options.allowedRoots);
     return data.ok ? parse(relative, data.value) : data;
   };
   const [queries, checkPass, checkResolve] = await Promise.all([
@@ -111,9 +160,9 @@ export async function readBenchmarkDir(dir: string, options: ReadOptions = {}): 
     load("dataset/check_resolve_stage.json", parseCheckResolveFile),
   ]);
   const runNames = options.includeRuns === false ? [] : await listRunFiles(dir);
-  const prompts = await readPrompts(dir, maxBytes);
+  const prompts = await readPrompts(dir, maxBytes, options.allowedRoots);
   const runResults = await Promise.all(
-    runNames.map(async (name) => ({ name, result: await readRunFile(path.join(dir, "runs", name), { maxBytes, label: `runs/${name}` }) })),
+    runNames.map(async (name) => ({ name, result: await readRunFile(path.join(dir, "runs", name), { maxBytes, label: `runs/${name}`, allowedRoots: options.allowedRoots }) })),
   );
   const issues: BenchmarkIssue[] = [];
   for (const result of [queries, checkPass, checkResolve, prompts, ...runResults.map((r) => r.result)]) {

@@ -10,14 +10,17 @@ import { authOptions } from "./auth";
 import { database, type Database } from "./db";
 import { findUserById, type AccountUser } from "./users";
 
-export type SessionUser = AccountUser;
+/** Who is acting: id, email, name and current role (the session version stays with the session check). */
+export type SessionUser = Omit<AccountUser, "sessionVersion">;
 
-/** The signed-in user with their current role, or null. Cached per request. */
+/** The signed-in user with their current role, or null (also for a session ended by sign-out). Cached per request. */
 export const currentUser = cache(async (): Promise<SessionUser | null> => {
   const session = await getServerSession(authOptions());
   const userId = session?.user?.id;
   if (!userId) return null;
-  return findUserById(database(), userId);
+  const user = await findUserById(database(), userId);
+  if (!user || (session.user.sessionVersion ?? 0) !== user.sessionVersion) return null;
+  return user;
 });
 
 export type AccessDecision =

@@ -15,6 +15,8 @@ export interface AccountUser {
   email: string;
   name: string | null;
   role: Role;
+  /** Sessions issued under another version are refused (see endSessions). */
+  sessionVersion: number;
 }
 
 export const newUserSchema = z.object({
@@ -26,8 +28,13 @@ export const newUserSchema = z.object({
 
 export type NewUser = z.input<typeof newUserSchema>;
 
-function toAccountUser(row: { id: string; email: string; name: string | null; role: string }): AccountUser {
-  return { id: row.id, email: row.email, name: row.name, role: isRole(row.role) ? row.role : "viewer" };
+function toAccountUser(row: { id: string; email: string; name: string | null; role: string; sessionVersion: number }): AccountUser {
+  return { id: row.id, email: row.email, name: row.name, role: isRole(row.role) ? row.role : "viewer", sessionVersion: row.sessionVersion };
+}
+
+/** Ends every session of a user: sessions carry the version they were issued under, and this moves it on. */
+export async function endSessions(db: Database, userId: string): Promise<void> {
+  await db.user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
 }
 
 export async function createUser(db: Database, input: NewUser): Promise<Result<AccountUser, string>> {
@@ -52,7 +59,7 @@ export async function setUserRole(db: Database, email: string, role: string): Pr
   if (!isRole(role)) return { ok: false, issues: [`role: must be one of ${ROLES.join(", ")}`] };
   const existing = await db.user.findUnique({ where: { email: email.toLowerCase() } });
   if (!existing) return { ok: false, issues: [`email: no user with ${email}`] };
-  const row = await db.user.update({ where: { id: existing.id }, data: { role } });
+  const row = await db.user.update({ where: { id: existing.id }, data: { role, sessionVersion: { increment: 1 } } });
   return { ok: true, value: toAccountUser(row) };
 }
 
@@ -62,7 +69,7 @@ export async function setUserPassword(db: Database, email: string, password: str
   }
   const existing = await db.user.findUnique({ where: { email: email.toLowerCase() } });
   if (!existing) return { ok: false, issues: [`email: no user with ${email}`] };
-  const row = await db.user.update({ where: { id: existing.id }, data: { passwordHash: await hashPassword(password) } });
+  const row = await db.user.update({ where: { id: existing.id }, data: { passwordHash: await hashPassword(password), sessionVersion: { increment: 1 } } });
   return { ok: true, value: toAccountUser(row) };
 }
 

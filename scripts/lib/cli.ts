@@ -59,17 +59,40 @@ export async function withDatabase<T>(url: string, body: (db: Database) => Promi
   }
 }
 
+/** Exit status when the environment, not the input, is at fault: configuration, a read-only or missing database, disk. */
+export const ENVIRONMENT_ERROR = 3;
+/** Exit status for a bug (an error nobody expected): the only case that prints a stack trace. */
+export const INTERNAL_ERROR = 70;
+
+const ENVIRONMENT_PATTERNS = [
+  /Invalid server configuration/,
+  /readonly database|SQLITE_READONLY|attempt to write a readonly/i,
+  /unable to open database|SQLITE_CANTOPEN|SQLITE_FULL|SQLITE_IOERR|database or disk is full/i,
+  /SQLITE_BUSY|database is locked/i,
+  /\b(EACCES|EPERM|ENOSPC|EROFS|ENOENT)\b/,
+];
+
+/** Whether an error comes from the environment (configuration, database file, disk) rather than from a bug. */
+export function isEnvironmentError(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${String((error as { code?: unknown }).code ?? "")}` : String(error);
+  return ENVIRONMENT_PATTERNS.some((pattern) => pattern.test(text));
+}
+
 /**
- * Runs main and exits with the status it returns. An unusable database prints `error: <what and why>`; any other
- * unexpected error prints its stack. Both exit with 1.
+ * Runs main and exits with the status it returns (0 done, 1 input rejected, 2 bad arguments). An environment
+ * failure prints one line and exits with 3; anything else is a bug: its stack is printed and the status is 70.
  */
 export function runCommandLine(main: () => Promise<number>): void {
   main().then(
     (code) => process.exit(code),
     (error: unknown) => {
-      if (error instanceof DatabaseUnusable) console.error(`error: ${error.message}`);
-      else console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-      process.exit(1);
+      if (error instanceof DatabaseUnusable || isEnvironmentError(error)) {
+        const message = error instanceof Error ? error.message : String(error);
+        console.error(`error: ${message.split("\n").filter(Boolean).slice(-3).join("\n")}`);
+        process.exit(ENVIRONMENT_ERROR);
+      }
+      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+      process.exit(INTERNAL_ERROR);
     },
   );
 }

@@ -46,12 +46,12 @@ describe("a database file the CLI has not seen", () => {
     expect(second.status).toBe(0);
   });
 
-  it("that is not a database gets one line naming the file and the reason, and exit status 1", () => {
+  it("that is not a database gets one line naming the file and the reason, and the environment-error exit status (3)", () => {
     const file = path.join(scratch, "notes.db");
     writeFileSync(file, "these are not the tables you are looking for\n".repeat(100));
     for (const result of [npmRun("export", "leaderboard", "--database", `file:${file}`), npmRun("export:annotations", "--database", `file:${file}`)]) {
       expect(result.stderr).toBe(`error: cannot open database ${file}: file is not a database\n`);
-      expect(result.status).toBe(1);
+      expect(result.status).toBe(3);
     }
     expect(readFileSync(file, "utf8")).toContain("not the tables");
   });

@@ -317,16 +317,19 @@ describe("concurrent votes from two sessions", () => {
   it("keeps every vote when two sessions on one server vote at the same moment", async () => {
     const queueId = await newQueue({ annotatorsPerItem: 2 });
     const items = await db.reviewItem.findMany({ where: { queueId }, orderBy: { position: "asc" } });
-    // The app shares one client per server process: two annotators' requests interleave on it.
-    await Promise.all(
-      items.flatMap((item, index) => [
-        submitReviewVote(db, annotator, vote({ itemId: item.id, judgeCorrect: "correct", followedRules: "yes" })),
-        submitReviewVote(db, second, vote({ itemId: item.id, judgeCorrect: index % 2 ? "incorrect" : "correct", followedRules: "unsure" })),
-      ]),
-    );
+    // The app shares one client per server process: two annotators' requests interleave on it. Each claims an item
+    // (its lock) and votes, as the review page does.
+    const sweep = async (as: SessionUser, incorrectAt: (position: number) => boolean) => {
+      for (let outcome = await claimReviewItem(db, as, queueId, { kind: "resume" }); outcome?.kind === "item" || outcome?.kind === "waiting"; outcome = await claimReviewItem(db, as, queueId, { kind: "resume" })) {
+        if (outcome.kind === "waiting") continue;
+        const saved = await submitReviewVote(db, as, vote({ itemId: outcome.item.id, judgeCorrect: incorrectAt(outcome.item.position) ? "incorrect" : "correct", followedRules: "yes" }));
+        expect(saved.ok).toBe(true);
+      }
+    };
+    await Promise.all([sweep(annotator, () => false), sweep(second, (position) => position % 2 === 1)]);
     expect(await db.reviewVote.count({ where: { item: { queueId } } })).toBe(20);
     expect(await db.reviewVote.count({ where: { item: { queueId }, annotatorId: second.id, verdict: "incorrect" } })).toBe(5);
-    // One annotator in two browser tabs submitting the same item at once: still one vote.
+    // One annotator in two browser tabs changing the same vote at once: still one vote.
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, round) => submitReviewVote(db, annotator, vote({ itemId: items[0]!.id, judgeCorrect: round % 2 ? "incorrect" : "correct", comment: `round ${round}` }))),
     );

@@ -24,6 +24,9 @@ async function main(): Promise<void> {
   let count = 0;
   if (values.mode === "hammer") {
     const rounds = Number(values.rounds ?? 10);
+    // A first vote needs the annotator's lock on the item, as on the review page.
+    const target = await db.reviewItem.findUniqueOrThrow({ where: { id: values.item! }, select: { queueId: true } });
+    await claimReviewItem(db, actor, target.queueId, { kind: "item", itemId: values.item! });
     for (let round = 0; round < rounds; round++) {
       const result = await submitReviewVote(db, actor, voteInputSchema.parse({ itemId: values.item, judgeCorrect: round % 2 ? "incorrect" : "correct", comment: `${process.pid} ${round}` }));
       if (result.ok) count += 1;

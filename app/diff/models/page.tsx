@@ -10,6 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { modelDiffHref, readModelDiffQuery, turnDiffHref } from "@/lib/diff/links";
 import { buildComparison, comparisonInputOf } from "@/lib/diff-view/comparison";
+import { derivedOnce } from "@/lib/server/data/derived-cache";
 import { verdictInputOf, verdictRows } from "@/lib/diff-view/verdicts";
 import { database } from "@/lib/server/db";
 import { getModelDiffSource } from "@/lib/server/data/diff";
@@ -20,7 +21,7 @@ const loadModelDiff = cache(async (actor: SessionUser | null, turn: string | nul
   if (!source) return null;
   const left = source.a?.response;
   const right = source.b?.response;
-  const comparison = left && right ? buildComparison({ before: comparisonInputOf(left), after: comparisonInputOf(right) }) : null;
+  const comparison = left && right ? derivedOnce(`comparison|${left.id}|${right.id}`, () => buildComparison({ before: comparisonInputOf(left), after: comparisonInputOf(right) })) : null;
   return { source, comparison };
 });
 

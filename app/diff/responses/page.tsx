@@ -8,6 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { modelDiffHref, readResponseDiffQuery, responseDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { buildComparison, comparisonInputOf } from "@/lib/diff-view/comparison";
+import { derivedOnce } from "@/lib/server/data/derived-cache";
 import { verdictInputOf, verdictRows } from "@/lib/diff-view/verdicts";
 import { database } from "@/lib/server/db";
 import { getResponsePair, type DiffResponse } from "@/lib/server/data/diff";
@@ -16,7 +17,7 @@ import { checkAccess, requirePagePermission, type SessionUser } from "@/lib/serv
 const loadPair = cache(async (actor: SessionUser | null, a: string, b: string) => {
   const pair = await getResponsePair(database(), actor, a, b);
   if (!pair) return null;
-  return { pair, comparison: buildComparison({ before: comparisonInputOf(pair.a), after: comparisonInputOf(pair.b) }) };
+  return { pair, comparison: derivedOnce(`comparison|${pair.a.id}|${pair.b.id}`, () => buildComparison({ before: comparisonInputOf(pair.a), after: comparisonInputOf(pair.b) })) };
 });
 
 function describe(response: DiffResponse): string {

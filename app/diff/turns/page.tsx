@@ -10,6 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { modelDiffHref, readTurnDiffQuery, turnDiffHref } from "@/lib/diff/links";
 import { buildComparison, comparisonInputOf } from "@/lib/diff-view/comparison";
+import { derivedOnce } from "@/lib/server/data/derived-cache";
 import { verdictInputOf, verdictRows } from "@/lib/diff-view/verdicts";
 import { database } from "@/lib/server/db";
 import { getTurnDiffSource, listDiffRuns } from "@/lib/server/data/diff";
@@ -20,7 +21,8 @@ import { checkAccess, requirePagePermission, type SessionUser } from "@/lib/serv
 const loadTurnDiff = cache(async (actor: SessionUser | null, runId: string, task: string | null, round: number | null) => {
   const source = await getTurnDiffSource(database(), actor, { runId, task, round });
   if (!source) return null;
-  const comparison = source.before && source.after ? buildComparison({ before: comparisonInputOf(source.before), after: comparisonInputOf(source.after) }) : null;
+  const { before, after } = source;
+  const comparison = before && after ? derivedOnce(`comparison|${before.id}|${after.id}`, () => buildComparison({ before: comparisonInputOf(before), after: comparisonInputOf(after) })) : null;
   return { source, comparison };
 });
 

@@ -12,28 +12,27 @@ import { WorkflowViewer } from "@/components/viewer/workflow-viewer";
 import { GradeSection } from "./grade-section";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { database } from "@/lib/server/db";
-import { getResponseDetail } from "@/lib/server/data/responses";
+import { loadResponseWithView } from "@/lib/server/data/response-view";
+import { blindPendingResponseIds } from "@/lib/server/data/review";
 import { checkAccess, requirePagePermission } from "@/lib/server/session";
-import { buildResponseView, type ResponseView } from "@/lib/viewer/response-view";
+import { clipNullable, clipResponseView, PAGE_TEXT_LIMIT, type ClippedFields, type DownloadableField } from "@/lib/viewer/page-text";
+import type { ResponseView } from "@/lib/viewer/response-view";
 import { textMarksFor } from "@/lib/viewer/text-marks";
 import { difyAppName } from "@/lib/workflow/dify-dsl";
 import type { SessionUser } from "@/lib/server/session";
 
-// The stored response is re-scored here with the current core (pure and fast): that gives the Dify conversion
-// and located diagnostics the drawing needs in one consistent set. The stored Diagnostic rows hold the same data
-// for list and aggregate queries (run page, leaderboards); the stored recorded verdicts are shown as they are.
+// The page view (graph layout, located diagnostics, JSON, YAML) is computed once per response and scoring version and
+// then served from memory (lib/server/data/response-view.ts). Long texts are clipped for display so the page stays
+// small whatever the model wrote; the whole text is a download (/api/responses/<id>/text?field=...).
 const loadResponse = cache(async (actor: SessionUser | null, responseId: string) => {
-  const detail = await getResponseDetail(database(), actor, responseId);
-  if (!detail) return null;
-  const view = buildResponseView({
-    rawText: detail.rawText,
-    nodeSelection: detail.nodeSelection,
-    designPrinciple: detail.designPrinciple,
-    workflow: detail.workflow,
-    turn: { inputVars: detail.turn.inputVars, outputVars: detail.turn.outputVars, keyNodes: detail.turn.keyNodes },
-    appName: difyAppName(detail.turn.task.name, detail.turn.round),
-  });
-  return { detail, view };
+  const loaded = await loadResponseWithView(database(), actor, responseId);
+  if (!loaded) return null;
+  const { view, clipped } = clipResponseView(loaded.view);
+  // An annotator of a blind queue holding this response sees no verdict or reason until they have voted on it.
+  const judgesHidden = (await blindPendingResponseIds(database(), actor, [responseId])).has(responseId);
+  const judges = judgesHidden ? [] : loaded.detail.judges.map((judge) => ({ ...judge, reason: clipNullable(judge.reason) }));
+  const detail = { ...loaded.detail, judges, pass: judgesHidden ? null : loaded.detail.pass, cases: judgesHidden ? [] : loaded.detail.cases };
+  return { detail, view, clipped, judgesHidden };
 });
 
 export async function generateMetadata({ params }: PageProps<"/responses/[responseId]">): Promise<Metadata> {
@@ -61,34 +60,55 @@ function CozePackageLink({ responseId, coze }: { responseId: string; coze: Respo
   );
 }
 
-function sourceTabs(view: ResponseView, appName: string, responseId: string): TabItem[] {
+function textDownloadHref(responseId: string, field: DownloadableField, filename?: string): string {
+  return `/api/responses/${encodeURIComponent(responseId)}/text?field=${field}${filename ? `&filename=${encodeURIComponent(filename)}` : ""}`;
+}
+
+/** Says a text is cut for display and links to the whole of it. */
+function ClippedNotice({ responseId, field, clipped }: { responseId: string; field: DownloadableField; clipped: ClippedFields }) {
+  const total = clipped[field];
+  if (total === undefined) return null;
+  return (
+    <p className="mb-2 text-sm text-amber-800 dark:text-amber-300" data-testid="clipped-notice">
+      Showing the first {PAGE_TEXT_LIMIT.toLocaleString("en")} of {total.toLocaleString("en")} characters.{" "}
+      <a href={textDownloadHref(responseId, field)} className="underline" download>
+        Download the whole text
+      </a>
+      .
+    </p>
+  );
+}
+
+function sourceTabs(responseId: string, view: ResponseView, clipped: ClippedFields, appName: string): TabItem[] {
   const { texts, original, repaired } = view;
+  // Copy and Download in the tab bar carry the text to the browser a second time: only for texts shown whole.
+  const whole = (field: DownloadableField, text: string, filename?: string) =>
+    clipped[field] === undefined ? { text } : { downloadHref: textDownloadHref(responseId, field, filename) };
   const rawMarks = textMarksFor(view.diagnostics, "raw");
   const response: TabItem = texts.raw !== null
     ? {
         id: "response",
         label: "Raw response",
-        text: texts.raw,
-        content: <MarkedText text={texts.raw} marks={rawMarks} label="Raw response" anchors={rawMarks.length > 0 && texts.workflow === null} maxHeight={560} />,
+        ...whole("raw", texts.raw),
+        content: (
+          <>
+            <ClippedNotice responseId={responseId} field="raw" clipped={clipped} />
+            <MarkedText text={texts.raw} marks={rawMarks} label="Raw response" anchors={rawMarks.length > 0 && texts.workflow === null} maxHeight={560} />
+          </>
+        ),
       }
     : {
         id: "response",
         label: "Response fields",
-        text: texts.workflow ?? "",
+        ...whole("workflow", texts.workflow ?? ""),
         content: (
           <div className="space-y-3">
-            {(
-              [
-                ["node_selection", texts.nodeSelection],
-                ["design_principle", texts.designPrinciple],
-                ["workflow", texts.workflow],
-              ] as const
-            ).map(([name, text]) => (
-              <div key={name}>
-                <h3 className="mb-1 font-mono text-xs text-slate-500">{name}</h3>
-                {text === null ? <p className="text-sm text-slate-500">Missing.</p> : <MarkedText text={text} marks={name === "workflow" ? textMarksFor(view.diagnostics, "workflow") : []} label={name} anchors={false} maxHeight={name === "workflow" ? 480 : 200} />}
-              </div>
-            ))}
+            <p className="text-sm text-slate-600 dark:text-slate-400">node_selection and design_principle are shown under Instruction and answer below.</p>
+            <div>
+              <h3 className="mb-1 font-mono text-xs text-slate-500">workflow</h3>
+              <ClippedNotice responseId={responseId} field="workflow" clipped={clipped} />
+              {texts.workflow === null ? <p className="text-sm text-slate-500">Missing.</p> : <MarkedText text={texts.workflow} marks={textMarksFor(view.diagnostics, "workflow")} label="workflow" anchors={false} maxHeight={480} />}
+            </div>
           </div>
         ),
       };
@@ -99,12 +119,13 @@ function sourceTabs(view: ResponseView, appName: string, responseId: string): Ta
     content: json ? (
       <>
         {original.prettyJson ? null : <p className="mb-2 text-sm text-amber-800 dark:text-amber-300">The original JSON does not parse; this is the repaired workflow.</p>}
+        <ClippedNotice responseId={responseId} field="json" clipped={clipped} />
         <pre className="max-h-[560px] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-800" data-testid="pretty-json">{json}</pre>
       </>
     ) : (
       <p className="text-sm">The workflow JSON does not parse and no repair makes it parse.</p>
     ),
-    ...(json ? { text: json, filename: `${appName}${original.prettyJson ? "" : ".repaired"}.json`, mime: "application/json" } : {}),
+    ...(json ? { ...whole("json", json, `${appName}${original.prettyJson ? "" : ".repaired"}.json`), filename: `${appName}${original.prettyJson ? "" : ".repaired"}.json`, mime: "application/json" } : {}),
   };
   const yaml = original.yaml ?? repaired.yaml;
   const yamlTab: TabItem = {
@@ -114,10 +135,11 @@ function sourceTabs(view: ResponseView, appName: string, responseId: string): Ta
       <>
         <CozePackageLink responseId={responseId} coze={view.coze} />
         {original.yaml ? null : <p className="mb-2 text-sm">{original.yamlMissingReason}{repaired.yaml ? " Below is the Dify DSL of the repaired workflow." : ""}</p>}
+        <ClippedNotice responseId={responseId} field="yaml" clipped={clipped} />
         {yaml ? <pre className="max-h-[560px] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-800" data-testid="dify-yaml">{yaml}</pre> : null}
       </>
     ),
-    ...(yaml ? { text: yaml, filename: `${appName}${original.yaml ? "" : ".repaired"}.yml`, mime: "application/x-yaml" } : {}),
+    ...(yaml ? { ...whole("yaml", yaml, `${appName}${original.yaml ? "" : ".repaired"}.yml`), filename: `${appName}${original.yaml ? "" : ".repaired"}.yml`, mime: "application/x-yaml" } : {}),
   };
   return [response, jsonTab, yamlTab];
 }
@@ -127,7 +149,7 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
   const user = await requirePagePermission("read", `/responses/${encodeURIComponent(responseId)}`);
   const loaded = await loadResponse(user, responseId);
   if (!loaded) notFound();
-  const { detail, view } = loaded;
+  const { detail, view, clipped, judgesHidden } = loaded;
   const query = await searchParams;
   const initialNode = typeof query.node === "string" ? query.node : null;
   const appName = difyAppName(detail.turn.task.name, detail.turn.round);
@@ -175,8 +197,15 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
           Compare with another model on this turn
         </Link>
       </nav>
-      <VerdictSummary detail={detail} view={view} />
-      <GradeSection user={user} responseId={detail.id} />
+      {judgesHidden ? (
+        <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950/40" data-testid="verdicts-hidden">
+          This response is in a blind review queue assigned to you: its verdicts, the judges&apos; reasons and the test results stay hidden until you
+          have voted on it. <Link href="/review" className="underline">Go to your review queues</Link>.
+        </p>
+      ) : (
+        <VerdictSummary detail={detail} view={view} />
+      )}
+      {judgesHidden ? null : <GradeSection user={user} responseId={detail.id} />}
 
       <section aria-labelledby="workflow-title" className="space-y-3">
         <h2 id="workflow-title" className="text-lg font-semibold">
@@ -206,11 +235,14 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
         <h2 id="source-title" className="text-lg font-semibold">
           Source
         </h2>
-        <Tabs items={sourceTabs(view, appName, responseId)} label="Response source" />
+        <Tabs items={sourceTabs(detail.id, view, clipped, appName)} label="Response source" />
       </section>
 
-      <Conversation detail={detail} view={view} diagnostics={view.diagnostics} />
-      <JudgesAndTests detail={detail} view={view} />
+      <Conversation detail={detail} view={view} diagnostics={view.diagnostics} clipped={<>
+        <ClippedNotice responseId={detail.id} field="nodeSelection" clipped={clipped} />
+        <ClippedNotice responseId={detail.id} field="designPrinciple" clipped={clipped} />
+      </>} />
+      {judgesHidden ? null : <JudgesAndTests detail={detail} view={view} />}
     </div>
   );
 }

@@ -21,6 +21,8 @@ export interface ResponseDetail {
     label: string;
     origin: string;
     coreVersion: string;
+    /** When the run's stored verdicts were last computed: views derived from them are keyed by it. */
+    scoredAt: Date;
     hasResolve: boolean;
     model: { name: string; displayName: string };
     benchmark: { id: string; name: string };
@@ -98,6 +100,7 @@ export async function getResponseDetail(db: Database, actor: SessionUser | null,
       label: run.label,
       origin: run.origin,
       coreVersion: run.coreVersion,
+      scoredAt: run.scoredAt,
       hasResolve: run.hasResolve,
       model: run.model,
       benchmark: run.benchmark,

@@ -2,6 +2,7 @@ import "server-only";
 // Runs: listing with their rates, deleting, and re-scoring with the current scoring core. Each function checks the
 // acting user's permission before its query.
 import type { Database } from "../db";
+import { countRunVotes } from "./review";
 import { assertAllowed } from "../authz";
 import type { SessionUser } from "../session";
 
@@ -50,15 +51,28 @@ export async function listRuns(db: Database, actor: SessionUser | null): Promise
     hasResolve: run.hasResolve,
     disagreements: Number(passedByRun.get(run.id)?.disagreements ?? 0),
     importedAt: run.importedAt,
-    importedBy: run.importedBy,
+    // Who imported is an e-mail address: shown to signed-in users only.
+    importedBy: actor ? run.importedBy : null,
     coreVersion: run.coreVersion,
   }));
 }
 
-export async function deleteRun(db: Database, actor: SessionUser, runId: string): Promise<{ deleted: boolean; label: string | null }> {
+export type DeleteRunOutcome =
+  | { deleted: true; label: string }
+  | { deleted: false; label: null }
+  /** The run's responses carry review votes: deleting needs `confirmVotes` equal to their count. */
+  | { deleted: false; label: string; votes: number; queues: number };
+
+/**
+ * Deletes a run. When review votes were cast on its responses, they would go with it: then the caller must confirm
+ * by naming the number of votes (`confirmVotes`), and nothing is deleted until they do.
+ */
+export async function deleteRun(db: Database, actor: SessionUser, runId: string, confirmVotes?: number): Promise<DeleteRunOutcome> {
   assertAllowed(actor, "administer");
   const run = await db.run.findUnique({ where: { id: runId }, select: { label: true } });
   if (!run) return { deleted: false, label: null };
+  const { votes, queues } = await countRunVotes(db, runId);
+  if (votes > 0 && confirmVotes !== votes) return { deleted: false, label: run.label, votes, queues };
   // Cascades remove responses, verdicts, diagnostics and case results in the same statement's transaction.
   await db.run.delete({ where: { id: runId } });
   return { deleted: true, label: run.label };

@@ -15,13 +15,17 @@ export function allowedImportRoots(): string[] {
   return [path.resolve(/*turbopackIgnore: true*/ benchmarkDir), path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "demo")];
 }
 
+// One answer for "missing" and "outside": the difference would let a user probe the server's files.
+const notAllowed = (requested: string) =>
+  `${requested.replace(/[\u0000-\u001f]/g, "")} does not exist or is outside the directories imports may read (IMPORT_ALLOWED_DIRS)`;
+
 /** The real path of `requested` when it lies inside an allowed root; otherwise a message saying why not. */
 export async function resolveAllowedPath(requested: string): Promise<{ ok: true; path: string } | { ok: false; message: string }> {
   let real: string;
   try {
     real = await realpath(path.resolve(requested));
   } catch {
-    return { ok: false, message: `${requested} does not exist on the server` };
+    return { ok: false, message: notAllowed(requested) };
   }
   for (const root of allowedImportRoots()) {
     let realRoot: string;
@@ -32,5 +36,5 @@ export async function resolveAllowedPath(requested: string): Promise<{ ok: true;
     }
     if (real === realRoot || real.startsWith(`${realRoot}${path.sep}`)) return { ok: true, path: real };
   }
-  return { ok: false, message: `${requested} is outside the directories imports may read (IMPORT_ALLOWED_DIRS)` };
+  return { ok: false, message: notAllowed(requested) };
 }

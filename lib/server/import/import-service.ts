@@ -1,7 +1,7 @@
 import "server-only";
 // Imports a benchmark and runs: read and validate everything, score every response, then write it all in one
 // transaction. Any invalid file rejects the whole import with located issues and leaves the database unchanged.
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseCheckPassFile, parseCheckResolveFile, parseQueryFile } from "@/lib/benchmark/dataset";
 import { issue, type BenchmarkIssue } from "@/lib/benchmark/issues";
@@ -20,7 +20,7 @@ import {
 } from "@/lib/import/plan";
 import type { Result } from "@/lib/result";
 import type { Database } from "../db";
-import { readBenchmarkDir } from "../benchmark-files";
+import { insideRoots, jsonErrorWithoutContent, NOT_AVAILABLE, readBenchmarkDir, readUtf8Strict } from "../benchmark-files";
 import { sha256 } from "../hash";
 import { loadBenchmarkSource } from "./benchmark-source";
 import { writeImport, type WriteResult } from "./write-import";
@@ -34,7 +34,8 @@ export interface ImportFile {
 }
 
 export type BenchmarkInput =
-  | { kind: "directory"; dir: string; name?: string }
+  /** `allowedRoots`: every file read must really (symlinks followed) lie inside one of them (web imports). */
+  | { kind: "directory"; dir: string; name?: string; allowedRoots?: readonly string[] }
   | { kind: "files"; name: string; files: ImportFile[] }
   | { kind: "existing"; benchmarkId: string };
 
@@ -51,6 +52,34 @@ export interface ImportRequest {
 export interface ImportLimits {
   maxFileBytes: number;
   maxResponses: number;
+  /** Longest string any field of a run record may hold (default DEFAULT_MAX_FIELD_CHARS). */
+  maxFieldChars?: number;
+}
+
+/** 256 KiB of characters: four times the longest field in the published runs (about 123,000 characters). */
+export const DEFAULT_MAX_FIELD_CHARS = 256 * 1024;
+
+/**
+ * Fields of a run file longer than the cap, each named by record and field. A field over the cap rejects the import
+ * (nothing is stored truncated): a page or a score built from a cut text would silently differ from the run.
+ */
+export function oversizedFields(fileName: string, data: unknown, maxChars: number): BenchmarkIssue[] {
+  const found: BenchmarkIssue[] = [];
+  const visit = (value: unknown, record: number, field: string) => {
+    if (found.length >= 20) return;
+    if (typeof value === "string") {
+      if (value.length > maxChars) {
+        found.push(issue(fileName, `record ${record}`, field, `${value.length} characters, over the limit of ${maxChars} per field (IMPORT_MAX_FIELD_KB)`));
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => visit(item, record, `${field}[${index}]`));
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, item] of Object.entries(value)) visit(item, record, field ? `${field}.${key}` : key);
+    }
+  };
+  if (Array.isArray(data)) data.forEach((record, index) => visit(record, index, ""));
+  else visit(data, 0, "");
+  return found;
 }
 
 export type ImportPhase = "reading" | "validating" | "scoring" | "done";
@@ -112,7 +141,7 @@ function parseJsonText(file: ImportFile): { ok: true; value: unknown } | { ok: f
   try {
     return { ok: true, value: JSON.parse(file.content) as unknown };
   } catch (error) {
-    return { ok: false, issue: issue(file.name, null, null, `not valid JSON (${error instanceof Error ? error.message : error})`) };
+    return { ok: false, issue: issue(file.name, null, null, jsonErrorWithoutContent(error)) };
   }
 }
 
@@ -163,7 +192,7 @@ async function resolveBenchmark(
   }
   let source: BenchmarkSource;
   if (input.kind === "directory") {
-    const files = await readBenchmarkDir(input.dir, { maxBytes: limits.maxFileBytes, includeRuns: false });
+    const files = await readBenchmarkDir(input.dir, { maxBytes: limits.maxFileBytes, includeRuns: false, allowedRoots: input.allowedRoots });
     if (!files.ok) return { issues: files.issues };
     const dirName = path.basename(path.resolve(input.dir));
     source = {
@@ -183,6 +212,9 @@ async function resolveBenchmark(
   if (!plan.ok) return { issues: plan.issues };
   return { source, plan: plan.value, existingId: null };
 }
+
+/** What a model name may look like, from any source (option, form field, file name): it is shown and linked everywhere. */
+export const MODEL_NAME_PATTERN = /^[\w.\-]{1,100}$/;
 
 /** The model name a run file implies: its base name without `.json` (and a `.generation` marker). */
 export function modelNameFromFile(fileName: string): string {
@@ -232,6 +264,11 @@ export async function runImport(db: Database, request: ImportRequest, limits: Im
       issues.push(json.issue);
       continue;
     }
+    const oversized = oversizedFields(file.name, json.value, limits.maxFieldChars ?? DEFAULT_MAX_FIELD_CHARS);
+    if (oversized.length) {
+      issues.push(...oversized);
+      continue;
+    }
     parsedRuns.push({ file, kind: isGenerationFile(json.value) ? "generation" : "recorded", data: json.value });
   }
   const responsesTotal = parsedRuns.reduce((total, run) => total + countResponses(run), 0);
@@ -245,7 +282,12 @@ export async function runImport(db: Database, request: ImportRequest, limits: Im
   const summaries: RunSummary[] = [];
   for (const [index, run] of parsedRuns.entries()) {
     report({ file: run.file.name, fileIndex: index });
-    const model = describeModel(request.model ?? modelNameFromFile(run.file.name));
+    const modelName = request.model ?? modelNameFromFile(run.file.name);
+    if (!MODEL_NAME_PATTERN.test(modelName)) {
+      issues.push(issue(run.file.name, null, "model", "the model name (from the file name) must be 1–100 letters, digits, dots, dashes or underscores; rename the file or name the model"));
+      continue;
+    }
+    const model = describeModel(modelName);
     const source = { file: run.file.name, model, label: request.label ?? path.basename(run.file.name) };
     const onResponse = () => {
       progress.responsesDone += 1;
@@ -353,20 +395,29 @@ export async function expandRunPaths(paths: string[]): Promise<{ files: string[]
   return { files, issues };
 }
 
-/** Reads run files from disk, refusing files over the size limit before reading them. */
-export async function readImportFiles(paths: string[], maxBytes: number): Promise<{ files: ImportFile[]; issues: BenchmarkIssue[] }> {
+/**
+ * Reads run files from disk as strict UTF-8, refusing files over the size limit before reading them. With
+ * `allowedRoots`, a file whose real path lies outside them gets the same answer as a missing one.
+ */
+export async function readImportFiles(paths: string[], maxBytes: number, allowedRoots?: readonly string[]): Promise<{ files: ImportFile[]; issues: BenchmarkIssue[] }> {
   const files: ImportFile[] = [];
   const issues: BenchmarkIssue[] = [];
   for (const file of paths) {
     try {
+      if (allowedRoots && !(await insideRoots(file, allowedRoots))) {
+        issues.push(issue(file, null, null, NOT_AVAILABLE));
+        continue;
+      }
       const { size } = await stat(file);
       if (size > maxBytes) {
         issues.push(issue(file, null, null, `the file is ${size} bytes, over the ${maxBytes}-byte limit (IMPORT_MAX_FILE_MB)`));
         continue;
       }
-      files.push({ name: file, content: await readFile(file, "utf8") });
+      const content = await readUtf8Strict(file);
+      if (content === null) issues.push(issue(file, null, null, "not valid UTF-8 text"));
+      else files.push({ name: file, content });
     } catch {
-      issues.push(issue(file, null, null, "does not exist or cannot be read"));
+      issues.push(issue(file, null, null, allowedRoots ? NOT_AVAILABLE : "does not exist or cannot be read"));
     }
   }
   return { files, issues };

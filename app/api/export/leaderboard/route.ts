@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { parseJudgeChoice } from "@/lib/judges/choice";
 import { exportFileName, leaderboardColumns, leaderboardExportRows, MIME_TYPES, render } from "@/lib/leaderboard/export";
 import { database } from "@/lib/server/db";
-import { getExportRates } from "@/lib/server/data/leaderboard";
+import { getExportRates, listBenchmarkChoices } from "@/lib/server/data/leaderboard";
 import { checkAccess } from "@/lib/server/session";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +19,15 @@ export async function GET(request: Request) {
   }
   const judge = parseJudgeChoice(url.searchParams.get("judge"));
   if (!judge.ok) return NextResponse.json({ error: judge.issues.join("; ") }, { status: 400 });
-  const { rows, benchmark } = await getExportRates(database(), decision.user, source, url.searchParams.get("benchmark"), judge.value);
+  const requested = url.searchParams.get("benchmark");
+  if (requested && source === "measured") {
+    // An unknown benchmark is a 404, not the default benchmark's figures under another name.
+    const choices = await listBenchmarkChoices(database(), decision.user);
+    if (!choices.some((choice) => choice.id === requested || choice.name.toLowerCase() === requested.toLowerCase())) {
+      return NextResponse.json({ error: "not found", message: "No benchmark with that name or id." }, { status: 404 });
+    }
+  }
+  const { rows, benchmark } = await getExportRates(database(), decision.user, source, requested, judge.value);
   const body = render(leaderboardColumns(source), leaderboardExportRows(rows, { allRounds: url.searchParams.get("rounds") === "all" }), format);
   const name = exportFileName(["leaderboard", source, ...(benchmark ? [benchmark.name] : []), ...(source === "measured" && judge.value.param ? [`judged-by-${judge.value.param}`] : [])], format);
   return new NextResponse(body, {

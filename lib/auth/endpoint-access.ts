@@ -1,0 +1,29 @@
+// Who may call each server action and route handler: the one table the authorization matrix test is generated from.
+// Every export of app/actions/*.ts and every HTTP method of app/api/**/route.ts must have an entry here (the test
+// fails otherwise), so a new endpoint cannot ship without saying who may use it.
+import type { Permission } from "./roles";
+
+/** "public": anyone, signed in or not (health, the sign-in machinery). Otherwise the permission the endpoint checks. */
+export type EndpointAccess = Permission | "public";
+
+export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
+  "app/actions/review.ts#createQueueAction": "manageQueues",
+  "app/actions/review.ts#createDerivedQueueAction": "manageQueues",
+  "app/actions/review.ts#assignAnnotatorsAction": "manageQueues",
+  "app/actions/review.ts#unassignAnnotatorAction": "manageQueues",
+  "app/actions/review.ts#claimReviewItemAction": "annotate",
+  "app/actions/review.ts#renewReviewLockAction": "annotate",
+  "app/actions/review.ts#submitVoteAction": "annotate",
+  "app/actions/run-actions.ts#deleteRunAction": "administer",
+  "app/actions/run-actions.ts#rescoreRunAction": "import",
+  "app/actions/start-import.ts#startDirectoryImport": "import",
+  "app/api/auth/[...nextauth]/route.ts#GET": "public",
+  "app/api/auth/[...nextauth]/route.ts#POST": "public",
+  "app/api/export/leaderboard/route.ts#GET": "read",
+  "app/api/health/route.ts#GET": "public",
+  "app/api/imports/route.ts#POST": "import",
+  "app/api/imports/[id]/route.ts#GET": "import",
+  "app/api/responses/[responseId]/text/route.ts#GET": "read",
+  "app/api/review/export/route.ts#GET": "manageQueues",
+  "app/api/review/matching/route.ts#GET": "manageQueues",
+};

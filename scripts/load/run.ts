@@ -1,0 +1,197 @@
+// `npm run test:load`: fifty concurrent anonymous clients against the production build on loopback, one page at a
+// time, with the 12 shared runs imported. Reports per page: requests, errors, p50/p95/p99 latency and response size,
+// and /api/health's latency while the heaviest page is under load; exits 1 when a target is missed.
+//   LOAD_DURATION_S   seconds per page (default 30; CI may lower it), LOAD_CONNECTIONS (default 50),
+//   LOAD_PORT         port of the server it starts (default 3206), LOAD_URL to use an already running server
+//                     (loopback only; then the database must already hold the shared runs).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import autocannon, { type Result as LoadResult } from "autocannon";
+import { createDatabaseClient } from "@/lib/server/db";
+import { measureUploadRefusals } from "../bench/upload-refusal";
+
+const ROOT = path.resolve(__dirname, "../..");
+const DURATION_S = Number(process.env.LOAD_DURATION_S ?? 30);
+const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 50);
+const PORT = Number(process.env.LOAD_PORT ?? 3206);
+const BASE = process.env.LOAD_URL ?? `http://127.0.0.1:${PORT}`;
+const DATABASE_FILE = path.join(ROOT, "data", "e2e.db");
+
+interface Target {
+  name: string;
+  path: string;
+  p95LimitMs: number;
+  connections?: number;
+  watchHealth?: boolean;
+}
+
+function assertLoopback(url: string): void {
+  const host = new URL(url).hostname;
+  if (!["127.0.0.1", "localhost", "[::1]", "::1"].includes(host)) {
+    throw new Error(`The load test runs against loopback only; ${host} is not a loopback host.`);
+  }
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+async function waitForHealth(timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    try {
+      if ((await fetch(`${BASE}/api/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`the server at ${BASE} did not become healthy within ${timeoutMs / 1000} s`);
+}
+
+function startServer(): ChildProcess {
+  console.log("• starting the production server with the demo data and the shared benchmark's runs (scripts/e2e-server.ts)");
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "--conditions=react-server", "scripts/e2e-server.ts", "--port", String(PORT)], {
+    cwd: ROOT,
+    env: { ...process.env, PUBLIC_READ: "true" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout?.on("data", (chunk: Buffer) => process.stdout.write(chunk.toString().split("\n").filter((line) => line.startsWith("•")).map((line) => `${line}\n`).join("")));
+  child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+  return child;
+}
+
+/**
+ * Gives one recorded response (not the largest) a 2 MB design_principle in the throwaway load-test database, as an
+ * import from before the per-field cap could have stored it; returns its id.
+ */
+async function plantTwoMegabyteField(exceptId: string): Promise<string> {
+  const db = createDatabaseClient(`file:${DATABASE_FILE}`);
+  try {
+    const target = await db.response.findFirstOrThrow({ where: { id: { not: exceptId }, rawText: null, designPrinciple: { not: null }, run: { origin: "recorded" } }, select: { id: true } });
+    const text = "## Plan\n\n" + "The workflow reads the paper, then summarises it section by section. ".repeat(30_000);
+    await db.response.update({ where: { id: target.id }, data: { designPrinciple: text } });
+    return target.id;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+/** The recorded response with the most text: the heaviest response page. */
+async function largestResponseId(): Promise<{ id: string; chars: number }> {
+  const db = createDatabaseClient(`file:${DATABASE_FILE}`);
+  try {
+    const rows = await db.$queryRawUnsafe<{ id: string; chars: unknown }[]>(
+      `SELECT r."id" AS id, COALESCE(LENGTH(r."rawText"), 0) + COALESCE(LENGTH(r."workflow"), 0) + COALESCE(LENGTH(r."designPrinciple"), 0) + COALESCE(LENGTH(r."nodeSelection"), 0) AS chars
+       FROM "Response" r JOIN "Run" ru ON ru."id" = r."runId" WHERE ru."origin" = 'recorded' ORDER BY chars DESC LIMIT 1`,
+    );
+    const runs = await db.run.count({ where: { origin: "recorded", label: { not: { startsWith: "demo_" } } } });
+    if (runs < 12) throw new Error(`the load test needs the 12 shared runs imported; the database has ${runs}`);
+    return { id: rows[0]!.id, chars: Number(rows[0]!.chars) };
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+async function measureHealthDuring(stop: { done: boolean }): Promise<number[]> {
+  const times: number[] = [];
+  while (!stop.done) {
+    const started = performance.now();
+    try {
+      await (await fetch(`${BASE}/api/health`)).arrayBuffer();
+      times.push(performance.now() - started);
+    } catch {
+      times.push(Number.POSITIVE_INFINITY);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return times.sort((a, b) => a - b);
+}
+
+async function load(target: Target) {
+  const url = `${BASE}${target.path}`;
+  const probe = await fetch(url);
+  const bytes = (await probe.arrayBuffer()).byteLength;
+  if (!probe.ok) throw new Error(`${target.path} answers ${probe.status} before the load starts`);
+  const times: number[] = [];
+  const stop = { done: false };
+  const health = target.watchHealth ? measureHealthDuring(stop) : Promise.resolve([] as number[]);
+  const result = await new Promise<LoadResult>((resolve, reject) => {
+    const instance = autocannon({ url, connections: target.connections ?? CONNECTIONS, duration: DURATION_S, timeout: 30 }, (error, outcome) => (error ? reject(error) : resolve(outcome)));
+    instance.on("response", (_client, _status, _bytes, responseTime) => times.push(responseTime));
+  });
+  stop.done = true;
+  const healthTimes = await health;
+  times.sort((a, b) => a - b);
+  const errors = result.errors + result.timeouts + result.non2xx;
+  const p95 = quantile(times, 0.95);
+  return {
+    page: target.name,
+    path: target.path,
+    requests: result.requests.total,
+    requestsPerSecond: Math.round(result.requests.average * 10) / 10,
+    errors,
+    p50Ms: Math.round(quantile(times, 0.5)),
+    p95Ms: Math.round(p95),
+    p99Ms: Math.round(quantile(times, 0.99)),
+    htmlBytes: bytes,
+    p95LimitMs: target.p95LimitMs,
+    ...(target.watchHealth ? { healthP50Ms: Math.round(quantile(healthTimes, 0.5)), healthP95Ms: Math.round(quantile(healthTimes, 0.95)), healthMaxMs: Math.round(healthTimes.at(-1) ?? NaN) } : {}),
+    ok: errors === 0 && p95 <= target.p95LimitMs,
+  };
+}
+
+async function main(): Promise<number> {
+  assertLoopback(BASE);
+  if (!(DURATION_S > 0 && DURATION_S <= 120)) throw new Error("LOAD_DURATION_S must be between 1 and 120");
+  if (!(CONNECTIONS > 0 && CONNECTIONS <= 200)) throw new Error("LOAD_CONNECTIONS must be between 1 and 200");
+  let server: ChildProcess | null = null;
+  if (!process.env.LOAD_URL) {
+    const benchmark = process.env.C2W_BENCHMARK_DIR ?? path.resolve(ROOT, "..", "shared", "chat2workflow");
+    if (!existsSync(path.join(benchmark, "dataset", "query.json"))) {
+      console.log(`skipped: the shared benchmark is not at ${benchmark} (set C2W_BENCHMARK_DIR); the load test needs its 12 runs`);
+      return 0;
+    }
+    server = startServer();
+  }
+  try {
+    await waitForHealth(15 * 60 * 1000);
+    const largest = process.env.LOAD_URL ? null : await largestResponseId();
+    const planted = largest ? await plantTwoMegabyteField(largest.id) : null;
+    const targets: Target[] = [
+      { name: "leaderboard", path: "/", p95LimitMs: 300 },
+      { name: "task page", path: "/tasks/PaperQA", p95LimitMs: 300 },
+      ...(largest ? [{ name: `largest response page (${largest.chars} characters of model output)`, path: `/responses/${largest.id}`, p95LimitMs: 500, watchHealth: true }] : []),
+      ...(planted ? [{ name: "response page with a 2 MB design_principle", path: `/responses/${planted}`, p95LimitMs: 500, watchHealth: true }] : []),
+    ];
+    const results = [];
+    for (const target of targets) {
+      console.log(`• ${CONNECTIONS} clients for ${DURATION_S} s on ${target.path}`);
+      const result = await load(target);
+      console.log(JSON.stringify(result));
+      results.push(result);
+    }
+    console.log("• anonymous 60 MB posts (upload route, then a server action)");
+    const refusals = await measureUploadRefusals(BASE);
+    for (const refusal of refusals) console.log(JSON.stringify(refusal));
+    console.log("\npage | req/s | errors | p50 ms | p95 ms (limit) | p99 ms | bytes");
+    for (const r of results) console.log(`${r.page} | ${r.requestsPerSecond} | ${r.errors} | ${r.p50Ms} | ${r.p95Ms} (${r.p95LimitMs}) | ${r.p99Ms} | ${r.htmlBytes}`);
+    const bounded = results.every((r) => r.htmlBytes <= 2 * 1024 * 1024);
+    const healthy = results.every((r) => !("healthP95Ms" in r) || (r.healthP95Ms ?? 0) <= 50);
+    console.log(`every page ≤ 2 MB of HTML: ${bounded}; /api/health p95 ≤ 50 ms under response-page load: ${healthy}`);
+    return results.every((r) => r.ok) && bounded ? 0 : 1;
+  } finally {
+    if (server?.pid) process.kill(-server.pid, "SIGTERM");
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(3);
+  },
+);

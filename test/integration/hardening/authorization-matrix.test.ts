@@ -1,0 +1,136 @@
+// The authorization matrix, generated from ENDPOINT_ACCESS: every server action and route handler is called as each
+// of admin, researcher, annotator, viewer and anonymous. Roles without the permission are refused (the action's
+// refusal, or 401/403) and the database is unchanged; roles with it get past the check. An endpoint missing from the
+// table, or from the calls below, fails the test.
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { ENDPOINT_ACCESS } from "@/lib/auth/endpoint-access";
+import { can } from "@/lib/auth/roles";
+import { emptyDatabase, testDatabase } from "../../support/database";
+import { ACTORS, ensureRoleUsers, signInAs, type Actor } from "../../support/session-mock";
+import { tableCounts } from "../../support/table-counts";
+
+vi.mock("next-auth", async (original) => ({ ...(await original<typeof import("next-auth")>()), ...(await import("../../support/session-mock")).nextAuthMock }));
+vi.mock("next/cache", () => ({ revalidatePath: () => undefined, revalidateTag: () => undefined }));
+
+const ROOT = path.resolve(__dirname, "../../..");
+const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+const ROLE_REFUSALS = ["Sign in to do this.", "Your role does not allow this action."];
+
+function files(dir: string, match: (name: string) => boolean): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) found.push(...files(full, match));
+    else if (match(entry)) found.push(full);
+  }
+  return found;
+}
+
+/** Every endpoint in the code: server action exports and route handler methods, as "<file>#<export>". */
+async function endpointsInCode(): Promise<string[]> {
+  const names: string[] = [];
+  for (const file of files(path.join(ROOT, "app/actions"), (name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))) {
+    const loaded = (await import(file)) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(loaded)) if (typeof value === "function") names.push(`${path.relative(ROOT, file)}#${name}`);
+  }
+  for (const file of files(path.join(ROOT, "app/api"), (name) => name === "route.ts")) {
+    const loaded = (await import(file)) as Record<string, unknown>;
+    for (const method of HTTP_METHODS) if (typeof loaded[method] === "function") names.push(`${path.relative(ROOT, file)}#${method}`);
+  }
+  return names.sort();
+}
+
+type Outcome = { refused: boolean; detail: string };
+
+const params = <T>(value: T) => ({ params: Promise.resolve(value) });
+const get = (url: string) => new Request(`http://127.0.0.1:3000${url}`);
+
+/** One call per endpoint, with input that passes no further than the access check would need (nothing is written). */
+const CALLS: Record<string, () => Promise<Outcome>> = {};
+function action(key: string, call: (exports: Record<string, (input: never) => Promise<{ ok: boolean; message?: string }>>) => Promise<{ ok: boolean; message?: string }>) {
+  CALLS[key] = async () => {
+    const loaded = (await import(path.join(ROOT, key.split("#")[0]!))) as Record<string, (input: never) => Promise<{ ok: boolean; message?: string }>>;
+    const result = await call(loaded);
+    return { refused: !result.ok && ROLE_REFUSALS.includes(result.message ?? ""), detail: JSON.stringify(result) };
+  };
+}
+function route(key: string, call: (handler: (...args: never[]) => Promise<Response>) => Promise<Response>) {
+  CALLS[key] = async () => {
+    const [file, method] = key.split("#") as [string, string];
+    const loaded = (await import(path.join(ROOT, file))) as Record<string, (...args: never[]) => Promise<Response>>;
+    const response = await call(loaded[method]!);
+    return { refused: response.status === 401 || response.status === 403, detail: `HTTP ${response.status}` };
+  };
+}
+
+const form = (fields: Record<string, string>) => {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.set(key, value);
+  return data;
+};
+
+action("app/actions/review.ts#createQueueAction", (m) => m.createQueueAction!({} as never));
+action("app/actions/review.ts#createDerivedQueueAction", (m) => m.createDerivedQueueAction!({} as never));
+action("app/actions/review.ts#assignAnnotatorsAction", (m) => m.assignAnnotatorsAction!({ queueId: "no-such-queue", userIds: [] } as never));
+action("app/actions/review.ts#unassignAnnotatorAction", (m) => m.unassignAnnotatorAction!({ queueId: "", userId: "" } as never));
+action("app/actions/review.ts#claimReviewItemAction", (m) => m.claimReviewItemAction!({ queueId: "no-such-queue", request: { kind: "resume" } } as never));
+action("app/actions/review.ts#renewReviewLockAction", (m) => m.renewReviewLockAction!({ itemId: "no-such-item" } as never));
+action("app/actions/review.ts#submitVoteAction", (m) => m.submitVoteAction!({ itemId: "no-such-item", judgeCorrect: "correct" } as never));
+action("app/actions/run-actions.ts#deleteRunAction", (m) => m.deleteRunAction!({ runId: "no-such-run" } as never));
+action("app/actions/run-actions.ts#rescoreRunAction", (m) => m.rescoreRunAction!({ runId: "no-such-run" } as never));
+action("app/actions/start-import.ts#startDirectoryImport", (m) => m.startDirectoryImport!(form({ mode: "directory", benchmarkDir: "/no/such/dir" }) as never));
+route("app/api/export/leaderboard/route.ts#GET", (handler) => handler(get("/api/export/leaderboard?source=published&format=json") as never));
+route("app/api/health/route.ts#GET", (handler) => handler());
+route("app/api/imports/route.ts#POST", (handler) => handler(new Request("http://127.0.0.1:3000/api/imports", { method: "POST", body: form({ mode: "upload" }) }) as never));
+route("app/api/imports/[id]/route.ts#GET", (handler) => handler(get("/api/imports/no-such-job") as never, params({ id: "no-such-job" }) as never));
+route("app/api/responses/[responseId]/text/route.ts#GET", (handler) => handler(get("/api/responses/none/text?field=raw") as never, params({ responseId: "none" }) as never));
+route("app/api/review/export/route.ts#GET", async (handler) => {
+  const { NextRequest } = await import("next/server");
+  return handler(new NextRequest("http://127.0.0.1:3000/api/review/export?format=json") as never);
+});
+route("app/api/review/matching/route.ts#GET", async (handler) => {
+  const { NextRequest } = await import("next/server");
+  return handler(new NextRequest("http://127.0.0.1:3000/api/review/matching?benchmarkId=none&stage=pass") as never);
+});
+
+function expectedAllowed(access: string, actor: Actor): boolean {
+  if (access === "public") return true;
+  if (actor === "anonymous") return access === "read"; // PUBLIC_READ is on (the default)
+  return can(actor, access as Parameters<typeof can>[1]);
+}
+
+describe("authorization matrix", () => {
+  const db = testDatabase();
+  beforeAll(async () => {
+    await emptyDatabase(db);
+    await ensureRoleUsers(db);
+  });
+
+  it("has exactly one table entry for every server action and route handler", async () => {
+    const inCode = await endpointsInCode();
+    expect(inCode.length).toBeGreaterThan(10);
+    expect(inCode).toEqual(Object.keys(ENDPOINT_ACCESS).sort());
+  });
+
+  // The next-auth handlers are the sign-in machinery itself (public by design); they need a running Next.js server.
+  const invoked = Object.entries(ENDPOINT_ACCESS).filter(([key]) => !key.startsWith("app/api/auth/"));
+
+  it("has a call for every endpoint it can invoke", () => {
+    expect(invoked.map(([key]) => key).filter((key) => !CALLS[key])).toEqual([]);
+  });
+
+  for (const [key, access] of invoked) {
+    it(`${key} (${access}): refuses exactly the roles without it, changing nothing`, async () => {
+      for (const actor of ACTORS) {
+        signInAs(actor);
+        const before = await tableCounts(db);
+        const outcome = await CALLS[key]!();
+        const allowed = expectedAllowed(access, actor);
+        expect({ actor, refused: outcome.refused }, outcome.detail).toEqual({ actor, refused: !allowed });
+        if (!allowed) expect(await tableCounts(db)).toEqual(before);
+      }
+    });
+  }
+});
