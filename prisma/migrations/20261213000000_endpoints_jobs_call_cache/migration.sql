@@ -36,7 +36,7 @@ CREATE TABLE "Job" (
     "cachedCalls" INTEGER NOT NULL DEFAULT 0,
     "inputTokens" INTEGER NOT NULL DEFAULT 0,
     "outputTokens" INTEGER NOT NULL DEFAULT 0,
-    "cost" REAL,
+    "cost" REAL NOT NULL DEFAULT 0,
     "error" TEXT,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "startedAt" DATETIME,
