@@ -2,6 +2,7 @@
 // ours, every mismatch with the benchmark reported as a located issue. Pure; hashing is injected by the caller.
 import { turnKey, type CheckPassEntry, type TaskQueries } from "../benchmark/dataset";
 import { issue, type BenchmarkIssue } from "../benchmark/issues";
+import { passInputMaterial, resolveInputMaterial } from "../judge/items";
 import { recordLabel, type GenerationItem, type RunRecord } from "../benchmark/runs";
 import { buildTurnSpecs, type TurnSpec } from "../benchmark/turn";
 import { findPublishedModel } from "../published/table1";
@@ -189,7 +190,7 @@ export function findDisagreement(recordedFailStep: string | null, scored: Scored
 }
 
 function passJudgeInput(nodeSelection: string | null, designPrinciple: string | null, workflow: string | null, turn: TurnSpec) {
-  return JSON.stringify({ nodeSelection, designPrinciple, workflow, gtNodes: turn.keyNodes });
+  return passInputMaterial(nodeSelection, designPrinciple, workflow, turn.keyNodes);
 }
 
 function ruleJudgeVerdict(scored: ScoredResponse, inputFingerprint: string): JudgeVerdictPlan | null {
@@ -240,14 +241,7 @@ function recordedResolveVerdicts(
       casePosition: position,
       judge: RECORDED_JUDGE_ID,
       promptFingerprint: context.promptFingerprints.resolve,
-      inputFingerprint: hash(
-        JSON.stringify({
-          queries: history,
-          inputs: test?.inputs ?? null,
-          output: record[`llm_output_test${position}`] ?? null,
-          reference: test?.groundTruth ?? "",
-        }),
-      ),
+      inputFingerprint: hash(resolveInputMaterial(history, test?.inputs ?? null, record[`llm_output_test${position}`] ?? null, test?.groundTruth ?? "")),
       reason,
       verdict: record[`test${position}`] === true,
       rawOutput: null,

@@ -1,7 +1,6 @@
 import "server-only";
 // Imports a benchmark and runs: read and validate everything, score every response, then write it all in one
 // transaction. Any invalid file rejects the whole import with located issues and leaves the database unchanged.
-import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseCheckPassFile, parseCheckResolveFile, parseQueryFile } from "@/lib/benchmark/dataset";
@@ -22,10 +21,11 @@ import {
 import type { Result } from "@/lib/result";
 import type { Database } from "../db";
 import { readBenchmarkDir } from "../benchmark-files";
+import { sha256 } from "../hash";
 import { loadBenchmarkSource } from "./benchmark-source";
 import { writeImport, type WriteResult } from "./write-import";
 
-export const sha256: (text: string) => string = (text) => createHash("sha256").update(text).digest("hex");
+export { sha256 };
 
 /** A file's name (as shown in messages) and its text, from an upload or from disk. */
 export interface ImportFile {

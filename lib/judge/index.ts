@@ -1,0 +1,19 @@
+// The benchmark's LLM judges as pure functions: official prompts, verdict rule, items from recorded runs, majority
+// and identities. Everything here is deterministic and I/O-free; calling a model lives in lib/server/llm.
+//
+// Public API (stable):
+//   protocol  officialSystemPrompt(fileText), passUserMessage(input), resolveUserMessage(input), judgeMessages(sys, user)
+//             officialQueriesText / officialInputText / officialOutputText (the preprocessing, exposed for display)
+//             parseJudgeReply(reply) -> { verdict, wellFormed, reason };  reaskMessages(messages, reply) (strict mode)
+//   items     passJudgeItems(runs, ctx) / resolveJudgeItems(runs, ctx) / judgeItemsFor(stage, runs, ctx)
+//               -> { items: JudgeItem[], issues }   JudgeItem { key, stage, model, task, round, test, messages,
+//                  recorded, inputMaterial };  reachedPassJudge(record); passInputMaterial / resolveInputMaterial
+//   majority  majorityVerdict(samples, tie = "fail") -> { verdict, pass, fail, missing, tie }
+//   identity  endpointIdentity(baseURL), callCacheMaterial({endpoint, model, params, messages, sample}),
+//             judgeIdentityJson({endpoint, model, params, promptFingerprint, strict}), canonicalJson,
+//             OFFICIAL_JUDGE_PARAMS ({temperature: 0, max_tokens: 8192})
+
+export * from "./protocol";
+export * from "./items";
+export * from "./majority";
+export * from "./identity";
