@@ -36,6 +36,10 @@ export const serverEnvSchema = z.object({
   C2W_SECRETS_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Run the job worker inside the web server process (default on). Off when `npm run worker` runs separately. */
   IN_PROCESS_WORKER: z.preprocess(emptyAsUndefined, booleanFlag.default(true)),
+  /** How long a worker's lease on a job item lasts without a heartbeat; a crashed worker's items return after it. */
+  WORKER_LEASE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(500).max(3_600_000).default(30_000)),
+  /** How often an idle worker looks for work. */
+  WORKER_POLL_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(50).max(60_000).default(1_000)),
 });
 
 export type ServerEnv = z.infer<typeof serverEnvSchema>;

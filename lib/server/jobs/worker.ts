@@ -108,6 +108,11 @@ export class JobWorker {
     }
   }
 
+  /** Looks for work now (a job was just enqueued). */
+  wake(): void {
+    this.schedule(0);
+  }
+
   get busy(): number {
     return this.inFlight.size;
   }
