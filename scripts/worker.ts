@@ -50,9 +50,12 @@ async function main(): Promise<number> {
       return 0;
     }
     worker.start();
+    // The worker's timers do not hold a process open (they must not in the web server): this one does.
+    const keepAlive = setInterval(() => undefined, 60_000);
     await new Promise<void>((resolve) => {
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
     });
+    clearInterval(keepAlive);
     console.error("worker: stopping after the items in flight");
     await worker.stop();
     return 0;

@@ -1,6 +1,6 @@
-// A stub OpenAI-compatible chat-completions server on 127.0.0.1 that counts replies actually delivered, per question:
-// a request whose client died before the reply (kill -9) is not counted as answered. Not a model: it answers with a
-// test's function.
+// A stub OpenAI-compatible chat-completions server on 127.0.0.1 that counts the replies it delivered, per question,
+// and can hold every reply (then drop the held ones) so a test can kill a client with no reply in flight to it.
+// Not a model: it answers with a test's function.
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,6 +24,10 @@ export interface DeliveryCountingStub {
   /** Replies (200s) delivered to a client still listening, per question hash. */
   readonly delivered: Map<string, number>;
   setHandler(handler: (call: StubCall, index: number) => StubReply): void;
+  /** Stops replying: replies due from now on are held, never sent. */
+  hold(): void;
+  /** Drops every reply not yet sent (their connections are destroyed), replies normally again; returns how many. */
+  dropHeldAndResume(): number;
   close(): Promise<void>;
 }
 
@@ -31,6 +35,10 @@ export async function startDeliveryCountingStub(handler: (call: StubCall, index:
   let current = handler;
   const received: StubCall[] = [];
   const delivered = new Map<string, number>();
+  let holding = false;
+  const held: { destroy(): void }[] = [];
+  // Requests received before a drop are never answered, even when their reply was not yet due at the drop.
+  let dropBelow = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -47,7 +55,15 @@ export async function startDeliveryCountingStub(handler: (call: StubCall, index:
       received.push(call);
       const reply = current(call, index);
       setTimeout(() => {
-        if (res.destroyed || req.socket.destroyed) return;
+        if (res.destroyed) return;
+        if (index < dropBelow) {
+          res.destroy();
+          return;
+        }
+        if (holding) {
+          held.push(res);
+          return;
+        }
         if (reply.kind === "error") {
           res.writeHead(reply.status, { "content-type": "application/json", ...(reply.headers ?? {}) });
           res.end(JSON.stringify({ error: { message: `stub error ${reply.status}`, type: "stub_error" } }));
@@ -74,6 +90,17 @@ export async function startDeliveryCountingStub(handler: (call: StubCall, index:
     delivered,
     setHandler(next) {
       current = next;
+    },
+    hold() {
+      holding = true;
+    },
+    dropHeldAndResume() {
+      const dropped = held.splice(0);
+      for (const res of dropped) res.destroy();
+      holding = false;
+      const unanswered = received.length - [...delivered.values()].reduce((sum, count) => sum + count, 0);
+      dropBelow = received.length;
+      return unanswered;
     },
     close() {
       server.closeAllConnections();

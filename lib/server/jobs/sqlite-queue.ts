@@ -19,6 +19,9 @@ export type QueueTx = Omit<Database, "$extends" | "$transaction" | "$connect" | 
 
 let leaseSequence = 0;
 
+// Several processes may share the database file: wait for the writer lock rather than giving up after Prisma's 2 s.
+const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
+
 function parseJson(text: string | null): unknown {
   if (text === null) return null;
   try {
@@ -55,7 +58,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
       const rows = job.items.map((item) => ({ jobId: created.id, key: item.key, payload: JSON.stringify(item.payload ?? {}) }));
       for (let start = 0; start < rows.length; start += 500) await tx.jobItem.createMany({ data: rows.slice(start, start + 500) });
       return created.id;
-    });
+    }, TX_OPTIONS);
   }
 
   async lease(jobId: string, workerId: string, limit: number, leaseMs: number): Promise<LeasedItem[]> {
@@ -139,7 +142,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
       await tx.job.update({ where: { id: lease.jobId }, data: { doneCount: { increment: 1 }, ...usageIncrements(usage) } });
       await finishJobIfDrained(tx, lease.jobId, now);
       return true;
-    });
+    }, TX_OPTIONS);
   }
 
   async fail(lease: Pick<LeasedItem, "id" | "jobId" | "leaseOwner" | "attempt">, failure: ItemFailure): Promise<"retry" | "failed" | "lost"> {
@@ -173,7 +176,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
       });
       await finishJobIfDrained(tx, lease.jobId, now);
       return final ? "failed" : "retry";
-    });
+    }, TX_OPTIONS);
   }
 
   async cancel(jobId: string): Promise<boolean> {
@@ -186,7 +189,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
       if (stopped.count === 0) return false;
       await tx.jobItem.updateMany({ where: { jobId, status: "pending" }, data: { status: "cancelled", finishedAt: now } });
       return true;
-    });
+    }, TX_OPTIONS);
   }
 
   async pause(jobId: string): Promise<boolean> {
@@ -235,7 +238,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
       if (final) await tx.job.update({ where: { id: lease.jobId }, data: { failedCount: { increment: 1 } } });
       await finishJobIfDrained(tx, lease.jobId, now);
       return final ? ("failed" as const) : ("retry" as const);
-    });
+    }, TX_OPTIONS);
   }
 
   async activeJobs() {
