@@ -15,4 +15,5 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: "/diff", label: "Diff", permission: "read" },
   { href: "/review", label: "Review", permission: "annotate" },
   { href: "/import", label: "Import", permission: "import" },
+  { href: "/jobs", label: "Jobs", permission: "runJobs" },
 ];
