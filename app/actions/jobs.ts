@@ -6,6 +6,7 @@ import { authorizedAction, type ActionResult } from "@/lib/server/action";
 import { database } from "@/lib/server/db";
 import { controlJob } from "@/lib/server/jobs/jobs-data";
 import { MAX_JUDGE_SAMPLES, startJudgeJob } from "@/lib/server/jobs/judge-job";
+import { ensureInProcessWorker } from "@/lib/server/jobs/runtime";
 
 const judgeSchema = z.object({
   runId: z.string().min(1).max(100),
@@ -19,6 +20,8 @@ const judgeSchema = z.object({
 const controlSchema = z.object({ jobId: z.string().min(1).max(100), control: z.enum(["cancel", "pause", "resume"]) });
 
 const judge = authorizedAction("runJobs", judgeSchema, async (input, user): Promise<ActionResult<{ jobId: string; items: number }>> => {
+  // instrumentation.ts starts the worker at boot; this covers servers started without it (idempotent).
+  ensureInProcessWorker();
   const started = await startJudgeJob(database(), user, input);
   if (!started.ok) return { ok: false, error: "invalid", message: started.message };
   revalidatePath("/jobs");

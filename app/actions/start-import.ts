@@ -7,6 +7,7 @@ import { serverEnv } from "@/lib/server/env";
 import { resolveAllowedPath } from "@/lib/server/import/allowed-dirs";
 import { classifyUploads, expandRunPaths, readImportFiles, type BenchmarkInput, type ImportFile } from "@/lib/server/import/import-service";
 import { startImportJob } from "@/lib/server/import/jobs";
+import { ensureInProcessWorker } from "@/lib/server/jobs/runtime";
 
 const optionalText = (max: number) =>
   z
@@ -82,6 +83,7 @@ const start = authorizedAction("import", startImportSchema, async (input, user):
     benchmark = { kind: "directory", dir: dir.path };
     runs = read.files.map((file) => ({ ...file, name: path.relative(dir.path, file.name) || path.basename(file.name) }));
   }
+  ensureInProcessWorker();
   const jobId = await startImportJob(user, { benchmark, runs, model: input.model, label: input.label }, limits);
   return { ok: true, value: { jobId } };
 });

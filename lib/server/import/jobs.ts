@@ -11,11 +11,11 @@ import { runImport, type ImportLimits, type ImportOutcome, type ImportProgress, 
 
 export const IMPORT_JOB_KIND = "import";
 
-export type ImportJobStatus = "queued" | "running" | "succeeded" | "failed";
+export type ImportJobState = "queued" | "running" | "succeeded" | "failed";
 
 export interface ImportJobView {
   id: string;
-  status: ImportJobStatus;
+  status: ImportJobState;
   createdAt: string;
   finishedAt: string | null;
   progress: ImportProgress | null;
@@ -79,7 +79,7 @@ export async function getImportJob(actor: SessionUser, jobId: string): Promise<I
   if (!job || job.kind !== IMPORT_JOB_KIND || (job.createdBy !== actor.id && actor.role !== "admin")) return null;
   const item = job.items[0];
   const outcome = item?.result ? (JSON.parse(item.result) as ImportOutcome) : null;
-  const status: ImportJobStatus =
+  const status: ImportJobState =
     job.status === "succeeded" ? (outcome && outcome.ok ? "succeeded" : "failed") : job.status === "queued" || job.status === "paused" ? "queued" : job.status === "running" ? "running" : "failed";
   return {
     id: job.id,
