@@ -89,6 +89,8 @@ export interface JobQueue<Tx = unknown> {
   recoverExpiredLeases(now?: Date): Promise<number>;
   /** Jobs a worker should look at, oldest first. */
   activeJobs(): Promise<{ id: string; kind: string; endpointId: string | null; refresh: boolean; params: unknown }[]>;
+  /** When the next pending item of a queued/running job of these kinds becomes due; null when none is pending. */
+  nextDueAt(kinds: readonly string[]): Promise<Date | null>;
   /** Unexpired leases held on items of jobs matching the filter, across all workers (concurrency limits). */
   leasedCount(filter: { endpointId?: string; kind?: string }): Promise<number>;
 }

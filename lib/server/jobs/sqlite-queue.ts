@@ -250,6 +250,15 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     return jobs.map((job) => ({ ...job, params: parseJson(job.params) }));
   }
 
+  async nextDueAt(kinds: readonly string[]): Promise<Date | null> {
+    const next = await this.db.jobItem.findFirst({
+      where: { status: "pending", job: { status: { in: ["queued", "running"] }, kind: { in: [...kinds] } } },
+      orderBy: { nextAttemptAt: "asc" },
+      select: { nextAttemptAt: true },
+    });
+    return next?.nextAttemptAt ?? null;
+  }
+
   async leasedCount(filter: { endpointId?: string; kind?: string }): Promise<number> {
     return this.db.jobItem.count({
       where: {

@@ -96,15 +96,21 @@ export class JobWorker {
     await Promise.allSettled([...this.running]);
   }
 
-  /** Leases and runs items until no active job has a due item left (tests and one-shot CLIs). */
+  /**
+   * Leases and runs items until no active job has a pending item left, waiting out backoffs (tests and `--once`).
+   * Items leased by other workers are theirs: this returns without waiting for them.
+   */
   async runUntilIdle(): Promise<void> {
     for (;;) {
+      this.lastRecovery = 0;
       await this.tick();
-      if (this.running.size === 0) {
-        await this.tick();
-        if (this.running.size === 0) return;
+      if (this.running.size > 0) {
+        await Promise.race(this.running);
+        continue;
       }
-      await Promise.race(this.running);
+      const due = await this.queue.nextDueAt([...this.handlers.keys()]);
+      if (!due) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(this.pollMs, due.getTime() - Date.now())));
     }
   }
 
