@@ -129,20 +129,9 @@ export async function deleteEndpoint(db: Database, actor: SessionUser, id: strin
   return deleted.count > 0;
 }
 
-export interface EndpointConfig {
-  id: string;
-  label: string;
-  baseUrl: string;
-  model: string;
+/** An endpoint as server code that calls it sees it: the view's settings plus the decrypted key. */
+export interface EndpointConfig extends Omit<EndpointView, "hasApiKey" | "apiKeyHint" | "updatedAt"> {
   apiKey: string | null;
-  temperature: number;
-  maxTokens: number | null;
-  concurrency: number;
-  rpm: number | null;
-  tpm: number | null;
-  timeoutMs: number;
-  inputPricePerMTok: number | null;
-  outputPricePerMTok: number | null;
   updatedAt: Date;
 }
 
