@@ -13,6 +13,13 @@ describe("identities", () => {
   it("normalises base URLs that name the same endpoint", () => {
     expect(endpointIdentity("HTTP://LocalHost:8000/v1/")).toBe("http://localhost:8000/v1");
     expect(endpointIdentity("http://localhost:8000/V1")).toBe("http://localhost:8000/V1");
+    expect(endpointIdentity("https://api.example.org")).toBe("https://api.example.org");
+  });
+
+  it("keeps credentials and key-like query parameters out of the identity", () => {
+    expect(endpointIdentity("https://user:hunter2@proxy.example.org/v1/?api-version=2024-10&api_key=sk-1&token=t")).toBe(
+      "https://proxy.example.org/v1?api-version=2024-10",
+    );
   });
 
   it("serialises objects with sorted keys at every level", () => {

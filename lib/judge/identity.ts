@@ -14,11 +14,22 @@ export interface ChatParams {
 /** The official judges' parameters: temperature 0, max_tokens 8192. */
 export const OFFICIAL_JUDGE_PARAMS: Readonly<ChatParams> = Object.freeze({ temperature: 0, max_tokens: 8192 });
 
-/** A base URL compared as an identity: no trailing slashes, lower-case scheme and host. */
+const SECRET_PARAM = /key|token|secret|sig|password/i;
+
+/**
+ * A base URL as an identity: lower-case scheme and host, no trailing slash, and nothing secret (credentials in the
+ * URL and query parameters that look like keys are dropped, since identities are stored and shown).
+ */
 export function endpointIdentity(baseURL: string): string {
-  const trimmed = baseURL.trim().replace(/\/+$/, "");
-  const match = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(.*)$/i.exec(trimmed);
-  return match ? `${(match[1] as string).toLowerCase()}${match[2] ?? ""}` : trimmed;
+  let url: URL;
+  try {
+    url = new URL(baseURL.trim());
+  } catch {
+    return baseURL.trim().replace(/\/+$/, "");
+  }
+  const params = [...url.searchParams].filter(([name]) => !SECRET_PARAM.test(name));
+  const query = params.length ? `?${new URLSearchParams(params).toString()}` : "";
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}${query}`;
 }
 
 /** JSON with object keys sorted at every level, so equal values always serialise equally. */

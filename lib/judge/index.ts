@@ -5,7 +5,8 @@
 //   protocol  officialSystemPrompt(fileText), passUserMessage(input), resolveUserMessage(input), judgeMessages(sys, user)
 //             officialQueriesText / officialInputText / officialOutputText (the preprocessing, exposed for display)
 //             parseJudgeReply(reply) -> { verdict, wellFormed, reason };  reaskMessages(messages, reply) (strict mode)
-//   items     passJudgeItems(runs, ctx) / resolveJudgeItems(runs, ctx) / judgeItemsFor(stage, runs, ctx)
+//   items     passJudgeItem(question, systemPrompt) / resolveJudgeItem(question, systemPrompt) -> JudgeItem (one
+//             question from stored fields);  passJudgeItems(runs, ctx) / resolveJudgeItems(runs, ctx) / judgeItemsFor
 //               -> { items: JudgeItem[], issues }   JudgeItem { key, stage, model, task, round, test, messages,
 //                  recorded, inputMaterial };  reachedPassJudge(record); passInputMaterial / resolveInputMaterial
 //   majority  majorityVerdict(samples, tie = "fail") -> { verdict, pass, fail, missing, tie }

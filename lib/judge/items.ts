@@ -4,7 +4,7 @@
 import { turnKey } from "../benchmark/dataset";
 import type { RunRecord } from "../benchmark/runs";
 import type { TurnSpec } from "../benchmark/turn";
-import { judgeMessages, passUserMessage, resolveUserMessage, type ChatMessage, type JudgeStage } from "./protocol";
+import { judgeMessages, passUserMessage, resolveUserMessage, type ChatMessage, type JudgeStage, type JudgeTestInput } from "./protocol";
 
 export type TestPosition = 1 | 2 | 3;
 export const TEST_POSITIONS: readonly TestPosition[] = [1, 2, 3];
@@ -66,6 +66,63 @@ export function resolveInputMaterial(queries: readonly string[], inputs: unknown
   return JSON.stringify({ queries, inputs, output, reference });
 }
 
+/** What one pass-stage question is built from (stored responses give the same fields as run records). */
+export interface PassQuestion {
+  model: string;
+  task: string;
+  round: number;
+  nodeSelection: string;
+  designPrinciple: string;
+  workflow: string;
+  keyNodes: readonly string[];
+  recorded: boolean | null;
+}
+
+/** What one resolve-stage question is built from. */
+export interface ResolveQuestion {
+  model: string;
+  task: string;
+  round: number;
+  test: TestPosition;
+  /** The task's instructions, round 1 first. */
+  queries: readonly string[];
+  inputs: Readonly<Record<string, JudgeTestInput>>;
+  /** The non-file outputs as the pipeline rendered them (`llm_output_testN`). */
+  outputs: string;
+  groundTruth: string | null;
+  recorded: boolean | null;
+}
+
+export function passJudgeItem(question: PassQuestion, systemPrompt: string): JudgeItem {
+  const user = passUserMessage(question);
+  return {
+    key: `${question.model}/${turnKey(question.task, question.round)}`,
+    stage: "pass",
+    model: question.model,
+    task: question.task,
+    round: question.round,
+    test: null,
+    messages: judgeMessages(systemPrompt, user),
+    recorded: question.recorded,
+    inputMaterial: passInputMaterial(question.nodeSelection, question.designPrinciple, question.workflow, question.keyNodes),
+  };
+}
+
+export function resolveJudgeItem(question: ResolveQuestion, systemPrompt: string): JudgeItem {
+  const user = resolveUserMessage({ queries: question.queries, round: question.round, inputs: question.inputs, outputs: question.outputs, groundTruth: question.groundTruth });
+  return {
+    key: `${question.model}/${turnKey(question.task, question.round)}/test${question.test}`,
+    stage: "resolve",
+    model: question.model,
+    task: question.task,
+    round: question.round,
+    test: question.test,
+    messages: judgeMessages(systemPrompt, user),
+    recorded: question.recorded,
+    inputMaterial: resolveInputMaterial(question.queries.slice(0, question.round), question.inputs, question.outputs, question.groundTruth ?? ""),
+  };
+}
+
 export function passJudgeItems(runs: readonly RecordedRun[], context: JudgeItemContext): BuiltItems {
   const items: JudgeItem[] = [];
   const issues: JudgeItemIssue[] = [];
@@ -82,23 +139,17 @@ export function passJudgeItems(runs: readonly RecordedRun[], context: JudgeItemC
         issues.push({ key, problem: "the record reached the judge but has no node_selection, design_principle or workflow" });
         continue;
       }
-      const user = passUserMessage({
+      const question: PassQuestion = {
+        model: run.model,
+        task: record.task,
+        round: record.round,
         nodeSelection: record.node_selection,
         designPrinciple: record.design_principle,
         workflow: record.workflow,
         keyNodes: turn.keyNodes,
-      });
-      items.push({
-        key,
-        stage: "pass",
-        model: run.model,
-        task: record.task,
-        round: record.round,
-        test: null,
-        messages: judgeMessages(context.systemPrompt, user),
-        recorded: record.valid || record.fail_step !== "step_1_4",
-        inputMaterial: passInputMaterial(record.node_selection, record.design_principle, record.workflow, turn.keyNodes),
-      });
+        recorded: record.fail_step !== "step_1_4",
+      };
+      items.push(passJudgeItem(question, context.systemPrompt));
     }
   }
   return { items, issues };
@@ -109,34 +160,33 @@ export function resolveJudgeItems(runs: readonly RecordedRun[], context: JudgeIt
   const issues: JudgeItemIssue[] = [];
   for (const run of runs) {
     for (const record of run.records) {
-      for (const position of TEST_POSITIONS) {
-        const output = record[`llm_output_test${position}`];
-        if (output === undefined) continue;
-        const key = `${run.model}/${turnKey(record.task, record.round)}/test${position}`;
-        const turn = context.turns.get(turnKey(record.task, record.round));
-        const test = turn?.tests[position - 1];
+      for (const test of TEST_POSITIONS) {
+        const outputs = record[`llm_output_test${test}`];
+        if (outputs === undefined) continue;
+        const key = `${run.model}/${turnKey(record.task, record.round)}/test${test}`;
+        const spec = context.turns.get(turnKey(record.task, record.round))?.tests[test - 1];
         const queries = context.queries.get(record.task);
-        if (!test || !queries) {
-          issues.push({ key, problem: `the benchmark has no test ${position} of ${turnKey(record.task, record.round)}` });
+        if (!spec || !queries) {
+          issues.push({ key, problem: `the benchmark has no test ${test} of ${turnKey(record.task, record.round)}` });
           continue;
         }
         if (queries.length < record.round) {
           issues.push({ key, problem: `${record.task} has ${queries.length} instructions; round ${record.round} needs more` });
           continue;
         }
-        const user = resolveUserMessage({ queries, round: record.round, inputs: test.inputs, outputs: output, groundTruth: test.groundTruth });
-        const recorded = record[`test${position}`];
-        items.push({
-          key,
-          stage: "resolve",
+        const recorded = record[`test${test}`];
+        const question: ResolveQuestion = {
           model: run.model,
           task: record.task,
           round: record.round,
-          test: position,
-          messages: judgeMessages(context.systemPrompt, user),
+          test,
+          queries,
+          inputs: spec.inputs,
+          outputs,
+          groundTruth: spec.groundTruth,
           recorded: typeof recorded === "boolean" ? recorded : null,
-          inputMaterial: resolveInputMaterial(queries.slice(0, record.round), test.inputs, output, test.groundTruth ?? ""),
-        });
+        };
+        items.push(resolveJudgeItem(question, context.systemPrompt));
       }
     }
   }

@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { benchmarkDir } from "@/test/support/benchmark-dir";
 import {
   judgeMessages,
   officialInputText,
@@ -132,5 +135,34 @@ describe("reaskMessages", () => {
   it("appends the malformed reply and a request for the required format", () => {
     const first = judgeMessages("S", "U");
     expect(reaskMessages(first, "maybe")).toEqual([...first, { role: "assistant", content: "maybe" }, { role: "user", content: STRICT_REASK_TEXT }]);
+  });
+});
+
+// The pipeline specification sits beside the benchmark data; when it is there, read the templates from it directly.
+const specFile = benchmarkDir ? path.join(benchmarkDir, "..", "docs", "official-pipeline.md") : null;
+const spec = specFile && existsSync(specFile) ? readFileSync(specFile, "utf8") : null;
+
+/** A Python string literal from the spec ("\n" escapes only). */
+const pythonLiteral = (quoted: string) => JSON.parse(quoted) as string;
+
+describe.skipIf(!spec)(`templates as written in the pipeline specification${spec ? "" : " (skipped: official-pipeline.md not found beside the benchmark)"}`, () => {
+  it("matches the step 1_4 user template", () => {
+    const quoted = /User message: the exact template `("[^`]*")`/.exec(spec ?? "")?.[1];
+    expect(quoted).toBeDefined();
+    const template = pythonLiteral(quoted as string);
+    expect(template).toBe(PASS_TEMPLATE);
+    expect(passUserMessage({ nodeSelection: "A\nB", designPrinciple: "dp", workflow: "{}", keyNodes: ["llm"] })).toBe(
+      format(template, { ns: "A, B", dp: "dp", wf: "{}", gt: "['llm']" }),
+    );
+  });
+
+  it("matches the resolve user template", () => {
+    const quoted = /User template: `("[^`]*")`/.exec(spec ?? "")?.[1];
+    expect(quoted).toBeDefined();
+    const template = pythonLiteral(quoted as string);
+    expect(template).toBe(RESOLVE_TEMPLATE);
+    expect(resolveUserMessage({ queries: ["q"], round: 1, inputs: { x: "1" }, outputs: "o: 2", groundTruth: "g" })).toBe(
+      format(template, { q: "query1: q\n", i: "x: 1\n", o: "o: 2", gt: "g" }),
+    );
   });
 });

@@ -164,9 +164,15 @@ function classify(error: unknown, now: number): Classified {
   return { error: { kind: "connection", status: null, message }, retryable: true, retryAfter: null };
 }
 
+/** The innermost cause's message ("connect ECONNREFUSED 127.0.0.1:9" rather than "fetch failed"). */
 function causeMessage(error: Error): string {
-  const cause = (error as { cause?: unknown }).cause;
-  return cause instanceof Error ? cause.message : error.message;
+  let current: Error = error;
+  for (let depth = 0; depth < 5; depth += 1) {
+    const cause = (current as { cause?: unknown }).cause;
+    if (!(cause instanceof Error)) break;
+    current = cause;
+  }
+  return current.message || error.message;
 }
 
 /** The text of the first choice, or why the body is not a usable chat completion. */

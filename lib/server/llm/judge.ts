@@ -2,6 +2,7 @@ import "server-only";
 // Asks a judge model the benchmark's questions: K samples per item through the call cache, the official verdict rule,
 // optional strict re-asks, majority over samples, progress and cancellation. Errors stay errors, never verdicts.
 
+import { setMaxListeners } from "node:events";
 import type { JudgeItem } from "@/lib/judge/items";
 import { judgeIdentityJson, type ChatParams } from "@/lib/judge/identity";
 import { majorityVerdict, type MajorityVerdict, type TiePolicy } from "@/lib/judge/majority";
@@ -31,8 +32,8 @@ export interface JudgeSample {
   usage: TokenUsage | null;
   latencyMs: number;
   error: LlmError | null;
-  /** The cache key of the first question (what a database cache row is keyed by). */
-  cacheKey: string;
+  /** The cache key of the first question (what a database cache row is keyed by); null when judging without a cache. */
+  cacheKey: string | null;
 }
 
 export interface JudgedItem {
@@ -125,7 +126,8 @@ export async function judgeSample(item: Pick<JudgeItem, "messages">, sampleIndex
   const params = { ...client.params, ...(options.params ?? {}) };
   const reasksAllowed = strictReasks(options.strict);
   let messages: ChatMessage[] = item.messages;
-  const firstKey = callCacheKey({ endpoint: client.endpoint, model: client.model, params, messages, sample: sampleIndex });
+  const keyOf = (asked: readonly ChatMessage[]) => callCacheKey({ endpoint: client.endpoint, model: client.model, params, messages: asked, sample: sampleIndex });
+  const firstKey = cache ? keyOf(messages) : null;
   const sample: JudgeSample = {
     sampleIndex,
     verdict: null,
@@ -141,9 +143,9 @@ export async function judgeSample(item: Pick<JudgeItem, "messages">, sampleIndex
     cacheKey: firstKey,
   };
   for (;;) {
-    const key = sample.reasks === 0 ? firstKey : callCacheKey({ endpoint: client.endpoint, model: client.model, params, messages, sample: sampleIndex });
+    const key = cache ? (sample.reasks === 0 ? firstKey : keyOf(messages)) : null;
     let reply: string | null = null;
-    const hit = cache && !options.refresh ? await cache.get(key) : null;
+    const hit = cache && key && !options.refresh ? await cache.get(key) : null;
     if (hit) {
       reply = hit.content;
     } else {
@@ -157,7 +159,7 @@ export async function judgeSample(item: Pick<JudgeItem, "messages">, sampleIndex
       }
       sample.usage = addUsage(sample.usage, outcome.usage);
       reply = outcome.content;
-      if (cache) await cache.put(key, { content: reply, usage: outcome.usage, storedAt: new Date().toISOString() });
+      if (cache && key) await cache.put(key, { content: reply, usage: outcome.usage, storedAt: new Date().toISOString() });
     }
     const parsed = parseJudgeReply(reply);
     sample.raw = reply;
@@ -185,7 +187,15 @@ export async function judgeItems(items: readonly JudgeItem[], options: JudgeOpti
   const samples = options.samples ?? 1;
   if (!Number.isInteger(samples) || samples < 1) throw new RangeError(`samples must be a whole number ≥ 1 (got ${samples})`);
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? options.client.concurrency));
-  const { signal } = options;
+  // One internal signal follows the caller's: every call in flight listens to it, so lift the listener warning here
+  // rather than on a signal the caller owns.
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  const follow = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) follow();
+  else options.signal?.addEventListener("abort", follow, { once: true });
+  const signal = controller.signal;
+  const sampleOptions: SampleOptions = { ...options, signal };
   const perItem: (JudgeSample | undefined)[][] = items.map(() => new Array<JudgeSample | undefined>(samples));
   const remaining = items.map(() => samples);
   const finished: (JudgedItem | undefined)[] = new Array(items.length);
@@ -212,11 +222,11 @@ export async function judgeItems(items: readonly JudgeItem[], options: JudgeOpti
   let next = 0;
   const total = items.length * samples;
   const worker = async () => {
-    while (next < total && !signal?.aborted) {
+    while (next < total && !signal.aborted) {
       const task = next++;
       const index = Math.floor(task / samples);
       const sampleIndex = task % samples;
-      const result = await judgeSample(items[index] as JudgeItem, sampleIndex, options);
+      const result = await judgeSample(items[index] as JudgeItem, sampleIndex, sampleOptions);
       totals.calls += result.calls;
       if (result.error?.kind === "cancelled") continue;
       (perItem[index] as (JudgeSample | undefined)[])[sampleIndex] = result;
@@ -227,11 +237,15 @@ export async function judgeItems(items: readonly JudgeItem[], options: JudgeOpti
       if (remaining[index] === 0) finishItem(index);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(total, 1)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(total, 1)) }, worker));
+  } finally {
+    options.signal?.removeEventListener("abort", follow);
+  }
   const results = finished.filter((judged): judged is JudgedItem => judged !== undefined);
   return {
     results,
-    cancelled: Boolean(signal?.aborted) && results.length < items.length,
+    cancelled: signal.aborted && results.length < items.length,
     calls: totals.calls,
     cacheHits: totals.cacheHits,
     promptTokens: totals.promptTokens,

@@ -86,6 +86,7 @@ export class RateWindow {
     private readonly requestsPerMinute: number | null,
     private readonly tokensPerMinute: number | null,
     private readonly now: () => number = Date.now,
+    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = abortableSleep,
   ) {}
 
   get unlimited(): boolean {
@@ -120,7 +121,7 @@ export class RateWindow {
         };
       }
       const oldest = this.entries[0] as WindowEntry;
-      await abortableSleep(Math.max(1, oldest.at + WINDOW_MS - at), signal);
+      await this.sleep(Math.max(1, oldest.at + WINDOW_MS - at), signal);
     }
   }
 }
