@@ -1,8 +1,8 @@
 import "server-only";
 // The judge job: asks an endpoint the benchmark's pass-stage (step 1_4) or resolve-stage question for every eligible
 // item of a stored run, K samples each, through the database call cache; each answered sample becomes a JudgeVerdict.
-import { judgeMessages, officialSystemPrompt, passUserMessage, resolveUserMessage, type ChatMessage, type JudgeStage, type JudgeTestInput } from "@/lib/judge/protocol";
-import { passInputMaterial, resolveInputMaterial, reachedPassJudge } from "@/lib/judge/items";
+import { passJudgeItem, reachedPassJudge, resolveJudgeItem, type TestPosition } from "@/lib/judge/items";
+import { officialSystemPrompt, type ChatMessage, type JudgeStage, type JudgeTestInput } from "@/lib/judge/protocol";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import { callCost, chatClientFor, loadEndpointConfig, redactKey, type EndpointConfig } from "../endpoints/endpoints";
@@ -60,7 +60,7 @@ export async function judgeQuestionsForRun(
   runId: string,
   stage: JudgeStage,
 ): Promise<{ ok: true; systemPromptText: string; questions: Omit<JudgeItemPayload, "sampleIndex">[] } | { ok: false; message: string }> {
-  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, benchmarkId: true } });
+  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, benchmarkId: true, model: { select: { name: true } } } });
   if (!run) return { ok: false, message: "No such run." };
   const promptName = `evaluation_${stage}_system`;
   const prompt = await db.benchmarkPrompt.findUnique({ where: { benchmarkId_name: { benchmarkId: run.benchmarkId, name: promptName } } });
@@ -75,10 +75,11 @@ export async function judgeQuestionsForRun(
       designPrinciple: true,
       workflow: true,
       passResult: { select: { recordedValid: true, recordedFailStep: true, officialFailStep: true } },
-      caseResults: { where: { outputs: { not: null } }, orderBy: { position: "asc" }, select: { position: true, outputs: true } },
-      turn: { select: { round: true, keyNodes: true, taskId: true, testCases: { select: { position: true, inputs: true, groundTruth: true } } } },
+      caseResults: { where: { outputs: { not: null } }, orderBy: { position: "asc" }, select: { position: true, outputs: true, verdict: true } },
+      turn: { select: { round: true, keyNodes: true, taskId: true, task: { select: { name: true } }, testCases: { select: { position: true, inputs: true, groundTruth: true } } } },
     },
   });
+  const model = run.model.name;
   const questions: Omit<JudgeItemPayload, "sampleIndex">[] = [];
   if (stage === "pass") {
     for (const response of responses) {
@@ -86,16 +87,24 @@ export async function judgeQuestionsForRun(
       if (!result) continue;
       // Recorded runs say how far each turn got; raw output uses our reproduction of steps 1_1–1_3.
       const reached =
-        result.recordedValid !== null ? reachedPassJudge({ valid: result.recordedValid, fail_step: (result.recordedFailStep ?? undefined) as Parameters<typeof reachedPassJudge>[0]["fail_step"] }) : result.officialFailStep === null;
+        result.recordedValid !== null
+          ? reachedPassJudge({ valid: result.recordedValid, fail_step: (result.recordedFailStep ?? undefined) as Parameters<typeof reachedPassJudge>[0]["fail_step"] })
+          : result.officialFailStep === null;
       if (!reached || response.nodeSelection === null || response.designPrinciple === null || response.workflow === null) continue;
-      const keyNodes = parseJson<string[]>(response.turn.keyNodes, []);
-      const user = passUserMessage({ nodeSelection: response.nodeSelection, designPrinciple: response.designPrinciple, workflow: response.workflow, keyNodes });
-      questions.push({
-        responseId: response.id,
-        casePosition: 0,
-        messages: judgeMessages(systemPrompt, user),
-        inputMaterial: passInputMaterial(response.nodeSelection, response.designPrinciple, response.workflow, keyNodes),
-      });
+      const item = passJudgeItem(
+        {
+          model,
+          task: response.turn.task.name,
+          round: response.turn.round,
+          nodeSelection: response.nodeSelection,
+          designPrinciple: response.designPrinciple,
+          workflow: response.workflow,
+          keyNodes: parseJson<string[]>(response.turn.keyNodes, []),
+          recorded: result.recordedValid === null ? null : result.recordedFailStep !== "step_1_4",
+        },
+        systemPrompt,
+      );
+      questions.push({ responseId: response.id, casePosition: 0, messages: item.messages, inputMaterial: item.inputMaterial });
     }
   } else {
     const taskIds = [...new Set(responses.map((response) => response.turn.taskId))];
@@ -107,14 +116,21 @@ export async function judgeQuestionsForRun(
       for (const caseResult of response.caseResults) {
         const test = response.turn.testCases.find((candidate) => candidate.position === caseResult.position);
         if (!test || caseResult.outputs === null || taskQueries.length < response.turn.round) continue;
-        const inputs = parseJson<Record<string, JudgeTestInput>>(test.inputs, {});
-        const user = resolveUserMessage({ queries: taskQueries, round: response.turn.round, inputs, outputs: caseResult.outputs, groundTruth: test.groundTruth });
-        questions.push({
-          responseId: response.id,
-          casePosition: caseResult.position,
-          messages: judgeMessages(systemPrompt, user),
-          inputMaterial: resolveInputMaterial(taskQueries.slice(0, response.turn.round), inputs, caseResult.outputs, test.groundTruth ?? ""),
-        });
+        const item = resolveJudgeItem(
+          {
+            model,
+            task: response.turn.task.name,
+            round: response.turn.round,
+            test: caseResult.position as TestPosition,
+            queries: taskQueries,
+            inputs: parseJson<Record<string, JudgeTestInput>>(test.inputs, {}),
+            outputs: caseResult.outputs,
+            groundTruth: test.groundTruth,
+            recorded: caseResult.verdict,
+          },
+          systemPrompt,
+        );
+        questions.push({ responseId: response.id, casePosition: caseResult.position, messages: item.messages, inputMaterial: item.inputMaterial });
       }
     }
   }
