@@ -135,6 +135,25 @@ describe("judge jobs", () => {
     expect(await getJobDetail(db, researcher, started.jobId)).toMatchObject({ status: "succeeded", done: started.items, failed: 0 });
   });
 
+  it("when the client's retries are spent, the queue holds the endpoint's items until its Retry-After", async () => {
+    const endpoint = await createEndpoint(db, admin, fields(stub.baseURL, { concurrency: 2 }), null);
+    stub.setHandler((call, index) =>
+      index === 0 ? { kind: "error", status: 429, headers: { "retry-after": "2" } } : { kind: "reply", content: call.userMessage.includes("gt_nodes") ? PASS : FAIL, delayMs: 5 },
+    );
+    const started = await startJudgeJob(db, researcher, { runId, endpointId: endpoint.id, stage: "pass", samples: 1, strict: false, refresh: false });
+    if (!started.ok) throw new Error(started.message);
+    const rateLimitedQueue = new SqliteJobQueue(db, { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 40 });
+    await new JobWorker(db, rateLimitedQueue, [judgeJobHandler({ clientRetries: 0 })], { pollMs: 20, leaseMs: 5_000 }).runUntilIdle();
+    const first = stub.received[0]!;
+    const retried = stub.received.find((call, index) => index > 0 && call.question === first.question);
+    expect(retried && retried.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(1_900);
+    // Besides the request already in flight beside it, nothing was sent while the endpoint asked to wait.
+    const duringWait = stub.received.filter((call) => call.receivedAt > first.receivedAt + 200 && call.receivedAt < first.receivedAt + 1_900);
+    expect(duringWait).toEqual([]);
+    expect(stub.received).toHaveLength(started.items + 1);
+    expect(await getJobDetail(db, researcher, started.jobId)).toMatchObject({ status: "succeeded", done: started.items, failed: 0 });
+  });
+
   it("records 5xx and 429 that never stop as item errors with their messages, never as verdicts", async () => {
     const endpoint = await createEndpoint(db, admin, fields(stub.baseURL), API_KEY);
     stub.setHandler((_call, index) => (index % 2 === 0 ? { kind: "error", status: 503 } : { kind: "error", status: 429, headers: { "retry-after": "0" } }));

@@ -4,7 +4,7 @@ import "server-only";
 import { z } from "zod";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
-import { createChatClient, type ChatClient } from "../llm";
+import { createChatClient, retryAfterMs, type ChatClient } from "../llm";
 import { decryptSecret, encryptSecret, secretHint } from "../secrets";
 import type { SessionUser } from "../session";
 
@@ -146,7 +146,27 @@ export async function loadEndpointConfig(db: Database, id: string): Promise<Endp
 /** Client retries stay few: the job queue retries items with its own backoff after these are spent. */
 export const CLIENT_RETRIES = 2;
 
-export function chatClientFor(config: EndpointConfig, overrides: { maxRetries?: number; backoffBaseMs?: number } = {}): ChatClient {
+export interface ClientOverrides {
+  maxRetries?: number;
+  backoffBaseMs?: number;
+  /** Called with the delay an endpoint asked for (Retry-After on a 429 or 503), so callers can hold off too. */
+  onRetryAfter?: (delayMs: number) => void;
+}
+
+/** Wraps fetch to report the endpoint's Retry-After answers (the client honours them itself, then gives up). */
+function retryAfterReporting(report: (delayMs: number) => void): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (response.status === 429 || response.status === 503) {
+      const delay = retryAfterMs(response.headers);
+      if (delay !== null) report(delay);
+    }
+    return response;
+  };
+}
+
+export function chatClientFor(config: EndpointConfig, overrides: ClientOverrides = {}): ChatClient {
+  const deps = overrides.onRetryAfter ? { fetch: retryAfterReporting(overrides.onRetryAfter) } : {};
   return createChatClient({
     baseURL: config.baseUrl,
     apiKey: config.apiKey,
@@ -158,7 +178,7 @@ export function chatClientFor(config: EndpointConfig, overrides: { maxRetries?: 
     timeoutMs: config.timeoutMs,
     maxRetries: overrides.maxRetries ?? CLIENT_RETRIES,
     ...(overrides.backoffBaseMs !== undefined ? { backoffBaseMs: overrides.backoffBaseMs } : {}),
-  });
+  }, deps);
 }
 
 /** USD for the given tokens at the endpoint's prices; null when it has none. */

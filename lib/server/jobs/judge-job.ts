@@ -190,6 +190,8 @@ const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(["rate-limited", "server-er
 interface ClientEntry {
   config: EndpointConfig;
   client: ChatClient;
+  /** Until when the endpoint asked us to wait (its last Retry-After): items leased meanwhile go back untried. */
+  coolDownUntil: number;
 }
 
 export interface JudgeHandlerOptions {
@@ -207,11 +209,15 @@ export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
     if (!config) return null;
     const cached = clients.get(endpointId);
     if (cached && cached.config.updatedAt.getTime() === config.updatedAt.getTime()) return cached;
-    const entry = {
+    const entry: ClientEntry = {
       config,
+      coolDownUntil: 0,
       client: chatClientFor(config, {
         ...(options.clientRetries !== undefined ? { maxRetries: options.clientRetries } : {}),
         ...(options.clientBackoffBaseMs !== undefined ? { backoffBaseMs: options.clientBackoffBaseMs } : {}),
+        onRetryAfter: (delayMs) => {
+          entry.coolDownUntil = Math.max(entry.coolDownUntil, Date.now() + delayMs);
+        },
       }),
     };
     clients.set(endpointId, entry);
@@ -230,6 +236,11 @@ export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
       const payload = item.payload as JudgeItemPayload;
       const entry = await clientFor(db, params.endpointId);
       if (!entry) return { ok: false, failure: { message: "The endpoint was deleted.", retryable: false } };
+      const waitMs = entry.coolDownUntil - Date.now();
+      if (waitMs > 0) {
+        // Not a failed call: no request is sent, so the attempt is given back rather than spent.
+        return { ok: false, failure: { message: `rate-limited: the endpoint asked to wait ${Math.ceil(waitMs / 1000)} s`, retryable: true, retryAfterMs: waitMs, refund: true } };
+      }
       const sample = await judgeSample({ messages: payload.messages }, payload.sampleIndex, {
         client: entry.client,
         strict: params.strict,
@@ -250,9 +261,15 @@ export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
       if (sample.error || sample.verdict === null || sample.raw === null) {
         const error = sample.error;
         const message = error ? `${error.kind}${error.status ? ` (HTTP ${error.status})` : ""}: ${error.message}` : "no verdict";
+        const coolDown = entry.coolDownUntil - Date.now();
         return {
           ok: false,
-          failure: { message: redactKey(message, entry.config.apiKey), retryable: error !== null && RETRYABLE.has(error.kind), usage },
+          failure: {
+            message: redactKey(message, entry.config.apiKey),
+            retryable: error !== null && RETRYABLE.has(error.kind),
+            retryAfterMs: coolDown > 0 ? coolDown : null,
+            usage,
+          },
         };
       }
       const verdict = sample.verdict;

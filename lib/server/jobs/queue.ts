@@ -59,6 +59,8 @@ export interface ItemFailure {
   retryable: boolean;
   /** The server's Retry-After, in milliseconds. */
   retryAfterMs?: number | null;
+  /** Nothing was attempted (the item was put back while its endpoint cools down): the attempt is not counted. */
+  refund?: boolean;
   usage?: ItemUsage;
 }
 

@@ -148,7 +148,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
   async fail(lease: Pick<LeasedItem, "id" | "jobId" | "leaseOwner" | "attempt">, failure: ItemFailure): Promise<"retry" | "failed" | "lost"> {
     const now = new Date();
     const usage = failure.usage;
-    const final = !failure.retryable || lease.attempt >= this.retry.maxAttempts;
+    const final = !failure.retryable || (!failure.refund && lease.attempt >= this.retry.maxAttempts);
     return this.db.$transaction(async (tx) => {
       const job = await tx.job.findUnique({ where: { id: lease.jobId }, select: { status: true } });
       const stopped = job?.status === "cancelled";
@@ -163,6 +163,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
           leaseExpiresAt: null,
           nextAttemptAt,
           finishedAt: final ? now : null,
+          ...(failure.refund && !final ? { attempts: { decrement: 1 } } : {}),
           calls: { increment: usage?.calls ?? 0 },
           cachedCalls: { increment: usage?.cachedCalls ?? 0 },
           inputTokens: { increment: usage?.inputTokens ?? 0 },
