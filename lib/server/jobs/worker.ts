@@ -80,7 +80,8 @@ export class JobWorker {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.heartbeatTimer = setInterval(() => void this.heartbeat(), Math.max(200, Math.floor(this.leaseMs / 3)));
+    // Often enough to keep leases and to notice a cancelled job within a few seconds.
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), Math.max(200, Math.min(5_000, Math.floor(this.leaseMs / 3))));
     this.heartbeatTimer.unref?.();
     this.schedule(0);
   }
