@@ -139,8 +139,8 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
       });
       if (marked.count === 0) return false;
       if (commit) await commit(tx);
-      await tx.job.update({ where: { id: lease.jobId }, data: { doneCount: { increment: 1 }, ...usageIncrements(usage) } });
-      await finishJobIfDrained(tx, lease.jobId, now);
+      const counts = await tx.job.update({ where: { id: lease.jobId }, data: { doneCount: { increment: 1 }, ...usageIncrements(usage) }, select: COUNTS });
+      await finishJobIfSettled(tx, lease.jobId, counts, now);
       return true;
     }, TX_OPTIONS);
   }
@@ -171,11 +171,12 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
         },
       });
       if (marked.count === 0) return "lost";
-      await tx.job.update({
+      const counts = await tx.job.update({
         where: { id: lease.jobId },
         data: { ...(final ? { failedCount: { increment: 1 } } : {}), ...(usage ? usageIncrements(usage) : {}) },
+        select: COUNTS,
       });
-      await finishJobIfDrained(tx, lease.jobId, now);
+      await finishJobIfSettled(tx, lease.jobId, counts, now);
       return final ? "failed" : "retry";
     }, TX_OPTIONS);
   }
@@ -236,8 +237,10 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
         },
       });
       if (marked.count === 0) return "lost" as const;
-      if (final) await tx.job.update({ where: { id: lease.jobId }, data: { failedCount: { increment: 1 } } });
-      await finishJobIfDrained(tx, lease.jobId, now);
+      if (final) {
+        const counts = await tx.job.update({ where: { id: lease.jobId }, data: { failedCount: { increment: 1 } }, select: COUNTS });
+        await finishJobIfSettled(tx, lease.jobId, counts, now);
+      }
       return final ? ("failed" as const) : ("retry" as const);
     }, TX_OPTIONS);
   }
@@ -281,12 +284,20 @@ function usageIncrements(usage: ItemUsage) {
   };
 }
 
-/** A running job whose items are all settled ends: succeeded unless every item failed. */
-async function finishJobIfDrained(tx: QueueTx, jobId: string, now: Date): Promise<void> {
-  const open = await tx.jobItem.count({ where: { jobId, status: { in: ["pending", "leased"] } } });
-  if (open > 0) return;
-  const job = await tx.job.findUnique({ where: { id: jobId }, select: { status: true, doneCount: true, failedCount: true } });
-  if (!job || (job.status !== "running" && job.status !== "queued" && job.status !== "paused")) return;
+const COUNTS = { status: true, itemCount: true, doneCount: true, failedCount: true } as const;
+
+/**
+ * A job whose items are all done or failed ends: succeeded unless every item failed. Read from the counters the same
+ * transaction just updated, so the check costs no query; cancelled jobs are already final.
+ */
+async function finishJobIfSettled(
+  tx: QueueTx,
+  jobId: string,
+  job: { status: string; itemCount: number; doneCount: number; failedCount: number },
+  now: Date,
+): Promise<void> {
+  if (job.doneCount + job.failedCount < job.itemCount) return;
+  if (job.status !== "running" && job.status !== "queued" && job.status !== "paused") return;
   const failed = job.doneCount === 0 && job.failedCount > 0;
   await tx.job.update({
     where: { id: jobId },

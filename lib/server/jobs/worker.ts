@@ -43,6 +43,8 @@ export interface WorkerOptions {
   log?: (line: string) => void;
 }
 
+const REFILL_DELAY_MS = 5;
+
 interface InFlight {
   lease: LeasedItem;
   controller: AbortController;
@@ -62,6 +64,7 @@ export class JobWorker {
   private ticking: Promise<void> | null = null;
   private stopped = true;
   private lastRecovery = 0;
+  private soon = false;
 
   constructor(
     private readonly db: Database,
@@ -129,9 +132,16 @@ export class JobWorker {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.soon = false;
       void this.tick().finally(() => this.schedule(this.pollMs));
     }, delayMs);
     this.timer.unref?.();
+  }
+
+  private scheduleSoon(): void {
+    if (this.timer && this.soon) return;
+    this.soon = true;
+    this.schedule(REFILL_DELAY_MS);
   }
 
   private tick(): Promise<void> {
@@ -169,8 +179,9 @@ export class JobWorker {
     const task = this.runItem(handler, job, item, controller.signal).finally(() => {
       this.inFlight.delete(item.id);
       this.running.delete(task);
-      // A finished item frees a slot: look for more work now rather than at the next poll.
-      if (!this.stopped) this.schedule(0);
+      // A finished item frees a slot: look for more work soon rather than at the next poll. The short delay lets the
+      // completions of one burst share a single lease round.
+      if (!this.stopped) this.scheduleSoon();
     });
     this.running.add(task);
   }
