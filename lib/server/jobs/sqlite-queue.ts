@@ -64,13 +64,12 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
   async lease(jobId: string, workerId: string, limit: number, leaseMs: number): Promise<LeasedItem[]> {
     if (limit <= 0) return [];
     const now = new Date();
-    const job = await this.db.job.findUnique({ where: { id: jobId }, select: { status: true } });
-    if (!job || (job.status !== "queued" && job.status !== "running")) return [];
+    // Only items of a queued or running job, found with the job's status in one query.
     const candidates = await this.db.jobItem.findMany({
-      where: { jobId, status: "pending", nextAttemptAt: { lte: now } },
+      where: { jobId, status: "pending", nextAttemptAt: { lte: now }, job: { status: { in: ["queued", "running"] } } },
       orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
       take: limit,
-      select: { id: true },
+      select: { id: true, job: { select: { status: true } } },
     });
     if (candidates.length === 0) return [];
     leaseSequence += 1;
@@ -85,7 +84,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
       where: { jobId, leaseOwner: owner, status: "leased" },
       select: { id: true, jobId: true, key: true, payload: true, attempts: true },
     });
-    if (leased.length > 0) {
+    if (leased.length > 0 && candidates[0]?.job.status === "queued") {
       await this.db.job.updateMany({ where: { id: jobId, status: "queued" }, data: { status: "running", startedAt: now } });
     }
     return leased.map((item) => ({

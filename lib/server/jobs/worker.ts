@@ -105,16 +105,19 @@ export class JobWorker {
    * Items leased by other workers are theirs: this returns without waiting for them.
    */
   async runUntilIdle(): Promise<void> {
+    this.lastRecovery = 0;
     for (;;) {
-      this.lastRecovery = 0;
       await this.tick();
       if (this.running.size > 0) {
         await Promise.race(this.running);
+        // Let the other completions of this burst land, so one lease round refills all their slots.
+        await new Promise((resolve) => setTimeout(resolve, REFILL_DELAY_MS));
         continue;
       }
       const due = await this.queue.nextDueAt([...this.handlers.keys()]);
       if (!due) return;
       await new Promise((resolve) => setTimeout(resolve, Math.max(this.pollMs, due.getTime() - Date.now())));
+      this.lastRecovery = 0;
     }
   }
 
