@@ -1,7 +1,7 @@
 import "server-only";
 // Starts this process's job worker with every job kind's handler: once per web-server process (instrumentation.ts)
 // unless IN_PROCESS_WORKER is off, and in `npm run worker`.
-import { database, type Database } from "../db";
+import { createDatabaseClient, type Database } from "../db";
 import { serverEnv } from "../env";
 import { importJobHandler } from "../import/jobs";
 import { jobQueue, onWorkerWake } from "./instance";
@@ -25,7 +25,9 @@ const shared = globalThis as unknown as { c2wWorker?: JobWorker };
 export function ensureInProcessWorker(): JobWorker | null {
   if (!serverEnv().IN_PROCESS_WORKER) return null;
   if (!shared.c2wWorker) {
-    shared.c2wWorker = createWorker(database(), { log: (line) => console.warn(line) });
+    // A connection of its own: the worker's transactions must not capture the queries of page requests, which share
+    // the app's one connection (see withOwnConnection); WAL lets both proceed.
+    shared.c2wWorker = createWorker(createDatabaseClient(serverEnv().DATABASE_URL), { log: (line) => console.warn(line) });
     shared.c2wWorker.start();
   }
   return shared.c2wWorker;
