@@ -17,4 +17,5 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: "/promote", label: "Promote", permission: "read" },
   { href: "/review", label: "Review", permission: "annotate" },
   { href: "/import", label: "Import", permission: "import" },
+  { href: "/jobs", label: "Jobs", permission: "runJobs" },
 ];

@@ -19,6 +19,10 @@ export const PERMISSIONS = {
   manageQueues: ["admin", "researcher"],
   /** Vote on judge verdicts. */
   annotate: ["admin", "researcher", "annotator"],
+  /** Add, edit, test and delete model endpoints (their API keys). */
+  manageEndpoints: ["admin"],
+  /** Start judging jobs, watch jobs, cancel, pause and resume them. */
+  runJobs: ["admin", "researcher"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

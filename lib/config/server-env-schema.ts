@@ -44,6 +44,14 @@ export const serverEnvSchema = z.object({
   /** Directories the Import page may read server-side, separated by `:`. Empty: the benchmark dir only. */
   IMPORT_ALLOWED_DIRS: z.preprocess(emptyAsUndefined, z.string().optional()),
   C2W_BENCHMARK_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** 32-byte key (base64 or hex) that encrypts endpoint API keys at rest. Empty: generated once in data/.secrets-key. */
+  C2W_SECRETS_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Run the job worker inside the web server process (default on). Off when `npm run worker` runs separately. */
+  IN_PROCESS_WORKER: z.preprocess(emptyAsUndefined, booleanFlag.default(true)),
+  /** How long a worker's lease on a job item lasts without a heartbeat; a crashed worker's items return after it. */
+  WORKER_LEASE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(500).max(3_600_000).default(30_000)),
+  /** How often an idle worker looks for work. */
+  WORKER_POLL_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(50).max(60_000).default(1_000)),
 });
 
 export type ServerEnv = z.infer<typeof serverEnvSchema>;

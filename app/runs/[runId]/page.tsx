@@ -10,9 +10,13 @@ import { CATEGORY_COLORS, CATEGORY_LABELS } from "@/components/viewer/palette";
 import { stepLabel } from "@/components/viewer/response-sections";
 import { turnKey } from "@/lib/benchmark/dataset";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
+import { RunJudging } from "@/components/jobs/run-judging";
+import { can } from "@/lib/auth/roles";
 import { formatDateTime, formatRatio } from "@/lib/format";
 import { database } from "@/lib/server/db";
 import { listRunResponses, type RunResponseRow } from "@/lib/server/data/responses";
+import { listEndpoints } from "@/lib/server/endpoints/endpoints";
+import { listJobs } from "@/lib/server/jobs/jobs-data";
 import { checkAccess, requirePagePermission, type SessionUser } from "@/lib/server/session";
 import { DIAGNOSTIC_CATEGORIES, type DiagnosticCategory } from "@/lib/workflow/diagnostics";
 
@@ -66,6 +70,8 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
   const rows = responses.filter((row) => matches(row, filter));
   const passed = responses.filter((row) => row.valid).length;
   const recorded = run.origin === "recorded";
+  const mayJudge = user !== null && can(user.role, "runJobs");
+  const [endpoints, jobs] = mayJudge ? await Promise.all([listEndpoints(database(), user), listJobs(database(), user, { runId: run.id, limit: 20 })]) : [[], []];
 
   return (
     <div className="space-y-6">
@@ -86,6 +92,15 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
           </Link>
         }
       />
+      {mayJudge && user ? (
+        <RunJudging
+          runId={run.id}
+          endpoints={endpoints.map((endpoint) => ({ id: endpoint.id, label: endpoint.label, model: endpoint.model }))}
+          hasResolve={run.hasResolve}
+          mayManageEndpoints={can(user.role, "manageEndpoints")}
+          initialJobs={jobs}
+        />
+      ) : null}
       <nav aria-label="Filter responses" className="flex flex-wrap gap-2">
         {FILTERS.map((f) => {
           const count = responses.filter((row) => matches(row, f.id)).length;

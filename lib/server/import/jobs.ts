@@ -1,16 +1,21 @@
 import "server-only";
-// Import jobs started from the web UI: the import runs in the background on its own connection, one at a time;
-// progress lives in memory for the page to poll, and the outcome is stored on the job row when it ends.
+// Import jobs started from the web UI, on the durable job queue: the uploaded content is stored with the job, so a
+// queued or interrupted import survives a restart and runs again (an import is all-or-nothing and idempotent).
 import { assertAllowed } from "../authz";
 import { database, withOwnConnection } from "../db";
+import { jobQueue, wakeWorker } from "../jobs/instance";
+import type { JobHandler } from "../jobs/worker";
+import { NO_USAGE } from "../jobs/queue";
 import type { SessionUser } from "../session";
 import { runImport, type ImportLimits, type ImportOutcome, type ImportProgress, type ImportRequest } from "./import-service";
 
-export type JobStatus = "queued" | "running" | "succeeded" | "failed";
+export const IMPORT_JOB_KIND = "import";
+
+export type ImportJobState = "queued" | "running" | "succeeded" | "failed";
 
 export interface ImportJobView {
   id: string;
-  status: JobStatus;
+  status: ImportJobState;
   createdAt: string;
   finishedAt: string | null;
   progress: ImportProgress | null;
@@ -18,57 +23,71 @@ export interface ImportJobView {
   error: string | null;
 }
 
-// On globalThis: Next.js may load this module once per route bundle, and the action that starts a job and the route
-// that reports on it must see the same jobs.
-const shared = globalThis as unknown as { c2wImportJobs?: { live: Map<string, ImportProgress>; queue: Promise<unknown> } };
-shared.c2wImportJobs ??= { live: new Map(), queue: Promise.resolve() };
-const jobs = shared.c2wImportJobs;
-const liveProgress = jobs.live;
+interface ImportItemPayload {
+  request: ImportRequest;
+  limits: ImportLimits;
+}
+
+// Live progress of imports running in this process (the page polls it); the job row holds everything durable.
+// On globalThis: Next.js may load this module once per route bundle.
+const shared = globalThis as unknown as { c2wImportProgress?: Map<string, ImportProgress> };
+shared.c2wImportProgress ??= new Map();
+const liveProgress = shared.c2wImportProgress;
 
 export async function startImportJob(actor: SessionUser, request: Omit<ImportRequest, "importedBy">, limits: ImportLimits): Promise<string> {
   assertAllowed(actor, "import");
-  const job = await database().importJob.create({ data: { status: "queued", createdBy: actor.id } });
-  liveProgress.set(job.id, { phase: "reading", file: null, fileIndex: 0, fileCount: request.runs.length, responsesDone: 0, responsesTotal: 0 });
-  // Imports run one after another: SQLite has one writer at a time.
-  jobs.queue = jobs.queue.then(() => runJob(job.id, { ...request, importedBy: actor.email }, limits)).catch(() => undefined);
-  return job.id;
+  const payload: ImportItemPayload = { request: { ...request, importedBy: actor.email }, limits };
+  const jobId = await jobQueue().enqueue({
+    kind: IMPORT_JOB_KIND,
+    params: { files: request.runs.length },
+    createdBy: actor.id,
+    items: [{ key: "import", payload }],
+  });
+  wakeWorker();
+  return jobId;
 }
 
-async function runJob(jobId: string, request: ImportRequest, limits: ImportLimits): Promise<void> {
-  await database().importJob.update({ where: { id: jobId }, data: { status: "running" } });
-  try {
-    const outcome = await withOwnConnection((db) =>
-      runImport(db, request, limits, { onProgress: (progress) => liveProgress.set(jobId, progress) }),
-    );
-    await database().importJob.update({
-      where: { id: jobId },
-      data: { status: outcome.ok ? "succeeded" : "failed", finishedAt: new Date(), summary: JSON.stringify(outcome) },
-    });
-  } catch (error) {
-    await database().importJob.update({
-      where: { id: jobId },
-      data: { status: "failed", finishedAt: new Date(), error: error instanceof Error ? error.message : String(error) },
-    });
-  } finally {
-    liveProgress.delete(jobId);
-  }
+/** Imports run one at a time across workers: SQLite has one writer at a time. */
+export function importJobHandler(): JobHandler {
+  return {
+    kind: IMPORT_JOB_KIND,
+    async capacity() {
+      return { filter: { kind: IMPORT_JOB_KIND }, limit: 1 };
+    },
+    async run({ job, item }) {
+      const payload = item.payload as ImportItemPayload;
+      liveProgress.set(job.id, { phase: "reading", file: null, fileIndex: 0, fileCount: payload.request.runs.length, responsesDone: 0, responsesTotal: 0 });
+      try {
+        const outcome = await withOwnConnection((db) =>
+          runImport(db, payload.request, payload.limits, { onProgress: (progress) => liveProgress.set(job.id, progress) }),
+        );
+        return { ok: true, result: outcome, usage: NO_USAGE };
+      } finally {
+        liveProgress.delete(job.id);
+      }
+    },
+  };
 }
 
 /** A job as its creator (or an admin) sees it; null when it does not exist or belongs to someone else. */
 export async function getImportJob(actor: SessionUser, jobId: string): Promise<ImportJobView | null> {
   assertAllowed(actor, "import");
-  const job = await database().importJob.findUnique({ where: { id: jobId } });
-  if (!job || (job.createdBy !== actor.id && actor.role !== "admin")) return null;
-  const live = liveProgress.get(job.id) ?? null;
-  // A job still marked as running that this process does not know was cut off by a restart.
-  const interrupted = (job.status === "running" || job.status === "queued") && !live;
+  const job = await database().job.findUnique({
+    where: { id: jobId },
+    select: { id: true, kind: true, status: true, createdBy: true, createdAt: true, finishedAt: true, error: true, items: { select: { result: true, error: true } } },
+  });
+  if (!job || job.kind !== IMPORT_JOB_KIND || (job.createdBy !== actor.id && actor.role !== "admin")) return null;
+  const item = job.items[0];
+  const outcome = item?.result ? (JSON.parse(item.result) as ImportOutcome) : null;
+  const status: ImportJobState =
+    job.status === "succeeded" ? (outcome && outcome.ok ? "succeeded" : "failed") : job.status === "queued" || job.status === "paused" ? "queued" : job.status === "running" ? "running" : "failed";
   return {
     id: job.id,
-    status: interrupted ? "failed" : (job.status as JobStatus),
+    status,
     createdAt: job.createdAt.toISOString(),
     finishedAt: job.finishedAt?.toISOString() ?? null,
-    progress: live,
-    outcome: job.summary ? (JSON.parse(job.summary) as ImportOutcome) : null,
-    error: interrupted ? "The server restarted before this import finished; nothing was written. Start it again." : job.error,
+    progress: liveProgress.get(job.id) ?? null,
+    outcome,
+    error: status === "failed" && !outcome ? (item?.error ?? job.error ?? (job.status === "cancelled" ? "The import was cancelled." : "The import failed.")) : null,
   };
 }

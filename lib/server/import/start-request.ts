@@ -8,6 +8,7 @@ import { serverEnv } from "../env";
 import type { SessionUser } from "../session";
 import { allowedImportRoots, resolveAllowedPath } from "./allowed-dirs";
 import { classifyUploads, expandRunPaths, MODEL_NAME_PATTERN, readImportFiles, type BenchmarkInput, type ImportFile } from "./import-service";
+import { ensureInProcessWorker } from "../jobs/runtime";
 import { startImportJob } from "./jobs";
 
 const optionalText = (max: number) =>
@@ -84,6 +85,7 @@ export async function startImportRequest(user: SessionUser, input: StartImportRe
     benchmark = { kind: "directory", dir: dir.path, allowedRoots: roots };
     runs = read.files.map((file) => ({ ...file, name: path.relative(dir.path, file.name) || path.basename(file.name) }));
   }
+  ensureInProcessWorker();
   const jobId = await startImportJob(user, { benchmark, runs, model: input.model, label: input.label }, limits);
   return { ok: true, value: { jobId } };
 }

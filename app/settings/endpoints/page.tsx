@@ -1,0 +1,30 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { EndpointManager } from "@/components/endpoints/endpoint-manager";
+import { PageHeader } from "@/components/ui/page-header";
+import { database } from "@/lib/server/db";
+import { listEndpoints } from "@/lib/server/endpoints/endpoints";
+import { requireSignedInPermission } from "@/lib/server/session";
+
+export const metadata: Metadata = { title: "Model endpoints" };
+export const dynamic = "force-dynamic";
+
+export default async function EndpointsPage() {
+  const user = await requireSignedInPermission("manageEndpoints", "/settings/endpoints");
+  const endpoints = await listEndpoints(database(), user);
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Model endpoints"
+        description={
+          <>
+            OpenAI-compatible chat-completions servers (OpenAI, vLLM, Ollama, llama.cpp, proxies) used as judges. API keys are stored encrypted and are
+            never shown again: only whether one is set and its last 4 characters. Judge a run from its page; follow progress on{" "}
+            <Link href="/jobs" className="text-brand-600 hover:underline dark:text-brand-500">Jobs</Link>.
+          </>
+        }
+      />
+      <EndpointManager endpoints={endpoints} />
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+import "server-only";
+// Jobs as the pages show them (progress, usage, cost, ETA, item errors) and the controls researchers use on them.
+// Views carry no payloads and no endpoint secrets; every function checks the actor first.
+import { assertAllowed } from "../authz";
+import type { Database } from "../db";
+import type { SessionUser } from "../session";
+import { jobQueue, wakeWorker } from "./instance";
+import type { JobStatus } from "./queue";
+
+export interface JobView {
+  id: string;
+  kind: string;
+  status: JobStatus;
+  /** A short description: "judge pass · demo_alpha · gpt-judge ×3 (strict)". */
+  title: string;
+  runId: string | null;
+  runLabel: string | null;
+  endpointLabel: string | null;
+  refresh: boolean;
+  total: number;
+  done: number;
+  failed: number;
+  /** Items neither done nor failed (cancelled ones included until the job ends). */
+  remaining: number;
+  calls: number;
+  cachedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** USD; null when the endpoint has no prices. */
+  cost: number | null;
+  /** Cost of the remaining items at the rate so far; null without prices or progress. */
+  estimatedTotalCost: number | null;
+  /** Seconds left at the rate so far; null before the first item or once finished. */
+  etaSeconds: number | null;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface JobItemErrorView {
+  key: string;
+  status: string;
+  attempts: number;
+  error: string;
+}
+
+export interface JobDetail extends JobView {
+  params: Record<string, unknown>;
+  errors: JobItemErrorView[];
+  /** Items waiting to retry (after an error), with when. */
+  retrying: number;
+}
+
+const JOB_SELECT = {
+  id: true,
+  kind: true,
+  status: true,
+  params: true,
+  runId: true,
+  endpointId: true,
+  refresh: true,
+  itemCount: true,
+  doneCount: true,
+  failedCount: true,
+  calls: true,
+  cachedCalls: true,
+  inputTokens: true,
+  outputTokens: true,
+  cost: true,
+  error: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+} as const;
+
+type JobRow = {
+  id: string;
+  kind: string;
+  status: string;
+  params: string;
+  runId: string | null;
+  endpointId: string | null;
+  refresh: boolean;
+  itemCount: number;
+  doneCount: number;
+  failedCount: number;
+  calls: number;
+  cachedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  error: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+};
+
+function parseParams(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function titleOf(row: JobRow, params: Record<string, unknown>, runLabel: string | null): string {
+  if (row.kind === "judge") {
+    const samples = typeof params.samples === "number" && params.samples > 1 ? ` ×${params.samples}` : "";
+    const strict = params.strict === true ? " (strict)" : "";
+    return `Judge ${String(params.stage ?? "")} stage · ${runLabel ?? "deleted run"} · ${String(params.judge ?? "")}${samples}${strict}`;
+  }
+  if (row.kind === "import") return `Import of ${String(params.files ?? "?")} run file(s)`;
+  return row.kind;
+}
+
+function toView(row: JobRow, runLabel: string | null, endpointLabel: string | null, hasPrices: boolean, now: number): JobView {
+  const params = parseParams(row.params);
+  const settled = row.doneCount + row.failedCount;
+  const remaining = Math.max(0, row.itemCount - settled);
+  const active = row.status === "running" || row.status === "queued";
+  let etaSeconds: number | null = null;
+  if (active && row.startedAt && settled > 0 && remaining > 0) {
+    const elapsed = (now - row.startedAt.getTime()) / 1000;
+    etaSeconds = Math.round((elapsed / settled) * remaining);
+  }
+  const cost = hasPrices ? row.cost : null;
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status as JobStatus,
+    title: titleOf(row, params, runLabel),
+    runId: row.runId,
+    runLabel,
+    endpointLabel: endpointLabel ?? (typeof params.judge === "string" ? params.judge : null),
+    refresh: row.refresh,
+    total: row.itemCount,
+    done: row.doneCount,
+    failed: row.failedCount,
+    remaining,
+    calls: row.calls,
+    cachedCalls: row.cachedCalls,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    cost,
+    estimatedTotalCost: cost !== null && settled > 0 ? (cost / settled) * row.itemCount : null,
+    etaSeconds,
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+async function views(db: Database, rows: JobRow[]): Promise<JobView[]> {
+  const runIds = [...new Set(rows.flatMap((row) => (row.runId ? [row.runId] : [])))];
+  const endpointIds = [...new Set(rows.flatMap((row) => (row.endpointId ? [row.endpointId] : [])))];
+  const [runs, endpoints] = await Promise.all([
+    db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, label: true } }),
+    db.modelEndpoint.findMany({ where: { id: { in: endpointIds } }, select: { id: true, label: true, inputPricePerMTok: true, outputPricePerMTok: true } }),
+  ]);
+  const runLabels = new Map(runs.map((run) => [run.id, run.label]));
+  const endpointById = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
+  const now = Date.now();
+  return rows.map((row) => {
+    const endpoint = row.endpointId ? endpointById.get(row.endpointId) : undefined;
+    const hasPrices = endpoint ? endpoint.inputPricePerMTok !== null || endpoint.outputPricePerMTok !== null : row.cost > 0;
+    return toView(row, row.runId ? (runLabels.get(row.runId) ?? null) : null, endpoint?.label ?? null, hasPrices, now);
+  });
+}
+
+/** The newest jobs first, optionally those of one run. */
+export async function listJobs(db: Database, actor: SessionUser | null, filter: { runId?: string; limit?: number } = {}): Promise<JobView[]> {
+  assertAllowed(actor, "runJobs");
+  const rows = await db.job.findMany({
+    where: filter.runId ? { runId: filter.runId } : {},
+    orderBy: { createdAt: "desc" },
+    take: Math.min(filter.limit ?? 100, 500),
+    select: JOB_SELECT,
+  });
+  return views(db, rows);
+}
+
+export async function getJobDetail(db: Database, actor: SessionUser | null, jobId: string): Promise<JobDetail | null> {
+  assertAllowed(actor, "runJobs");
+  const row = await db.job.findUnique({ where: { id: jobId }, select: JOB_SELECT });
+  if (!row) return null;
+  const [view] = await views(db, [row]);
+  const [errors, retrying] = await Promise.all([
+    db.jobItem.findMany({
+      where: { jobId, error: { not: null } },
+      orderBy: { updatedAt: "desc" },
+      take: 50,
+      select: { key: true, status: true, attempts: true, error: true },
+    }),
+    db.jobItem.count({ where: { jobId, status: "pending", attempts: { gt: 0 } } }),
+  ]);
+  const params = parseParams(row.params);
+  // Only what a person needs to read back; never item payloads.
+  const shownParams = Object.fromEntries(Object.entries(params).filter(([key]) => ["stage", "samples", "strict", "judge", "files"].includes(key)));
+  return {
+    ...(view as JobView),
+    params: shownParams,
+    errors: errors.map((item) => ({ key: item.key, status: item.status, attempts: item.attempts, error: item.error ?? "" })),
+    retrying,
+  };
+}
+
+export type JobControl = "cancel" | "pause" | "resume";
+
+/** Cancels, pauses or resumes a job; false when the job is not in a state that allows it. */
+export async function controlJob(db: Database, actor: SessionUser | null, jobId: string, control: JobControl): Promise<boolean> {
+  assertAllowed(actor, "runJobs");
+  const queue = jobQueue(db);
+  const changed = control === "cancel" ? await queue.cancel(jobId) : control === "pause" ? await queue.pause(jobId) : await queue.resume(jobId);
+  if (changed && control === "resume") wakeWorker();
+  return changed;
+}

@@ -1,0 +1,311 @@
+import "server-only";
+// The judge job: asks an endpoint the benchmark's pass-stage (step 1_4) or resolve-stage question for every eligible
+// item of a stored run, K samples each, through the database call cache; each answered sample becomes a JudgeVerdict.
+import { passJudgeItem, reachedPassJudge, resolveJudgeItem, type TestPosition } from "@/lib/judge/items";
+import { officialSystemPrompt, type ChatMessage, type JudgeStage, type JudgeTestInput } from "@/lib/judge/protocol";
+import { assertAllowed } from "../authz";
+import type { Database } from "../db";
+import { callCost, chatClientFor, loadEndpointConfig, redactKey, type EndpointConfig } from "../endpoints/endpoints";
+import { inputFingerprint, judgeIdentity, judgeSample, promptFingerprint, type ChatClient, type LlmErrorKind } from "../llm";
+import type { SessionUser } from "../session";
+import { databaseCallCache } from "./db-call-cache";
+import { jobQueue, wakeWorker } from "./instance";
+import type { ItemUsage } from "./queue";
+import type { JobHandler } from "./worker";
+
+export const JUDGE_JOB_KIND = "judge";
+export const MAX_JUDGE_SAMPLES = 9;
+
+export interface JudgeJobParams {
+  runId: string;
+  stage: JudgeStage;
+  samples: number;
+  strict: boolean;
+  endpointId: string;
+  /** The judge label verdicts are stored under: the endpoint's label when the job started. */
+  judge: string;
+  promptFingerprint: string;
+}
+
+export interface JudgeItemPayload {
+  responseId: string;
+  casePosition: number;
+  sampleIndex: number;
+  messages: ChatMessage[];
+  inputMaterial: string;
+}
+
+export interface JudgeJobRequest {
+  runId: string;
+  endpointId: string;
+  stage: JudgeStage;
+  samples: number;
+  strict: boolean;
+  refresh: boolean;
+}
+
+export type StartJudgeJob = { ok: true; jobId: string; items: number } | { ok: false; message: string };
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** The questions of one stage for a stored run, with the official messages, one per eligible response or case. */
+export async function judgeQuestionsForRun(
+  db: Database,
+  runId: string,
+  stage: JudgeStage,
+): Promise<{ ok: true; systemPromptText: string; questions: Omit<JudgeItemPayload, "sampleIndex">[] } | { ok: false; message: string }> {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, benchmarkId: true, model: { select: { name: true } } } });
+  if (!run) return { ok: false, message: "No such run." };
+  const promptName = `evaluation_${stage}_system`;
+  const prompt = await db.benchmarkPrompt.findUnique({ where: { benchmarkId_name: { benchmarkId: run.benchmarkId, name: promptName } } });
+  if (!prompt) return { ok: false, message: `The run's benchmark has no ${promptName} prompt; import the benchmark with its prompts folder.` };
+  const systemPrompt = officialSystemPrompt(prompt.text);
+  const responses = await db.response.findMany({
+    where: { runId },
+    orderBy: [{ turn: { task: { externalId: "asc" } } }, { turn: { round: "asc" } }],
+    select: {
+      id: true,
+      nodeSelection: true,
+      designPrinciple: true,
+      workflow: true,
+      passResult: { select: { recordedValid: true, recordedFailStep: true, officialFailStep: true } },
+      caseResults: { where: { outputs: { not: null } }, orderBy: { position: "asc" }, select: { position: true, outputs: true, verdict: true } },
+      turn: { select: { round: true, keyNodes: true, taskId: true, task: { select: { name: true } }, testCases: { select: { position: true, inputs: true, groundTruth: true } } } },
+    },
+  });
+  const model = run.model.name;
+  const questions: Omit<JudgeItemPayload, "sampleIndex">[] = [];
+  if (stage === "pass") {
+    for (const response of responses) {
+      const result = response.passResult;
+      if (!result) continue;
+      // Recorded runs say how far each turn got; raw output uses our reproduction of steps 1_1–1_3.
+      const reached =
+        result.recordedValid !== null
+          ? reachedPassJudge({ valid: result.recordedValid, fail_step: (result.recordedFailStep ?? undefined) as Parameters<typeof reachedPassJudge>[0]["fail_step"] })
+          : result.officialFailStep === null;
+      if (!reached || response.nodeSelection === null || response.designPrinciple === null || response.workflow === null) continue;
+      const item = passJudgeItem(
+        {
+          model,
+          task: response.turn.task.name,
+          round: response.turn.round,
+          nodeSelection: response.nodeSelection,
+          designPrinciple: response.designPrinciple,
+          workflow: response.workflow,
+          keyNodes: parseJson<string[]>(response.turn.keyNodes, []),
+          recorded: result.recordedValid === null ? null : result.recordedFailStep !== "step_1_4",
+        },
+        systemPrompt,
+      );
+      questions.push({ responseId: response.id, casePosition: 0, messages: item.messages, inputMaterial: item.inputMaterial });
+    }
+  } else {
+    const taskIds = [...new Set(responses.map((response) => response.turn.taskId))];
+    const turns = await db.turn.findMany({ where: { taskId: { in: taskIds } }, orderBy: { round: "asc" }, select: { taskId: true, instruction: true } });
+    const queries = new Map<string, string[]>();
+    for (const turn of turns) queries.set(turn.taskId, [...(queries.get(turn.taskId) ?? []), turn.instruction]);
+    for (const response of responses) {
+      const taskQueries = queries.get(response.turn.taskId) ?? [];
+      for (const caseResult of response.caseResults) {
+        const test = response.turn.testCases.find((candidate) => candidate.position === caseResult.position);
+        if (!test || caseResult.outputs === null || taskQueries.length < response.turn.round) continue;
+        const item = resolveJudgeItem(
+          {
+            model,
+            task: response.turn.task.name,
+            round: response.turn.round,
+            test: caseResult.position as TestPosition,
+            queries: taskQueries,
+            inputs: parseJson<Record<string, JudgeTestInput>>(test.inputs, {}),
+            outputs: caseResult.outputs,
+            groundTruth: test.groundTruth,
+            recorded: caseResult.verdict,
+          },
+          systemPrompt,
+        );
+        questions.push({ responseId: response.id, casePosition: caseResult.position, messages: item.messages, inputMaterial: item.inputMaterial });
+      }
+    }
+  }
+  return { ok: true, systemPromptText: prompt.text, questions };
+}
+
+/** Enqueues a judge job over a stored run: one item per question and sample. */
+export async function startJudgeJob(db: Database, actor: SessionUser, request: JudgeJobRequest): Promise<StartJudgeJob> {
+  assertAllowed(actor, "runJobs");
+  if (!Number.isInteger(request.samples) || request.samples < 1 || request.samples > MAX_JUDGE_SAMPLES) {
+    return { ok: false, message: `Samples must be a whole number from 1 to ${MAX_JUDGE_SAMPLES}.` };
+  }
+  const endpoint = await db.modelEndpoint.findUnique({ where: { id: request.endpointId }, select: { id: true, label: true } });
+  if (!endpoint) return { ok: false, message: "No such endpoint." };
+  const built = await judgeQuestionsForRun(db, request.runId, request.stage);
+  if (!built.ok) return built;
+  if (built.questions.length === 0) {
+    return {
+      ok: false,
+      message:
+        request.stage === "pass"
+          ? "No response of this run reached the step 1_4 judge."
+          : "No test case of this run has stored outputs to judge (raw generation output has none until it is executed).",
+    };
+  }
+  const params: JudgeJobParams = {
+    runId: request.runId,
+    stage: request.stage,
+    samples: request.samples,
+    strict: request.strict,
+    endpointId: endpoint.id,
+    judge: endpoint.label,
+    promptFingerprint: promptFingerprint(built.systemPromptText),
+  };
+  const items = built.questions.flatMap((question) =>
+    Array.from({ length: request.samples }, (_, sampleIndex) => ({
+      key: `${question.responseId}:${request.stage}:${question.casePosition}:s${sampleIndex}`,
+      payload: { ...question, sampleIndex } satisfies JudgeItemPayload,
+    })),
+  );
+  const jobId = await jobQueue(db).enqueue({
+    kind: JUDGE_JOB_KIND,
+    params,
+    createdBy: actor.id,
+    refresh: request.refresh,
+    runId: request.runId,
+    endpointId: endpoint.id,
+    items,
+  });
+  wakeWorker();
+  return { ok: true, jobId, items: items.length };
+}
+
+/** Worth another try later: the endpoint was busy, down or slow, or the lease was lost mid-call. */
+const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(["rate-limited", "server-error", "timeout", "connection", "malformed-response", "cancelled"]);
+
+interface ClientEntry {
+  config: EndpointConfig;
+  client: ChatClient;
+  /** Until when the endpoint asked us to wait (its last Retry-After): items leased meanwhile go back untried. */
+  coolDownUntil: number;
+}
+
+export interface JudgeHandlerOptions {
+  /** Client retries before the item fails back to the queue (default CLIENT_RETRIES). */
+  clientRetries?: number;
+  clientBackoffBaseMs?: number;
+}
+
+/** The worker's handler for judge items. Clients are shared per endpoint so its concurrency and rate limits hold. */
+export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
+  const clients = new Map<string, ClientEntry>();
+
+  async function clientFor(db: Database, endpointId: string): Promise<ClientEntry | null> {
+    const config = await loadEndpointConfig(db, endpointId);
+    if (!config) return null;
+    const cached = clients.get(endpointId);
+    if (cached && cached.config.updatedAt.getTime() === config.updatedAt.getTime()) return cached;
+    const entry: ClientEntry = {
+      config,
+      coolDownUntil: 0,
+      client: chatClientFor(config, {
+        ...(options.clientRetries !== undefined ? { maxRetries: options.clientRetries } : {}),
+        ...(options.clientBackoffBaseMs !== undefined ? { backoffBaseMs: options.clientBackoffBaseMs } : {}),
+        onRetryAfter: (delayMs) => {
+          entry.coolDownUntil = Math.max(entry.coolDownUntil, Date.now() + delayMs);
+        },
+      }),
+    };
+    clients.set(endpointId, entry);
+    return entry;
+  }
+
+  return {
+    kind: JUDGE_JOB_KIND,
+    async capacity(db, job) {
+      if (!job.endpointId) return { filter: { kind: JUDGE_JOB_KIND }, limit: 1 };
+      const endpoint = await db.modelEndpoint.findUnique({ where: { id: job.endpointId }, select: { concurrency: true } });
+      return { filter: { endpointId: job.endpointId }, limit: endpoint?.concurrency ?? 1 };
+    },
+    async run({ db, job, item, signal }) {
+      const params = job.params as JudgeJobParams;
+      const payload = item.payload as JudgeItemPayload;
+      const entry = await clientFor(db, params.endpointId);
+      if (!entry) return { ok: false, failure: { message: "The endpoint was deleted.", retryable: false } };
+      const waitMs = entry.coolDownUntil - Date.now();
+      if (waitMs > 0) {
+        // Not a failed call: no request is sent, so the attempt is given back rather than spent.
+        return { ok: false, failure: { message: `rate-limited: the endpoint asked to wait ${Math.ceil(waitMs / 1000)} s`, retryable: true, retryAfterMs: waitMs, refund: true } };
+      }
+      const sample = await judgeSample({ messages: payload.messages }, payload.sampleIndex, {
+        client: entry.client,
+        strict: params.strict,
+        cache: databaseCallCache(db),
+        refresh: job.refresh,
+        signal,
+      });
+      const inputTokens = sample.usage?.promptTokens ?? 0;
+      const outputTokens = sample.usage?.completionTokens ?? 0;
+      const usage: ItemUsage = {
+        calls: sample.calls,
+        cachedCalls: sample.cached ? 1 : 0,
+        inputTokens,
+        outputTokens,
+        latencyMs: Math.round(sample.latencyMs),
+        cost: callCost(entry.config, inputTokens, outputTokens),
+      };
+      if (sample.error || sample.verdict === null || sample.raw === null) {
+        const error = sample.error;
+        const message = error ? `${error.kind}${error.status ? ` (HTTP ${error.status})` : ""}: ${error.message}` : "no verdict";
+        const coolDown = entry.coolDownUntil - Date.now();
+        return {
+          ok: false,
+          failure: {
+            message: redactKey(message, entry.config.apiKey),
+            retryable: error !== null && RETRYABLE.has(error.kind),
+            retryAfterMs: coolDown > 0 ? coolDown : null,
+            usage,
+          },
+        };
+      }
+      const verdict = sample.verdict;
+      const raw = sample.raw;
+      const row = {
+        verdict,
+        reason: sample.reason,
+        rawOutput: raw,
+        wellFormed: sample.wellFormed,
+        latencyMs: usage.latencyMs,
+        tokens: sample.usage ? inputTokens + outputTokens : null,
+        promptFingerprint: params.promptFingerprint,
+        inputFingerprint: inputFingerprint(payload),
+        judgeIdentity: judgeIdentity(entry.client, params.promptFingerprint, params.strict),
+        jobId: job.id,
+      };
+      return {
+        ok: true,
+        result: { verdict, wellFormed: sample.wellFormed, cached: sample.cached },
+        usage,
+        commit: async (tx) => {
+          await tx.judgeVerdict.upsert({
+            where: {
+              responseId_stage_casePosition_judge_sampleIndex: {
+                responseId: payload.responseId,
+                stage: params.stage,
+                casePosition: payload.casePosition,
+                judge: params.judge,
+                sampleIndex: payload.sampleIndex,
+              },
+            },
+            create: { responseId: payload.responseId, stage: params.stage, casePosition: payload.casePosition, judge: params.judge, sampleIndex: payload.sampleIndex, ...row },
+            update: row,
+          });
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,105 @@
+// The durable job queue's contract: jobs made of keyed items, leased by workers with expiring leases.
+// Storage-neutral so a Postgres queue (pg-boss, graphile-worker) can implement it; SQLite lives in sqlite-queue.ts.
+
+export type JobStatus = "queued" | "running" | "paused" | "cancelled" | "succeeded" | "failed";
+export type ItemStatus = "pending" | "leased" | "done" | "failed" | "cancelled";
+
+export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = ["queued", "running"];
+export const FINISHED_JOB_STATUSES: readonly JobStatus[] = ["cancelled", "succeeded", "failed"];
+
+export interface NewJob {
+  kind: string;
+  params: unknown;
+  createdBy: string | null;
+  /** Bypass the call cache for every call of this job. */
+  refresh?: boolean;
+  runId?: string | null;
+  endpointId?: string | null;
+  /** Keys are unique within the job; enqueueing the same key twice is an error. */
+  items: readonly { key: string; payload: unknown }[];
+}
+
+export interface LeasedItem {
+  id: string;
+  jobId: string;
+  key: string;
+  payload: unknown;
+  /** 1 on the first lease; counts every lease, including ones that expired. */
+  attempt: number;
+  /** The token that completes, fails or extends this lease; a lease taken over by another worker no longer matches. */
+  leaseOwner: string;
+  leaseExpiresAt: Date;
+}
+
+/** Usage of the calls an item made (cached calls cost nothing and are counted apart). */
+export interface ItemUsage {
+  calls: number;
+  cachedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number | null;
+  /** USD for this item's paid calls, when the endpoint has prices. */
+  cost: number | null;
+}
+
+export const NO_USAGE: ItemUsage = { calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, latencyMs: null, cost: null };
+
+export interface RetryPolicy {
+  /** Leases an item may take in all, the first included. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 1_000, maxDelayMs: 120_000 };
+
+export interface ItemFailure {
+  message: string;
+  /** False for errors that another try cannot fix (bad request, missing data). */
+  retryable: boolean;
+  /** The server's Retry-After, in milliseconds. */
+  retryAfterMs?: number | null;
+  /** Nothing was attempted (the item was put back while its endpoint cools down): the attempt is not counted. */
+  refund?: boolean;
+  usage?: ItemUsage;
+}
+
+/**
+ * Writes the item's results in the same transaction that marks it done, so a result is never recorded twice nor
+ * lost after the call was made. `tx` is the storage's transaction handle (a Prisma transaction client for SQLite).
+ */
+export type CommitResults<Tx> = (tx: Tx) => Promise<void>;
+
+export interface JobQueue<Tx = unknown> {
+  enqueue(job: NewJob): Promise<string>;
+  /**
+   * Leases up to `limit` due items of one job to `workerId` until now + leaseMs. Jobs not queued/running lease
+   * nothing. A queued job becomes running on its first lease.
+   */
+  lease(jobId: string, workerId: string, limit: number, leaseMs: number): Promise<LeasedItem[]>;
+  /** Extends the leases still held; returns the ids of items whose lease is lost or whose job stopped (abort them). */
+  heartbeat(leases: readonly Pick<LeasedItem, "id" | "leaseOwner">[], leaseMs: number): Promise<string[]>;
+  /** Marks the item done with its result and runs `commit` in the same transaction; false when the lease was lost. */
+  complete(lease: Pick<LeasedItem, "id" | "jobId" | "leaseOwner">, result: unknown, usage: ItemUsage, commit?: CommitResults<Tx>): Promise<boolean>;
+  /** Schedules a retry (exponential backoff, at least Retry-After) or, when attempts are spent, fails the item. */
+  fail(lease: Pick<LeasedItem, "id" | "jobId" | "leaseOwner" | "attempt">, failure: ItemFailure): Promise<"retry" | "failed" | "lost">;
+  /** Stops a job: pending items are cancelled, leased ones may finish their current call. */
+  cancel(jobId: string): Promise<boolean>;
+  pause(jobId: string): Promise<boolean>;
+  resume(jobId: string): Promise<boolean>;
+  /** Returns items whose lease expired (a crashed worker) to pending, or fails them when attempts are spent. */
+  recoverExpiredLeases(now?: Date): Promise<number>;
+  /** Jobs a worker should look at, oldest first. */
+  activeJobs(): Promise<{ id: string; kind: string; endpointId: string | null; refresh: boolean; params: unknown }[]>;
+  /** When the next pending item of a queued/running job of these kinds becomes due; null when none is pending. */
+  nextDueAt(kinds: readonly string[]): Promise<Date | null>;
+  /** Unexpired leases held on items of jobs matching the filter, across all workers (concurrency limits). */
+  leasedCount(filter: { endpointId?: string; kind?: string }): Promise<number>;
+}
+
+/** Exponential backoff with full jitter, never sooner than the server's Retry-After. */
+export function retryDelayMs(attempt: number, policy: RetryPolicy, retryAfterMs: number | null | undefined, random: () => number = Math.random): number {
+  const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  const jittered = exponential / 2 + (random() * exponential) / 2;
+  return Math.max(jittered, Math.min(retryAfterMs ?? 0, policy.maxDelayMs * 10));
+}

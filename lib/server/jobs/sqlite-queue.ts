@@ -1,0 +1,309 @@
+import "server-only";
+// The job queue on the app's SQLite database through Prisma: leases are conditional updates (one writer at a time),
+// completion and its results share one transaction, so a finished item is recorded exactly once.
+import type { Database } from "../db";
+import {
+  DEFAULT_RETRY,
+  retryDelayMs,
+  type ItemFailure,
+  type ItemUsage,
+  type JobQueue,
+  type LeasedItem,
+  type NewJob,
+  type RetryPolicy,
+  type CommitResults,
+} from "./queue";
+
+/** The transaction client handed to `$transaction(async (tx) => …)` callbacks. */
+export type QueueTx = Omit<Database, "$extends" | "$transaction" | "$connect" | "$disconnect" | "$on">;
+
+let leaseSequence = 0;
+
+// Several processes may share the database file: wait for the writer lock rather than giving up after Prisma's 2 s.
+const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+export class SqliteJobQueue implements JobQueue<QueueTx> {
+  constructor(
+    private readonly db: Database,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+  ) {}
+
+  async enqueue(job: NewJob): Promise<string> {
+    const keys = new Set(job.items.map((item) => item.key));
+    if (keys.size !== job.items.length) throw new Error("Job items need unique keys.");
+    return this.db.$transaction(async (tx) => {
+      const created = await tx.job.create({
+        data: {
+          kind: job.kind,
+          params: JSON.stringify(job.params ?? {}),
+          createdBy: job.createdBy,
+          refresh: job.refresh ?? false,
+          runId: job.runId ?? null,
+          endpointId: job.endpointId ?? null,
+          itemCount: job.items.length,
+          status: job.items.length === 0 ? "succeeded" : "queued",
+          finishedAt: job.items.length === 0 ? new Date() : null,
+        },
+        select: { id: true },
+      });
+      const rows = job.items.map((item) => ({ jobId: created.id, key: item.key, payload: JSON.stringify(item.payload ?? {}) }));
+      for (let start = 0; start < rows.length; start += 500) await tx.jobItem.createMany({ data: rows.slice(start, start + 500) });
+      return created.id;
+    }, TX_OPTIONS);
+  }
+
+  async lease(jobId: string, workerId: string, limit: number, leaseMs: number): Promise<LeasedItem[]> {
+    if (limit <= 0) return [];
+    const now = new Date();
+    // Only items of a queued or running job, found with the job's status in one query.
+    const candidates = await this.db.jobItem.findMany({
+      where: { jobId, status: "pending", nextAttemptAt: { lte: now }, job: { status: { in: ["queued", "running"] } } },
+      orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
+      take: limit,
+      select: { id: true, job: { select: { status: true } } },
+    });
+    if (candidates.length === 0) return [];
+    leaseSequence += 1;
+    const owner = `${workerId}#${leaseSequence}`;
+    const leaseExpiresAt = new Date(now.getTime() + leaseMs);
+    // Conditional on "pending": when two workers race for the same rows, each row goes to exactly one of them.
+    await this.db.jobItem.updateMany({
+      where: { id: { in: candidates.map((item) => item.id) }, status: "pending" },
+      data: { status: "leased", leaseOwner: owner, leaseExpiresAt, heartbeatAt: now, attempts: { increment: 1 } },
+    });
+    const leased = await this.db.jobItem.findMany({
+      where: { jobId, leaseOwner: owner, status: "leased" },
+      select: { id: true, jobId: true, key: true, payload: true, attempts: true },
+    });
+    if (leased.length > 0 && candidates[0]?.job.status === "queued") {
+      await this.db.job.updateMany({ where: { id: jobId, status: "queued" }, data: { status: "running", startedAt: now } });
+    }
+    return leased.map((item) => ({
+      id: item.id,
+      jobId: item.jobId,
+      key: item.key,
+      payload: parseJson(item.payload),
+      attempt: item.attempts,
+      leaseOwner: owner,
+      leaseExpiresAt,
+    }));
+  }
+
+  async heartbeat(leases: readonly Pick<LeasedItem, "id" | "leaseOwner">[], leaseMs: number): Promise<string[]> {
+    const now = new Date();
+    const lost: string[] = [];
+    for (const lease of leases) {
+      const extended = await this.db.jobItem.updateMany({
+        where: { id: lease.id, leaseOwner: lease.leaseOwner, status: "leased", job: { status: { in: ["queued", "running", "paused"] } } },
+        data: { leaseExpiresAt: new Date(now.getTime() + leaseMs), heartbeatAt: now },
+      });
+      if (extended.count === 0) lost.push(lease.id);
+    }
+    return lost;
+  }
+
+  async complete(
+    lease: Pick<LeasedItem, "id" | "jobId" | "leaseOwner">,
+    result: unknown,
+    usage: ItemUsage,
+    commit?: CommitResults<QueueTx>,
+  ): Promise<boolean> {
+    const now = new Date();
+    return this.db.$transaction(async (tx) => {
+      // Held by us even when the job was cancelled meanwhile: the call was made, so its result is kept.
+      const marked = await tx.jobItem.updateMany({
+        where: { id: lease.id, leaseOwner: lease.leaseOwner, status: "leased" },
+        data: {
+          status: "done",
+          result: JSON.stringify(result ?? null),
+          error: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          finishedAt: now,
+          calls: { increment: usage.calls },
+          cachedCalls: { increment: usage.cachedCalls },
+          inputTokens: { increment: usage.inputTokens },
+          outputTokens: { increment: usage.outputTokens },
+          latencyMs: usage.latencyMs,
+        },
+      });
+      if (marked.count === 0) return false;
+      if (commit) await commit(tx);
+      const counts = await tx.job.update({ where: { id: lease.jobId }, data: { doneCount: { increment: 1 }, ...usageIncrements(usage) }, select: COUNTS });
+      await finishJobIfSettled(tx, lease.jobId, counts, now);
+      return true;
+    }, TX_OPTIONS);
+  }
+
+  async fail(lease: Pick<LeasedItem, "id" | "jobId" | "leaseOwner" | "attempt">, failure: ItemFailure): Promise<"retry" | "failed" | "lost"> {
+    const now = new Date();
+    const usage = failure.usage;
+    const final = !failure.retryable || (!failure.refund && lease.attempt >= this.retry.maxAttempts);
+    return this.db.$transaction(async (tx) => {
+      const job = await tx.job.findUnique({ where: { id: lease.jobId }, select: { status: true } });
+      const stopped = job?.status === "cancelled";
+      const status = final ? "failed" : stopped ? "cancelled" : "pending";
+      const nextAttemptAt = new Date(now.getTime() + (final ? 0 : retryDelayMs(lease.attempt, this.retry, failure.retryAfterMs)));
+      const marked = await tx.jobItem.updateMany({
+        where: { id: lease.id, leaseOwner: lease.leaseOwner, status: "leased" },
+        data: {
+          status,
+          error: failure.message.slice(0, 2_000),
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          nextAttemptAt,
+          finishedAt: final ? now : null,
+          ...(failure.refund && !final ? { attempts: { decrement: 1 } } : {}),
+          calls: { increment: usage?.calls ?? 0 },
+          cachedCalls: { increment: usage?.cachedCalls ?? 0 },
+          inputTokens: { increment: usage?.inputTokens ?? 0 },
+          outputTokens: { increment: usage?.outputTokens ?? 0 },
+        },
+      });
+      if (marked.count === 0) return "lost";
+      const counts = await tx.job.update({
+        where: { id: lease.jobId },
+        data: { ...(final ? { failedCount: { increment: 1 } } : {}), ...(usage ? usageIncrements(usage) : {}) },
+        select: COUNTS,
+      });
+      await finishJobIfSettled(tx, lease.jobId, counts, now);
+      return final ? "failed" : "retry";
+    }, TX_OPTIONS);
+  }
+
+  async cancel(jobId: string): Promise<boolean> {
+    const now = new Date();
+    return this.db.$transaction(async (tx) => {
+      const stopped = await tx.job.updateMany({
+        where: { id: jobId, status: { in: ["queued", "running", "paused"] } },
+        data: { status: "cancelled", finishedAt: now },
+      });
+      if (stopped.count === 0) return false;
+      await tx.jobItem.updateMany({ where: { jobId, status: "pending" }, data: { status: "cancelled", finishedAt: now } });
+      return true;
+    }, TX_OPTIONS);
+  }
+
+  async pause(jobId: string): Promise<boolean> {
+    const paused = await this.db.job.updateMany({ where: { id: jobId, status: { in: ["queued", "running"] } }, data: { status: "paused" } });
+    return paused.count > 0;
+  }
+
+  async resume(jobId: string): Promise<boolean> {
+    const resumed = await this.db.job.updateMany({ where: { id: jobId, status: "paused" }, data: { status: "running" } });
+    return resumed.count > 0;
+  }
+
+  async recoverExpiredLeases(now: Date = new Date()): Promise<number> {
+    const expired = await this.db.jobItem.findMany({
+      where: { status: "leased", leaseExpiresAt: { lt: now } },
+      select: { id: true, jobId: true, leaseOwner: true, attempts: true },
+    });
+    let recovered = 0;
+    for (const item of expired) {
+      if (!item.leaseOwner) continue;
+      const lease = { id: item.id, jobId: item.jobId, leaseOwner: item.leaseOwner, attempt: item.attempts };
+      // Retried at once: the worker died, the endpoint did not refuse. A finished call is in the call cache.
+      const outcome = await this.failExpired(lease, now);
+      if (outcome !== "lost") recovered += 1;
+    }
+    return recovered;
+  }
+
+  private async failExpired(lease: { id: string; jobId: string; leaseOwner: string; attempt: number }, now: Date) {
+    const final = lease.attempt >= this.retry.maxAttempts;
+    return this.db.$transaction(async (tx) => {
+      const job = await tx.job.findUnique({ where: { id: lease.jobId }, select: { status: true } });
+      const status = final ? "failed" : job?.status === "cancelled" ? "cancelled" : "pending";
+      const marked = await tx.jobItem.updateMany({
+        where: { id: lease.id, leaseOwner: lease.leaseOwner, status: "leased", leaseExpiresAt: { lt: now } },
+        data: {
+          status,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          nextAttemptAt: now,
+          error: final ? `The worker holding this item stopped ${lease.attempt} times; giving up.` : null,
+          finishedAt: final || status === "cancelled" ? now : null,
+        },
+      });
+      if (marked.count === 0) return "lost" as const;
+      if (final) {
+        const counts = await tx.job.update({ where: { id: lease.jobId }, data: { failedCount: { increment: 1 } }, select: COUNTS });
+        await finishJobIfSettled(tx, lease.jobId, counts, now);
+      }
+      return final ? ("failed" as const) : ("retry" as const);
+    }, TX_OPTIONS);
+  }
+
+  async activeJobs() {
+    const jobs = await this.db.job.findMany({
+      where: { status: { in: ["queued", "running"] } },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, kind: true, endpointId: true, refresh: true, params: true },
+    });
+    return jobs.map((job) => ({ ...job, params: parseJson(job.params) }));
+  }
+
+  async nextDueAt(kinds: readonly string[]): Promise<Date | null> {
+    const next = await this.db.jobItem.findFirst({
+      where: { status: "pending", job: { status: { in: ["queued", "running"] }, kind: { in: [...kinds] } } },
+      orderBy: { nextAttemptAt: "asc" },
+      select: { nextAttemptAt: true },
+    });
+    return next?.nextAttemptAt ?? null;
+  }
+
+  async leasedCount(filter: { endpointId?: string; kind?: string }): Promise<number> {
+    return this.db.jobItem.count({
+      where: {
+        status: "leased",
+        leaseExpiresAt: { gt: new Date() },
+        job: { ...(filter.endpointId !== undefined ? { endpointId: filter.endpointId } : {}), ...(filter.kind !== undefined ? { kind: filter.kind } : {}) },
+      },
+    });
+  }
+}
+
+function usageIncrements(usage: ItemUsage) {
+  return {
+    calls: { increment: usage.calls },
+    cachedCalls: { increment: usage.cachedCalls },
+    inputTokens: { increment: usage.inputTokens },
+    outputTokens: { increment: usage.outputTokens },
+    ...(usage.cost !== null ? { cost: { increment: usage.cost } } : {}),
+  };
+}
+
+const COUNTS = { status: true, itemCount: true, doneCount: true, failedCount: true } as const;
+
+/**
+ * A job whose items are all done or failed ends: succeeded unless every item failed. Read from the counters the same
+ * transaction just updated, so the check costs no query; cancelled jobs are already final.
+ */
+async function finishJobIfSettled(
+  tx: QueueTx,
+  jobId: string,
+  job: { status: string; itemCount: number; doneCount: number; failedCount: number },
+  now: Date,
+): Promise<void> {
+  if (job.doneCount + job.failedCount < job.itemCount) return;
+  if (job.status !== "running" && job.status !== "queued" && job.status !== "paused") return;
+  const failed = job.doneCount === 0 && job.failedCount > 0;
+  await tx.job.update({
+    where: { id: jobId },
+    data: {
+      status: failed ? "failed" : "succeeded",
+      finishedAt: now,
+      ...(job.failedCount > 0 ? { error: `${job.failedCount} item${job.failedCount === 1 ? "" : "s"} failed; see the item errors.` } : {}),
+    },
+  });
+}

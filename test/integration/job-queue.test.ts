@@ -1,0 +1,82 @@
+// The SQLite job queue's contract: exclusive leases, expiry and take-over, retries with backoff and Retry-After,
+// bounded attempts, cancellation, and a result recorded only by the lease holder.
+import { beforeEach, describe, expect, it } from "vitest";
+import { NO_USAGE, retryDelayMs } from "@/lib/server/jobs/queue";
+import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
+import { emptyDatabase, testDatabase } from "../support/database";
+
+const items = (count: number) => Array.from({ length: count }, (_, index) => ({ key: `item-${index}`, payload: { index } }));
+
+describe("SQLite job queue", () => {
+  const db = testDatabase();
+  const queue = new SqliteJobQueue(db, { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 8_000 });
+  beforeEach(() => emptyDatabase(db));
+
+  it("gives each item to one worker at a time and records only the lease holder's result", async () => {
+    const jobId = await queue.enqueue({ kind: "test", params: {}, createdBy: null, items: items(5) });
+    const [a, b] = await Promise.all([queue.lease(jobId, "worker-a", 3, 60_000), queue.lease(jobId, "worker-b", 3, 60_000)]);
+    // Racing leases may both pick the same candidates; each row still goes to one of them only.
+    const rest = await queue.lease(jobId, "worker-c", 5, 60_000);
+    const keys = [...a!, ...b!, ...rest].map((item) => item.key);
+    expect(keys).toHaveLength(5);
+    expect(new Set(keys).size).toBe(5);
+    expect(await queue.lease(jobId, "worker-d", 5, 60_000)).toEqual([]);
+    expect((await db.job.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("running");
+
+    const first = [...a!, ...b!, ...rest][0]!;
+    expect(await queue.complete({ ...first, leaseOwner: "someone-else#1" }, { ok: true }, NO_USAGE)).toBe(false);
+    expect(await queue.complete(first, { ok: true }, NO_USAGE)).toBe(true);
+    expect(await queue.complete(first, { ok: true }, NO_USAGE)).toBe(false);
+    expect((await db.job.findUniqueOrThrow({ where: { id: jobId } })).doneCount).toBe(1);
+  });
+
+  it("returns items of an expired lease to the queue, and the late holder can no longer record them", async () => {
+    const jobId = await queue.enqueue({ kind: "test", params: {}, createdBy: null, items: items(2) });
+    const leased = await queue.lease(jobId, "crashed", 2, 1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await queue.recoverExpiredLeases()).toBe(2);
+    const again = await queue.lease(jobId, "rescuer", 2, 60_000);
+    expect(again.map((item) => item.attempt)).toEqual([2, 2]);
+    expect(await queue.complete(leased[0]!, {}, NO_USAGE)).toBe(false);
+    for (const item of again) expect(await queue.complete(item, {}, NO_USAGE)).toBe(true);
+    expect(await db.job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ status: "succeeded", doneCount: 2 });
+  });
+
+  it("retries no sooner than Retry-After, and fails an item for good after its last attempt", async () => {
+    const jobId = await queue.enqueue({ kind: "test", params: {}, createdBy: null, items: items(1) });
+    const [item] = await queue.lease(jobId, "w", 1, 60_000);
+    const before = Date.now();
+    expect(await queue.fail(item!, { message: "rate-limited (HTTP 429)", retryable: true, retryAfterMs: 5_000 })).toBe("retry");
+    const row = await db.jobItem.findUniqueOrThrow({ where: { id: item!.id } });
+    expect(row.status).toBe("pending");
+    expect(row.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(before + 5_000);
+    expect(await queue.lease(jobId, "w", 1, 60_000)).toEqual([]);
+
+    await db.jobItem.update({ where: { id: item!.id }, data: { nextAttemptAt: new Date(0), attempts: 2 } });
+    const [last] = await queue.lease(jobId, "w", 1, 60_000);
+    expect(last?.attempt).toBe(3);
+    expect(await queue.fail(last!, { message: "server-error (HTTP 503)", retryable: true })).toBe("failed");
+    expect(await db.job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ status: "failed", failedCount: 1, doneCount: 0 });
+    expect((await db.jobItem.findUniqueOrThrow({ where: { id: item!.id } })).error).toBe("server-error (HTTP 503)");
+  });
+
+  it("cancels pending items at once; a leased item may still record the call it made", async () => {
+    const jobId = await queue.enqueue({ kind: "test", params: {}, createdBy: null, items: items(4) });
+    const [inFlight] = await queue.lease(jobId, "w", 1, 60_000);
+    expect(await queue.cancel(jobId)).toBe(true);
+    expect(await queue.lease(jobId, "w", 3, 60_000)).toEqual([]);
+    expect(await queue.heartbeat([inFlight!], 60_000)).toEqual([inFlight!.id]);
+    expect(await queue.complete(inFlight!, {}, NO_USAGE)).toBe(true);
+    expect(await db.jobItem.count({ where: { jobId, status: "cancelled" } })).toBe(3);
+    expect((await db.job.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("cancelled");
+    expect(await queue.resume(jobId)).toBe(false);
+  });
+
+  it("backs off exponentially with jitter, capped, and never under Retry-After", () => {
+    const policy = { maxAttempts: 5, baseDelayMs: 1_000, maxDelayMs: 8_000 };
+    expect(retryDelayMs(1, policy, null, () => 0)).toBe(500);
+    expect(retryDelayMs(3, policy, null, () => 1)).toBe(4_000);
+    expect(retryDelayMs(10, policy, null, () => 1)).toBe(8_000);
+    expect(retryDelayMs(1, policy, 30_000, () => 1)).toBe(30_000);
+  });
+});
