@@ -1,5 +1,5 @@
 // Who may call each server action and route handler: the one table the authorization matrix test is generated from.
-// Every export of app/actions/*.ts and every HTTP method of app/api/**/route.ts must have an entry here (the test
+// Every export of app/actions/*.ts and every HTTP method of every app/**/route.ts must have an entry here (the test
 // fails otherwise), so a new endpoint cannot ship without saying who may use it.
 import type { Permission } from "./roles";
 
@@ -14,6 +14,13 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/actions/review.ts#claimReviewItemAction": "annotate",
   "app/actions/review.ts#renewReviewLockAction": "annotate",
   "app/actions/review.ts#submitVoteAction": "annotate",
+  "app/actions/endpoints.ts#createEndpointAction": "manageEndpoints",
+  "app/actions/endpoints.ts#updateEndpointAction": "manageEndpoints",
+  "app/actions/endpoints.ts#deleteEndpointAction": "manageEndpoints",
+  "app/actions/endpoints.ts#testEndpointAction": "manageEndpoints",
+  "app/actions/jobs.ts#startJudgeJobAction": "runJobs",
+  "app/actions/jobs.ts#controlJobAction": "runJobs",
+  "app/actions/judges.ts#createDisagreementQueueAction": "manageQueues",
   "app/actions/run-actions.ts#deleteRunAction": "administer",
   "app/actions/run-actions.ts#rescoreRunAction": "import",
   "app/actions/start-import.ts#startDirectoryImport": "import",
@@ -23,7 +30,10 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/api/health/route.ts#GET": "public",
   "app/api/imports/route.ts#POST": "import",
   "app/api/imports/[id]/route.ts#GET": "import",
+  "app/api/jobs/route.ts#GET": "runJobs",
+  "app/api/jobs/[id]/route.ts#GET": "runJobs",
   "app/api/responses/[responseId]/text/route.ts#GET": "read",
   "app/api/review/export/route.ts#GET": "manageQueues",
   "app/api/review/matching/route.ts#GET": "manageQueues",
+  "app/responses/[responseId]/coze/route.ts#GET": "read",
 };

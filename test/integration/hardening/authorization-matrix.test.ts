@@ -35,7 +35,7 @@ async function endpointsInCode(): Promise<string[]> {
     const loaded = (await import(file)) as Record<string, unknown>;
     for (const [name, value] of Object.entries(loaded)) if (typeof value === "function") names.push(`${path.relative(ROOT, file)}#${name}`);
   }
-  for (const file of files(path.join(ROOT, "app/api"), (name) => name === "route.ts")) {
+  for (const file of files(path.join(ROOT, "app"), (name) => name === "route.ts")) {
     const loaded = (await import(file)) as Record<string, unknown>;
     for (const method of HTTP_METHODS) if (typeof loaded[method] === "function") names.push(`${path.relative(ROOT, file)}#${method}`);
   }
@@ -78,6 +78,13 @@ action("app/actions/review.ts#unassignAnnotatorAction", (m) => m.unassignAnnotat
 action("app/actions/review.ts#claimReviewItemAction", (m) => m.claimReviewItemAction!({ queueId: "no-such-queue", request: { kind: "resume" } } as never));
 action("app/actions/review.ts#renewReviewLockAction", (m) => m.renewReviewLockAction!({ itemId: "no-such-item" } as never));
 action("app/actions/review.ts#submitVoteAction", (m) => m.submitVoteAction!({ itemId: "no-such-item", judgeCorrect: "correct" } as never));
+action("app/actions/endpoints.ts#createEndpointAction", (m) => m.createEndpointAction!({} as never));
+action("app/actions/endpoints.ts#updateEndpointAction", (m) => m.updateEndpointAction!({ id: "no-such-endpoint" } as never));
+action("app/actions/endpoints.ts#deleteEndpointAction", (m) => m.deleteEndpointAction!({ id: "no-such-endpoint" } as never));
+action("app/actions/endpoints.ts#testEndpointAction", (m) => m.testEndpointAction!({ id: "no-such-endpoint" } as never));
+action("app/actions/jobs.ts#startJudgeJobAction", (m) => m.startJudgeJobAction!({} as never));
+action("app/actions/jobs.ts#controlJobAction", (m) => m.controlJobAction!({ jobId: "no-such-job", control: "cancel" } as never));
+action("app/actions/judges.ts#createDisagreementQueueAction", (m) => m.createDisagreementQueueAction!({} as never));
 action("app/actions/run-actions.ts#deleteRunAction", (m) => m.deleteRunAction!({ runId: "no-such-run" } as never));
 action("app/actions/run-actions.ts#rescoreRunAction", (m) => m.rescoreRunAction!({ runId: "no-such-run" } as never));
 action("app/actions/start-import.ts#startDirectoryImport", (m) => m.startDirectoryImport!(form({ mode: "directory", benchmarkDir: "/no/such/dir" }) as never));
@@ -85,6 +92,9 @@ route("app/api/export/leaderboard/route.ts#GET", (handler) => handler(get("/api/
 route("app/api/health/route.ts#GET", (handler) => handler());
 route("app/api/imports/route.ts#POST", (handler) => handler(new Request("http://127.0.0.1:3000/api/imports", { method: "POST", body: form({ mode: "upload" }) }) as never));
 route("app/api/imports/[id]/route.ts#GET", (handler) => handler(get("/api/imports/no-such-job") as never, params({ id: "no-such-job" }) as never));
+route("app/api/jobs/route.ts#GET", (handler) => handler(get("/api/jobs") as never));
+route("app/api/jobs/[id]/route.ts#GET", (handler) => handler(get("/api/jobs/no-such-job") as never, params({ id: "no-such-job" }) as never));
+route("app/responses/[responseId]/coze/route.ts#GET", (handler) => handler(get("/responses/none/coze") as never, params({ responseId: "none" }) as never));
 route("app/api/responses/[responseId]/text/route.ts#GET", (handler) => handler(get("/api/responses/none/text?field=raw") as never, params({ responseId: "none" }) as never));
 route("app/api/review/export/route.ts#GET", async (handler) => {
   const { NextRequest } = await import("next/server");
