@@ -9,6 +9,9 @@ import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
 import { loadLeaderboard } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";
+import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
+import { DefaultBenchmarkButton } from "@/components/leaderboard/default-benchmark-button";
+import { can } from "@/lib/auth/roles";
 
 // The root layout's title template does not apply to a page in its own segment.
 export const metadata: Metadata = { title: { absolute: `Leaderboard · ${clientEnv.NEXT_PUBLIC_APP_NAME}` } };
@@ -18,6 +21,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
   const params = await searchParams;
   const data = await loadLeaderboard(database(), user, param(params, "benchmark") ?? null);
   const benchmark = data.selection.param;
+  nameBenchmarkInUrl("/", params, benchmark);
   const query = benchmark ? `?benchmark=${encodeURIComponent(benchmark)}` : "";
 
   return (
@@ -36,6 +40,9 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             <Link href={`/tasks${query}`} className={buttonStyles.secondary}>
               Tasks
             </Link>
+            {data.selection.benchmark && can(user?.role, "administer") && data.selection.defaultId !== data.selection.benchmark.id ? (
+              <DefaultBenchmarkButton benchmarkId={data.selection.benchmark.id} name={data.selection.benchmark.name} />
+            ) : null}
           </>
         }
       />
@@ -48,7 +55,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           wire={data.wire}
           benchmarks={data.selection.choices}
           benchmark={benchmark}
-          linkBenchmark={param(params, "benchmark") ? benchmark : ""}
+          linkBenchmark={benchmark}
           benchmarkName={data.selection.benchmark?.name ?? null}
           runCount={data.runCount}
         />

@@ -25,6 +25,7 @@ import {
 import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
 import { getFailureCounts, getMeasuredRates, selectBenchmark } from "@/lib/server/data/leaderboard";
+import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
 import { requirePagePermission } from "@/lib/server/session";
 
 export const metadata: Metadata = { title: "Charts" };
@@ -54,6 +55,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   const db = database();
   const selection = await selectBenchmark(db, user, param(params, "benchmark") ?? null);
   const benchmark = selection.benchmark;
+  nameBenchmarkInUrl("/charts", params, selection.param);
   const query = selection.param ? `?benchmark=${encodeURIComponent(selection.param)}` : "";
   const header = (
     <PageHeader

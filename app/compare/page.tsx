@@ -13,6 +13,7 @@ import type { PairedComparison } from "@/lib/stats/paired";
 import { database } from "@/lib/server/db";
 import { getPairTurns, listCompareRuns, type CompareRunChoice } from "@/lib/server/data/drilldown";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
+import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
 import { requirePagePermission } from "@/lib/server/session";
 
 export const metadata: Metadata = { title: "Compare models" };
@@ -135,6 +136,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const params = await searchParams;
   const db = database();
   const selection = await selectBenchmark(db, user, param(params, "benchmark") ?? null);
+  nameBenchmarkInUrl("/compare", params, selection.param);
   const runs = selection.benchmark ? await listCompareRuns(db, user, selection.benchmark.id) : [];
   const a = param(params, "a") ?? "";
   const b = param(params, "b") ?? "";

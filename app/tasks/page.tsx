@@ -11,6 +11,7 @@ import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
 import { listTasks } from "@/lib/server/data/drilldown";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
+import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
 import { requirePagePermission } from "@/lib/server/session";
 
 export const metadata: Metadata = { title: "Tasks" };
@@ -20,6 +21,7 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
   const params = await searchParams;
   const db = database();
   const selection = await selectBenchmark(db, user, param(params, "benchmark") ?? null);
+  nameBenchmarkInUrl("/tasks", params, selection.param);
   const tasks = selection.benchmark ? await listTasks(db, user, selection.benchmark.id) : [];
   const query = selection.param ? `?benchmark=${encodeURIComponent(selection.param)}` : "";
   return (

@@ -10,6 +10,7 @@ import { decodeSegment, param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
 import { getTaskMatrix } from "@/lib/server/data/drilldown";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
+import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
 import { requirePagePermission } from "@/lib/server/session";
 
 type Props = { params: Promise<{ task: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -43,6 +44,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
   }
   if (!detail || !benchmark) notFound();
   const benchmarkValue = benchmarkParam(benchmark, selection.choices);
+  nameBenchmarkInUrl(`/tasks/${encodeURIComponent(taskName)}`, query, benchmarkValue);
   const bq = `benchmark=${encodeURIComponent(benchmarkValue)}`;
   const { matrix } = detail;
 
