@@ -38,7 +38,7 @@ export default async function RunsPage() {
             <caption className="sr-only">Runs</caption>
             <thead>
               <tr>
-                <th scope="col" className={tableStyles.th}>Model</th>
+                <th scope="col" className={`${tableStyles.th} ${tableStyles.sticky}`}>Model</th>
                 <th scope="col" className={tableStyles.th}>Run</th>
                 <th scope="col" className={tableStyles.th}>Benchmark</th>
                 <th scope="col" className={tableStyles.th}>Origin</th>
@@ -54,12 +54,12 @@ export default async function RunsPage() {
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {runs.map((run) => (
                 <tr key={run.id} data-testid="run-row">
-                  <td className={tableStyles.td}>
-                    <span className="font-medium">{run.model.displayName}</span>
+                  <td className={`${tableStyles.td} ${tableStyles.sticky} max-w-48 whitespace-normal`}>
+                    <span className="font-medium [overflow-wrap:anywhere]">{run.model.displayName}</span>
                     {run.model.displayName !== run.model.name ? <span className="block text-xs text-slate-500">{run.model.name}</span> : null}
                   </td>
-                  <td className={`${tableStyles.td} font-mono text-xs`}>
-                    <Link href={`/runs/${run.id}`} className="text-brand-600 hover:underline dark:text-brand-500">{run.label}</Link>
+                  <td className={`${tableStyles.td} max-w-56 whitespace-normal font-mono text-xs [overflow-wrap:anywhere]`}>
+                    <Link prefetch={false} href={`/runs/${run.id}`} className="text-brand-600 hover:underline dark:text-brand-500">{run.label}</Link>
                   </td>
                   <td className={tableStyles.td}>{run.benchmark.name}</td>
                   <td className={tableStyles.td}>
@@ -75,11 +75,11 @@ export default async function RunsPage() {
                   <td className={tableStyles.tdNumber} title="Responses whose recorded verdict differs from ours">
                     {run.origin === "recorded" ? run.disagreements : "—"}
                   </td>
-                  <td className={tableStyles.td}>
+                  <td className={`${tableStyles.td} whitespace-normal`}>
                     <span className="font-mono text-xs">{run.coreVersion}</span>{" "}
                     {run.coreVersion !== CORE_VERSION ? <Badge tone="warn" title={`The current scoring core is ${CORE_VERSION}`}>outdated</Badge> : null}
                   </td>
-                  <td className={`${tableStyles.td} text-xs text-slate-500`}>
+                  <td className={`${tableStyles.td} min-w-32 whitespace-normal text-xs text-slate-500`}>
                     {formatDateTime(run.importedAt)}
                     {run.importedBy ? <span className="block">by {run.importedBy}</span> : null}
                   </td>

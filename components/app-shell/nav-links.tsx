@@ -27,7 +27,7 @@ function LinksKeepingBenchmark({ items }: { items: { href: string; label: string
 function Links({ items, benchmark }: { items: { href: string; label: string }[]; benchmark: string | null }) {
   const pathname = usePathname();
   return (
-    <nav aria-label="Main" className="flex items-center gap-1 overflow-x-auto text-sm">
+    <nav aria-label="Main" className="flex min-w-0 items-center gap-1 overflow-x-auto text-sm">
       {items.map((item) => {
         const active = isActive(pathname, item.href);
         return (
@@ -37,8 +37,8 @@ function Links({ items, benchmark }: { items: { href: string; label: string }[];
             aria-current={active ? "page" : undefined}
             className={
               active
-                ? "rounded-md bg-brand-50 px-3 py-1.5 font-medium text-brand-700 dark:bg-slate-800 dark:text-brand-100"
-                : "rounded-md px-3 py-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
+                ? "shrink-0 rounded-md bg-brand-50 px-3 py-1.5 font-medium text-brand-700 dark:bg-slate-800 dark:text-brand-100"
+                : "shrink-0 rounded-md px-3 py-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
             }
           >
             {item.label}

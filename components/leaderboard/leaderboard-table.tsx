@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { memo, useCallback, useMemo, useState, type FocusEvent, type MouseEvent } from "react";
+import { memo, useCallback, useMemo, useState, useSyncExternalStore, type FocusEvent, type MouseEvent } from "react";
 import { downloadText } from "@/components/ui/download";
 import { buttonStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 import { formatPercent } from "@/lib/format";
@@ -92,6 +92,18 @@ function FigureCell({ row, column, metric, source, href, active, above, alignRig
 const stickyRank = "sticky left-0 z-20 w-10 min-w-10 bg-white dark:bg-slate-900";
 const stickyModel = "sticky left-10 z-20 min-w-32 max-w-44 bg-white shadow-[1px_0_0_0_rgb(226,232,240)] dark:bg-slate-900 dark:shadow-[1px_0_0_0_rgb(30,41,59)]";
 
+const PHONE_QUERY = "(max-width: 639px)";
+const subscribePhone = (onChange: () => void) => {
+  const query = window.matchMedia(PHONE_QUERY);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+};
+
+/** True on phone-width screens (false while rendering on the server; CSS hides the extra columns until then). */
+function useCompact(): boolean {
+  return useSyncExternalStore(subscribePhone, () => window.matchMedia(PHONE_QUERY).matches, () => false);
+}
+
 /** Average first (it must never scroll off), then the domains in the official order. */
 function displayColumns(columns: readonly string[]): string[] {
   return [...columns.filter((column) => column === AVERAGE), ...columns.filter((column) => column !== AVERAGE)];
@@ -122,13 +134,14 @@ interface RowProps {
   benchmark: string;
   /** The one domain shown beside the average on a phone. */
   mobileDomain: string;
+  metrics: readonly MetricName[];
   /** "<column>.<metric>" of the figure showing its tooltip, when it is in this row. */
   active: string | null;
   above: boolean;
 }
 
 /** Memoized: hovering a figure re-renders only its row. */
-const LeaderboardRow = memo(function LeaderboardRow({ row, columns, source, rankBy, benchmark, mobileDomain, active, above }: RowProps) {
+const LeaderboardRow = memo(function LeaderboardRow({ row, columns, metrics, source, rankBy, benchmark, mobileDomain, active, above }: RowProps) {
   const rank = row.ranks[primarySource(source)][rankBy];
   const rankFigure = row.cells[AVERAGE]?.[rankBy][primarySource(source)] ?? null;
   const base = modelHref(row.name, benchmark, null);
@@ -162,7 +175,7 @@ const LeaderboardRow = memo(function LeaderboardRow({ row, columns, source, rank
         <IntervalBar figure={rankFigure} />
       </td>
       {columns.flatMap((column, columnIndex) =>
-        METRICS.map((metric) => (
+        metrics.map((metric) => (
           <FigureCell
             key={`${column}.${metric}`}
             row={row}
@@ -213,6 +226,10 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
   const columns = useMemo(() => displayColumns(board.columns), [board.columns]);
   const domains = columns.filter((column) => column !== AVERAGE);
   const [mobileDomain, setMobileDomain] = useState(domains[0] ?? "");
+  const compact = useCompact();
+  // A phone shows the model, the average and one chosen domain, each with the ranking metric only.
+  const shownColumns = compact ? columns.filter((column) => column === AVERAGE || column === mobileDomain) : columns;
+  const shownMetrics: readonly MetricName[] = compact ? [state.rankBy] : METRICS;
   const total = useMemo(() => applyView(board.rows, { ...state, q: "", access: "all", family: "" }).length, [board.rows, state]);
 
   const update = (next: Partial<BoardState>) => {
@@ -349,7 +366,7 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
           </button>
         </div>
       ) : (
-        <div className={`overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 ${rows.length <= 4 ? "pb-20" : ""}`}>
+        <div className={`relative overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 ${rows.length <= 4 ? "pb-20" : ""}`}>
           <table className="min-w-full border-separate border-spacing-0 text-sm" data-testid="leaderboard-table">
             <caption className="sr-only">
               Pass and resolve rates per model and domain ({SOURCE_LABELS[state.source].toLowerCase()}). Column headers sort; each figure opens the model&apos;s turns.
@@ -370,8 +387,8 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
                 <th scope="col" rowSpan={2} className={`${styles.mobileHidden} border-b border-slate-200 px-1 py-2 text-left align-bottom text-[11px] font-semibold uppercase tracking-wide dark:border-slate-800`}>
                   95% CI <span className="font-normal normal-case">({METRIC_LABELS[state.rankBy].toLowerCase()}, avg.)</span>
                 </th>
-                {columns.map((column) => (
-                  <th key={column} scope="colgroup" colSpan={2} className={`border-b border-l border-slate-200 px-2 pt-2 text-center font-semibold text-slate-700 dark:border-slate-800 dark:text-slate-200 ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""} ${column !== AVERAGE && column !== mobileDomain ? styles.mobileHidden : ""}`}>
+                {shownColumns.map((column) => (
+                  <th key={column} scope="colgroup" colSpan={shownMetrics.length} className={`border-b border-l border-slate-200 px-2 pt-2 text-center font-semibold text-slate-700 dark:border-slate-800 dark:text-slate-200 ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""} ${column !== AVERAGE && column !== mobileDomain ? styles.mobileHidden : ""}`}>
                     {column}
                   </th>
                 ))}
@@ -379,8 +396,8 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
               <tr>
                 <td className={`${stickyRank} border-b border-slate-200 dark:border-slate-800`} />
                 <td className={`${stickyModel} border-b border-slate-200 dark:border-slate-800`} />
-                {columns.flatMap((column) =>
-                  METRICS.map((metric) => (
+                {shownColumns.flatMap((column) =>
+                  shownMetrics.map((metric) => (
                     <SortHeader
                       key={`${column}.${metric}`}
                       state={state}
@@ -401,7 +418,8 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
                 <LeaderboardRow
                   key={row.name}
                   row={row}
-                  columns={columns}
+                  columns={shownColumns}
+                  metrics={shownMetrics}
                   source={state.source}
                   rankBy={state.rankBy}
                   benchmark={linkBenchmark}

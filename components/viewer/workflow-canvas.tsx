@@ -364,6 +364,10 @@ function CanvasInner({
             position="top-right"
             ariaLabel="Minimap"
             style={{ width: 144, height: 120, margin: 8 }}
+            bgColor={resolvedTheme === "dark" ? "#0f172a" : "#ffffff"}
+            maskColor={resolvedTheme === "dark" ? "rgba(2, 6, 23, 0.6)" : "rgba(226, 232, 240, 0.6)"}
+            maskStrokeColor={resolvedTheme === "dark" ? "#60a5fa" : "#2563eb"}
+            maskStrokeWidth={2}
             nodeColor={(node) => {
               const data = (node as WorkflowFlowNode).data;
               if (data.overlay) return SEVERITY_COLORS[data.overlay.severity];
