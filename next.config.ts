@@ -5,6 +5,8 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
   poweredByHeader: false,
   experimental: {
+    // forbidden(): the access-denied page answers HTTP 403.
+    authInterrupts: true,
     // Uploads on the Import page travel in a server action; IMPORT_MAX_FILE_MB enforces the per-file limit.
     serverActions: { bodySizeLimit: "512mb" },
   },

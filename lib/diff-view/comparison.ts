@@ -18,7 +18,7 @@ import { buildWorkflowView, type ViewDiagnostic } from "../viewer/model";
 import type { JsonValue } from "../workflow/python-values";
 import { repairResponse } from "../workflow/repair";
 import { scoreResponse, type ScoreTurn, type ScoredResponse } from "../workflow/score";
-import { changeCounts, type ChangeGroupCount } from "./groups";
+import { changeCounts, workflowChangesFirst, type ChangeGroupCount } from "./groups";
 import { nodeKeyOf, sideMarks, withProblemMarks, type CanvasMarks } from "./marks";
 import { mergeWorkflows, type MergedWorkflow } from "./merged";
 import { changeTargets, type ChangeTarget } from "./targets";
@@ -199,10 +199,12 @@ function idsOf(all: readonly unknown[], picked: readonly unknown[]): number[] {
 export function buildComparison(input: ComparisonInput): Comparison {
   const before = prepare(input.before);
   const after = prepare(input.after);
-  const diff = diffWorkflows(
+  const computed = diffWorkflows(
     { workflow: before.graphValue, nodeSelection: before.scored.parsed.nodeSelection, turn: input.before.turn },
     { workflow: after.graphValue, nodeSelection: after.scored.parsed.nodeSelection, turn: input.after.turn },
   );
+  // The list (and its targets, built below from the same array) starts with what changed in the workflow.
+  const diff = { ...computed, changes: workflowChangesFirst(computed.changes) };
   const report = findRegressions(before.scored, after.scored, { diff, beforeTurn: input.before.turn, afterTurn: input.after.turn });
   const newDiagnosticIds = idsOf(after.scored.diagnostics, report.newDiagnostics);
   const resolvedDiagnosticIds = idsOf(before.scored.diagnostics, report.resolvedDiagnostics);

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { artifactTabLabel } from "@/lib/viewer/tab-labels";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
@@ -79,7 +80,7 @@ function sourceTabs(view: ResponseView, appName: string): TabItem[] {
   const json = original.prettyJson ?? repaired.prettyJson;
   const jsonTab: TabItem = {
     id: "json",
-    label: original.prettyJson ? "Pretty JSON" : "Pretty JSON (repaired)",
+    label: artifactTabLabel("Pretty JSON", original.prettyJson, repaired.prettyJson),
     content: json ? (
       <>
         {original.prettyJson ? null : <p className="mb-2 text-sm text-amber-800 dark:text-amber-300">The original JSON does not parse; this is the repaired workflow.</p>}
@@ -93,7 +94,7 @@ function sourceTabs(view: ResponseView, appName: string): TabItem[] {
   const yaml = original.yaml ?? repaired.yaml;
   const yamlTab: TabItem = {
     id: "yaml",
-    label: original.yaml ? "Dify YAML" : "Dify YAML (repaired)",
+    label: artifactTabLabel("Dify YAML", original.yaml, repaired.yaml),
     content: (
       <>
         {original.yaml ? null : <p className="mb-2 text-sm">{original.yamlMissingReason}{repaired.yaml ? " Below is the Dify DSL of the repaired workflow." : ""}</p>}
