@@ -81,7 +81,8 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
 
   const [{ counts, rates }, failures] = [await getMeasuredRates(db, user, benchmark.id), await getFailureCounts(db, user, benchmark.id)];
   const requested = ([] as string[]).concat(params.models ?? []).flatMap((value) => value.split(",")).filter(Boolean);
-  const models = chooseChartModels(rates, counts.models, requested);
+  // Eight lines by default: more pile up; the picker draws any others, and every table lists all models.
+  const models = chooseChartModels(rates, counts.models, requested, 8);
   const rounds = degradation(rates, models, counts.models, counts.roundTurns);
   const steps = failStepDistribution(failures.steps, counts.models);
   const categories = failureCategories(failures.categories, counts.models);
@@ -219,7 +220,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
           }
           download={<TableDownload table="domains" rows={domains} name={[...name, "domains"]} label="the domain table" />}
         >
-          <div className="grid gap-6 lg:grid-cols-2">
+          <div className="grid gap-6">
             <div>
               <h3 className="text-sm font-medium">Pass rate per domain</h3>
               <DomainBarsChart points={domainPoints(domains, models, "passRate")} models={models} title="Pass rate per domain" />
