@@ -2,6 +2,7 @@ import Link from "next/link";
 import { can } from "@/lib/auth/roles";
 import { clientEnv } from "@/lib/client-env";
 import { currentUser } from "@/lib/server/session";
+import { CommandPalette } from "./command-palette";
 import { NavLinks } from "./nav-links";
 import { NAV_ITEMS } from "./nav-items";
 import { ThemeToggle } from "./theme-toggle";
@@ -22,6 +23,7 @@ export async function AppHeader() {
         </Link>
         <NavLinks items={items.map(({ href, label }) => ({ href, label }))} />
         <div className="ml-auto flex shrink-0 items-center gap-2">
+          <CommandPalette />
           <ThemeToggle />
           {user ? (
             <UserMenu email={user.email} name={user.name} role={user.role} />
