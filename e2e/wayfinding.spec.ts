@@ -112,6 +112,64 @@ test.describe("layout", () => {
   });
 });
 
+test.describe("review integrity", () => {
+  test("a queue asking more annotators per item than are assigned is refused, and the review screen shows the judge prompt", async ({ page }) => {
+    await signIn(page, "researcher", "/review/new");
+    await page.getByLabel("Benchmark").selectOption({ label: "Chat2Workflow demo" });
+    await page.getByLabel(/^Pass stage/).check();
+    await expect(page.getByTestId("matching-count")).toContainText(/\d+ judge verdicts match/);
+    await page.getByLabel("Sample size").fill("2");
+    await page.getByLabel("Seed").fill("ux");
+    await page.getByLabel("Annotators per item").fill("3");
+    await page.getByLabel(/^Reveal:/).check();
+    await page.getByLabel(/^Demo Annotator/).check();
+    await page.getByLabel(/^Demo Researcher/).check();
+    await page.getByLabel(/^Name/).fill("UX three per item");
+    await page.getByRole("button", { name: "Create queue" }).click();
+    await expect(page.getByText(/each item needs 3 different annotators but only 2 are assigned/)).toBeVisible();
+    await expect(page).toHaveURL(/\/review\/new/);
+
+    // Two per item with the same two people is accepted; the review screen has the judge's rules one key away.
+    await page.getByLabel("Annotators per item").fill("2");
+    await page.getByRole("button", { name: "Create queue" }).click();
+    await expect(page).toHaveURL(/\/review\/[^/]+\/manage\?created=/);
+    const queueId = new URL(page.url()).pathname.split("/")[2]!;
+    await page.goto(`/review/${queueId}`);
+    await expect(page.getByTestId("item-heading")).toBeVisible();
+    const prompt = page.getByTestId("judge-prompt");
+    await expect(prompt).toBeVisible();
+    await page.keyboard.press("s");
+    await expect(prompt.getByTestId("judge-prompt-text")).toBeVisible();
+    const demoPrompt = readFileSync(path.resolve(__dirname, "../prisma/demo/benchmark/prompts/evaluation_pass_system.txt"), "utf8");
+    await expect(prompt.getByTestId("judge-prompt-text")).toContainText(demoPrompt.trim().split("\n")[0]!.slice(0, 60));
+  });
+});
+
+test.describe("finding things", () => {
+  test("the command palette opens with / and finds a task; /403 answers 403; the favicon is served", async ({ page }) => {
+    await page.goto("/runs");
+    await page.keyboard.press("/");
+    const palette = page.getByTestId("command-palette");
+    await expect(palette).toBeVisible();
+    await page.keyboard.type(LARGEST.task.slice(0, 6));
+    const task = palette.locator('[data-testid="palette-result"][data-kind="task"]').filter({ hasText: LARGEST.task }).first();
+    await expect(task).toBeVisible();
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+k");
+    await expect(palette).toBeVisible();
+    await page.keyboard.type(LARGEST.task.slice(0, 6));
+    await expect(task).toBeVisible();
+    await task.click();
+    await expect(page).toHaveURL(new RegExp(`/tasks/${LARGEST.task}\\?benchmark=`));
+
+    const forbidden = await page.goto("/403");
+    expect(forbidden?.status()).toBe(403);
+    await expect(page.getByRole("heading", { name: "Access denied" })).toBeVisible();
+    const icon = await page.request.get("/icon.svg");
+    expect(icon.status()).toBe(200);
+  });
+});
+
 test.describe("screenshots", () => {
   async function shoot(browser: Browser, colorScheme: "light" | "dark", width: number, urls: Record<string, string>): Promise<void> {
     const context = await browser.newContext({ viewport: { width, height: width > 600 ? 900 : 812 }, colorScheme });
