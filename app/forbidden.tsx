@@ -1,15 +1,16 @@
 // What any page that calls forbidden() shows, with HTTP status 403 (the /403 page is one of them).
-import type { Metadata } from "next";
 import Link from "next/link";
 import { ROLE_LABELS } from "@/lib/auth/roles";
 import { currentUser } from "@/lib/server/session";
-
-export const metadata: Metadata = { title: "Access denied" };
+import { DocumentTitle } from "@/components/ui/document-title";
+import { clientEnv } from "@/lib/client-env";
 
 export default async function ForbiddenPage() {
   const user = await currentUser();
   return (
     <section className="mx-auto max-w-lg py-16 text-center">
+      {/* forbidden.tsx cannot export metadata: the title is set here. */}
+      <DocumentTitle title={`Access denied · ${clientEnv.NEXT_PUBLIC_APP_NAME}`} />
       <p className="text-sm font-semibold text-red-600 dark:text-red-400">403</p>
       <h1 className="mt-2 text-2xl font-semibold">Access denied</h1>
       <p className="mt-3 text-slate-600 dark:text-slate-400">

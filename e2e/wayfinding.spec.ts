@@ -126,7 +126,7 @@ test.describe("review integrity", () => {
     await page.getByLabel(/^Demo Researcher/).check();
     await page.getByLabel(/^Name/).fill("UX three per item");
     await page.getByRole("button", { name: "Create queue" }).click();
-    await expect(page.getByText(/each item needs 3 different annotators but only 2 are assigned/)).toBeVisible();
+    await expect(page.getByRole("form", { name: "New review queue" }).getByRole("alert")).toContainText("each item needs 3 different annotators but only 2 are assigned");
     await expect(page).toHaveURL(/\/review\/new/);
 
     // Two per item with the same two people is accepted; the review screen has the judge's rules one key away.

@@ -99,7 +99,7 @@ export function CommandPalette() {
       </button>
       <dialog
         ref={dialog}
-        aria-label="Search models, tasks, runs and responses"
+        aria-label="Command palette: find a model, task, run or response"
         className="mx-auto mt-[12vh] w-[min(40rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-900/40 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
         onClose={() => setQuery("")}
         onClick={(event) => {
