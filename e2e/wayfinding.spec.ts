@@ -178,7 +178,11 @@ test.describe("screenshots", () => {
     for (const [name, url] of Object.entries(urls)) {
       await page.goto(url);
       await page.waitForLoadState("networkidle");
-      if (name === "response" || name === "diff") await waitForPaint(page);
+      if (name === "response" || name === "diff") {
+        await waitForPaint(page);
+        // The graph is what these screenshots are for: centre the (first) canvas in the window.
+        await page.getByTestId("workflow-canvas").first().evaluate((element) => element.scrollIntoView({ block: "center" }));
+      }
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${colorScheme}-${width}.png`), fullPage: name !== "response" && name !== "diff" });
     }
