@@ -5,6 +5,8 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
   poweredByHeader: false,
   experimental: {
+    // forbidden(): the access-denied page answers HTTP 403.
+    authInterrupts: true,
     // Actions carry small forms only: a larger body is refused while it streams, before any action runs. Uploads go
     // through POST /api/imports, which checks the role before reading and enforces IMPORT_MAX_* limits.
     serverActions: { bodySizeLimit: "1mb" },

@@ -13,6 +13,9 @@ import { withJudge } from "@/lib/judges/choice";
 import { resolveJudgedBy } from "@/lib/server/data/judges";
 import { loadLeaderboard, selectBenchmark } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";
+import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
+import { DefaultBenchmarkButton } from "@/components/leaderboard/default-benchmark-button";
+import { can } from "@/lib/auth/roles";
 
 // The root layout's title template does not apply to a page in its own segment.
 export const metadata: Metadata = { title: { absolute: `Leaderboard · ${clientEnv.NEXT_PUBLIC_APP_NAME}` } };
@@ -25,6 +28,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
   const judgedBy = await resolveJudgedBy(db, user, (await selectBenchmark(db, user, requested)).benchmark?.id ?? null, param(params, "judge"));
   const data = await loadLeaderboard(db, user, requested, { judge: judgedBy.choice });
   const benchmark = data.selection.param;
+  nameBenchmarkInUrl("/", params, benchmark);
   const benchmarkQuery = benchmark ? `?benchmark=${encodeURIComponent(benchmark)}` : "";
   const query = withJudge(benchmarkQuery, judgedBy.choice);
 
@@ -45,6 +49,9 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
               Tasks
             </Link>
             <LeaderboardGrades.Toggle params={params} />
+            {data.selection.benchmark && can(user?.role, "administer") && data.selection.defaultId !== data.selection.benchmark.id ? (
+              <DefaultBenchmarkButton benchmarkId={data.selection.benchmark.id} name={data.selection.benchmark.name} />
+            ) : null}
           </>
         }
       />
@@ -58,7 +65,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           wire={data.wire}
           benchmarks={data.selection.choices}
           benchmark={benchmark}
-          linkBenchmark={param(params, "benchmark") ? benchmark : ""}
+          linkBenchmark={benchmark}
           benchmarkName={data.selection.benchmark?.name ?? null}
           runCount={data.runCount}
         />

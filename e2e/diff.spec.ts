@@ -130,7 +130,8 @@ test.describe("workflow diff", () => {
 
     // The two canvases pan together: a drag on the empty top of the earlier one moves both.
     const canvas = pane(page, "before").getByTestId("workflow-canvas");
-    await canvas.scrollIntoViewIfNeeded();
+    // Centred, so its top is not under the sticky header.
+    await canvas.evaluate((element) => element.scrollIntoView({ block: "center" }));
     const box = (await canvas.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + 12);
     await page.mouse.down();

@@ -1,31 +1,6 @@
-import type { Metadata } from "next";
-import Link from "next/link";
-import { ROLE_LABELS } from "@/lib/auth/roles";
-import { currentUser } from "@/lib/server/session";
+import { forbidden } from "next/navigation";
 
-export const metadata: Metadata = { title: "Access denied" };
-
-export default async function ForbiddenPage() {
-  const user = await currentUser();
-  return (
-    <section className="mx-auto max-w-lg py-16 text-center">
-      <p className="text-sm font-semibold text-red-600 dark:text-red-400">403</p>
-      <h1 className="mt-2 text-2xl font-semibold">Access denied</h1>
-      <p className="mt-3 text-slate-600 dark:text-slate-400">
-        {user
-          ? `Your role (${ROLE_LABELS[user.role]}) does not allow opening this page. Ask an admin for a different role.`
-          : "Sign in with an account whose role allows this page."}
-      </p>
-      <div className="mt-6 flex justify-center gap-3">
-        <Link href="/" className="rounded-md border border-slate-300 px-4 py-2 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
-          Back to the leaderboard
-        </Link>
-        {user ? null : (
-          <Link href="/signin" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
-            Sign in
-          </Link>
-        )}
-      </div>
-    </section>
-  );
+// Where access checks send a visitor whose role does not allow a page: renders app/forbidden.tsx with status 403.
+export default function ForbiddenPage() {
+  forbidden();
 }

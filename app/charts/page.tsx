@@ -28,6 +28,7 @@ import { database } from "@/lib/server/db";
 import { hrefWithJudge, withJudge } from "@/lib/judges/choice";
 import { resolveJudgedBy } from "@/lib/server/data/judges";
 import { getFailureCounts, getMeasuredRates, selectBenchmark } from "@/lib/server/data/leaderboard";
+import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
 import { requirePagePermission } from "@/lib/server/session";
 
 export const metadata: Metadata = { title: "Charts" };
@@ -57,6 +58,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   const db = database();
   const selection = await selectBenchmark(db, user, param(params, "benchmark") ?? null);
   const benchmark = selection.benchmark;
+  nameBenchmarkInUrl("/charts", params, selection.param);
   const benchmarkQuery = selection.param ? `?benchmark=${encodeURIComponent(selection.param)}` : "";
   const judgedBy = await resolveJudgedBy(db, user, benchmark?.id ?? null, param(params, "judge"));
   const query = withJudge(benchmarkQuery, judgedBy.choice);
@@ -85,7 +87,8 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   const { counts, rates } = await getMeasuredRates(db, user, benchmark.id, judgedBy.choice);
   const failures = await getFailureCounts(db, user, benchmark.id, { judge: judgedBy.choice, runIds: counts.runs.map((run) => run.id) });
   const requested = ([] as string[]).concat(params.models ?? []).flatMap((value) => value.split(",")).filter(Boolean);
-  const models = chooseChartModels(rates, counts.models, requested);
+  // Eight lines by default: more pile up; the picker draws any others, and every table lists all models.
+  const models = chooseChartModels(rates, counts.models, requested, 8);
   const rounds = degradation(rates, models, counts.models, counts.roundTurns);
   const steps = failStepDistribution(failures.steps, counts.models);
   const categories = failureCategories(failures.categories, counts.models);
@@ -225,7 +228,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
           }
           download={<TableDownload table="domains" rows={domains} name={[...name, "domains"]} label="the domain table" />}
         >
-          <div className="grid gap-6 lg:grid-cols-2">
+          <div className="grid gap-6">
             <div>
               <h3 className="text-sm font-medium">Pass rate per domain</h3>
               <DomainBarsChart points={domainPoints(domains, models, "passRate")} models={models} title="Pass rate per domain" />

@@ -16,6 +16,7 @@ import { drilldownJudge } from "@/lib/server/data/judged-by";
 import { resolveJudgedBy } from "@/lib/server/data/judges";
 import { JudgedByBar } from "@/components/judges/judged-by-bar";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
+import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
 import { requirePagePermission } from "@/lib/server/session";
 
 export const metadata: Metadata = { title: "Compare models" };
@@ -138,6 +139,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const params = await searchParams;
   const db = database();
   const selection = await selectBenchmark(db, user, param(params, "benchmark") ?? null);
+  nameBenchmarkInUrl("/compare", params, selection.param);
   const runs = selection.benchmark ? await listCompareRuns(db, user, selection.benchmark.id) : [];
   const a = param(params, "a") ?? "";
   const b = param(params, "b") ?? "";

@@ -4,6 +4,7 @@ import { RunActions } from "@/components/runs/run-actions";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { SortableTable } from "@/components/ui/sortable-table";
 import { tableStyles } from "@/components/ui/styles";
 import { can } from "@/lib/auth/roles";
 import { formatDateTime, formatRatio } from "@/lib/format";
@@ -33,66 +34,78 @@ export default async function RunsPage() {
           Import recorded runs or raw model output to score them.
         </EmptyState>
       ) : (
-        <div className={tableStyles.wrapper}>
-          <table className={tableStyles.table}>
-            <caption className="sr-only">Runs</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={tableStyles.th}>Model</th>
-                <th scope="col" className={tableStyles.th}>Run</th>
-                <th scope="col" className={tableStyles.th}>Benchmark</th>
-                <th scope="col" className={tableStyles.th}>Origin</th>
-                <th scope="col" className={tableStyles.th}>Responses</th>
-                <th scope="col" className={tableStyles.th}>Pass rate</th>
-                <th scope="col" className={tableStyles.th}>Resolve rate</th>
-                <th scope="col" className={tableStyles.th}>Disagreements</th>
-                <th scope="col" className={tableStyles.th}>Scored with</th>
-                <th scope="col" className={tableStyles.th}>Imported</th>
-                {mayRescore || mayDelete ? <th scope="col" className={tableStyles.th}><span className="sr-only">Actions</span></th> : null}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {runs.map((run) => (
-                <tr key={run.id} data-testid="run-row">
-                  <td className={tableStyles.td}>
-                    <span className="font-medium">{run.model.displayName}</span>
-                    {run.model.displayName !== run.model.name ? <span className="block text-xs text-slate-500">{run.model.name}</span> : null}
-                  </td>
-                  <td className={`${tableStyles.td} font-mono text-xs`}>
-                    <Link href={`/runs/${run.id}`} className="text-brand-600 hover:underline dark:text-brand-500">{run.label}</Link>
-                  </td>
-                  <td className={tableStyles.td}>{run.benchmark.name}</td>
-                  <td className={tableStyles.td}>
-                    <Badge title={ORIGIN_HINTS[run.origin]}>{run.origin}</Badge>
-                  </td>
-                  <td className={tableStyles.tdNumber}>{run.responseCount}</td>
-                  <td className={tableStyles.tdNumber} title={`${run.passed} of ${run.responseCount} turns pass`}>
-                    {formatRatio(run.passed, run.responseCount)}
-                  </td>
-                  <td className={tableStyles.tdNumber} title={run.casesPassed === null ? "No resolve-stage results" : `${run.casesPassed} of ${3 * run.responseCount} test cases resolve`}>
-                    {run.casesPassed === null ? "—" : formatRatio(run.casesPassed, 3 * run.responseCount)}
-                  </td>
-                  <td className={tableStyles.tdNumber} title="Responses whose recorded verdict differs from ours">
-                    {run.origin === "recorded" ? run.disagreements : "—"}
-                  </td>
-                  <td className={tableStyles.td}>
-                    <span className="font-mono text-xs">{run.coreVersion}</span>{" "}
-                    {run.coreVersion !== CORE_VERSION ? <Badge tone="warn" title={`The current scoring core is ${CORE_VERSION}`}>outdated</Badge> : null}
-                  </td>
-                  <td className={`${tableStyles.td} text-xs text-slate-500`}>
-                    {formatDateTime(run.importedAt)}
-                    {run.importedBy ? <span className="block">by {run.importedBy}</span> : null}
-                  </td>
-                  {mayRescore || mayDelete ? (
-                    <td className={tableStyles.td}>
-                      <RunActions runId={run.id} label={`${run.model.displayName} · ${run.label}`} mayRescore={mayRescore} mayDelete={mayDelete} />
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <SortableTable
+          caption="Runs"
+          rowTestId="run-row"
+          filterLabel="Filter runs"
+          filterPlaceholder="model, file, benchmark or origin"
+          columns={[
+            { label: "Model", className: `${tableStyles.sticky} max-w-48 whitespace-normal` },
+            { label: "Run", className: "max-w-56 whitespace-normal font-mono text-xs [overflow-wrap:anywhere]" },
+            { label: "Benchmark" },
+            { label: "Origin" },
+            { label: "Responses", numeric: true },
+            { label: "Pass rate", numeric: true },
+            { label: "Resolve rate", numeric: true },
+            { label: "Disagreements", numeric: true },
+            { label: "Scored with", className: "whitespace-normal" },
+            { label: "Imported", className: "min-w-32 whitespace-normal text-xs text-slate-500" },
+            ...(mayRescore || mayDelete ? [{ label: "Actions", unsortable: true, hiddenLabel: true }] : []),
+          ]}
+          rows={runs.map((run) => ({
+            id: run.id,
+            text: `${run.model.displayName} ${run.model.name} ${run.label} ${run.benchmark.name} ${run.origin}`,
+            values: [
+              run.model.displayName,
+              run.label,
+              run.benchmark.name,
+              run.origin,
+              run.responseCount,
+              run.responseCount ? run.passed / run.responseCount : null,
+              run.casesPassed === null || !run.responseCount ? null : run.casesPassed / (3 * run.responseCount),
+              run.origin === "recorded" ? run.disagreements : null,
+              run.coreVersion,
+              new Date(run.importedAt).getTime(),
+              null,
+            ],
+            cells: [
+              <span key="model">
+                <span className="font-medium [overflow-wrap:anywhere]">{run.model.displayName}</span>
+                {run.model.displayName !== run.model.name ? <span className="block text-xs text-slate-500">{run.model.name}</span> : null}
+              </span>,
+              <Link key="run" prefetch={false} href={`/runs/${run.id}`} className="text-brand-600 hover:underline dark:text-brand-500">
+                {run.label}
+              </Link>,
+              run.benchmark.name,
+              <Badge key="origin" title={ORIGIN_HINTS[run.origin]}>
+                {run.origin}
+              </Badge>,
+              run.responseCount,
+              <span key="pass" title={`${run.passed} of ${run.responseCount} turns pass`}>
+                {formatRatio(run.passed, run.responseCount)}
+              </span>,
+              <span key="resolve" title={run.casesPassed === null ? "No resolve-stage results" : `${run.casesPassed} of ${3 * run.responseCount} test cases resolve`}>
+                {run.casesPassed === null ? "—" : formatRatio(run.casesPassed, 3 * run.responseCount)}
+              </span>,
+              <span key="disagreements" title="Responses whose recorded verdict differs from ours">
+                {run.origin === "recorded" ? run.disagreements : "—"}
+              </span>,
+              <span key="core">
+                <span className="font-mono text-xs">{run.coreVersion}</span>{" "}
+                {run.coreVersion !== CORE_VERSION ? (
+                  <Badge tone="warn" title={`The current scoring core is ${CORE_VERSION}`}>
+                    outdated
+                  </Badge>
+                ) : null}
+              </span>,
+              <span key="imported">
+                {formatDateTime(run.importedAt)}
+                {run.importedBy ? <span className="block">by {run.importedBy}</span> : null}
+              </span>,
+              ...(mayRescore || mayDelete ? [<RunActions key="actions" runId={run.id} label={`${run.model.displayName} · ${run.label}`} mayRescore={mayRescore} mayDelete={mayDelete} />] : []),
+            ],
+          }))}
+        />
       )}
     </>
   );

@@ -5,6 +5,7 @@ import { BenchmarkSelect } from "@/components/leaderboard/benchmark-select";
 import { TableDownload } from "@/components/leaderboard/table-download";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { SortableTable } from "@/components/ui/sortable-table";
 import { buttonStyles, tableStyles } from "@/components/ui/styles";
 import { formatRatio } from "@/lib/format";
 import { taskExportRow } from "@/lib/leaderboard/tables";
@@ -15,6 +16,7 @@ import { drilldownJudge } from "@/lib/server/data/judged-by";
 import { resolveJudgedBy } from "@/lib/server/data/judges";
 import { withJudge } from "@/lib/judges/choice";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
+import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
 import { requirePagePermission } from "@/lib/server/session";
 
 export const metadata: Metadata = { title: "Tasks" };
@@ -24,6 +26,7 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
   const params = await searchParams;
   const db = database();
   const selection = await selectBenchmark(db, user, param(params, "benchmark") ?? null);
+  nameBenchmarkInUrl("/tasks", params, selection.param);
   const judgedBy = await resolveJudgedBy(db, user, selection.benchmark?.id ?? null, param(params, "judge"));
   const underJudge = selection.benchmark ? await drilldownJudge(db, user, selection.benchmark.id, judgedBy.choice) : null;
   const tasks = selection.benchmark ? await listTasks(db, user, selection.benchmark.id, underJudge?.judge) : [];
@@ -54,43 +57,42 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
               responses to the task.
             </p>
           </div>
-          <div className={tableStyles.wrapper}>
-            <table className={tableStyles.table} data-testid="tasks-table">
-              <caption className="sr-only">Tasks of {selection.benchmark.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={tableStyles.th}>#</th>
-                  <th scope="col" className={tableStyles.th}>Task</th>
-                  <th scope="col" className={tableStyles.th}>Domain</th>
-                  <th scope="col" className={`${tableStyles.th} text-right`}>Rounds</th>
-                  <th scope="col" className={`${tableStyles.th} text-right`}>Responses</th>
-                  <th scope="col" className={`${tableStyles.th} text-right`}>Pass rate</th>
-                  <th scope="col" className={`${tableStyles.th} text-right`}>Resolve rate</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {tasks.map((task) => (
-                  <tr key={task.name} data-testid="task-row">
-                    <td className={tableStyles.tdNumber}>{task.externalId}</td>
-                    <td className={tableStyles.td}>
-                      <Link prefetch={false} href={`/tasks/${encodeURIComponent(task.name)}${query}`} className="font-medium text-brand-700 hover:underline dark:text-brand-400">
-                        {task.name}
-                      </Link>
-                    </td>
-                    <td className={tableStyles.td}>{task.domain}</td>
-                    <td className={tableStyles.tdNumber}>{task.rounds}</td>
-                    <td className={tableStyles.tdNumber}>{task.responses}</td>
-                    <td className={tableStyles.tdNumber} title={`${task.passed} of ${task.responses} responses pass`}>
-                      {formatRatio(task.passed, task.responses)}
-                    </td>
-                    <td className={tableStyles.tdNumber} title={task.resolveResponses ? `${task.casesPassed} of ${3 * task.resolveResponses} test cases resolved` : "No resolve data"}>
-                      {task.resolveResponses ? formatRatio(task.casesPassed, 3 * task.resolveResponses) : "—"}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <SortableTable
+            caption={`Tasks of ${selection.benchmark.name}`}
+            testId="tasks-table"
+            rowTestId="task-row"
+            filterLabel="Filter tasks"
+            filterPlaceholder="name or domain"
+            columns={[
+              { label: "#", numeric: true },
+              { label: "Task", className: tableStyles.sticky },
+              { label: "Domain" },
+              { label: "Rounds", numeric: true },
+              { label: "Responses", numeric: true },
+              { label: "Pass rate", numeric: true },
+              { label: "Resolve rate", numeric: true },
+            ]}
+            rows={tasks.map((task) => ({
+              id: task.name,
+              text: `${task.name} ${task.domain}`,
+              values: [task.externalId, task.name, task.domain, task.rounds, task.responses, task.responses ? task.passed / task.responses : null, task.resolveResponses ? task.casesPassed / (3 * task.resolveResponses) : null],
+              cells: [
+                task.externalId,
+                <Link key="task" prefetch={false} href={`/tasks/${encodeURIComponent(task.name)}${query}`} className="font-medium text-brand-700 hover:underline dark:text-brand-400">
+                  {task.name}
+                </Link>,
+                task.domain,
+                task.rounds,
+                task.responses,
+                <span key="pass" title={`${task.passed} of ${task.responses} responses pass`}>
+                  {formatRatio(task.passed, task.responses)}
+                </span>,
+                <span key="resolve" title={task.resolveResponses ? `${task.casesPassed} of ${3 * task.resolveResponses} test cases resolved` : "No resolve data"}>
+                  {task.resolveResponses ? formatRatio(task.casesPassed, 3 * task.resolveResponses) : "—"}
+                </span>,
+              ],
+            }))}
+          />
           <div className="mt-3">
             <TableDownload table="tasks" rows={tasks.map(taskExportRow)} name={["tasks", selection.benchmark.name]} label="the task list" />
           </div>

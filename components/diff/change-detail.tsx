@@ -2,7 +2,7 @@
 // changed field, long texts as a text diff. Everything from the responses is rendered as text.
 import { Badge } from "@/components/ui/badge";
 import type { DiffChange, EdgeRef, FieldChange, ReferenceInfo } from "@/lib/diff/types";
-import { kindLabel, kindTone } from "@/lib/diff-view/groups";
+import { groupOf, kindLabel, kindTone } from "@/lib/diff-view/groups";
 import { valueText } from "@/lib/diff-view/text";
 import { formatPath } from "@/lib/workflow/analysis/model";
 import { TextDiffView } from "./text-diff-view";
@@ -116,6 +116,15 @@ export function ChangeDetail({ change, labels, position, count }: { change: Diff
             ))}
           </ul>
         </section>
+      ) : null}
+      {!change.node && !change.edge && !change.reference && !(change.fields && change.fields.length > 0) ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="change-detail-note">
+          {groupOf(change.kind) === "task"
+            ? "A change of the task itself between the two turns (what the instruction asks for), not of the workflow: nothing to point at on the graphs."
+            : groupOf(change.kind) === "selection"
+              ? "A change of the response's node_selection text (the node types it declares), not of the graph."
+              : "No further detail for this change."}
+        </p>
       ) : null}
     </article>
   );

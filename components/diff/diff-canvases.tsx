@@ -166,6 +166,7 @@ export function DiffCanvases({ layout, before, after, merged, sync, selected, on
           hiddenCategories={hiddenCategories}
           label={`${side.label} graph`}
           height={height}
+          minimap={layout === "stacked"}
         />
       ) : null}
     </Pane>

@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { memo, useCallback, useMemo, useState, type FocusEvent, type MouseEvent } from "react";
+import { memo, useCallback, useMemo, useState, useSyncExternalStore, type FocusEvent, type MouseEvent } from "react";
 import { downloadText } from "@/components/ui/download";
 import { buttonStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 import { formatPercent } from "@/lib/format";
@@ -67,13 +67,13 @@ function tooltipLines(pair: MetricPair, metric: MetricName, source: ViewSource):
 const EMPTY_PAIR: MetricPair = { measured: null, published: null, delta: null };
 
 /** One figure: a plain link (thousands of them: no client router per cell) and, while hovered or focused, its tooltip. */
-function FigureCell({ row, column, metric, source, href, active, above, alignRight }: { row: BoardRow; column: string; metric: MetricName; source: ViewSource; href: string; active: boolean; above: boolean; alignRight: boolean }) {
+function FigureCell({ row, column, metric, source, href, active, above, alignRight, mobileHidden }: { row: BoardRow; column: string; metric: MetricName; source: ViewSource; href: string; active: boolean; above: boolean; alignRight: boolean; mobileHidden: boolean }) {
   const pair = row.cells[column]?.[metric] ?? EMPTY_PAIR;
   const primary = source === "both" ? pair.measured : pair[source];
   const sd = primary?.spread?.sd;
   const id = `tip-${column}-${metric}`;
   return (
-    <td className={`${styles.cell} ${metric === "pass" ? styles.first : ""} ${column === AVERAGE ? styles.average : ""}`} data-column={column} data-metric={metric}>
+    <td className={`${styles.cell} ${metric === "pass" ? styles.first : ""} ${column === AVERAGE ? styles.average : ""} ${mobileHidden ? styles.mobileHidden : ""}`} data-column={column} data-metric={metric}>
       <a href={href} className={styles.link} aria-describedby={active ? id : undefined}>
         <span className={primary ? undefined : styles.muted}>{primary ? formatPercent(primary.rate) : "—"}</span>
         {/* The run-to-run deviation under the overall figures; every figure's tooltip gives its own. */}
@@ -91,7 +91,41 @@ function FigureCell({ row, column, metric, source, href, active, above, alignRig
 }
 
 const stickyRank = "sticky left-0 z-20 w-10 min-w-10 bg-white dark:bg-slate-900";
-const stickyModel = "sticky left-10 z-20 min-w-36 max-w-44 bg-white shadow-[1px_0_0_0_rgb(226,232,240)] dark:bg-slate-900 dark:shadow-[1px_0_0_0_rgb(30,41,59)]";
+const stickyModel = "sticky left-10 z-20 min-w-32 max-w-44 bg-white shadow-[1px_0_0_0_rgb(226,232,240)] dark:bg-slate-900 dark:shadow-[1px_0_0_0_rgb(30,41,59)]";
+
+const PHONE_QUERY = "(max-width: 639px)";
+const subscribePhone = (onChange: () => void) => {
+  const query = window.matchMedia(PHONE_QUERY);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+};
+
+/** True on phone-width screens (false while rendering on the server; CSS hides the extra columns until then). */
+function useCompact(): boolean {
+  return useSyncExternalStore(subscribePhone, () => window.matchMedia(PHONE_QUERY).matches, () => false);
+}
+
+/** Average first (it must never scroll off), then the domains in the official order. */
+function displayColumns(columns: readonly string[]): string[] {
+  return [...columns.filter((column) => column === AVERAGE), ...columns.filter((column) => column !== AVERAGE)];
+}
+
+/** The 95% interval of the ranking figure as a bar on a 0–100% scale, with the estimate marked. */
+function IntervalBar({ figure }: { figure: Metric | null }) {
+  if (!figure) return <span className={styles.muted}>—</span>;
+  const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
+  return (
+    <span className={styles.interval} title={`95% interval ${formatPercent(figure.lower)} – ${formatPercent(figure.upper)} (Wilson, k = ${figure.k}, n = ${figure.n})`}>
+      <span className={styles.intervalTrack} aria-hidden="true">
+        <span className={styles.intervalRange} style={{ left: pct(figure.lower), width: pct(Math.max(figure.upper - figure.lower, 0.004)) }} />
+        <span className={styles.intervalPoint} style={{ left: pct(figure.rate) }} />
+      </span>
+      <span className={styles.intervalText}>
+        {(figure.lower * 100).toFixed(0)}–{(figure.upper * 100).toFixed(0)}
+      </span>
+    </span>
+  );
+}
 
 interface RowProps {
   row: BoardRow;
@@ -101,20 +135,24 @@ interface RowProps {
   benchmark: string;
   /** The judge choice links carry ("" for the recorded verdicts). */
   judge: string;
+  /** The one domain shown beside the average on a phone. */
+  mobileDomain: string;
+  metrics: readonly MetricName[];
   /** "<column>.<metric>" of the figure showing its tooltip, when it is in this row. */
   active: string | null;
   above: boolean;
 }
 
 /** Memoized: hovering a figure re-renders only its row. */
-const LeaderboardRow = memo(function LeaderboardRow({ row, columns, source, rankBy, benchmark, judge, active, above }: RowProps) {
+const LeaderboardRow = memo(function LeaderboardRow({ row, columns, metrics, source, rankBy, benchmark, judge, mobileDomain, active, above }: RowProps) {
   const rank = row.ranks[primarySource(source)][rankBy];
+  const rankFigure = row.cells[AVERAGE]?.[rankBy][primarySource(source)] ?? null;
   const base = modelHref(row.name, benchmark, null, judge);
   const separator = base.includes("?") ? "&" : "?";
   return (
     <tr data-testid="leaderboard-row" data-model={row.name} className={styles.row}>
       <td className={styles.rankCell} data-testid="rank">
-        <span title={rank.tied ? "Tied: this model's 95% interval overlaps another model's with the same rank" : rank.rank === null ? "Not ranked: no figure for the ranking metric" : undefined}>
+        <span title={rank.tied ? "Tied: another model has exactly the same rate" : rank.rank === null ? "Not ranked: no figure for the ranking metric" : undefined}>
           {formatRank(rank)}
         </span>
       </td>
@@ -133,8 +171,14 @@ const LeaderboardRow = memo(function LeaderboardRow({ row, columns, source, rank
           ) : null}
         </span>
       </th>
+      <td className={`${styles.ubCell} ${styles.mobileHidden}`} data-testid="rank-ub" title={rank.upperBound === null ? undefined : `${rank.upperBound - 1} model${rank.upperBound === 2 ? " is" : "s are"} significantly better (95% intervals wholly above)`}>
+        {rank.upperBound ?? "—"}
+      </td>
+      <td className={`${styles.cell} ${styles.mobileHidden}`} data-testid="rank-interval">
+        <IntervalBar figure={rankFigure} />
+      </td>
       {columns.flatMap((column, columnIndex) =>
-        METRICS.map((metric) => (
+        metrics.map((metric) => (
           <FigureCell
             key={`${column}.${metric}`}
             row={row}
@@ -145,6 +189,7 @@ const LeaderboardRow = memo(function LeaderboardRow({ row, columns, source, rank
             active={active === `${column}.${metric}`}
             above={above}
             alignRight={columnIndex >= columns.length - 2}
+            mobileHidden={column !== AVERAGE && column !== mobileDomain}
           />
         )),
       )}
@@ -181,6 +226,13 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
   }, []);
   const deactivate = useCallback(() => setActive(null), []);
   const rows = useMemo(() => applyView(board.rows, state), [board.rows, state]);
+  const columns = useMemo(() => displayColumns(board.columns), [board.columns]);
+  const domains = columns.filter((column) => column !== AVERAGE);
+  const [mobileDomain, setMobileDomain] = useState(domains[0] ?? "");
+  const compact = useCompact();
+  // A phone shows the model, the average and one chosen domain, each with the ranking metric only.
+  const shownColumns = compact ? columns.filter((column) => column === AVERAGE || column === mobileDomain) : columns;
+  const shownMetrics: readonly MetricName[] = compact ? [state.rankBy] : METRICS;
   const total = useMemo(() => applyView(board.rows, { ...state, q: "", access: "all", family: "" }).length, [board.rows, state]);
 
   const update = (next: Partial<BoardState>) => {
@@ -260,6 +312,18 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
             }}
           />
         </label>
+        {domains.length > 0 ? (
+          <label className={`${labelStyles} sm:hidden`}>
+            Domain beside the average
+            <select className={inputStyles} value={mobileDomain} onChange={(event) => setMobileDomain(event.target.value)} data-testid="mobile-domain">
+              {domains.map((domain) => (
+                <option key={domain} value={domain}>
+                  {domain}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         {benchmarks.length > 1 && state.source !== "published" ? (
           <label className={labelStyles}>
             Benchmark
@@ -306,7 +370,7 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
           </button>
         </div>
       ) : (
-        <div className={`overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 ${rows.length <= 4 ? "pb-20" : ""}`}>
+        <div className={`relative overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 ${rows.length <= 4 ? "pb-20" : ""}`}>
           <table className="min-w-full border-separate border-spacing-0 text-sm" data-testid="leaderboard-table">
             <caption className="sr-only">
               Pass and resolve rates per model and domain ({SOURCE_LABELS[state.source].toLowerCase()}). Column headers sort; each figure opens the model&apos;s turns.
@@ -319,8 +383,16 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
                 <SortHeader state={state} sort="model" onSort={onSort} className={`${stickyModel} border-b border-slate-200 px-2 py-2 text-left align-bottom dark:border-slate-800`}>
                   Model
                 </SortHeader>
-                {board.columns.map((column) => (
-                  <th key={column} scope="colgroup" colSpan={2} className={`border-b border-l border-slate-200 px-2 pt-2 text-center font-semibold text-slate-700 dark:border-slate-800 dark:text-slate-200 ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""}`}>
+                <th scope="col" rowSpan={2} className={`${styles.mobileHidden} border-b border-slate-200 px-1 py-2 text-left align-bottom text-[11px] font-semibold uppercase tracking-wide dark:border-slate-800`}>
+                  <abbr title="Rank (upper bound): 1 + the number of models significantly better (their 95% interval lies wholly above this model's)" className="no-underline">
+                    Rank (UB)
+                  </abbr>
+                </th>
+                <th scope="col" rowSpan={2} className={`${styles.mobileHidden} border-b border-slate-200 px-1 py-2 text-left align-bottom text-[11px] font-semibold uppercase tracking-wide dark:border-slate-800`}>
+                  95% CI <span className="font-normal normal-case">({METRIC_LABELS[state.rankBy].toLowerCase()}, avg.)</span>
+                </th>
+                {shownColumns.map((column) => (
+                  <th key={column} scope="colgroup" colSpan={shownMetrics.length} className={`border-b border-l border-slate-200 px-2 pt-2 text-center font-semibold text-slate-700 dark:border-slate-800 dark:text-slate-200 ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""} ${column !== AVERAGE && column !== mobileDomain ? styles.mobileHidden : ""}`}>
                     {column}
                   </th>
                 ))}
@@ -328,14 +400,14 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
               <tr>
                 <td className={`${stickyRank} border-b border-slate-200 dark:border-slate-800`} />
                 <td className={`${stickyModel} border-b border-slate-200 dark:border-slate-800`} />
-                {board.columns.flatMap((column) =>
-                  METRICS.map((metric) => (
+                {shownColumns.flatMap((column) =>
+                  shownMetrics.map((metric) => (
                     <SortHeader
                       key={`${column}.${metric}`}
                       state={state}
                       sort={`${column}.${metric}`}
                       onSort={onSort}
-                      className={`border-b border-slate-200 px-0 pb-1 text-right dark:border-slate-800 ${metric === "pass" ? "border-l" : ""} ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""}`}
+                      className={`border-b border-slate-200 px-0 pb-1 text-right dark:border-slate-800 ${metric === "pass" ? "border-l" : ""} ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""} ${column !== AVERAGE && column !== mobileDomain ? styles.mobileHidden : ""}`}
                     >
                       <span className="sr-only">{column} </span>
                       {METRIC_LABELS[metric]}
@@ -350,11 +422,13 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
                 <LeaderboardRow
                   key={row.name}
                   row={row}
-                  columns={board.columns}
+                  columns={shownColumns}
+                  metrics={shownMetrics}
                   source={state.source}
                   rankBy={state.rankBy}
                   benchmark={linkBenchmark}
                   judge={state.judge}
+                  mobileDomain={mobileDomain}
                   active={active?.model === row.name ? active.cell : null}
                   // Tooltips of the last rows open upwards so the scrolling wrapper does not clip them.
                   above={rows.length > 4 && rowIndex >= rows.length - 3}
@@ -364,6 +438,14 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
           </table>
         </div>
       )}
+      {rows.length > 0 ? (
+        <p className="max-w-4xl text-xs text-slate-600 dark:text-slate-400" data-testid="rank-explanation">
+          <strong>Rank</strong> orders models by their average {METRIC_LABELS[state.rankBy].toLowerCase()} rate (equal rates share a rank, shown as &ldquo;3=&rdquo;).{" "}
+          <strong>Rank (UB)</strong> is 1 + the number of models significantly better, i.e. whose 95% Wilson interval lies wholly above this model&apos;s: a
+          model with few turns has a wide interval and can have Rank (UB) 1 while ranking low. The bar shows that interval on a 0–100% scale, with the
+          rate marked.
+        </p>
+      ) : null}
 
       <div className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
         <div className="flex items-center gap-2" role="group" aria-label="Download this view">

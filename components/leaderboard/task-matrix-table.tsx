@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import { TableDownload } from "@/components/leaderboard/table-download";
 import { tableStyles } from "@/components/ui/styles";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
-import { decodeMatrix, matrixExportRows, verdictLabel, verdictText, type MatrixCell, type Tone, type WireMatrix } from "@/lib/leaderboard/turns";
+import { comparisonPair, decodeMatrix, matrixExportRows, verdictLabel, verdictText, type MatrixCell, type Tone, type WireMatrix } from "@/lib/leaderboard/turns";
 import styles from "./leaderboard.module.css";
 
 const TONE: Record<Tone, string> = { good: styles.good!, partial: styles.partial!, "pass-only": styles.passOnly!, bad: styles.bad!, missing: styles.missing! };
@@ -46,15 +46,18 @@ export function TaskMatrixTable({ wire, benchmark, judge = "", taskName, downloa
               <th scope="col" className={`${tableStyles.th} sticky left-0 z-10 bg-white dark:bg-slate-900`}>
                 Model
               </th>
-              {matrix.columns.map((column) => (
+              {matrix.columns.map((column, columnIndex) => {
+                const pair = comparisonPair(matrix, columnIndex);
+                return (
                 <th key={column.turnId} scope="col" className={`${tableStyles.th} text-center`}>
                   Round {column.round}
                   <span className="block font-normal normal-case tracking-normal">
                     {column.passed} of {column.responses} pass
                   </span>
-                  {matrix.rows.length >= 2 ? (
+                  {pair ? (
                     <a
-                      href={modelDiffHref({ turn: column.turnId, a: matrix.rows[0]!.runId, b: matrix.rows[1]!.runId })}
+                      href={modelDiffHref({ turn: column.turnId, a: pair.a, b: pair.b })}
+                      title="The round's best answer against its worst"
                       className="block font-normal normal-case tracking-normal text-brand-700 hover:underline dark:text-brand-400"
                       aria-label={`Compare models on round ${column.round}`}
                     >
@@ -62,7 +65,8 @@ export function TaskMatrixTable({ wire, benchmark, judge = "", taskName, downloa
                     </a>
                   ) : null}
                 </th>
-              ))}
+                );
+              })}
               <th scope="col" className={`${tableStyles.th} text-right`}>
                 Passed
               </th>

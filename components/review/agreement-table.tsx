@@ -26,7 +26,7 @@ export function AgreementTable({ rows, caption }: { rows: readonly AgreementRow[
         <thead>
           <tr>
             <th scope="col" className={tableStyles.th}>Items</th>
-            <th scope="col" className={tableStyles.th}>n</th>
+            <th scope="col" className={tableStyles.th} title="Complete items: every vote the queue asks for. Items still missing votes are left out of every figure.">n (complete)</th>
             <th scope="col" className={tableStyles.th}>Votes</th>
             <th scope="col" className={tableStyles.th} title="Every annotator's verdict equals the judge's (the paper's strict unanimity)">
               Strict unanimity
@@ -52,9 +52,15 @@ export function AgreementTable({ rows, caption }: { rows: readonly AgreementRow[
               <th scope="row" className={`${tableStyles.td} text-left font-medium`}>
                 {row.group === "all" ? row.label : <><span className="text-xs font-normal text-slate-500">{GROUP_LABELS[row.group]}</span> {row.label}</>}
               </th>
-              <td className={tableStyles.tdNumber} title={row.unvoted ? `${row.unvoted} item(s) without votes are left out` : undefined}>
+              <td className={tableStyles.tdNumber} data-testid="complete-items">
                 {row.items}
-                {row.unvoted ? <span className="text-xs text-slate-500"> +{row.unvoted}</span> : null}
+                {row.incomplete || row.unvoted ? (
+                  <span className="block text-xs text-slate-500" data-testid="incomplete-items">
+                    {row.incomplete ? `${row.incomplete} incomplete` : ""}
+                    {row.incomplete && row.unvoted ? " · " : ""}
+                    {row.unvoted ? `${row.unvoted} unvoted` : ""}, left out
+                  </span>
+                ) : null}
               </td>
               <td className={tableStyles.tdNumber}>{row.votes}</td>
               <td className={tableStyles.tdNumber} data-testid="strict">

@@ -16,6 +16,8 @@ import { resolveShortcut, type ShortcutAction } from "@/lib/review/shortcuts";
 import type { FollowedRules, JudgeCorrectness } from "@/lib/review/votes";
 import type { ClaimOutcome, ReviewItemView } from "@/lib/server/data/review";
 import { JudgeInputsPanel } from "./judge-inputs-panel";
+import { JudgePromptPanel } from "./judge-prompt-panel";
+import type { JudgeSystemPrompt } from "@/lib/server/data/judge-prompts";
 import { ShortcutHelp } from "./shortcut-help";
 import { WorkflowSlot } from "./workflow-slot";
 
@@ -53,17 +55,21 @@ export function ReviewSession({
   mode,
   initialItemId,
   canManage,
+  judgePrompt = null,
 }: {
   queueId: string;
   mode: ReviewMode;
   initialItemId: string | null;
   canManage: boolean;
+  /** The judge's system prompt for the queue's stage (null when the benchmark has none). */
+  judgePrompt?: JudgeSystemPrompt | null;
 }) {
   const [outcome, setOutcome] = useState<ClaimOutcome | null>(null);
   const [form, setForm] = useState<FormState>(EMPTY_FORM);
   const [pending, setPending] = useState(true);
   const [message, setMessage] = useState<Message>(null);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [promptOpen, setPromptOpen] = useState(false);
   const busy = useRef(false);
   const comment = useRef<HTMLTextAreaElement>(null);
   const item = outcome?.kind === "item" ? outcome.item : null;
@@ -221,6 +227,9 @@ export function ReviewSession({
       case "help":
         setHelpOpen((open) => !open);
         return;
+      case "prompt":
+        setPromptOpen((open) => !open);
+        return;
       case "close":
         if (helpOpen) setHelpOpen(false);
         else if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
@@ -329,6 +338,7 @@ export function ReviewSession({
                 {item.stage === "resolve" ? ` · test case ${item.casePosition}` : ""} · {item.domain}
               </span>
             </header>
+            <JudgePromptPanel prompt={judgePrompt} open={promptOpen} onToggle={() => setPromptOpen((open) => !open)} itemFingerprint={item.promptFingerprint} />
             <JudgeInputsPanel sections={item.sections} fileInputs={item.fileInputs} collapse={item.stage === "pass" ? ["workflow"] : []} />
             <WorkflowSlot workflow={item.workflow} label={item.stage === "pass" ? "Workflow (pretty-printed)" : "Workflow of the response (context; the resolve judge saw only its outputs)"} />
           </div>

@@ -3,6 +3,7 @@
 // the judge, not our checks) and the exact JSON the judge parsed, pretty-printed, as two tabs.
 import { useMemo, type KeyboardEvent } from "react";
 import { WorkflowCanvas } from "@/components/viewer/workflow-canvas";
+import { canvasHeightFor } from "@/lib/viewer/viewport";
 import { Tabs } from "@/components/ui/tabs";
 import { prettyWorkflow } from "@/lib/review/judge-inputs";
 import { buildWorkflowView } from "@/lib/viewer/model";
@@ -53,7 +54,7 @@ export function WorkflowSlot({ workflow, label = "Workflow" }: WorkflowSlotProps
                 label: "Graph",
                 content: (
                   <div onKeyDown={keepKeysInside}>
-                    <WorkflowCanvas view={view} label={`${label} graph`} height={420} />
+                    <WorkflowCanvas view={view} label={`${label} graph`} height={canvasHeightFor(view.bounds, 360, 560)} minimap={false} />
                   </div>
                 ),
               },

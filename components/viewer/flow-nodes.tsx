@@ -128,7 +128,7 @@ function Header({ data, children }: { data: FlowNodeData; children?: ReactNode }
   return (
     <div className="flex items-center gap-2 px-2.5" style={{ height: HEADER_HEIGHT }}>
       <FamilyIcon family={node.family} />
-      <span className="truncate font-semibold text-slate-900 dark:text-slate-100" title={node.type}>
+      <span className="truncate text-[13px] font-semibold text-slate-900 dark:text-slate-100" title={node.type} data-testid="node-title">
         {node.title}
       </span>
       {children}

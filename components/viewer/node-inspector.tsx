@@ -18,8 +18,8 @@ function TypePair({ official, real }: { official: string; real: string }) {
   const differs = official !== real;
   return (
     <>
-      <td className={`px-2 py-1 font-mono text-xs ${official === "error" ? "text-red-700 dark:text-red-400" : ""}`}>{official}</td>
-      <td className={`px-2 py-1 font-mono text-xs ${differs ? "text-amber-700 dark:text-amber-400" : ""}`}>{real}</td>
+      <td className={`whitespace-nowrap px-2 py-1 font-mono text-xs ${official === "error" ? "text-red-700 dark:text-red-400" : ""}`}>{official}</td>
+      <td className={`whitespace-nowrap px-2 py-1 font-mono text-xs ${differs ? "text-amber-700 dark:text-amber-400" : ""}`}>{real}</td>
     </>
   );
 }
@@ -87,8 +87,9 @@ export function NodeInspector({ view, node, diagnostics, onSelect }: NodeInspect
             <tbody>
               {node.references.map((ref, i) => (
                 <tr key={i} className="border-t border-slate-100 dark:border-slate-800">
-                  <td className="px-2 py-1 font-mono text-xs">{formatPath(ref.path)}{ref.via === "inline" ? " (inline)" : ""}</td>
-                  <td className="px-2 py-1 font-mono text-xs">{ref.variable}</td>
+                  {/* Long paths and names wrap, so the type columns stay inside the inspector. */}
+                  <td className="px-2 py-1 font-mono text-xs [overflow-wrap:anywhere]">{formatPath(ref.path)}{ref.via === "inline" ? " (inline)" : ""}</td>
+                  <td className="px-2 py-1 font-mono text-xs [overflow-wrap:anywhere]">{ref.variable}</td>
                   <td className="px-2 py-1">{nodeButton(ref.targetKey, ref.nodeId ?? "(not a literal id)")}</td>
                   <TypePair official={ref.official} real={ref.real} />
                 </tr>
@@ -113,7 +114,7 @@ export function NodeInspector({ view, node, diagnostics, onSelect }: NodeInspect
             <tbody>
               {node.exposes.map((variable, i) => (
                 <tr key={i} className="border-t border-slate-100 align-top dark:border-slate-800">
-                  <td className="px-2 py-1 font-mono text-xs">
+                  <td className="px-2 py-1 font-mono text-xs [overflow-wrap:anywhere]">
                     {variable.name}
                     {variable.quirk ? <span className="mt-0.5 block font-sans text-[11px] text-amber-700 dark:text-amber-400">{variable.quirk}</span> : null}
                   </td>

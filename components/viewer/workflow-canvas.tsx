@@ -1,6 +1,9 @@
 "use client";
 // The workflow canvas: a laid-out workflow view drawn with React Flow, diagnostics as rings, badges, marked and
 // dashed edges, with minimap, zoom controls, fit, and keyboard navigation between nodes. Read-only: nodes never move.
+// It opens at a readable zoom (lib/viewer/viewport: titles ≥ 11 px), starting at the drawing's top-left when it
+// overflows (pan to see the rest), brings the keyboard-focused or selected node into view, and keeps the minimap
+// in its own strip beside the drawing so it never covers nodes.
 //
 // Props (the embedding API; the review queue and diff views use it too):
 //   view             LaidOutView from lib/viewer (buildWorkflowView + layoutWorkflowView), e.g. computed on the server
@@ -13,7 +16,7 @@
 //   onUserMove       called with the viewport when the user pans or zooms this canvas (not for programmatic moves),
 //                    so another canvas can mirror it with its handle's setViewport
 //   ref              { focusNode(key), fitView(), fitBounds(rect), getViewport(), setViewport(viewport) }
-//   label, className, height
+//   label, className, height (default: tall enough for the drawing at the readable zoom), minimap (default true)
 import "@xyflow/react/dist/style.css";
 import "./workflow-canvas.css";
 import {
@@ -28,8 +31,9 @@ import {
   type Viewport,
 } from "@xyflow/react";
 import { useTheme } from "next-themes";
-import { useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from "react";
+import { useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type Ref } from "react";
 import type { LaidOutView } from "@/lib/viewer/layout";
+import { READABLE_ZOOM, canvasHeightFor, panIntoView, readableViewport, type Box } from "@/lib/viewer/viewport";
 import { NAVIGATION_KEYS, neighbourOf } from "@/lib/viewer/navigation";
 import { overlaysFor } from "@/lib/viewer/overlays";
 import type { DiagnosticCategory } from "@/lib/workflow/diagnostics";
@@ -42,7 +46,7 @@ export interface WorkflowCanvasHandle {
   /** Centres the node, focuses it for the keyboard (does not change the selection). */
   focusNode(key: string, options?: { focus?: boolean }): void;
   fitView(): void;
-  /** Fits a rectangle of the canvas (flow coordinates) into the viewport. */
+  /** Fits a rectangle of the canvas (flow coordinates) into the viewport, never below the readable zoom. */
   fitBounds(rect: Rect): void;
   getViewport(): Viewport;
   setViewport(viewport: Viewport): void;
@@ -64,8 +68,10 @@ export interface WorkflowCanvasProps {
   /** Accessible name of the canvas region. */
   label?: string;
   className?: string;
-  /** CSS height of the canvas (default 560px). */
+  /** CSS height of the canvas (default: the drawing's height at the readable zoom, 360–720 px). */
   height?: number | string;
+  /** Show the minimap in a strip beside the drawing (wide screens only). */
+  minimap?: boolean;
   ref?: Ref<WorkflowCanvasHandle>;
 }
 
@@ -99,11 +105,14 @@ function CanvasInner({
   onUserMove,
   label = "Workflow graph",
   className = "",
-  height = 560,
+  height: requestedHeight,
+  minimap = true,
   ref,
 }: WorkflowCanvasProps) {
   const flow = useReactFlow<WorkflowFlowNode, WorkflowFlowEdge>();
   const wrapper = useRef<HTMLDivElement>(null);
+  const pane = useRef<HTMLDivElement>(null);
+  const height = requestedHeight ?? canvasHeightFor(view.bounds);
   const helpId = useId();
   const { resolvedTheme } = useTheme();
   const overlays = useMemo(() => overlaysFor(view, hiddenCategories), [view, hiddenCategories]);
@@ -115,6 +124,38 @@ function CanvasInner({
     edges: toFlowEdges(view, overlays, edgeDecorations, dimmed),
   }));
   const shownView = useRef(view);
+
+  const screen = useCallback(() => ({ width: pane.current?.clientWidth ?? 0, height: pane.current?.clientHeight ?? 0 }), []);
+  /** The readable fit of a rectangle (flow coordinates); a no-op before the pane has a size. */
+  const showReadable = useCallback(
+    (box: Box, duration = 0) => {
+      const size = screen();
+      if (size.width === 0 || size.height === 0) return;
+      void flow.setViewport(readableViewport(box, size), { duration });
+    },
+    [flow, screen],
+  );
+  /** The node's box on the canvas (absolute flow coordinates; tall containers count by their header). */
+  const boxOf = useCallback(
+    (key: string): Box | null => {
+      const node = flow.getInternalNode(key);
+      if (!node) return null;
+      const { x, y } = node.internals.positionAbsolute;
+      return { x, y, width: node.measured.width ?? node.width ?? 0, height: Math.min(node.measured.height ?? node.height ?? 0, 160) };
+    },
+    [flow],
+  );
+  /** Pans the least needed to show the node (keyboard focus, selection from a list); nothing if it is visible. */
+  const revealNode = useCallback(
+    (key: string) => {
+      const box = boxOf(key);
+      const size = screen();
+      if (!box || size.width === 0) return;
+      const next = panIntoView(flow.getViewport(), box, size);
+      if (next) void flow.setViewport(next, { duration: 150 });
+    },
+    [boxOf, flow, screen],
+  );
 
   useEffect(() => {
     const fresh = toFlowNodes(view, overlays, selectedKey, decorations, dimmed);
@@ -148,9 +189,9 @@ function CanvasInner({
     });
     if (shownView.current !== view) {
       shownView.current = view;
-      requestAnimationFrame(() => void flow.fitView({ padding: 0.12, maxZoom: 1 }));
+      requestAnimationFrame(() => showReadable({ x: 0, y: 0, ...view.bounds }));
     }
-  }, [flow, view, overlays, selectedKey, decorations, edgeDecorations, dimmed]);
+  }, [flow, view, overlays, selectedKey, decorations, edgeDecorations, dimmed, showReadable]);
 
   // Moves count as the user's when they come with a pointer / wheel event, or follow a touch of this canvas
   // (zoom buttons, the minimap and keyboard focus move the viewport programmatically).
@@ -177,7 +218,7 @@ function CanvasInner({
       const width = node.measured.width ?? node.width ?? 0;
       // Tall containers: centre on their header, where the title and handles are.
       const height = Math.min(node.measured.height ?? node.height ?? 0, 120);
-      void flow.setCenter(x + width / 2, y + height / 2, { zoom: Math.max(flow.getZoom(), 0.85), duration });
+      void flow.setCenter(x + width / 2, y + height / 2, { zoom: Math.max(flow.getZoom(), READABLE_ZOOM), duration });
     },
     [flow],
   );
@@ -206,7 +247,7 @@ function CanvasInner({
       },
       fitBounds: (rect: Rect) => {
         fromOutside();
-        void flow.fitBounds(rect, { padding: 0.12 });
+        showReadable(rect);
       },
       getViewport: () => flow.getViewport(),
       setViewport: (viewport: Viewport) => {
@@ -214,7 +255,7 @@ function CanvasInner({
         void flow.setViewport(viewport);
       },
     }),
-    [focusNode, flow, fromOutside],
+    [focusNode, flow, fromOutside, showReadable],
   );
 
   const initialized = useNodesInitialized();
@@ -223,13 +264,30 @@ function CanvasInner({
   useEffect(() => {
     if (!initialized || painted.current) return;
     painted.current = true;
-    // A page opened with a node selected (a link to `?node=`) starts centred on that node.
+    // A page opened with a node selected (a link to `?node=`) starts centred on that node; otherwise at the
+    // readable fit of the whole drawing.
     const initialKey = initialSelection.current;
-    requestAnimationFrame(() => {
-      if (initialKey !== null) centerOn(initialKey, 0);
-      performance.mark(CANVAS_PAINTED_MARK);
-    });
-  }, [initialized, centerOn]);
+    if (initialKey !== null) centerOn(initialKey, 0);
+    else showReadable({ x: 0, y: 0, ...view.bounds });
+    requestAnimationFrame(() => performance.mark(CANVAS_PAINTED_MARK));
+  }, [initialized, centerOn, showReadable, view.bounds]);
+
+  // A selection made elsewhere (the inspector's links, a diagnostic, the URL) is brought into view.
+  const lastSelected = useRef(selectedKey);
+  useEffect(() => {
+    if (lastSelected.current === selectedKey) return;
+    lastSelected.current = selectedKey;
+    if (selectedKey !== null && painted.current) revealNode(selectedKey);
+  }, [selectedKey, revealNode]);
+
+  // Keyboard focus (Tab, arrow keys) follows into view; React Flow's own auto-pan misplaces nested nodes.
+  const onFocusCapture = useCallback(
+    (event: FocusEvent<HTMLDivElement>) => {
+      const key = (event.target as HTMLElement).closest<HTMLElement>(".react-flow__node")?.dataset.id;
+      if (key) revealNode(key);
+    },
+    [revealNode],
+  );
 
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
@@ -259,55 +317,67 @@ function CanvasInner({
       role="region"
       aria-label={label}
       aria-describedby={helpId}
-      className={`workflow-canvas relative overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950 ${className}`}
+      className={`workflow-canvas relative flex overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950 ${className}`}
       style={{ height }}
       onKeyDown={onKeyDown}
+      onFocusCapture={onFocusCapture}
       onPointerDownCapture={touched}
       onWheelCapture={touched}
       onKeyDownCapture={touched}
       data-testid="workflow-canvas"
     >
       <p id={helpId} className="sr-only">
-        Tab moves between nodes; arrow keys follow the edges (left, right) and switch branches (up, down); Home and End jump to the first and last node; Enter selects the focused node; Escape clears the selection.
+        Tab moves between nodes; arrow keys follow the edges (left, right) and switch branches (up, down); Home and End jump to the first and last node; Enter selects the focused node; Escape clears the selection. Drag or scroll to see the rest of a large graph.
       </p>
-      <ReactFlow<WorkflowFlowNode, WorkflowFlowEdge>
-        defaultNodes={initial.nodes}
-        defaultEdges={initial.edges}
-        nodeTypes={nodeTypes}
-        colorMode={resolvedTheme === "dark" ? "dark" : "light"}
-        fitView
-        fitViewOptions={{ padding: 0.12, maxZoom: 1 }}
-        minZoom={0.08}
-        maxZoom={2}
-        nodesDraggable={false}
-        nodesConnectable={false}
-        elementsSelectable={false}
-        nodesFocusable
-        edgesFocusable={false}
-        deleteKeyCode={null}
-        selectionKeyCode={null}
-        multiSelectionKeyCode={null}
-        onNodeClick={(_, node) => onSelect?.(node.id)}
-        onPaneClick={() => onSelect?.(null)}
-        onMove={onMove}
-        ariaLabelConfig={ARIA_LABELS}
-      >
-        <Background gap={24} size={1} />
-        <Controls showInteractive={false} position="bottom-left" />
-        <MiniMap
-          pannable
-          zoomable
-          position="bottom-right"
-          ariaLabel="Minimap"
-          nodeColor={(node) => {
-            const data = (node as WorkflowFlowNode).data;
-            if (data.overlay) return SEVERITY_COLORS[data.overlay.severity];
-            if (data.decoration) return DECORATION_COLORS[data.decoration.tone];
-            return data.dimmed ? "#cbd5e1" : FAMILY_ACCENTS[data.node.family];
-          }}
-          nodeStrokeWidth={0}
-        />
-      </ReactFlow>
+      <div ref={pane} className="relative min-w-0 flex-1" data-testid="workflow-canvas-pane">
+        <ReactFlow<WorkflowFlowNode, WorkflowFlowEdge>
+          defaultNodes={initial.nodes}
+          defaultEdges={initial.edges}
+          nodeTypes={nodeTypes}
+          colorMode={resolvedTheme === "dark" ? "dark" : "light"}
+          defaultViewport={{ x: 24, y: 24, zoom: 1 }}
+          minZoom={0.08}
+          maxZoom={2}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          elementsSelectable={false}
+          nodesFocusable
+          autoPanOnNodeFocus={false}
+          edgesFocusable={false}
+          deleteKeyCode={null}
+          selectionKeyCode={null}
+          multiSelectionKeyCode={null}
+          onNodeClick={(_, node) => onSelect?.(node.id)}
+          onPaneClick={() => onSelect?.(null)}
+          onMove={onMove}
+          ariaLabelConfig={ARIA_LABELS}
+        >
+          <Background gap={24} size={1} />
+          <Controls showInteractive={false} position="bottom-left" fitViewOptions={{ padding: 0.08 }} />
+        </ReactFlow>
+      </div>
+      {minimap ? (
+        <div className="relative hidden w-44 shrink-0 border-l border-slate-200 bg-slate-50 lg:block dark:border-slate-800 dark:bg-slate-900" data-testid="workflow-minimap">
+          <MiniMap
+            pannable
+            zoomable
+            position="top-right"
+            ariaLabel="Minimap"
+            style={{ width: 144, height: 120, margin: 8 }}
+            bgColor={resolvedTheme === "dark" ? "#0f172a" : "#ffffff"}
+            maskColor={resolvedTheme === "dark" ? "rgba(2, 6, 23, 0.6)" : "rgba(226, 232, 240, 0.6)"}
+            maskStrokeColor={resolvedTheme === "dark" ? "#60a5fa" : "#2563eb"}
+            maskStrokeWidth={2}
+            nodeColor={(node) => {
+              const data = (node as WorkflowFlowNode).data;
+              if (data.overlay) return SEVERITY_COLORS[data.overlay.severity];
+              if (data.decoration) return DECORATION_COLORS[data.decoration.tone];
+              return data.dimmed ? "#cbd5e1" : FAMILY_ACCENTS[data.node.family];
+            }}
+            nodeStrokeWidth={0}
+          />
+        </div>
+      ) : null}
     </div>
   );
 }

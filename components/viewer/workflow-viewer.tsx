@@ -13,6 +13,7 @@ import type { NodeDecoration } from "./flow-types";
 import { NodeInspector } from "./node-inspector";
 import { CATEGORY_COLORS, CATEGORY_HINTS, CATEGORY_LABELS, SEVERITY_COLORS, SEVERITY_LABELS } from "./palette";
 import { WorkflowCanvas, type WorkflowCanvasHandle } from "./workflow-canvas";
+import { canvasHeightFor } from "@/lib/viewer/viewport";
 
 export interface WorkflowViewerProps {
   view: LaidOutView;
@@ -70,6 +71,7 @@ export function WorkflowViewer({ view, initialNode = null, syncUrl = true, label
   const [selectedKey, setSelectedKey] = useState<string | null>(() => findNodeKey(view, initialNode));
   const [hidden, setHidden] = useState<readonly DiagnosticCategory[]>([]);
   const canvas = useRef<WorkflowCanvasHandle>(null);
+  const canvasHeight = canvasHeightFor(view.bounds, 480, 720);
 
   const select = useCallback(
     (key: string | null) => {
@@ -109,8 +111,8 @@ export function WorkflowViewer({ view, initialNode = null, syncUrl = true, label
         </button>
       </div>
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_380px]">
-        <WorkflowCanvas ref={canvas} view={view} selectedKey={selectedKey} onSelect={select} hiddenCategories={hidden} decorations={decorations} label={label} height={620} />
-        <aside aria-label="Node details and diagnostics" className="max-h-[620px] space-y-4 overflow-y-auto rounded-xl border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
+        <WorkflowCanvas ref={canvas} view={view} selectedKey={selectedKey} onSelect={select} hiddenCategories={hidden} decorations={decorations} label={label} height={canvasHeight} />
+        <aside aria-label="Node details and diagnostics" style={{ maxHeight: canvasHeight }} className="space-y-4 overflow-y-auto rounded-xl border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
           {selected ? <NodeInspector view={view} node={selected} diagnostics={view.diagnostics} onSelect={select} /> : <p className="text-sm text-slate-600 dark:text-slate-400">Select a node (click it, or Tab to it and press Enter) to see its parameters, the variables it reads and exposes, and its problems.</p>}
           <div>
             <h3 className="mb-1 text-sm font-semibold">

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { benchmarkDir } from "../../test/support/benchmark-dir";
 import { AFTER, BEFORE } from "../../test/support/diff-fixtures";
 import { loadRunCorpus } from "../../test/support/run-corpus";
+import { READABLE_ZOOM } from "../viewer/viewport";
 import { buildComparison, comparisonInputOf, layoutMerged, NEW_PROBLEM_LABEL, pairCanvasHeight, suggestLayout, type ComparisonResponseInput } from "./comparison";
 
 const TURN_1 = { inputVars: ["topic"], outputVars: ["audio"], keyNodes: ["llm", "tts"] };
@@ -84,10 +85,10 @@ describe("suggestLayout", () => {
   });
 
   it("sizes stacked canvases to the fitted drawing, within bounds", () => {
-    expect(pairCanvasHeight("side-by-side", [{ bounds: { width: 2400, height: 300 } }])).toBe(540);
-    expect(pairCanvasHeight("stacked", [{ bounds: { width: 2400, height: 300 } }])).toBe(290);
+    expect(pairCanvasHeight("side-by-side", [{ bounds: { width: 2400, height: 300 } }])).toBe(560);
+    expect(pairCanvasHeight("stacked", [{ bounds: { width: 2400, height: 300 } }])).toBe(Math.round(300 * READABLE_ZOOM) + 60);
     expect(pairCanvasHeight("stacked", [{ bounds: { width: 4000, height: 100 } }])).toBe(280);
-    expect(pairCanvasHeight("stacked", [{ bounds: { width: 1300, height: 900 } }, null])).toBe(460);
+    expect(pairCanvasHeight("stacked", [{ bounds: { width: 1300, height: 900 } }, null])).toBe(560);
   });
 });
 

@@ -13,12 +13,13 @@
 import { diffWorkflows, findRegressions, type CheckComparison, type DiffIssue, type WorkflowDiff } from "../diff";
 import { explainRuleJudge } from "../import/plan";
 import { layoutWorkflowView, type LaidOutView } from "../viewer/layout";
+import { READABLE_ZOOM } from "../viewer/viewport";
 import { buildWorkflowView, type ViewDiagnostic } from "../viewer/model";
 import type { JsonValue } from "../workflow/python-values";
 import { repairResponse } from "../workflow/repair";
 import { scoreResponse, type ScoreTurn, type ScoredResponse } from "../workflow/score";
 import { storedResponseInput } from "../workflow/response";
-import { changeCounts, type ChangeGroupCount } from "./groups";
+import { changeCounts, workflowChangesFirst, type ChangeGroupCount } from "./groups";
 import { nodeKeyOf, sideMarks, withProblemMarks, type CanvasMarks } from "./marks";
 import { mergeWorkflows, type MergedWorkflow } from "./merged";
 import { changeTargets, type ChangeTarget } from "./targets";
@@ -117,20 +118,14 @@ export function suggestLayout(views: readonly ({ bounds: { width: number; height
 }
 
 /**
- * Canvas height (px) for the pair: side by side, tall canvases; stacked, about what the wider drawing needs when it
- * is fitted to a full-width canvas (~1200 px), so both canvases fit on one screen.
+ * Canvas height (px) for the pair: side by side, tall canvases; stacked, about what the taller drawing needs at the
+ * readable zoom (the canvas never shrinks text below it), so both canvases fit on one screen where they can.
  */
 export function pairCanvasHeight(layout: PairLayout, views: readonly ({ bounds: { width: number; height: number } } | null)[]): number {
-  if (layout === "side-by-side") return 540;
-  let width = 1;
+  if (layout === "side-by-side") return 560;
   let height = 0;
-  for (const view of views) {
-    if (!view) continue;
-    width = Math.max(width, view.bounds.width);
-    height = Math.max(height, view.bounds.height);
-  }
-  const fitted = Math.round((1200 * height) / Math.max(width, 1200)) + 140;
-  return Math.min(460, Math.max(280, fitted));
+  for (const view of views) if (view) height = Math.max(height, view.bounds.height);
+  return Math.min(560, Math.max(280, Math.round(height * READABLE_ZOOM) + 60));
 }
 
 /** The label new diagnostics get on the later canvas. */
@@ -203,10 +198,12 @@ function idsOf(all: readonly unknown[], picked: readonly unknown[]): number[] {
 export function buildComparison(input: ComparisonInput): Comparison {
   const before = prepare(input.before);
   const after = prepare(input.after);
-  const diff = diffWorkflows(
+  const computed = diffWorkflows(
     { workflow: before.graphValue, nodeSelection: before.scored.parsed.nodeSelection, turn: input.before.turn },
     { workflow: after.graphValue, nodeSelection: after.scored.parsed.nodeSelection, turn: input.after.turn },
   );
+  // The list (and its targets, built below from the same array) starts with what changed in the workflow.
+  const diff = { ...computed, changes: workflowChangesFirst(computed.changes) };
   const report = findRegressions(before.scored, after.scored, { diff, beforeTurn: input.before.turn, afterTurn: input.after.turn });
   const newDiagnosticIds = idsOf(after.scored.diagnostics, report.newDiagnostics);
   const resolvedDiagnosticIds = idsOf(before.scored.diagnostics, report.resolvedDiagnostics);

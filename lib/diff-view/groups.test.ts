@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SIDES } from "../../test/support/diff-fixtures";
 import { CHANGE_KINDS, diffWorkflows } from "../diff";
-import { CHANGE_GROUPS, changeCounts, groupOf, kindLabel, kindTone } from "./groups";
+import { CHANGE_GROUPS, changeCounts, groupOf, kindLabel, kindTone, workflowChangesFirst } from "./groups";
 
 describe("change groups", () => {
   it("puts every change kind in exactly one group", () => {
@@ -32,5 +32,18 @@ describe("change groups", () => {
     expect(kindTone("edge-removed")).toBe("bad");
     expect(kindTone("node-modified")).toBe("warn");
     expect(kindTone("node-renamed")).toBe("info");
+  });
+});
+
+describe("workflowChangesFirst", () => {
+  it("puts workflow changes before node_selection and task changes, keeping order within a group", () => {
+    const order = workflowChangesFirst([
+      { kind: "task-input-added" as const, id: 1 },
+      { kind: "selection-added" as const, id: 2 },
+      { kind: "edge-added" as const, id: 3 },
+      { kind: "node-added" as const, id: 4 },
+      { kind: "node-removed" as const, id: 5 },
+    ]).map((change) => change.id);
+    expect(order).toEqual([4, 5, 3, 2, 1]);
   });
 });

@@ -5,6 +5,7 @@
 //   CHANGE_KIND_WORDS, CHANGE_GROUPS, kindLabel(kind, count)
 //   changeCounts(summary) -> ChangeGroupCount[]   only groups and kinds with at least one change
 //   kindTone(kind) -> "good" | "bad" | "warn" | "info"
+//   workflowChangesFirst(changes) -> changes in group order (nodes … task), stable within a group
 
 import type { ChangeKind, DiffSummary } from "../diff/types";
 import type { MarkTone } from "./marks";
@@ -82,4 +83,18 @@ export function changeCounts(summary: Pick<DiffSummary, "byKind">): ChangeGroupC
 /** Every change kind belongs to exactly one group (checked by the tests against CHANGE_KINDS). */
 export function groupOf(kind: ChangeKind): string {
   return CHANGE_GROUPS.find((group) => group.kinds.includes(kind))?.id ?? "other";
+}
+
+const GROUP_RANK = new Map(CHANGE_GROUPS.map((group, rank) => [group.id, rank]));
+
+/**
+ * The change list's order: changes of the workflow (nodes, edges, references, inputs and outputs) before
+ * node_selection text and the task's own requirements, keeping the diff's order within a group.
+ */
+export function workflowChangesFirst<T extends { kind: ChangeKind }>(changes: readonly T[]): T[] {
+  const rank = (change: T) => GROUP_RANK.get(groupOf(change.kind)) ?? CHANGE_GROUPS.length;
+  return changes
+    .map((change, index) => ({ change, index }))
+    .sort((a, b) => rank(a.change) - rank(b.change) || a.index - b.index)
+    .map((entry) => entry.change);
 }

@@ -94,13 +94,29 @@ describe("buildBoard", () => {
     expect(local.ranks.measured.pass.rank).not.toBeNull();
   });
 
-  it("ranks published models with ties where the intervals overlap", () => {
+  it("ranks published models plainly by rate, and by Rank (UB) where the intervals overlap", () => {
     const ranks = new Map(board.rows.filter((row) => row.inPublished).map((row) => [row.name, row.ranks.published.resolve]));
     // Gemini's 60.20% interval lies above every other model's, so it ranks alone; the Qwen-3-8B interval is below all.
-    expect(ranks.get("gemini3_propreview")).toEqual({ rank: 1, tied: false });
+    expect(ranks.get("gemini3_propreview")).toEqual({ rank: 1, tied: false, upperBound: 1 });
     expect(ranks.get("qwen3_8B")!.rank).toBe(15);
-    expect(ranks.get("claude_sonnet4d5")!.tied).toBe(true);
-    expect(ranks.get("gpt_5d2")!.rank).toBe(ranks.get("claude_sonnet4d5")!.rank);
+    expect(ranks.get("qwen3_8B")!.upperBound).toBeGreaterThan(1);
+    // Plain ranks are distinct where the rates differ; Rank (UB) is shared where the intervals overlap.
+    expect(ranks.get("gpt_5d2")!.rank).not.toBe(ranks.get("claude_sonnet4d5")!.rank);
+    expect(ranks.get("gpt_5d2")!.upperBound).toBe(ranks.get("claude_sonnet4d5")!.upperBound);
+    for (const info of ranks.values()) expect(info.upperBound!).toBeLessThanOrEqual(info.rank!);
+  });
+
+  it("matches a hand-computed case: a small run's 25% can have Rank (UB) 1 while its plain rank is last", () => {
+    // Wilson 95%: A 60/100 → [50.2%, 69.1%]; B and D 30/100 → [21.9%, 39.6%]; C 1/4 → [4.6%, 69.9%].
+    const models = ["A", "B", "C", "D"].map((name) => ({ name, displayName: name, family: null, access: null }));
+    const counts: Record<string, [number, number]> = { A: [60, 100], B: [30, 100], C: [1, 4], D: [30, 100] };
+    const rates = Object.entries(counts).map(([model, [num, den]]) => rate(model, "overall", "all", num, den, null, null));
+    const small = buildBoard({ models, rates, spreads: [], runs: new Map(models.map((m) => [m.name, 1])) }, null);
+    const rank = (name: string) => small.rows.find((row) => row.name === name)!.ranks.measured.pass;
+    expect(rank("A")).toEqual({ rank: 1, tied: false, upperBound: 1 });
+    expect(rank("B")).toEqual({ rank: 2, tied: true, upperBound: 2 });
+    expect(rank("D")).toEqual({ rank: 2, tied: true, upperBound: 2 });
+    expect(rank("C")).toEqual({ rank: 4, tied: false, upperBound: 1 });
   });
 
   it("lists the families once, sorted", () => {

@@ -1,5 +1,6 @@
 // The leaderboard as data: one row per model, a pass and a resolve figure per domain and overall, measured from
-// counts or published, with 95% Wilson intervals and tie-aware ranks. Every figure keeps the counts it rests on.
+// counts or published, with 95% Wilson intervals and two ranks: the plain rank by the figure and the interval-aware
+// "Rank (UB)" (1 + the models significantly better). Every figure keeps the counts it rests on.
 
 import { CASES_PER_TURN, sortDomains, type RateRow, type Spread, type SpreadRow } from "../stats/rates";
 import { rankWithTies, wilsonInterval } from "../stats/intervals";
@@ -40,10 +41,15 @@ export interface MetricPair {
 }
 
 export interface RankInfo {
-  /** 1 = best; models whose intervals overlap share a rank. Null when the model has no figure to rank on. */
+  /** Plain rank by the figure: 1 + the models with a higher rate (equal rates share it). Null without a figure. */
   rank: number | null;
-  /** Another model has the same rank. */
+  /** Another model has exactly the same rate (and so the same plain rank). */
   tied: boolean;
+  /**
+   * Rank (UB), as LMArena names it: 1 + the number of models significantly better (their 95% interval lies wholly
+   * above this model's). The best rank the model could have given the uncertainty; many models can share it.
+   */
+  upperBound: number | null;
 }
 
 export interface ModelInfo {
@@ -158,7 +164,7 @@ function emptyCells(columns: readonly string[]): Record<string, Record<MetricNam
   );
 }
 
-const NO_RANK: RankInfo = { rank: null, tied: false };
+const NO_RANK: RankInfo = { rank: null, tied: false, upperBound: null };
 
 function rankRows(rows: BoardRow[], source: Source, metric: MetricName): void {
   const items = rows.flatMap((row) => {
@@ -167,12 +173,21 @@ function rankRows(rows: BoardRow[], source: Source, metric: MetricName): void {
   });
   const ranked = rankWithTies(items);
   if (!ranked.ok) return;
-  const counts = new Map<number, number>();
-  for (const item of ranked.value) if (item.rank !== null) counts.set(item.rank, (counts.get(item.rank) ?? 0) + 1);
   const byId = new Map(ranked.value.map((item) => [item.id, item]));
+  const rates = rows.flatMap((row) => {
+    const figure = row.cells[AVERAGE]?.[metric][source];
+    return figure && figure.n > 0 ? [figure.rate] : [];
+  });
   for (const row of rows) {
     const item = byId.get(row.name);
-    row.ranks[source][metric] = item && item.rank !== null ? { rank: item.rank, tied: (counts.get(item.rank) ?? 0) > 1 } : NO_RANK;
+    const figure = row.cells[AVERAGE]?.[metric][source];
+    if (!item || item.rank === null || !figure) {
+      row.ranks[source][metric] = NO_RANK;
+      continue;
+    }
+    const higher = rates.filter((rate) => rate > figure.rate).length;
+    const same = rates.filter((rate) => rate === figure.rate).length;
+    row.ranks[source][metric] = { rank: 1 + higher, tied: same > 1, upperBound: item.rank };
   }
 }
 

@@ -8,7 +8,10 @@ import {
   domainRates,
   failStepDistribution,
   failureCategories,
+  intervalKey,
+  labelledPoints,
   passResolveScatter,
+  shortName,
 } from "./charts";
 
 const row = (model: string, scope: RateRow["scope"], key: string, passNum: number, passDen: number, resolveNum: number | null, resolveDen: number | null): RateRow => ({
@@ -130,5 +133,33 @@ describe("domains and pass against resolve", () => {
     expect(scatter).toHaveLength(1);
     expect(scatter[0]).toMatchObject({ model: "a", passRate: 0.6, resolveRate: 0.4 });
     expect(scatter[0]!.gap).toBeCloseTo(0.2, 12);
+  });
+});
+
+describe("chart readability helpers", () => {
+  it("adds each rate's 95% Wilson interval beside it for error bars", () => {
+    const rates = [{ model: "a", scope: "round" as const, key: "1", passNum: 5, passDen: 10, resolveNum: null, resolveDen: null }];
+    const result = degradation(rates, [{ name: "a", displayName: "A", key: "m0" }], [{ name: "a", displayName: "A", family: null, access: null }], [{ round: 1, turns: 10 }]);
+    const point = result.pass[0]!;
+    expect(point.m0).toBe(0.5);
+    // Wilson 5/10: [23.7%, 76.3%] → 0.263 below and above the estimate.
+    const [below, above] = point[intervalKey("m0")] as [number, number];
+    expect(below).toBeCloseTo(0.2634, 3);
+    expect(above).toBeCloseTo(0.2634, 3);
+    expect(result.resolve[0]![intervalKey("m0")]).toBeUndefined();
+  });
+
+  it("labels only scatter points whose names would not overlap", () => {
+    const names = labelledPoints([
+      { name: "top", x: 0.7, y: 0.55 },
+      { name: "close", x: 0.72, y: 0.54 },
+      { name: "far", x: 0.3, y: 0.54 },
+    ]);
+    expect([...names].sort()).toEqual(["far", "top"]);
+  });
+
+  it("shortens long names for axes", () => {
+    expect(shortName("Qwen-3-Coder-480B-A35B-Instruct")).toBe("Qwen-3-Coder-480B-A35…");
+    expect(shortName("GPT-5.2")).toBe("GPT-5.2");
   });
 });

@@ -1,6 +1,7 @@
 // Chart data prepared from counts: degradation across rounds, fail-step and failure-category distributions,
 // per-domain rates and pass vs resolve. Each comes with the rows of its data table; chart components only render.
 
+import { wilsonInterval } from "../stats/intervals";
 import { OFFICIAL_ROUNDS, isOfficialRound, sortDomains, type RateRow } from "../stats/rates";
 import { OFFICIAL_STEPS } from "../workflow/diagnostics";
 import type { ModelInfo } from "./board";
@@ -56,7 +57,19 @@ export interface RoundTurns {
   turns: number;
 }
 
-export type ChartPoint = Record<string, string | number | null>;
+/** One x position of a chart: the label and one value per series key; `<key>:ci` holds a rate's 95% interval as the distances below and above it (what error bars draw). */
+export type ChartPoint = Record<string, string | number | null | [number, number]>;
+
+/** The key of a series' interval in a ChartPoint. */
+export const intervalKey = (key: string) => `${key}:ci`;
+
+function intervalAround(num: number | null, den: number | null): [number, number] | null {
+  if (num === null || den === null || den <= 0) return null;
+  const interval = wilsonInterval(Math.round(num), Math.round(den));
+  if (!interval.ok || interval.value === null) return null;
+  const estimate = num / den;
+  return [Math.max(0, estimate - interval.value.lower), Math.max(0, interval.value.upper - estimate)];
+}
 
 export interface Degradation {
   table: RoundRow[];
@@ -89,7 +102,12 @@ export function degradation(rates: readonly RateRow[], models: readonly ChartMod
   const omitted = sortedTurns.filter((entry) => !(OFFICIAL_ROUNDS as readonly number[]).includes(entry.round));
   const point = (round: RoundTurns, metric: "passRate" | "resolveRate"): ChartPoint => {
     const entry: ChartPoint = { round: round.round, label: `Round ${round.round} (${round.turns} turns)` };
-    for (const model of models) entry[model.key] = table.find((row) => row.model === model.name && row.round === round.round)?.[metric] ?? null;
+    for (const model of models) {
+      const row = table.find((candidate) => candidate.model === model.name && candidate.round === round.round);
+      entry[model.key] = row?.[metric] ?? null;
+      const interval = row ? (metric === "passRate" ? intervalAround(row.passNum, row.passDen) : intervalAround(row.resolveNum, row.resolveDen)) : null;
+      if (interval) entry[intervalKey(model.key)] = interval;
+    }
     return entry;
   };
   return { table, charted, omitted, pass: charted.map((round) => point(round, "passRate")), resolve: charted.map((round) => point(round, "resolveRate")) };
@@ -303,3 +321,24 @@ export const SCATTER_COLUMNS: readonly Column<ScatterRow>[] = [
   { key: "resolveRate", value: (row) => row.resolveRate },
   { key: "gap", value: (row) => row.gap },
 ];
+
+/**
+ * Which scatter points get a name beside them: greedily from the best resolve rate down, a point is labelled when
+ * no labelled point sits within `dx` across and `dy` up or down (the label would overlap); the rest are named in
+ * the tooltip and the table.
+ */
+export function labelledPoints(points: readonly { name: string; x: number; y: number }[], dx = 0.14, dy = 0.035): Set<string> {
+  const labelled: { x: number; y: number }[] = [];
+  const names = new Set<string>();
+  for (const point of [...points].sort((a, b) => b.y - a.y || b.x - a.x)) {
+    if (labelled.some((other) => Math.abs(other.x - point.x) < dx && Math.abs(other.y - point.y) < dy)) continue;
+    labelled.push(point);
+    names.add(point.name);
+  }
+  return names;
+}
+
+/** A model name short enough for an axis (the full name is in the tooltip and the table). */
+export function shortName(name: string, max = 22): string {
+  return name.length <= max ? name : `${name.slice(0, max - 1)}…`;
+}

@@ -20,8 +20,8 @@ describe("describing figures", () => {
   });
 
   it("marks shared ranks", () => {
-    expect(formatRank({ rank: 3, tied: true })).toBe("3=");
-    expect(formatRank({ rank: 1, tied: false })).toBe("1");
-    expect(formatRank({ rank: null, tied: false })).toBe("—");
+    expect(formatRank({ rank: 3, tied: true, upperBound: 1 })).toBe("3=");
+    expect(formatRank({ rank: 1, tied: false, upperBound: 1 })).toBe("1");
+    expect(formatRank({ rank: null, tied: false, upperBound: null })).toBe("—");
   });
 });

@@ -54,7 +54,7 @@ export function describeMetric(metric: Metric, name: MetricName, source: Source)
   return parts.join("; ");
 }
 
-/** "3" or "3=" when tied, "—" without a rank. */
+/** "3" or "3=" when another model has exactly the same rate, "—" without a rank. */
 export function formatRank(info: RankInfo): string {
   if (info.rank === null) return "—";
   return info.tied ? `${info.rank}=` : String(info.rank);

@@ -89,6 +89,7 @@ export function boardViewColumns(columns: readonly string[], state: Pick<BoardSt
   const source = primarySource(state.source);
   const out: Column<BoardRow>[] = [
     { key: "rank", value: (row) => row.ranks[source][state.rankBy].rank },
+    { key: "rank_ub", value: (row) => row.ranks[source][state.rankBy].upperBound },
     { key: "model", value: (row) => row.name },
     { key: "displayName", value: (row) => row.displayName },
     { key: "family", value: (row) => row.family },

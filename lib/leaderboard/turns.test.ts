@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildTaskMatrix, caseStates, decodeMatrix, encodeMatrix, matrixExportRows, summarizeTurns, toneOf, verdictLabel, verdictText } from "./turns";
+import { buildTaskMatrix, caseStates, comparisonPair, decodeMatrix, encodeMatrix, matrixExportRows, summarizeTurns, toneOf, verdictLabel, verdictText, type MatrixCell, type MatrixRow } from "./turns";
 
 describe("turn verdicts", () => {
   it("reads the three test cases: run and judged, not run after a pass-stage failure, or unknown without resolve data", () => {
@@ -92,5 +92,20 @@ describe("the matrix on the wire", () => {
       ],
     );
     expect(decodeMatrix(JSON.parse(JSON.stringify(encodeMatrix(matrix))))).toEqual(matrix);
+  });
+});
+
+describe("comparisonPair", () => {
+  const cell = (responseId: string | null, tone: MatrixCell["tone"], casesPassed: number | null): MatrixCell => ({ responseId, tone, casesPassed, valid: tone !== "bad", failStep: null });
+  const row = (runId: string, cells: MatrixCell[]) => ({ runId, cells }) as unknown as MatrixRow;
+
+  it("pairs the round's best answer with its worst, skipping runs without an answer", () => {
+    const rows = [row("a", [cell(null, "missing", null)]), row("b", [cell("rb", "partial", 1)]), row("c", [cell("rc", "bad", 0)]), row("d", [cell("rd", "good", 3)])];
+    expect(comparisonPair({ rows }, 0)).toEqual({ a: "d", b: "c" });
+  });
+
+  it("falls back to the first two answers when all scored alike, and to null with fewer than two", () => {
+    expect(comparisonPair({ rows: [row("a", [cell("x", "good", 3)]), row("b", [cell("y", "good", 3)]), row("c", [cell("z", "good", 3)])] }, 0)).toEqual({ a: "a", b: "b" });
+    expect(comparisonPair({ rows: [row("a", [cell("x", "good", 3)]), row("b", [cell(null, "missing", null)])] }, 0)).toBeNull();
   });
 });

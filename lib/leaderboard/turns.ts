@@ -254,3 +254,23 @@ export function decodeMatrix(wire: WireMatrix): TaskMatrix {
   );
   return buildTaskMatrix(wire.turns, wire.runs, responses);
 }
+
+const TONE_RANK: Record<Tone, number> = { good: 0, partial: 1, "pass-only": 2, bad: 3, missing: 4 };
+
+/**
+ * The pair a round's "Compare models" link opens: the best answer of that round (passes, most test cases resolved)
+ * against the worst (fails, or resolves least), so the diff shows what separates them; the first two answers when
+ * every answer scored the same. Null with fewer than two answers.
+ */
+export function comparisonPair(matrix: Pick<TaskMatrix, "rows">, column: number): { a: string; b: string } | null {
+  const answered = matrix.rows
+    .map((row, order) => ({ row, order, cell: row.cells[column] }))
+    .filter((entry): entry is { row: MatrixRow; order: number; cell: MatrixCell } => entry.cell !== undefined && entry.cell.responseId !== null);
+  if (answered.length < 2) return null;
+  const score = (cell: MatrixCell) => TONE_RANK[cell.tone] * 100 - (cell.casesPassed ?? 0);
+  const ranked = [...answered].sort((x, y) => score(x.cell) - score(y.cell) || x.order - y.order);
+  const best = ranked[0]!;
+  const worst = ranked[ranked.length - 1]!;
+  if (score(best.cell) === score(worst.cell)) return { a: answered[0]!.row.runId, b: answered[1]!.row.runId };
+  return { a: best.row.runId, b: worst.row.runId };
+}

@@ -19,7 +19,7 @@ export interface WireRow {
   /** 1: measured, 2: published. */
   in: number;
   cells: WireCell[];
-  /** Rank and tie flag (1/0) per source and metric, measured pass first; rank 0 for none. */
+  /** Plain rank, tie flag (1/0) and Rank (UB) per source and metric, measured pass first; 0 for none. */
   ranks: number[];
 }
 
@@ -55,7 +55,7 @@ export function encodeBoard(board: Board): WireBoard {
         const cell = row.cells[column]!;
         return [encodeMeasured(cell.pass.measured), encodeMeasured(cell.resolve.measured), percentOf(cell.pass.published), percentOf(cell.resolve.published)];
       }),
-      ranks: SOURCES.flatMap((source) => METRICS.flatMap((metric) => [row.ranks[source][metric].rank ?? 0, row.ranks[source][metric].tied ? 1 : 0])),
+      ranks: SOURCES.flatMap((source) => METRICS.flatMap((metric) => [row.ranks[source][metric].rank ?? 0, row.ranks[source][metric].tied ? 1 : 0, row.ranks[source][metric].upperBound ?? 0])),
     })),
   };
 }
@@ -87,8 +87,9 @@ export function decodeBoard(wire: WireBoard): Board {
       ranks[source] = {} as Record<MetricName, RankInfo>;
       for (const metric of METRICS) {
         const rank = row.ranks[index] ?? 0;
-        ranks[source][metric] = { rank: rank === 0 ? null : rank, tied: row.ranks[index + 1] === 1 };
-        index += 2;
+        const upperBound = row.ranks[index + 2] ?? 0;
+        ranks[source][metric] = { rank: rank === 0 ? null : rank, tied: row.ranks[index + 1] === 1, upperBound: upperBound === 0 ? null : upperBound };
+        index += 3;
       }
     }
     return {

@@ -32,7 +32,16 @@ describe("agreement report of a queue", () => {
   const all = report.rows[0]!;
 
   it("counts voted items and votes, leaving unvoted items out", () => {
-    expect(all).toMatchObject({ key: "all", items: 4, unvoted: 1, votes: 12, ties: 0 });
+    expect(all).toMatchObject({ key: "all", items: 4, incomplete: 0, unvoted: 1, votes: 12, ties: 0 });
+  });
+
+  it("counts only items with every vote their queue asks for, and says how many are incomplete", () => {
+    const asking3 = ITEMS.map((item) => ({ ...item, required: 3 }));
+    // a2 has two of three votes: left out of every figure until its third vote arrives.
+    const partial = asking3.map((item) => (item.id === "a2" ? { ...item, votes: item.votes.slice(0, 2) } : item));
+    const row = agreementReport(partial).rows[0]!;
+    expect(row).toMatchObject({ items: 3, incomplete: 1, unvoted: 1, votes: 9 });
+    expect(row.strict).toEqual({ num: 2, den: 3, rate: 2 / 3 });
   });
 
   it("computes strict unanimity on the verdict and on the rules, and raw agreement over votes", () => {

@@ -36,6 +36,13 @@ export interface ReviewedItem {
   model: string;
   judgeVerdict: boolean;
   votes: readonly StoredVote[];
+  /** Votes the item needs to be complete (its queue's annotators per item); default 1. */
+  required?: number;
+}
+
+/** An item counts in the agreement figures once it has every vote its queue asks for. */
+export function isComplete(item: Pick<ReviewedItem, "votes" | "required">): boolean {
+  return item.votes.length >= Math.max(1, item.required ?? 1);
 }
 
 export interface KappaView {
@@ -106,8 +113,9 @@ export interface AgreementRow {
   /** "All items", a judge name or a model name. */
   label: string;
   group: "all" | "judge" | "model";
-  /** Items with at least one vote (the metrics' n) and without any. */
+  /** Complete items (every vote the queue asks for: the metrics' n), items with some but not all votes, and without any. */
   items: number;
+  incomplete: number;
   unvoted: number;
   votes: number;
   /** Every annotator's verdict equals the judge's. */
@@ -138,7 +146,8 @@ function rulesCounts(items: readonly ReviewedItem[]): AgreementRow["rules"] {
 }
 
 function row(key: string, label: string, group: AgreementRow["group"], items: readonly ReviewedItem[]): { row: AgreementRow; confusion: ConfusionMatrix; disagreements: string[] } {
-  const voted = items.filter((item) => item.votes.length > 0);
+  // Only complete items: an item still missing votes would count a partial majority (or unanimity of one).
+  const voted = items.filter(isComplete);
   const result = reviewAgreement(voted.map((item) => ({ id: item.id, judge: item.judgeVerdict, votes: item.votes.map((vote) => vote.pass) })));
   // Ids are unique per queue item and every item has a vote, so the statistics accept the input.
   if (!result.ok) throw new Error(`agreement input rejected: ${result.issues.map((problem) => problem.message).join("; ")}`);
@@ -150,7 +159,8 @@ function row(key: string, label: string, group: AgreementRow["group"], items: re
       label,
       group,
       items: voted.length,
-      unvoted: items.length - voted.length,
+      incomplete: items.filter((item) => item.votes.length > 0 && !isComplete(item)).length,
+      unvoted: items.filter((item) => item.votes.length === 0).length,
       votes: voted.reduce((sum, item) => sum + item.votes.length, 0),
       strict: review.strict,
       strictRules: proportion(rulesConfirmed, voted.length),
@@ -212,6 +222,8 @@ export function poolByVerdict(items: readonly ReviewedItem[]): ReviewedItem[] {
   const pooled = new Map<string, { item: ReviewedItem; votes: Map<string, StoredVote> }>();
   for (const item of items) {
     const entry = pooled.get(item.verdictKey) ?? { item: { ...item, id: item.verdictKey }, votes: new Map<string, StoredVote>() };
+    // Pooled over queues, an item is complete once it meets the most demanding queue's count.
+    entry.item = { ...entry.item, required: Math.max(entry.item.required ?? 1, item.required ?? 1) };
     for (const vote of item.votes) {
       const previous = entry.votes.get(vote.annotator);
       if (!previous || previous.updatedAt.getTime() <= vote.updatedAt.getTime()) entry.votes.set(vote.annotator, vote);

@@ -50,3 +50,13 @@ export type DerivedQueueInput = z.input<typeof derivedQueueSchema>;
 export function defaultQueueName(filter: QueueFilter, items: number): string {
   return `${describeFilter(filter)} · ${items} item${items === 1 ? "" : "s"}`;
 }
+
+/**
+ * Why a queue could never finish with these people: each item needs `annotatorsPerItem` different annotators, so
+ * fewer assigned people than that leave every item short. Null when enough are assigned, or when nobody is yet
+ * (people are assigned later; the queue page flags the shortfall until then).
+ */
+export function annotatorShortfall(annotatorsPerItem: number, assigned: number): string | null {
+  if (assigned === 0 || assigned >= annotatorsPerItem) return null;
+  return `each item needs ${annotatorsPerItem} different annotators but only ${assigned} ${assigned === 1 ? "is" : "are"} assigned: assign more people or lower annotators per item`;
+}

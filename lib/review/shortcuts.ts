@@ -16,6 +16,7 @@ export type ShortcutAction =
   | "back"
   | "comment"
   | "help"
+  | "prompt"
   | "close";
 
 export interface Shortcut {
@@ -41,6 +42,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { action: "submit", keys: ["Enter"], label: "Enter", description: "Save the vote and go to the next item; in blind review the first Enter reveals the judge (Ctrl+Enter in the comment)" },
   { action: "next", keys: ["j", "ArrowRight"], label: "j or →", description: "Next item (skips an item you have not voted on)" },
   { action: "back", keys: ["k", "ArrowLeft"], label: "k or ←", description: "Back to your previous vote, to review or change it" },
+  { action: "prompt", keys: ["s"], label: "s", description: "Show or hide the judge's system prompt (the rules it had to follow)" },
   { action: "help", keys: ["?"], label: "?", description: "Show or hide this list of shortcuts" },
   { action: "close", keys: ["Escape"], label: "Esc", description: "Close this list, or leave the comment field" },
 ];

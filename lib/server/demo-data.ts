@@ -2,6 +2,7 @@ import "server-only";
 // Loads the project's own demo benchmark and demo runs (prisma/demo) so a fresh local start shows a populated
 // dashboard. Written for this project; the real benchmark is imported with `npm run import`.
 import path from "node:path";
+import { DEMO_IMPORTER } from "@/lib/leaderboard/benchmarks";
 import type { Database } from "./db";
 import { expandRunPaths, readImportFiles, runImport, type ImportOutcome } from "./import/import-service";
 
@@ -18,7 +19,7 @@ export async function seedDemoData(db: Database): Promise<ImportOutcome> {
     {
       benchmark: { kind: "directory", dir: path.join(DEMO_DIR, "benchmark"), name: DEMO_BENCHMARK_NAME },
       runs: files.files.map((file) => ({ ...file, name: path.relative(DEMO_DIR, file.name) })),
-      importedBy: "demo seed",
+      importedBy: DEMO_IMPORTER,
     },
     { maxFileBytes: 10 * 1024 * 1024, maxResponses: 10_000 },
   );

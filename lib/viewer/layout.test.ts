@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../workflow/python-values";
 import { HEADER_HEIGHT, portRowCenter } from "./geometry";
-import { layoutWorkflowView, type LaidOutNode, type LaidOutView } from "./layout";
+import { NODE_WIDTH } from "./geometry";
+import { DEFAULT_MAX_ROW_WIDTH, layoutWorkflowView, wrapIntoRows, type LaidOutNode, type LaidOutView, type LayoutOptions } from "./layout";
 import { buildWorkflowView } from "./model";
 import { syntheticWorkflow } from "./synthetic";
 
-function laidOut(workflow: JsonValue): LaidOutView {
-  return layoutWorkflowView(buildWorkflowView({ workflow }));
+function laidOut(workflow: JsonValue, options: LayoutOptions = {}): LaidOutView {
+  return layoutWorkflowView(buildWorkflowView({ workflow }), options);
 }
 
 function byId(view: LaidOutView, id: string): LaidOutNode {
@@ -59,7 +60,7 @@ describe("layoutWorkflowView", () => {
   });
 
   it("draws the flow left to right and nodes of one level never overlap", () => {
-    const view = laidOut(TWO_ITERATIONS);
+    const view = laidOut(TWO_ITERATIONS, { maxRowWidth: Infinity });
     expect(byId(view, "1").absolute.x).toBeLessThan(byId(view, "2").absolute.x);
     expect(byId(view, "2").absolute.x + byId(view, "2").width).toBeLessThan(byId(view, "3").absolute.x);
     expect(byId(view, "2-1").absolute.x).toBeLessThan(byId(view, "2-2").absolute.x);
@@ -69,6 +70,46 @@ describe("layoutWorkflowView", () => {
       const members = siblings(scope);
       for (let i = 0; i < members.length; i++) for (let j = i + 1; j < members.length; j++) expect(overlaps(members[i]!, members[j]!)).toBe(false);
     }
+  });
+
+  it("wraps a long chain into rows no wider than the limit, in reading order, without overlaps", () => {
+    const ids = Array.from({ length: 12 }, (_, i) => String(i + 1));
+    const chain: JsonValue = {
+      nodes_info: ids.map((id, i) => ({ id, type: i === 0 ? "start" : i === ids.length - 1 ? "end" : "template-transform", param: {} })),
+      edges: ids.slice(1).map((id, i) => [ids[i]!, 0, id]),
+    };
+    const straight = laidOut(chain, { maxRowWidth: Infinity });
+    expect(straight.bounds.width).toBeGreaterThan(DEFAULT_MAX_ROW_WIDTH * 2);
+    const wrapped = laidOut(chain);
+    expect(wrapped.bounds.width).toBeLessThanOrEqual(DEFAULT_MAX_ROW_WIDTH);
+    expect(wrapped.bounds.width).toBeGreaterThanOrEqual(3 * NODE_WIDTH);
+    expect(wrapped.bounds.height).toBeGreaterThan(straight.bounds.height * 3);
+    // Reading order: along a row left to right, then the next row below.
+    for (let i = 1; i < ids.length; i++) {
+      const previous = byId(wrapped, ids[i - 1]!);
+      const node = byId(wrapped, ids[i]!);
+      const sameRow = node.absolute.y < previous.absolute.y + previous.height;
+      if (sameRow) expect(node.absolute.x).toBeGreaterThan(previous.absolute.x);
+      else expect(node.absolute.y).toBeGreaterThanOrEqual(previous.absolute.y + previous.height);
+    }
+    for (let i = 0; i < wrapped.nodes.length; i++) for (let j = i + 1; j < wrapped.nodes.length; j++) expect(overlaps(wrapped.nodes[i]!, wrapped.nodes[j]!)).toBe(false);
+  });
+
+  it("keeps a rank whole when wrapping (a rank wider than the limit gets its own row)", () => {
+    const placed = wrapIntoRows(
+      [
+        { key: "a", x: 0, y: 0, width: 100, height: 50 },
+        { key: "b", x: 150, y: 0, width: 100, height: 50 },
+        { key: "c", x: 150, y: 80, width: 100, height: 50 },
+        { key: "d", x: 300, y: 0, width: 400, height: 50 },
+      ],
+      260,
+      20,
+    );
+    expect(placed.get("a")).toEqual({ x: 0, y: 0 });
+    expect(placed.get("b")).toEqual({ x: 150, y: 0 });
+    expect(placed.get("c")).toEqual({ x: 150, y: 80 });
+    expect(placed.get("d")).toEqual({ x: 0, y: 150 });
   });
 
   it("makes room for a row per branch and places placeholders beside their readers", () => {

@@ -1,6 +1,7 @@
 // Lays out a workflow view left to right with dagre, nested: each iteration's children are laid out first, the
-// container is sized around them, then the enclosing level is laid out with containers as single boxes.
-// Pure and deterministic (same view, same positions); child positions are relative to their container.
+// container is sized around them, then the enclosing level is laid out with containers as single boxes. A level
+// wider than `maxRowWidth` is wrapped into rows of whole ranks (read like text), so long chains stay readable at a
+// normal zoom instead of shrinking into a strip. Pure and deterministic; child positions are relative to their container.
 //
 // Public API:
 //   layoutWorkflowView(view, options?) -> LaidOutView
@@ -37,6 +38,63 @@ export interface LayoutOptions {
   nodeSeparation?: number;
   /** Gap between ranks (horizontal). */
   rankSeparation?: number;
+  /** A level wider than this is wrapped into rows of whole ranks (Infinity: never wrap). */
+  maxRowWidth?: number;
+  /** Vertical gap between wrapped rows (room for the edges that run back to the next row's start). */
+  rowGap?: number;
+}
+
+/** About three nodes and their gaps: what a laptop-width canvas shows at the readable zoom. */
+export const DEFAULT_MAX_ROW_WIDTH = 1100;
+
+interface PlacedBox {
+  key: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Splits boxes laid out left to right into rows of whole ranks (boxes sharing a centre x), each row no wider than
+ * `maxRowWidth` (a single rank wider than that gets a row of its own), rows stacked top to bottom `rowGap` apart.
+ * Returns top-left corners normalised to start at (0, 0); boxes that already fit keep their places.
+ */
+export function wrapIntoRows(boxes: readonly PlacedBox[], maxRowWidth: number, rowGap: number): Map<string, Point> {
+  const result = new Map<string, Point>();
+  if (boxes.length === 0) return result;
+  const ranks = new Map<number, PlacedBox[]>();
+  for (const box of boxes) {
+    const centre = Math.round(box.x + box.width / 2);
+    const list = ranks.get(centre);
+    if (list) list.push(box);
+    else ranks.set(centre, [box]);
+  }
+  const ordered = [...ranks.entries()].sort((a, b) => a[0] - b[0]).map(([, members]) => members);
+  const rows: PlacedBox[][] = [];
+  let current: PlacedBox[] = [];
+  let rowLeft = Infinity;
+  for (const rank of ordered) {
+    const left = Math.min(...rank.map((box) => box.x));
+    const right = Math.max(...rank.map((box) => box.x + box.width));
+    if (current.length > 0 && right - Math.min(rowLeft, left) > maxRowWidth) {
+      rows.push(current);
+      current = [];
+      rowLeft = Infinity;
+    }
+    current.push(...rank);
+    rowLeft = Math.min(rowLeft, left);
+  }
+  if (current.length > 0) rows.push(current);
+  let top = 0;
+  for (const row of rows) {
+    const minX = Math.min(...row.map((box) => box.x));
+    const minY = Math.min(...row.map((box) => box.y));
+    const maxY = Math.max(...row.map((box) => box.y + box.height));
+    for (const box of row) result.set(box.key, { x: Math.round(box.x - minX), y: Math.round(box.y - minY + top) });
+    top += maxY - minY + rowGap;
+  }
+  return result;
 }
 
 export function nodeContent(node: Pick<ViewNode, "summary" | "ports" | "branching" | "family">): BoxContent {
@@ -52,6 +110,8 @@ interface Scope {
 export function layoutWorkflowView(view: WorkflowView, options: LayoutOptions = {}): LaidOutView {
   const nodesep = options.nodeSeparation ?? 28;
   const ranksep = options.rankSeparation ?? 64;
+  const maxRowWidth = options.maxRowWidth ?? DEFAULT_MAX_ROW_WIDTH;
+  const rowGap = options.rowGap ?? 72;
   const byKey = new Map(view.nodes.map((node) => [node.key, node]));
   const membersOf = new Map<string | null, ViewNode[]>();
   for (const node of view.nodes) {
@@ -102,26 +162,20 @@ export function layoutWorkflowView(view: WorkflowView, options: LayoutOptions = 
       graph.setEdge(source, target, { weight: (existing?.weight ?? 0) + weight, minlen: 1 });
     }
     dagre.layout(graph);
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
-    for (const member of scope.members) {
+    const boxes: PlacedBox[] = scope.members.map((member) => {
       const placed = graph.node(member.key) as { x: number; y: number; width: number; height: number };
-      const left = placed.x - placed.width / 2;
-      const top = placed.y - placed.height / 2;
-      relative.set(member.key, { x: left, y: top });
-      minX = Math.min(minX, left);
-      minY = Math.min(minY, top);
-      maxX = Math.max(maxX, left + placed.width);
-      maxY = Math.max(maxY, top + placed.height);
+      return { key: member.key, x: placed.x - placed.width / 2, y: placed.y - placed.height / 2, width: placed.width, height: placed.height };
+    });
+    const placed = wrapIntoRows(boxes, maxRowWidth, rowGap);
+    let width = 0;
+    let height = 0;
+    for (const box of boxes) {
+      const point = placed.get(box.key) as Point;
+      relative.set(box.key, point);
+      width = Math.max(width, point.x + box.width);
+      height = Math.max(height, point.y + box.height);
     }
-    // Normalise so the scope's drawing starts at (0, 0).
-    for (const member of scope.members) {
-      const point = relative.get(member.key) as Point;
-      relative.set(member.key, { x: Math.round(point.x - minX), y: Math.round(point.y - minY) });
-    }
-    return { width: Math.round(maxX - minX), height: Math.round(maxY - minY) };
+    return { width: Math.round(width), height: Math.round(height) };
   };
 
   const containerSize = (container: ViewNode, inner: Size): Size & { headerHeight: number } => {

@@ -125,6 +125,10 @@ describe("review queues on a real SQLite database", () => {
     await expect(createQueue(db, viewer, queueInput())).rejects.toBeInstanceOf(AuthorizationError);
     const refused = await createQueue(db, researcher, queueInput({ annotatorIds: [viewer.id] }));
     expect(refused.ok).toBe(false);
+    // Three annotators per item with two people assigned could never finish: refused, naming the field.
+    const short = await createQueue(db, researcher, queueInput({ annotatorsPerItem: 3 }));
+    expect(short.ok).toBe(false);
+    if (!short.ok) expect(short.issues[0]).toMatchObject({ field: "annotatorsPerItem", message: expect.stringContaining("only 2 are assigned") });
     const none = await createQueue(db, researcher, queueInput({ filter: { benchmarkId, stage: "pass", models: ["no_such_model"] } }));
     expect(none).toEqual({ ok: false, issues: [{ field: "filter", message: "no judge verdicts match this filter" }] });
   });
@@ -217,7 +221,8 @@ describe("review queues on a real SQLite database", () => {
     const queueId = await newQueue();
     await voteThrough(annotator, queueId);
     let agreement = await getQueueAgreement(db, researcher, queueId);
-    expect(agreement!.report.rows[0]).toMatchObject({ items: 10, votes: 10, strict: { num: 10, den: 10 }, raw: { num: 10, den: 10 } });
+    // Two votes per item are asked for: with one, every item is incomplete and left out of the figures.
+    expect(agreement!.report.rows[0]).toMatchObject({ items: 0, incomplete: 10, unvoted: 0, votes: 0 });
     await voteThrough(second, queueId, new Set([3, 7]));
     agreement = await getQueueAgreement(db, researcher, queueId);
     const all = agreement!.report.rows[0]!;
@@ -240,7 +245,7 @@ describe("review queues on a real SQLite database", () => {
       itemIds: agreement!.report.disagreements.map((item) => item.id),
       name: null,
       mode: "blind",
-      annotatorsPerItem: 3,
+      annotatorsPerItem: 1,
       annotatorIds: [outsider.id],
     });
     if (!derived.ok) throw new Error("derived queue refused");
@@ -271,7 +276,7 @@ describe("review queues on a real SQLite database", () => {
     const items = await db.reviewItem.findMany({ where: { queueId }, include: { votes: true } });
     expect(items).toHaveLength(4);
     expect(items.every((item) => item.judgeVerdictId === null && item.votes.length === 1)).toBe(true);
-    expect((await getQueueAgreement(db, researcher, queueId))!.report.rows[0]!.items).toBe(4);
+    expect((await getQueueAgreement(db, researcher, queueId))!.report.rows[0]).toMatchObject({ items: 0, incomplete: 4 });
   });
 
   it("unassigning keeps the annotator's votes and frees their lock", async () => {

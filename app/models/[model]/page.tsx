@@ -23,6 +23,7 @@ import { getModelOverview, getModelTurns } from "@/lib/server/data/drilldown";
 import { drilldownJudge } from "@/lib/server/data/judged-by";
 import { resolveJudgedBy } from "@/lib/server/data/judges";
 import { getPublishedFigures, selectBenchmark } from "@/lib/server/data/leaderboard";
+import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
 import { requirePagePermission } from "@/lib/server/session";
 
 type Props = { params: Promise<{ model: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -55,6 +56,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const db = database();
   const selection = await selectBenchmark(db, user, param(query, "benchmark") ?? null);
   const benchmarkId = selection.benchmark?.id ?? null;
+  nameBenchmarkInUrl(`/models/${encodeURIComponent(modelName)}`, query, selection.param);
   const overview = await getModelOverview(db, user, benchmarkId, modelName);
   const published = (await getPublishedFigures(db, user)).filter((figure) => figure.modelName === modelName);
   if (!overview && published.length === 0) notFound();

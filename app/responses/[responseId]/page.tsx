@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { artifactTabLabel } from "@/lib/viewer/tab-labels";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
@@ -115,7 +116,7 @@ function sourceTabs(responseId: string, view: ResponseView, clipped: ClippedFiel
   const json = original.prettyJson ?? repaired.prettyJson;
   const jsonTab: TabItem = {
     id: "json",
-    label: original.prettyJson ? "Pretty JSON" : "Pretty JSON (repaired)",
+    label: artifactTabLabel("Pretty JSON", original.prettyJson, repaired.prettyJson),
     content: json ? (
       <>
         {original.prettyJson ? null : <p className="mb-2 text-sm text-amber-800 dark:text-amber-300">The original JSON does not parse; this is the repaired workflow.</p>}
@@ -130,7 +131,7 @@ function sourceTabs(responseId: string, view: ResponseView, clipped: ClippedFiel
   const yaml = original.yaml ?? repaired.yaml;
   const yamlTab: TabItem = {
     id: "yaml",
-    label: original.yaml ? "Dify YAML" : "Dify YAML (repaired)",
+    label: artifactTabLabel("Dify YAML", original.yaml, repaired.yaml),
     content: (
       <>
         <CozePackageLink responseId={responseId} coze={view.coze} />

@@ -10,6 +10,7 @@ import { can } from "@/lib/auth/roles";
 import { describeFilter } from "@/lib/review/filter";
 import { database } from "@/lib/server/db";
 import { getQueue } from "@/lib/server/data/review";
+import { getQueueJudgePrompt } from "@/lib/server/data/judge-prompts";
 import { requireSignedInPermission } from "@/lib/server/session";
 
 export const metadata: Metadata = { title: "Review queue" };
@@ -20,6 +21,7 @@ export default async function ReviewQueuePage({ params, searchParams }: PageProp
   const user = await requireSignedInPermission("annotate", `/review/${queueId}`);
   const queue = await getQueue(database(), user, queueId);
   if (!queue) notFound();
+  const judgePrompt = await getQueueJudgePrompt(database(), user, queue.id);
   const manager = can(user.role, "manageQueues");
   const links = (
     <span className="flex flex-wrap gap-3 text-sm">
@@ -51,7 +53,7 @@ export default async function ReviewQueuePage({ params, searchParams }: PageProp
         actions={links}
       />
       {queue.assignedToMe ? (
-        <ReviewSession queueId={queue.id} mode={queue.mode} initialItemId={typeof item === "string" ? item : null} canManage={manager} />
+        <ReviewSession queueId={queue.id} mode={queue.mode} initialItemId={typeof item === "string" ? item : null} canManage={manager} judgePrompt={judgePrompt} />
       ) : (
         <EmptyState title="You are not assigned to this queue" action={{ href: `/review/${queue.id}/manage`, label: "Assign annotators" }}>
           Only assigned annotators vote, so that each item gets the intended number of votes. Assign yourself on the queue&apos;s page to take part.

@@ -6,7 +6,10 @@ import { PaperReference } from "@/components/review/paper-reference";
 import { linkClass } from "@/components/review/styles";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { buttonStyles, cardStyles, tableStyles } from "@/components/ui/styles";
+import { buttonStyles, cardStyles, inputStyles, labelStyles, tableStyles } from "@/components/ui/styles";
+import { benchmarkParam } from "@/lib/leaderboard/benchmarks";
+import { param } from "@/lib/leaderboard/view";
+import { selectBenchmark } from "@/lib/server/data/leaderboard";
 import { formatPercent } from "@/lib/format";
 import { annotationExportHref } from "@/lib/review/export";
 import { database } from "@/lib/server/db";
@@ -15,9 +18,16 @@ import { requireSignedInPermission } from "@/lib/server/session";
 
 export const metadata: Metadata = { title: "Agreement overview" };
 
-export default async function AgreementOverviewPage() {
+export default async function AgreementOverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireSignedInPermission("manageQueues", "/review/agreement");
-  const overview = await getAgreementOverview(database(), user);
+  const params = await searchParams;
+  const db = database();
+  const requested = param(params, "benchmark") ?? null;
+  const allBenchmarks = requested === "all";
+  const selection = await selectBenchmark(db, user, allBenchmarks ? null : requested);
+  const stageParam = param(params, "stage");
+  const stage = stageParam === "pass" || stageParam === "resolve" ? stageParam : null;
+  const overview = await getAgreementOverview(db, user, { benchmarkId: allBenchmarks ? null : (selection.benchmark?.id ?? null), stage });
   const voted = overview.stages.filter((stage) => stage.report.rows[0]!.items > 0);
   return (
     <>
@@ -35,6 +45,33 @@ export default async function AgreementOverviewPage() {
           </>
         }
       />
+      <form method="get" action="/review/agreement" className="mb-6 flex flex-wrap items-end gap-4" aria-label="Which reviews to pool">
+        <label className={labelStyles}>
+          Benchmark
+          <select name="benchmark" defaultValue={allBenchmarks ? "all" : selection.param} className={inputStyles}>
+            {selection.choices.map((choice) => (
+              <option key={choice.id} value={benchmarkParam(choice, selection.choices)}>
+                {choice.name}
+              </option>
+            ))}
+            <option value="all">all benchmarks (pooled)</option>
+          </select>
+        </label>
+        <label className={labelStyles}>
+          Stage
+          <select name="stage" defaultValue={stage ?? ""} className={inputStyles}>
+            <option value="">both stages</option>
+            <option value="pass">pass</option>
+            <option value="resolve">resolve</option>
+          </select>
+        </label>
+        <button type="submit" className={buttonStyles.secondary}>
+          Show
+        </button>
+        <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="agreement-scope">
+          {allBenchmarks ? "Every benchmark pooled" : `Benchmark ${selection.benchmark?.name ?? "—"}`} · {stage ? `${stage} stage` : "both stages"}. Only complete items (every vote their queue asks for) count.
+        </p>
+      </form>
       <div className="space-y-8">
         <section aria-labelledby="by-stage" className="space-y-4">
           <h2 id="by-stage" className="text-lg font-medium">

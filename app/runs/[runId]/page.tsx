@@ -127,7 +127,7 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
             <caption className="sr-only">Responses of this run</caption>
             <thead>
               <tr>
-                <th scope="col" className={tableStyles.th}>Task</th>
+                <th scope="col" className={`${tableStyles.th} ${tableStyles.sticky}`}>Task</th>
                 <th scope="col" className={tableStyles.th}>Round</th>
                 <th scope="col" className={tableStyles.th}>{recorded ? "Recorded verdict" : "Verdict"}</th>
                 <th scope="col" className={tableStyles.th}>Our verdict</th>
@@ -140,8 +140,9 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {rows.map((row) => (
                 <tr key={row.id} data-testid="response-row" data-task={row.task} data-round={row.round} data-fail-step={row.failStep ?? "pass"}>
-                  <td className={tableStyles.td}>
-                    <Link href={`/responses/${row.id}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
+                  <td className={`${tableStyles.td} ${tableStyles.sticky}`}>
+                    {/* Long link tables never prefetch: each target page is real server work. */}
+                    <Link prefetch={false} href={`/responses/${row.id}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
                       {row.task}
                     </Link>
                     <span className="block text-xs text-slate-500">{row.domain}</span>
@@ -158,7 +159,7 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
                       </span>
                     ) : null}
                   </td>
-                  <td className="max-w-md px-3 py-2 align-top">
+                  <td className="min-w-64 max-w-sm px-3 py-2 align-top">
                     {row.topDiagnostic ? (
                       <span className="flex items-start gap-1.5">
                         {isCategory(row.topDiagnostic.category) ? (
@@ -180,11 +181,11 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
                   <td className={tableStyles.td}>
                     <span className="flex flex-col gap-0.5 text-xs">
                       {row.round > 1 ? (
-                        <Link href={turnDiffHref({ runId: run.id, task: row.task, round: row.round })} className="text-brand-600 hover:underline dark:text-brand-500" aria-label={`Turn diff, round ${row.round - 1} → ${row.round}`}>
+                        <Link prefetch={false} href={turnDiffHref({ runId: run.id, task: row.task, round: row.round })} className="text-brand-600 hover:underline dark:text-brand-500" aria-label={`Turn diff, round ${row.round - 1} → ${row.round}`}>
                           round {row.round - 1} → {row.round}
                         </Link>
                       ) : null}
-                      <Link href={modelDiffHref({ turn: turnKey(row.task, row.round), a: run.id })} className="text-brand-600 hover:underline dark:text-brand-500" aria-label="Compare with other models on this turn">
+                      <Link prefetch={false} href={modelDiffHref({ turn: turnKey(row.task, row.round), a: run.id })} className="text-brand-600 hover:underline dark:text-brand-500" aria-label="Compare with other models on this turn">
                         other models
                       </Link>
                     </span>

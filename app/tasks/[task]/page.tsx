@@ -13,6 +13,7 @@ import { getTaskMatrix } from "@/lib/server/data/drilldown";
 import { drilldownJudge } from "@/lib/server/data/judged-by";
 import { resolveJudgedBy } from "@/lib/server/data/judges";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
+import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
 import { requirePagePermission } from "@/lib/server/session";
 
 type Props = { params: Promise<{ task: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -49,6 +50,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
   const underJudge = await drilldownJudge(db, user, benchmark.id, judgedBy.choice);
   if (underJudge) detail = (await getTaskMatrix(db, user, benchmark.id, taskName, {}, underJudge.judge)) ?? detail;
   const benchmarkValue = benchmarkParam(benchmark, selection.choices);
+  nameBenchmarkInUrl(`/tasks/${encodeURIComponent(taskName)}`, query, benchmarkValue);
   const bq = `benchmark=${encodeURIComponent(benchmarkValue)}${judgedBy.choice.param ? `&judge=${encodeURIComponent(judgedBy.choice.param)}` : ""}`;
   const { matrix } = detail;
 

@@ -2,7 +2,7 @@ import "server-only";
 // Leaderboard data: benchmarks to choose from, measured counts grouped in SQL per (run, domain, round), published
 // figures, and failure counts. Every function checks the actor may read before it queries.
 import { buildBoard, publishedRateRows, type Board, type ModelInfo, type PublishedFigure } from "@/lib/leaderboard/board";
-import { benchmarkParam, chooseBenchmark, orderBenchmarks, type BenchmarkChoice } from "@/lib/leaderboard/benchmarks";
+import { DEMO_IMPORTER, benchmarkParam, chooseBenchmark, defaultBenchmark, orderBenchmarks, type BenchmarkChoice } from "@/lib/leaderboard/benchmarks";
 import type { CategoryCount, FailStepCount, RoundTurns } from "@/lib/leaderboard/charts";
 import { ratesFromCounts, summarizeCounts, type CellCount } from "@/lib/leaderboard/counts";
 import { encodeBoard, type WireBoard } from "@/lib/leaderboard/wire";
@@ -13,6 +13,7 @@ import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import { getJudgedCounts, getJudgedFailureCounts, type RunJudging } from "./judged-by";
 import { cachedRead } from "./read-cache";
+import { getDefaultBenchmarkSetting } from "./settings";
 import type { SessionUser } from "../session";
 
 /** SQLite returns integers as BigInt through the driver adapter; every count goes through this. */
@@ -20,8 +21,8 @@ export const int = (value: unknown): number => (value === null || value === unde
 
 export async function listBenchmarkChoices(db: Database, actor: SessionUser | null): Promise<BenchmarkChoice[]> {
   assertAllowed(actor, "read");
-  const rows = await db.$queryRawUnsafe<{ id: string; name: string; version: string; importedAt: unknown; runCount: unknown; turnCount: unknown }[]>(
-    `SELECT b."id" AS id, b."name" AS name, b."version" AS version, b."importedAt" AS importedAt,
+  const rows = await db.$queryRawUnsafe<{ id: string; name: string; version: string; importedAt: unknown; importedBy: string | null; runCount: unknown; turnCount: unknown }[]>(
+    `SELECT b."id" AS id, b."name" AS name, b."version" AS version, b."importedAt" AS importedAt, b."importedBy" AS importedBy,
             (SELECT COUNT(*) FROM "Run" r WHERE r."benchmarkId" = b."id") AS runCount,
             (SELECT COUNT(*) FROM "Turn" t WHERE t."benchmarkId" = b."id") AS turnCount
      FROM "Benchmark" b`,
@@ -33,7 +34,8 @@ export async function listBenchmarkChoices(db: Database, actor: SessionUser | nu
       version: row.version,
       runCount: int(row.runCount),
       turnCount: int(row.turnCount),
-      importedAt: row.importedAt instanceof Date ? row.importedAt.toISOString() : String(row.importedAt),
+      importedAt: row.importedAt instanceof Date ? row.importedAt.toISOString() : typeof row.importedAt === "number" || typeof row.importedAt === "bigint" ? new Date(Number(row.importedAt)).toISOString() : String(row.importedAt),
+      demo: row.importedBy === DEMO_IMPORTER,
     })),
   );
 }
@@ -43,12 +45,14 @@ export interface BenchmarkSelection {
   benchmark: BenchmarkChoice | null;
   /** What links should carry as ?benchmark= (the name when unique). */
   param: string;
+  /** The benchmark pages open on when their URL names none. */
+  defaultId: string | null;
 }
 
 export async function selectBenchmark(db: Database, actor: SessionUser | null, requested: string | null | undefined): Promise<BenchmarkSelection> {
-  const choices = await listBenchmarkChoices(db, actor);
-  const benchmark = chooseBenchmark(choices, requested);
-  return { choices, benchmark, param: benchmark ? benchmarkParam(benchmark, choices) : "" };
+  const [choices, settingId] = await Promise.all([listBenchmarkChoices(db, actor), getDefaultBenchmarkSetting(db, actor)]);
+  const benchmark = chooseBenchmark(choices, requested, settingId);
+  return { choices, benchmark, param: benchmark ? benchmarkParam(benchmark, choices) : "", defaultId: defaultBenchmark(choices, settingId)?.id ?? null };
 }
 
 export interface RunInfo {

@@ -41,7 +41,7 @@ import {
   type ItemState,
   type QueueProgress,
 } from "@/lib/review/ordering";
-import { defaultQueueName, type NewQueue, type ReviewMode } from "@/lib/review/queue";
+import { annotatorShortfall, defaultQueueName, type NewQueue, type ReviewMode } from "@/lib/review/queue";
 import { sampleCandidates } from "@/lib/review/sampling";
 import { annotatorVerdict, isFollowedRules, judgeCorrectness, type FollowedRules, type JudgeCorrectness, type ParsedVote } from "@/lib/review/votes";
 
@@ -212,6 +212,8 @@ export async function createQueue(db: Database, actor: SessionUser, input: NewQu
   const benchmark = await db.benchmark.findUnique({ where: { id: input.filter.benchmarkId }, select: { id: true } });
   if (!benchmark) return err({ field: "filter.benchmarkId", message: "that benchmark does not exist" });
   const problems = await checkAnnotators(db, actor, input.annotatorIds);
+  const shortfall = annotatorShortfall(input.annotatorsPerItem, new Set(input.annotatorIds).size);
+  if (shortfall) problems.push({ field: "annotatorsPerItem", message: shortfall });
   if (problems.length) return err(...problems);
   const matching = (await loadCandidates(db, input.filter)).filter((candidate) => matchesFilter(candidate, input.filter));
   if (matching.length === 0) return err({ field: "filter", message: "no judge verdicts match this filter" });
@@ -260,6 +262,8 @@ export async function createDerivedQueue(
   const source = await db.reviewQueue.findUnique({ where: { id: input.sourceQueueId } });
   if (!source) return err({ field: "sourceQueueId", message: "that queue no longer exists" });
   const problems = await checkAnnotators(db, actor, input.annotatorIds);
+  const shortfall = annotatorShortfall(input.annotatorsPerItem, new Set(input.annotatorIds).size);
+  if (shortfall) problems.push({ field: "annotatorsPerItem", message: shortfall });
   if (problems.length) return err(...problems);
   const items = await db.reviewItem.findMany({ where: { queueId: source.id, id: { in: [...input.itemIds] } }, orderBy: { position: "asc" } });
   if (items.length === 0) return err({ field: "itemIds", message: "none of the chosen items belongs to that queue" });
@@ -765,11 +769,12 @@ interface LoadedItem extends ReviewedItem {
   voteRows: { annotator: string; pass: boolean; verdict: string; followedRules: string | null; comment: string | null; judgeVisible: boolean; createdAt: Date; updatedAt: Date }[];
 }
 
-async function loadReviewedItems(db: Database, where: { queueId?: string; id?: string }): Promise<LoadedItem[]> {
+async function loadReviewedItems(db: Database, where: { queueId?: string; id?: string; queue?: { benchmarkId?: string }; stage?: string }): Promise<LoadedItem[]> {
   const items = await db.reviewItem.findMany({
     where,
     orderBy: [{ queueId: "asc" }, { position: "asc" }],
     include: {
+      queue: { select: { annotatorsPerItem: true } },
       votes: { orderBy: { createdAt: "asc" }, include: { annotator: { select: { email: true } } } },
       response: { select: { run: { select: { label: true, model: { select: { name: true } } } }, turn: { select: { round: true, task: { select: { name: true } } } } } },
     },
@@ -796,6 +801,7 @@ async function loadReviewedItems(db: Database, where: { queueId?: string; id?: s
       judge: item.judge,
       model,
       judgeVerdict: item.verdict,
+      required: item.queue.annotatorsPerItem,
       votes: voteRows.map((vote) => ({
         annotator: vote.annotator,
         pass: vote.pass,
@@ -835,9 +841,17 @@ export interface AgreementOverview {
   judgePairs: { benchmark: { id: string; name: string }; comparisons: JudgePairComparison[] }[];
 }
 
-export async function getAgreementOverview(db: Database, actor: SessionUser): Promise<AgreementOverview> {
+/** Pooled agreement, optionally of one benchmark's queues and one stage (so demo and real reviews never mix). */
+export async function getAgreementOverview(db: Database, actor: SessionUser, scope: { benchmarkId?: string | null; stage?: string | null } = {}): Promise<AgreementOverview> {
   assertAllowed(actor, "manageQueues");
-  const [queues, items] = await Promise.all([listQueues(db, actor), loadReviewedItems(db, {})]);
+  const where = { ...(scope.benchmarkId ? { queue: { benchmarkId: scope.benchmarkId } } : {}), ...(scope.stage ? { stage: scope.stage } : {}) };
+  const [allQueues, items, inScope] = await Promise.all([
+    listQueues(db, actor),
+    loadReviewedItems(db, where),
+    db.reviewQueue.findMany({ where: { ...(scope.benchmarkId ? { benchmarkId: scope.benchmarkId } : {}), ...(scope.stage ? { stage: scope.stage } : {}) }, select: { id: true } }),
+  ]);
+  const scopedIds = new Set(inScope.map((queue) => queue.id));
+  const queues = allQueues.filter((queue) => scopedIds.has(queue.id));
   const byQueue = new Map<string, LoadedItem[]>();
   for (const item of items) {
     const list = byQueue.get(item.queueId);
@@ -847,7 +861,7 @@ export async function getAgreementOverview(db: Database, actor: SessionUser): Pr
   return {
     stages: agreementByStage(items),
     queues: queues.map((queue) => ({ queue, report: agreementReport(byQueue.get(queue.id) ?? []) })),
-    judgePairs: await judgePairsByBenchmark(db),
+    judgePairs: (await judgePairsByBenchmark(db)).filter((entry) => !scope.benchmarkId || entry.benchmark.id === scope.benchmarkId),
   };
 }
 

@@ -49,8 +49,15 @@ export default async function QueueAgreementPage({ params }: PageProps<"/review/
       <div className="space-y-6">
         <PaperReference stage={queue.stage} />
         {all.items === 0 ? (
-          <EmptyState title="No votes yet" action={queue.assignedToMe ? { href: `/review/${queue.id}`, label: "Start annotating" } : { href: `/review/${queue.id}/manage`, label: "Assign annotators" }}>
-            The figures appear as soon as annotators vote.
+          <EmptyState
+            title={all.incomplete > 0 ? "No complete items yet" : "No votes yet"}
+            action={queue.assignedToMe ? { href: `/review/${queue.id}`, label: "Start annotating" } : { href: `/review/${queue.id}/manage`, label: "Assign annotators" }}
+          >
+            <span data-testid="incomplete-items">
+              {all.incomplete > 0
+                ? `${all.incomplete} incomplete item${all.incomplete === 1 ? " has" : "s have"} some but not all of the ${queue.annotatorsPerItem} votes each needs; the figures count complete items only.`
+                : "The figures appear as soon as annotators vote."}
+            </span>
           </EmptyState>
         ) : (
           <>

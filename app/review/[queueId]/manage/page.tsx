@@ -47,6 +47,12 @@ export default async function ManageQueuePage({ params, searchParams }: PageProp
           Queue created with {created} item{created === "1" ? "" : "s"}.
         </p>
       ) : null}
+      {queue.annotators.length < queue.annotatorsPerItem ? (
+        <p role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200" data-testid="annotator-shortfall">
+          This queue cannot finish yet: each item needs {queue.annotatorsPerItem} different annotators and {queue.annotators.length} {queue.annotators.length === 1 ? "is" : "are"} assigned. Assign{" "}
+          {queue.annotatorsPerItem - queue.annotators.length} more below.
+        </p>
+      ) : null}
       <div className="grid gap-6 lg:grid-cols-2">
         <section aria-labelledby="queue-settings" className={`${cardStyles} space-y-2 text-sm`}>
           <h2 id="queue-settings" className="font-medium">

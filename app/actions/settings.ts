@@ -1,0 +1,20 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { authorizedAction, type ActionResult } from "@/lib/server/action";
+import { database } from "@/lib/server/db";
+import { setDefaultBenchmark } from "@/lib/server/data/settings";
+
+const schema = z.object({ benchmarkId: z.string().min(1).max(100) });
+
+const setDefault = authorizedAction("administer", schema, async ({ benchmarkId }, user): Promise<ActionResult<null>> => {
+  if (!(await setDefaultBenchmark(database(), user, benchmarkId))) return { ok: false, error: "failed", message: "That benchmark no longer exists." };
+  revalidatePath("/");
+  return { ok: true, value: null };
+});
+
+/** Makes a benchmark the one pages open on when their URL names none (admins only). */
+export async function setDefaultBenchmarkAction(input: { benchmarkId: string }) {
+  return setDefault(input);
+}
