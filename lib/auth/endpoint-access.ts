@@ -23,6 +23,7 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/actions/judges.ts#createDisagreementQueueAction": "manageQueues",
   "app/actions/run-actions.ts#deleteRunAction": "administer",
   "app/actions/run-actions.ts#rescoreRunAction": "import",
+  "app/actions/settings.ts#setDefaultBenchmarkAction": "administer",
   "app/actions/start-import.ts#startDirectoryImport": "import",
   "app/api/auth/[...nextauth]/route.ts#GET": "public",
   "app/api/auth/[...nextauth]/route.ts#POST": "public",
@@ -34,6 +35,7 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/api/jobs/[id]/route.ts#GET": "runJobs",
   "app/api/responses/[responseId]/text/route.ts#GET": "read",
   "app/api/review/export/route.ts#GET": "manageQueues",
+  "app/api/search/route.ts#GET": "read",
   "app/api/review/matching/route.ts#GET": "manageQueues",
   "app/responses/[responseId]/coze/route.ts#GET": "read",
 };

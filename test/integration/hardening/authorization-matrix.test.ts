@@ -87,11 +87,13 @@ action("app/actions/jobs.ts#controlJobAction", (m) => m.controlJobAction!({ jobI
 action("app/actions/judges.ts#createDisagreementQueueAction", (m) => m.createDisagreementQueueAction!({} as never));
 action("app/actions/run-actions.ts#deleteRunAction", (m) => m.deleteRunAction!({ runId: "no-such-run" } as never));
 action("app/actions/run-actions.ts#rescoreRunAction", (m) => m.rescoreRunAction!({ runId: "no-such-run" } as never));
+action("app/actions/settings.ts#setDefaultBenchmarkAction", (m) => m.setDefaultBenchmarkAction!({ benchmarkId: "no-such-benchmark" } as never));
 action("app/actions/start-import.ts#startDirectoryImport", (m) => m.startDirectoryImport!(form({ mode: "directory", benchmarkDir: "/no/such/dir" }) as never));
 route("app/api/export/leaderboard/route.ts#GET", (handler) => handler(get("/api/export/leaderboard?source=published&format=json") as never));
 route("app/api/health/route.ts#GET", (handler) => handler());
 route("app/api/imports/route.ts#POST", (handler) => handler(new Request("http://127.0.0.1:3000/api/imports", { method: "POST", body: form({ mode: "upload" }) }) as never));
 route("app/api/imports/[id]/route.ts#GET", (handler) => handler(get("/api/imports/no-such-job") as never, params({ id: "no-such-job" }) as never));
+route("app/api/search/route.ts#GET", (handler) => handler(get("/api/search?q=gpt") as never));
 route("app/api/jobs/route.ts#GET", (handler) => handler(get("/api/jobs") as never));
 route("app/api/jobs/[id]/route.ts#GET", (handler) => handler(get("/api/jobs/no-such-job") as never, params({ id: "no-such-job" }) as never));
 route("app/responses/[responseId]/coze/route.ts#GET", (handler) => handler(get("/responses/none/coze") as never, params({ responseId: "none" }) as never));
