@@ -4,10 +4,9 @@
 import { readFileSync } from "node:fs";
 import { gradeCases, parseGradeCases, toContractResult, type ContractResult } from "@/lib/grading/cases";
 import { reportBundle, type ReportBundle } from "@/lib/grading/report";
-import type { Database } from "@/lib/server/db";
-import { loadRubricFile, storeRunGrades, type GradedRun } from "@/lib/server/grading";
-import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
-import { COMMAND_LINE, gradeRunArgument, isRunFile } from "./lib/graded-run";
+import { storeRunGrades, type GradedRun } from "@/lib/server/grading";
+import { OUTPUT_OPTIONS, parseCommandLine, runCommandLine, usageError } from "./lib/cli";
+import { COMMAND_LINE, GRADING_OPTIONS, withGradedRuns } from "./lib/graded-run";
 import { printData } from "./lib/stdout";
 
 const USAGE = `Usage: npm run -s grade -- --input <file> [--json]
@@ -57,52 +56,29 @@ function printRunSummary(graded: GradedRun, bundle: ReportBundle, stored: number
 }
 
 async function gradeRun(values: { rubric: string; run: string; benchmark?: string; json: boolean; dryRun: boolean; database?: string }): Promise<number> {
-  const loaded = await loadRubricFile(values.rubric);
-  if (!loaded.ok) {
-    for (const problem of loaded.issues) console.error(`error: ${problem}`);
-    return 2;
-  }
-  let stored: number | null = null;
-  const work = async (db: Database | null) => {
-    const outcome = await gradeRunArgument(db, values.run, values.benchmark, loaded.value);
-    if (db !== null && outcome.graded !== undefined && !values.dryRun) stored = await storeRunGrades(db, COMMAND_LINE, outcome.graded);
-    return outcome;
-  };
-  const outcome = isRunFile(values.run) ? await work(null) : await withDatabase(commandLineEnv(values.database).DATABASE_URL, work);
-  if (outcome.graded === undefined) {
-    console.error(`error: ${outcome.message}`);
-    return outcome.code;
-  }
-  const graded = outcome.graded;
-  const bundle = reportBundle(graded.responses.map((response) => response.result));
-  if (values.json) {
-    await printData(
-      JSON.stringify({
-        run: graded.run,
-        rubric: graded.rubric,
-        summary: bundle,
-        results: graded.responses.map((response) => ({ ...toContractResult(response.result), turn: response.turnKey, judges: response.judges })),
-      }),
-    );
-  } else {
-    printRunSummary(graded, bundle, stored);
-  }
-  return 0;
+  return withGradedRuns([values.run], values, async ([graded], db) => {
+    const stored = db !== null && !values.dryRun ? await storeRunGrades(db, COMMAND_LINE, graded) : null;
+    const bundle = reportBundle(graded.responses.map((response) => response.result));
+    if (values.json) {
+      await printData(
+        JSON.stringify({
+          run: graded.run,
+          rubric: graded.rubric,
+          summary: bundle,
+          results: graded.responses.map((response) => ({ ...toContractResult(response.result), turn: response.turnKey, judges: response.judges })),
+        }),
+      );
+    } else {
+      printRunSummary(graded, bundle, stored);
+    }
+    return 0;
+  });
 }
 
 async function main(): Promise<number> {
   const parsed = parseCommandLine(
     {
-      options: {
-        input: { type: "string" },
-        rubric: { type: "string" },
-        run: { type: "string" },
-        benchmark: { type: "string" },
-        "dry-run": { type: "boolean" },
-        json: { type: "boolean" },
-        database: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
+      options: { input: { type: "string" }, run: { type: "string" }, ...GRADING_OPTIONS, "dry-run": { type: "boolean" }, ...OUTPUT_OPTIONS },
     },
     USAGE,
     "stderr",

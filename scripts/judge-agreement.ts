@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { readBenchmarkDir } from "@/lib/server/benchmark-files";
 import { agreementRate, BOTH_FALSE_REASONS, DISAGREEMENT_KINDS, matrixTotal, type ConfusionMatrix } from "@/lib/workflow/rule-judge";
 import { agreementReportJson, ruleJudgeAgreement, type AgreementReport } from "@/lib/workflow/rule-judge-agreement";
+import { runPipedCommandLine } from "./lib/stdout";
 
 const USAGE = `Usage: npm run judge:agreement -- [--benchmark <dir>] [--json]
   --benchmark <dir>  Chat2Workflow benchmark directory (default ../shared/chat2workflow)
@@ -81,18 +82,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-// A closed pipe (`| head`) is a normal way to stop reading; exit quietly instead of crashing.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(0);
-  throw error;
-});
-
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runPipedCommandLine(main);

@@ -5,8 +5,8 @@
 import { createChatClient } from "@/lib/server/llm";
 import { findRunByIdOrLabel } from "@/lib/server/grading";
 import { judgeRunsPairwise } from "@/lib/server/pairwise";
-import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
-import { COMMAND_LINE } from "./lib/graded-run";
+import { commandLineEnv, OUTPUT_OPTIONS, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
+import { COMMAND_LINE, RUN_PAIR_OPTIONS } from "./lib/graded-run";
 import { printData } from "./lib/stdout";
 
 const USAGE = `Usage: npm run -s pairwise -- --candidate <run> --baseline <run> --endpoint <url> --model <name> [options]
@@ -22,17 +22,7 @@ const USAGE = `Usage: npm run -s pairwise -- --candidate <run> --baseline <run> 
 async function main(): Promise<number> {
   const parsed = parseCommandLine(
     {
-      options: {
-        candidate: { type: "string" },
-        baseline: { type: "string" },
-        endpoint: { type: "string" },
-        model: { type: "string" },
-        "api-key-env": { type: "string" },
-        policy: { type: "string" },
-        json: { type: "boolean" },
-        database: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
+      options: { ...RUN_PAIR_OPTIONS, endpoint: { type: "string" }, model: { type: "string" }, "api-key-env": { type: "string" }, policy: { type: "string" }, ...OUTPUT_OPTIONS },
     },
     USAGE,
     "stderr",
@@ -66,6 +56,5 @@ async function main(): Promise<number> {
     return summary.judged > 0 ? 0 : 1;
   });
 }
-
 
 runCommandLine(main);

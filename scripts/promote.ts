@@ -3,10 +3,9 @@
 // or label, or a run file with --benchmark. Exit codes: 0 decided (PROMOTE or HOLD), 1 run not found, 2 bad input.
 import path from "node:path";
 import { DEFAULT_THRESHOLDS, type PromotionThresholds } from "@/lib/grading/promotion";
-import { comparePromotion, DEFAULT_RUBRIC_FILE, loadRubricFile, RUBRICS_DIR, type PromotionReport } from "@/lib/server/grading";
-import type { Database } from "@/lib/server/db";
-import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
-import { gradeRunArgument, isRunFile } from "./lib/graded-run";
+import { comparePromotion, DEFAULT_RUBRIC_FILE, RUBRICS_DIR, type PromotionReport } from "@/lib/server/grading";
+import { OUTPUT_OPTIONS, parseCommandLine, runCommandLine, usageError } from "./lib/cli";
+import { GRADING_OPTIONS, reportFailure, RUN_PAIR_OPTIONS, withGradedRuns } from "./lib/graded-run";
 import { printData } from "./lib/stdout";
 
 const USAGE = `Usage: npm run -s promote -- --candidate <run> --baseline <run> [options]
@@ -46,19 +45,15 @@ async function main(): Promise<number> {
   const parsed = parseCommandLine(
     {
       options: {
-        candidate: { type: "string" },
-        baseline: { type: "string" },
-        rubric: { type: "string" },
-        benchmark: { type: "string" },
+        ...RUN_PAIR_OPTIONS,
+        ...GRADING_OPTIONS,
         "max-gate-increase": { type: "string" },
         margin: { type: "string" },
         "max-floor-increase": { type: "string" },
         "max-severe-increase": { type: "string" },
         resamples: { type: "string" },
         seed: { type: "string" },
-        json: { type: "boolean" },
-        database: { type: "string" },
-        help: { type: "boolean", short: "h" },
+        ...OUTPUT_OPTIONS,
       },
     },
     USAGE,
@@ -76,30 +71,14 @@ async function main(): Promise<number> {
     if ((key === "resamples" || key === "seed" || key === "maxSevereIncrease") && !Number.isSafeInteger(value)) return usageError(`--${option} must be an integer, got ${text}`, USAGE);
     thresholds[key] = value;
   }
-  const loaded = await loadRubricFile(values.rubric ?? path.join(RUBRICS_DIR, DEFAULT_RUBRIC_FILE));
-  if (!loaded.ok) {
-    for (const problem of loaded.issues) console.error(`error: ${problem}`);
-    return 2;
-  }
-  const needsDb = !isRunFile(values.candidate) || !isRunFile(values.baseline);
-  const work = async (db: Database | null): Promise<number> => {
-    const candidate = await gradeRunArgument(db, values.candidate!, values.benchmark, loaded.value);
-    if (candidate.graded === undefined) return fail(candidate);
-    const baseline = await gradeRunArgument(db, values.baseline!, values.benchmark, loaded.value);
-    if (baseline.graded === undefined) return fail(baseline);
-    const report = comparePromotion(candidate.graded, baseline.graded, thresholds);
-    if (!report.ok) return fail({ code: 2, message: report.issues.join("; ") });
+  const rubric = values.rubric ?? path.join(RUBRICS_DIR, DEFAULT_RUBRIC_FILE);
+  return withGradedRuns([values.candidate, values.baseline], { rubric, benchmark: values.benchmark, database: values.database }, async ([candidate, baseline]) => {
+    const report = comparePromotion(candidate, baseline, thresholds);
+    if (!report.ok) return reportFailure({ code: 2, message: report.issues.join("; ") });
     if (values.json) await printData(JSON.stringify(report.value));
     else printDecision(report.value);
     return 0;
-  };
-  if (!needsDb) return work(null);
-  return withDatabase(commandLineEnv(values.database).DATABASE_URL, (db) => work(db));
-}
-
-function fail(problem: { code: number; message: string }): number {
-  console.error(`error: ${problem.message}`);
-  return problem.code;
+  });
 }
 
 runCommandLine(main);

@@ -17,6 +17,7 @@ import { toDifyYaml } from "@/lib/workflow/dify-yaml";
 import type { ResponseInput } from "@/lib/workflow/response";
 import { scoreResponse } from "@/lib/workflow/score";
 import { SUMMARY_STEPS as STEPS, summarizeScores as summary, type Rate, type ScoredRow } from "@/lib/workflow/score-summary";
+import { runPipedCommandLine } from "./lib/stdout";
 
 const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [--yaml-out <dir>] [--coze-out <dir>] [--json]
   --benchmark <dir>  Chat2Workflow benchmark directory (default ../shared/chat2workflow)
@@ -317,18 +318,4 @@ async function main(): Promise<number> {
   }
 }
 
-// A closed pipe (`| head`) is a normal way to stop reading; exit quietly instead of crashing.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(0);
-  throw error;
-});
-
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runPipedCommandLine(main);

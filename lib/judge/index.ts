@@ -1,5 +1,6 @@
 // The benchmark's LLM judges as pure functions: official prompts, verdict rule, items from recorded runs, majority
 // and identities. Everything here is deterministic and I/O-free; calling a model lives in lib/server/llm.
+// lib/judge (this folder) is the official judge protocol; lib/judges is judge choice, agreement and calibration for the views.
 //
 // Public API (stable):
 //   protocol  officialSystemPrompt(fileText), passUserMessage(input), resolveUserMessage(input), judgeMessages(sys, user)

@@ -1,5 +1,7 @@
 // Majority verdicts at read time: over the K samples one judge gave for an item, and over the members of a panel.
-// Ties fail (a verdict passes only with strictly more passes than fails), the same rule the SQL applies.
+// Ties fail, the same rule the SQL applies; the counting itself is lib/judge/majority (one home for the rule).
+// lib/judge is the official judge protocol; lib/judges (this folder) is judge choice, agreement and calibration for the views.
+import { majorityVerdict } from "../judge/majority";
 
 /**
  * The majority of one judge's samples: true when more samples pass than fail. A tie (possible with an even K) is a
@@ -7,9 +9,7 @@
  * Null when there are no samples.
  */
 export function sampleMajority(samples: readonly boolean[]): boolean | null {
-  if (samples.length === 0) return null;
-  const passes = samples.filter(Boolean).length;
-  return passes * 2 > samples.length;
+  return majorityVerdict(samples).verdict;
 }
 
 /**
@@ -17,12 +17,11 @@ export function sampleMajority(samples: readonly boolean[]): boolean | null {
  * when any member has not judged the item: a panel verdict always rests on every member.
  */
 export function panelMajority(members: readonly string[], samplesByJudge: ReadonlyMap<string, readonly boolean[]>): boolean | null {
-  if (members.length === 0) return null;
-  let passes = 0;
+  const memberVerdicts: boolean[] = [];
   for (const member of members) {
     const verdict = sampleMajority(samplesByJudge.get(member) ?? []);
     if (verdict === null) return null;
-    if (verdict) passes += 1;
+    memberVerdicts.push(verdict);
   }
-  return passes * 2 > members.length;
+  return majorityVerdict(memberVerdicts).verdict;
 }

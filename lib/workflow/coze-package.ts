@@ -5,11 +5,11 @@
 //   cozePackage(value, name, options?) -> Result<CozePackage, Diagnostic>
 //   cozeManifest(name) -> object;  toCozeYaml(document) -> string;  parseCozeYaml(text) -> Result<unknown, string>
 
-import { parse, stringify } from "yaml";
-import { err, ok, type Result } from "../result";
+import { ok, type Result } from "../result";
 import { writeZip } from "../zip/zip";
 import { convertToCoze, type CozeOptions, type CozeWorkflow } from "./coze-convert";
 import type { Diagnostic } from "./diagnostics";
+import { parseYaml11, toYaml11 } from "./dify-yaml";
 import type { JsonValue } from "./python-values";
 
 export interface CozePackage {
@@ -21,25 +21,14 @@ export interface CozePackage {
   workflow: CozeWorkflow;
 }
 
-const YAML_OPTIONS = {
-  // PyYAML's defaults as the official converter dumps: sorted keys, block style, YAML 1.1 quoting.
-  sortMapEntries: true,
-  version: "1.1",
-  lineWidth: 0,
-  indent: 2,
-  aliasDuplicateObjects: false,
-} as const;
-
+// PyYAML's dump as the official converter writes it (sorted keys, block style), quoted the way Dify's exports are so
+// a YAML 1.1 loader reads every string back as a string: one serialiser for both platforms.
 export function toCozeYaml(document: unknown): string {
-  return stringify(document, YAML_OPTIONS);
+  return toYaml11(document);
 }
 
 export function parseCozeYaml(text: string): Result<unknown, string> {
-  try {
-    return ok(parse(text, { version: "1.1" }));
-  } catch (error) {
-    return err(error instanceof Error ? error.message : String(error));
-  }
+  return parseYaml11(text);
 }
 
 /** The manifest template with `main.name` set (§2): the only value that varies. */

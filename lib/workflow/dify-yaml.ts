@@ -4,6 +4,7 @@
 // Public API (stable):
 //   toDifyYaml(dsl) -> string
 //   parseDifyYaml(text) -> Result<unknown, string>   (never throws; the issue is the parser's message)
+//   toYaml11(value) / parseYaml11(text): the same serialiser and parser for any document (the Coze package uses them)
 //   YAML_1_1_PLAIN_TYPES: the plain scalars a YAML 1.1 loader resolves to something other than a string
 
 import { Document, parse, Scalar, visit, type ScalarTag, type Tags } from "yaml";
@@ -64,7 +65,12 @@ const STRINGIFY_OPTIONS = {
 } as const;
 
 export function toDifyYaml(dsl: DifyDsl): string {
-  const document = new Document(dsl, STRINGIFY_OPTIONS);
+  return toYaml11(dsl);
+}
+
+/** Block style, sorted keys, unicode kept; a PyYAML safe_load reads every string back as that string. */
+export function toYaml11(value: unknown): string {
+  const document = new Document(value, STRINGIFY_OPTIONS);
   let hasLineBreakCharacters = false;
   visit(document, {
     Scalar(_key, node) {
@@ -81,6 +87,10 @@ export function toDifyYaml(dsl: DifyDsl): string {
 }
 
 export function parseDifyYaml(text: string): Result<unknown, string> {
+  return parseYaml11(text);
+}
+
+export function parseYaml11(text: string): Result<unknown, string> {
   try {
     return ok(parse(text, { version: "1.1" }));
   } catch (error) {

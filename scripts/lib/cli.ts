@@ -6,6 +6,13 @@ import { createDatabaseClient, type Database } from "@/lib/server/db";
 import { loadServerEnv, type ResolvedServerEnv } from "@/lib/server/env";
 import { DatabaseUnusable, describeMigration, migrateDatabase } from "./migrate";
 
+/** --json, --database and --help, which the data command lines take alike (describe them in each usage text). */
+export const OUTPUT_OPTIONS = {
+  json: { type: "boolean" },
+  database: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** Exit status for a command line the CLI cannot run (unknown, missing or malformed options). */
 export const BAD_ARGUMENTS = 2;
 

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildComparison, comparisonInputOf } from "@/lib/diff-view/comparison";
 import { getModelDiffSource, getResponsePair, getTurnDiffSource, listDiffRuns } from "@/lib/server/data/diff";
-import { seedDemoData } from "@/lib/server/demo-data";
 import type { SessionUser } from "@/lib/server/session";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { testDatabase } from "../support/database";
+import { freshDemoDatabase } from "../support/demo-database";
 
 const viewer: SessionUser = { id: "u1", email: "viewer@example.org", name: null, role: "viewer" };
 const stranger = { ...viewer, role: "nobody" } as unknown as SessionUser;
@@ -13,10 +13,7 @@ describe("diff data access", () => {
   const runs: Record<string, string> = {};
 
   beforeAll(async () => {
-    await emptyDatabase(db);
-    const outcome = await seedDemoData(db);
-    if (!outcome.ok) throw new Error(outcome.issues.map((issue) => issue.message).join("\n"));
-    for (const run of await db.run.findMany({ select: { id: true, label: true } })) runs[run.label] = run.id;
+    Object.assign(runs, (await freshDemoDatabase(db)).runIds);
   });
 
   it("lists every run with its model and benchmark for the pickers", async () => {

@@ -1,10 +1,10 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "@/lib/server/demo-data";
 import { checkPromotion, findRunByIdOrLabel, gradeBenchmarkByModel, gradeRunFile, gradeStoredResponse, gradeStoredRun, loadRubricFile, storeRunGrades, type LoadedRubric } from "@/lib/server/grading";
 import type { SessionUser } from "@/lib/server/session";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { testDatabase } from "../support/database";
+import { freshDemoDatabase } from "../support/demo-database";
 
 const viewer: SessionUser = { id: "u1", email: "viewer@example.org", name: null, role: "viewer" };
 const researcher: SessionUser = { id: "u2", email: "researcher@example.org", name: null, role: "researcher" };
@@ -17,14 +17,12 @@ describe("grading stored runs", () => {
   let betaId = "";
 
   beforeAll(async () => {
-    await emptyDatabase(db);
-    const outcome = await seedDemoData(db);
-    if (!outcome.ok) throw new Error(outcome.issues.map((issue) => issue.message).join("\n"));
+    const demo = await freshDemoDatabase(db);
     const loaded = await loadRubricFile(rubricFile);
     if (!loaded.ok) throw new Error(loaded.issues.join("\n"));
     rubric = loaded.value;
-    alphaId = (await db.run.findFirstOrThrow({ where: { label: "demo_alpha.json" } })).id;
-    betaId = (await db.run.findFirstOrThrow({ where: { label: "demo_beta.json" } })).id;
+    alphaId = demo.runId("demo_alpha.json");
+    betaId = demo.runId("demo_beta.json");
   });
 
   it("grades every response of a run; a format failure is F with its gate reason", async () => {

@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { seedDemoData } from "@/lib/server/demo-data";
 import { createChatClient } from "@/lib/server/llm";
 import { judgeRunsPairwise, pairwiseItems } from "@/lib/server/pairwise";
 import type { SessionUser } from "@/lib/server/session";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { testDatabase } from "../support/database";
+import { freshDemoDatabase } from "../support/demo-database";
 import { fixedReply, startOpenAIStub, type OpenAIStub } from "../support/openai-stub";
 
 const viewer: SessionUser = { id: "u1", email: "viewer@example.org", name: null, role: "viewer" };
@@ -18,11 +18,9 @@ describe("pairwise judging of two stored runs against a stub OpenAI-compatible s
   let betaId = "";
 
   beforeAll(async () => {
-    await emptyDatabase(db);
-    const outcome = await seedDemoData(db);
-    if (!outcome.ok) throw new Error(outcome.issues.map((issue) => issue.message).join("\n"));
-    alphaId = (await db.run.findFirstOrThrow({ where: { label: "demo_alpha.json" } })).id;
-    betaId = (await db.run.findFirstOrThrow({ where: { label: "demo_beta.json" } })).id;
+    const demo = await freshDemoDatabase(db);
+    alphaId = demo.runId("demo_alpha.json");
+    betaId = demo.runId("demo_beta.json");
     stub = await startOpenAIStub(fixedReply("<result>first</result>"));
   });
 

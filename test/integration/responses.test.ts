@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getResponseDetail, listRunResponses } from "@/lib/server/data/responses";
-import { seedDemoData } from "@/lib/server/demo-data";
 import type { SessionUser } from "@/lib/server/session";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { testDatabase } from "../support/database";
+import { freshDemoDatabase } from "../support/demo-database";
 
 const viewer: SessionUser = { id: "u1", email: "viewer@example.org", name: null, role: "viewer" };
 
@@ -11,10 +11,7 @@ describe("responses data access", () => {
   let betaRunId = "";
 
   beforeAll(async () => {
-    await emptyDatabase(db);
-    const outcome = await seedDemoData(db);
-    if (!outcome.ok) throw new Error(outcome.issues.map((issue) => issue.message).join("\n"));
-    betaRunId = (await db.run.findFirstOrThrow({ where: { label: "demo_beta.json" } })).id;
+    betaRunId = (await freshDemoDatabase(db)).runId("demo_beta.json");
   });
 
   it("lists a run's responses by task and round, with the diagnostic that explains the fail step", async () => {

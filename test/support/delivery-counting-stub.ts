@@ -3,7 +3,7 @@
 // Not a model: it answers with a test's function.
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback, readBody } from "./loopback-server";
 
 export type StubReply =
   | { kind: "reply"; content: string; delayMs?: number }
@@ -40,10 +40,8 @@ export async function startDeliveryCountingStub(handler: (call: StubCall, index:
   // Requests received before a drop are never answered, even when their reply was not yet due at the drop.
   let dropBelow = 0;
   const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { model: string; messages: { role: string; content: string }[] };
+    void readBody(req).then((bytes) => {
+      const body = JSON.parse(bytes.toString("utf8")) as { model: string; messages: { role: string; content: string }[] };
       const userMessage = body.messages.filter((message) => message.role === "user").map((message) => message.content).join("\n");
       const call: StubCall = {
         question: createHash("sha256").update(JSON.stringify(body.messages)).digest("hex"),
@@ -82,8 +80,7 @@ export async function startDeliveryCountingStub(handler: (call: StubCall, index:
       }, reply.delayMs ?? 0);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     received,
@@ -102,9 +99,6 @@ export async function startDeliveryCountingStub(handler: (call: StubCall, index:
       dropBelow = received.length;
       return unanswered;
     },
-    close() {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }

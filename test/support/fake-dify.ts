@@ -5,8 +5,8 @@
 
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { parse as parseYaml } from "yaml";
+import { cancellableDelays, listenOnLoopback, readBody } from "./loopback-server";
 
 export interface FakeDifyApp {
   id: string;
@@ -58,15 +58,6 @@ export interface FakeDify {
   close(): Promise<void>;
 }
 
-function readBody(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks)));
-    request.on("error", reject);
-  });
-}
-
 function cookiesOf(request: IncomingMessage): Map<string, string> {
   const cookies = new Map<string, string>();
   for (const part of (request.headers.cookie ?? "").split(";")) {
@@ -89,15 +80,7 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
   const files = new Map<string, FakeDifyFile>();
   const faults = new Map<FakeDifyEndpoint, FakeDifyFault[]>();
   const log: string[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  const wait = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-    });
+  const delays = cancellableDelays();
 
   const send = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}) => {
     if (response.destroyed) return;
@@ -139,7 +122,7 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
     if (!endpoint) return error(response, 404, "not_found", "The requested URL was not found on the server.");
     const fault = faults.get(endpoint)?.shift();
     if (fault) {
-      if (fault.delayMs) await wait(fault.delayMs);
+      if (fault.delayMs) await delays.wait(fault.delayMs);
       return send(response, fault.status, fault.body ?? { code: "fault", message: `injected ${fault.status}`, status: fault.status });
     }
 
@@ -173,7 +156,7 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
       if (run.response_mode !== "blocking" && run.response_mode !== "streaming") return error(response, 400, "invalid_param", "response_mode must be blocking or streaming");
       if (!app.published) return error(response, 400, "app_unavailable", "App unavailable, please check your app configurations.");
       const inputs = (run.inputs ?? {}) as Record<string, unknown>;
-      if (options.runDelayMs) await wait(options.runDelayMs);
+      if (options.runDelayMs) await delays.wait(options.runDelayMs);
       const outputs = options.run ? options.run(app, inputs) : inputs;
       const runId = randomUUID();
       return send(response, 200, {
@@ -236,8 +219,7 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
   const server = createServer((request, response) => {
     handle(request, response).catch((problem: unknown) => error(response, 500, "internal_server_error", String(problem)));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,
@@ -248,9 +230,8 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
     faults,
     log,
     close() {
-      for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
+      delays.cancelAll();
+      return close();
     },
   };
 }

@@ -3,13 +3,13 @@
 // or faults (429 with Retry-After, 5xx, delays past a timeout, malformed bodies), and counts every request.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { turnKey } from "@/lib/benchmark/dataset";
 import type { RunRecord } from "@/lib/benchmark/runs";
 import type { TurnSpec } from "@/lib/benchmark/turn";
 import { officialInputText, officialQueriesText, parseJudgeReply, type ChatMessage } from "@/lib/judge/protocol";
 import { officialNodeSelectionText } from "@/lib/workflow/node-selection";
 import { pyRepr } from "@/lib/workflow/python-values";
+import { cancellableDelays, listenOnLoopback, readBody } from "./loopback-server";
 
 /** A chat-completions request as the stub received it. */
 export interface StubRequest {
@@ -158,15 +158,6 @@ export function replay(table: ReplayTable, delayMs = 0): StubHandler {
 
 // -- server ------------------------------------------------------------------------------------------------------------
 
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
-  });
-}
-
 function send(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}, contentType = "application/json"): void {
   if (response.destroyed) return;
   response.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(body), ...headers });
@@ -194,15 +185,7 @@ export async function startOpenAIStub(handler: StubHandler, options: StubOptions
   let calls = 0;
   const requests: StubRequest[] = [];
   const record = options.record ?? true;
-  const timers = new Set<NodeJS.Timeout>();
-  const wait = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-    });
+  const delays = cancellableDelays();
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -212,7 +195,7 @@ export async function startOpenAIStub(handler: StubHandler, options: StubOptions
       }
       let parsed: Record<string, unknown>;
       try {
-        parsed = JSON.parse(await readBody(req)) as Record<string, unknown>;
+        parsed = JSON.parse((await readBody(req)).toString("utf8")) as Record<string, unknown>;
       } catch {
         send(res, 400, JSON.stringify({ error: { message: "the request body is not JSON", type: "invalid_request_error" } }));
         return;
@@ -222,15 +205,14 @@ export async function startOpenAIStub(handler: StubHandler, options: StubOptions
       calls += 1;
       if (record) requests.push(request);
       const answer = await current(request);
-      if (answer.delayMs) await wait(answer.delayMs);
+      if (answer.delayMs) await delays.wait(answer.delayMs);
       if (answer.kind === "reply") send(res, 200, completion(request.model, request.messages, answer.content, request.index));
       else if (answer.kind === "error") send(res, answer.status, JSON.stringify({ error: { message: answer.message ?? `HTTP ${answer.status}`, type: "stub_error" } }), answer.headers);
       else send(res, answer.status ?? 200, answer.body, {}, answer.contentType ?? "application/json");
     })().catch((error: unknown) => send(res, 500, JSON.stringify({ error: { message: String(error) } })));
   });
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     get calls() {
@@ -241,9 +223,8 @@ export async function startOpenAIStub(handler: StubHandler, options: StubOptions
       current = next;
     },
     close() {
-      for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
+      delays.cancelAll();
+      return close();
     },
   };
 }

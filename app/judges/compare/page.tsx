@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { DisagreementQueueButton } from "@/components/judges/disagreement-queue-button";
+import { CreateQueueButton } from "@/components/review/create-queue-button";
 import { ConfusionMatrix } from "@/components/review/confusion-matrix";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -145,7 +145,7 @@ export default async function CompareJudgesPage({ searchParams }: { searchParams
                 </h2>
                 {mayQueue ? (
                   <>
-                    <DisagreementQueueButton benchmarkId={benchmark.id} stage={stage} judge={membersA[0]!} against={membersB[0]!} count={data.comparison.disagreements.length} />
+                    <CreateQueueButton source={{ from: "judge-disagreements", benchmarkId: benchmark.id, stage, judge: membersA[0]!, against: membersB[0]!, count: data.comparison.disagreements.length }} />
                     <p className="text-xs text-slate-500">
                       The queue reviews {nameA}&apos;s verdicts (its first sample when it has several) where they differ from {nameB}&apos;s majority; it opens
                       blind, with three annotators per item, editable on the queue&apos;s page.

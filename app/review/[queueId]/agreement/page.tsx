@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AgreementTable, KappaNotes } from "@/components/review/agreement-table";
 import { ConfusionMatrix } from "@/components/review/confusion-matrix";
-import { CreateQueueFromItems } from "@/components/review/create-queue-from-items";
+import { CreateQueueButton } from "@/components/review/create-queue-button";
 import { PaperReference } from "@/components/review/paper-reference";
 import { QueueExportLinks } from "@/components/review/annotation-export-links";
 import { linkClass } from "@/components/review/styles";
@@ -122,7 +122,7 @@ export default async function QueueAgreementPage({ params }: PageProps<"/review/
                       </tbody>
                     </table>
                   </div>
-                  <CreateQueueFromItems sourceQueueId={queue.id} itemIds={report.disagreements.map((item) => item.id)} mode={queue.mode} annotatorsPerItem={queue.annotatorsPerItem} />
+                  <CreateQueueButton source={{ from: "queue-items", sourceQueueId: queue.id, itemIds: report.disagreements.map((item) => item.id), mode: queue.mode, annotatorsPerItem: queue.annotatorsPerItem }} />
                 </>
               )}
             </section>
