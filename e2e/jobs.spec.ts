@@ -69,6 +69,18 @@ test.describe("judging a run with a model endpoint", () => {
     await expect(page.getByTestId("job-calls")).toHaveText(String(items));
     await expect(page.getByText("No item has failed.")).toBeVisible();
 
+    // The leaderboard judged by this endpoint shows the judged run's figures and leaves the others out as not judged.
+    await page.goto(`/?benchmark=${encodeURIComponent("Chat2Workflow demo")}`);
+    await page.getByLabel("Judged by").selectOption(LABEL);
+    await expect(page).toHaveURL(/judge=/);
+    const alphaPass = page
+      .getByTestId("leaderboard-row")
+      .and(page.locator('[data-model="demo_alpha"]'))
+      .locator('td[data-column="Average"][data-metric="pass"]');
+    await expect(alphaPass).toContainText(/\d+\.\d{2}%/);
+    await expect(page.getByTestId("not-judged")).toContainText("demo_gamma");
+    await expect(page.getByTestId("not-judged")).not.toContainText("demo_alpha.json");
+
     for (const url of ["/jobs", "/settings/endpoints", runUrl, "/api/jobs"]) {
       const response = await page.request.get(url);
       expect(response.ok()).toBe(true);

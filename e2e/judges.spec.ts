@@ -18,7 +18,9 @@ test.describe("judged by", () => {
     await expect(alphaCell(page, "Average", "pass")).toContainText("53.33%");
     await expect(alphaCell(page, "Average", "resolve")).toContainText("42.22%");
     const notJudged = page.getByTestId("not-judged");
-    await expect(notJudged).toContainText("3 runs left out of these figures (not counted as zero)");
+    // Three demo runs, plus any run the import journey added to the demo benchmark earlier in the suite.
+    await expect(notJudged).toContainText(/\d+ runs left out of these figures \(not counted as zero\)/);
+    await expect(notJudged).toContainText("demo_gamma");
     await expect(notJudged).toContainText("demo_beta");
     await expect(page.getByTestId("leaderboard-row").and(page.locator('[data-model="demo_beta"]'))).toHaveCount(0);
 
