@@ -2,7 +2,7 @@ import "server-only";
 // Runs: listing with their rates, deleting, and re-scoring with the current scoring core. Each function checks the
 // acting user's permission before its query.
 import type { Database } from "../db";
-import { countRunVotes } from "./review";
+import { countRunVotes } from "./review/votes";
 import { assertAllowed } from "../authz";
 import type { SessionUser } from "../session";
 
