@@ -299,7 +299,8 @@ async function main(): Promise<number> {
     return 0;
   }
   try {
-    const benchmark = await readBenchmarkDir(options.benchmark);
+    // The runs are read from --run below (which may be the benchmark's own runs folder): not twice.
+    const benchmark = await readBenchmarkDir(options.benchmark, { includeRuns: false });
     if (!benchmark.ok) throw new UsageError(`cannot read the benchmark at ${options.benchmark}:\n${formatIssues(benchmark.issues)}`);
     const runs = runFilesOf(options.run).map(readRunInput);
     const domains = new Map(benchmark.value.queries.map((task) => [task.task, task.category]));

@@ -132,6 +132,11 @@ describe("parsePyJson explains what Python rejects, with positions", () => {
   it("reports a too-deep nesting instead of overflowing the stack", () => {
     expect(problem("[".repeat(5000) + "]".repeat(5000)).code).toBe("json-too-deep");
   });
+
+  it("accepts 990 nesting levels and refuses 991 (the limit is exact on the native fast path too)", () => {
+    expect(parsePyJson("[".repeat(990) + "]".repeat(990)).ok).toBe(true);
+    expect(problem("[".repeat(991) + "]".repeat(991)).code).toBe("json-too-deep");
+  });
 });
 
 describe("positionAt", () => {

@@ -639,8 +639,42 @@ function runLength(text: string, pos: number, code: number): number {
 
 anchorShape(new PyJsonParser(""));
 
+const STRING_LITERALS = /"(?:[^"\\\n\r]|\\.)*"/g;
+const FLOAT_LITERAL = /\d[.eE]/;
+/** Well below MAX_DEPTH, so the fast path never has to decide the depth limit's exact edge. */
+const FAST_PATH_MAX_DEPTH = 512;
+
+/**
+ * The native parser's value when it provably equals ours: JSON.parse accepted the text (so did Python: json.loads
+ * accepts a superset), no number is written as a float (whose int/float kind we must record) and the nesting is
+ * shallow. JSON.parse builds plain objects with `__proto__` as an own key, as we do. Null = use the full parser.
+ */
+function nativeParse(text: string): JsonValue | null {
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return null;
+  }
+  // With string literals removed, what is left is brackets, separators, numbers and true/false/null.
+  const structure = text.replace(STRING_LITERALS, '""');
+  if (FLOAT_LITERAL.test(structure)) return null;
+  let depth = 0;
+  for (let i = 0; i < structure.length; i++) {
+    const c = structure.charCodeAt(i);
+    if (c === Ch.OpenBrace || c === Ch.OpenBracket) {
+      if (++depth > FAST_PATH_MAX_DEPTH) return null;
+    } else if (c === Ch.CloseBrace || c === Ch.CloseBracket) {
+      depth--;
+    }
+  }
+  return value;
+}
+
 /** Parses `text` exactly as Python `json.loads` would accept it. Never throws. */
 export function parsePyJson(text: string): PyJsonParse {
+  const native = nativeParse(text);
+  if (native !== null) return { ok: true, value: native, floats: null };
   const parser = new PyJsonParser(text);
   try {
     const value = parser.parse();

@@ -1,11 +1,17 @@
 // Replays the official pass stage (steps 1_1–1_3) on every recorded response of the shared benchmark and
 // requires the recorded fail_step on all 948 records. Skipped, with a message, when the benchmark is absent.
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
 import { loadRunCorpus } from "../../test/support/run-corpus";
 import type { RunRecord } from "../benchmark/runs";
 import { officialVerdict } from "./official-verdict";
-import { parseResponse } from "./response";
+import { parseResponse, type ResponseInput } from "./response";
+import { scoreResponse } from "./score";
+
+function recordInput(record: RunRecord): ResponseInput {
+  return { nodeSelection: record.node_selection, designPrinciple: record.design_principle, workflow: record.workflow };
+}
 
 /** What steps 1_1–1_3 must give: the recorded step, or null once the record got past step_1_3. */
 function expectedStep(record: RunRecord): string | null {
@@ -19,9 +25,9 @@ describe.skipIf(!benchmarkDir)(`official verdict on the recorded runs${benchmark
     records.map((record) => {
       const turn = corpus.turns.get(`${record.task}_${record.round}`);
       if (!turn) throw new Error(`no turn spec for ${record.task}_${record.round}`);
-      const parsed = parseResponse({ nodeSelection: record.node_selection, designPrinciple: record.design_principle, workflow: record.workflow });
+      const parsed = parseResponse(recordInput(record));
       const verdict = officialVerdict(parsed, turn);
-      return { label: `${model}/${record.task}/${record.round}`, expected: expectedStep(record), verdict };
+      return { label: `${model}/${record.task}/${record.round}`, expected: expectedStep(record), verdict, parsed, turn, record };
     }),
   );
 
@@ -37,6 +43,23 @@ describe.skipIf(!benchmarkDir)(`official verdict on the recorded runs${benchmark
     if (mismatches.length) console.log(mismatches.join("\n"));
     expect(mismatches).toEqual([]);
     expect(rows).toHaveLength(948);
+  });
+
+  it("gives the same step and diagnostics without building the Dify graph, and scoreResponse's lazy graph equals the eager one", () => {
+    const differing = rows.filter((row) => {
+      const checksOnly = officialVerdict(row.parsed, row.turn, { graph: false });
+      return checksOnly.failStep !== row.verdict.failStep || !isDeepStrictEqual(checksOnly.diagnostics, row.verdict.diagnostics) || checksOnly.conversion !== null;
+    });
+    expect(differing.map((row) => row.label)).toEqual([]);
+    const converted = rows.filter((row) => row.verdict.conversion?.ok);
+    expect(converted.length).toBeGreaterThan(700);
+    const lazyDiffers = converted.filter((row) => {
+      const eager = row.verdict.conversion?.ok ? row.verdict.conversion.value : null;
+      return !isDeepStrictEqual(scoreResponse(recordInput(row.record), row.turn).conversion, eager);
+    });
+    expect(lazyDiffers.map((row) => row.label)).toEqual([]);
+    const failing = rows.filter((row) => !row.verdict.conversion?.ok);
+    expect(failing.every((row) => scoreResponse(recordInput(row.record), row.turn).conversion === null)).toBe(true);
   });
 
   it("reproduces the spec's failure counts: 29 step_1_1, 181 step_1_2, 101 step_1_3", () => {

@@ -4,7 +4,8 @@
 // Public API (stable):
 //   officialVerdict(parsed, turn, options?) -> OfficialVerdict
 //     { failStep: "step_1_1" | "step_1_2" | "step_1_3" | null, diagnostics, conversion }
-//     failStep null means the response reaches step_1_4 (the LLM node judge).
+//     failStep null means the response reaches step_1_4 (the LLM node judge). With { graph: false } the same
+//     verdict and diagnostics, without building the Dify graph (conversion is then null).
 //   checkVariableNames(workflow, turn) -> Diagnostic[]   the step_1_3 check alone ([] when it passes)
 //   officialFailStepOf(workflow, turn, floats?) -> "step_1_2" | "step_1_3" | null   steps 1_2–1_3 of a parsed
 //     workflow without building the Dify graph (the verdict of a repaired workflow)
@@ -40,11 +41,23 @@ export interface OfficialVerdict {
 
 export type VariableSpec = Pick<TurnSpec, "inputVars" | "outputVars">;
 
-export function officialVerdict(parsed: ParsedResponse, turn: VariableSpec, options: Omit<ConvertOptions, "floats"> = {}): OfficialVerdict {
+export interface VerdictOptions extends Omit<ConvertOptions, "floats"> {
+  /** False: decide step_1_2 by the conversion's checks alone (no layout, no Dify graph); `conversion` is null. */
+  graph?: boolean;
+}
+
+export function officialVerdict(parsed: ParsedResponse, turn: VariableSpec, options: VerdictOptions = {}): OfficialVerdict {
   if (!parsed.json.ok || parsed.diagnostics.length > 0) {
     return { failStep: "step_1_1", diagnostics: parsed.diagnostics, conversion: null };
   }
-  const conversion = convertWorkflow(parsed.json.value, { ...options, floats: parsed.json.floats });
+  const { graph = true, ...convertOptions } = options;
+  if (!graph) {
+    const failure = conversionFailure(parsed.json.value, { ...convertOptions, floats: parsed.json.floats });
+    if (failure) return { failStep: "step_1_2", diagnostics: [failure], conversion: null };
+    const diagnostics = checkVariableNames(parsed.json.value, turn);
+    return { failStep: diagnostics.length ? "step_1_3" : null, diagnostics, conversion: null };
+  }
+  const conversion = convertWorkflow(parsed.json.value, { ...convertOptions, floats: parsed.json.floats });
   if (!conversion.ok) return { failStep: "step_1_2", diagnostics: conversion.issues, conversion };
   const diagnostics = checkVariableNames(parsed.json.value, turn);
   return { failStep: diagnostics.length ? "step_1_3" : null, diagnostics, conversion };

@@ -8,7 +8,7 @@
 
 import type { TurnSpec } from "../benchmark/turn";
 import { analyzeWorkflow } from "./analyze";
-import type { Conversion } from "./convert";
+import { convertWorkflow, type Conversion } from "./convert";
 import type { Diagnostic, DiagnosticLocation, OfficialStep, ResponseField } from "./diagnostics";
 import { officialFailStepOf, officialVerdict, type VerdictStep } from "./official-verdict";
 import { isJsonObject, ownValue, type JsonValue } from "./python-values";
@@ -187,7 +187,7 @@ function scoreRepaired(parsed: ParsedResponse, turn: ScoreTurn, original: Origin
     const workflowChanged = applied.some((repair) => !SELECTION_ONLY.has(repair.code));
     if (outcome.value === null) {
       const reparsed = parseResponse({ nodeSelection: outcome.nodeSelection, designPrinciple: outcome.designPrinciple, workflow: outcome.workflowText });
-      if (workflowChanged) officialFailStep = officialVerdict(reparsed, turn).failStep;
+      if (workflowChanged) officialFailStep = officialVerdict(reparsed, turn, { graph: false }).failStep;
       judge = judgeOf(reparsed, turn);
     } else {
       // The repaired object is what parsing its serialisation would give back (with no float literals), so it is
@@ -204,7 +204,11 @@ function scoreRepaired(parsed: ParsedResponse, turn: ScoreTurn, original: Origin
 
 export function scoreResponse(input: ResponseInput, turn: ScoreTurn): ScoredResponse {
   const parsed = parseResponse(input);
-  const verdict = officialVerdict(parsed, turn);
+  // The verdict needs only the conversion's checks; the Dify graph (layout included) is built when first read,
+  // since most callers (the score report, imports) never read it.
+  const verdict = officialVerdict(parsed, turn, { graph: false });
+  const converts = verdict.failStep === null || verdict.failStep === "step_1_3";
+  let conversion: Conversion | null | undefined;
   const judge = judgeOf(parsed, turn);
   const variableCheck = verdict.failStep === null ? [] : verdict.failStep === "step_1_3" ? verdict.diagnostics : undefined;
   const analysis = analyzeWorkflow(parsed, turn, judge ?? undefined, variableCheck);
@@ -214,7 +218,13 @@ export function scoreResponse(input: ResponseInput, turn: ScoreTurn): ScoredResp
     parsed,
     officialFailStep: verdict.failStep,
     officialDiagnostics: verdict.diagnostics,
-    conversion: verdict.conversion?.ok ? verdict.conversion.value : null,
+    get conversion(): Conversion | null {
+      if (conversion === undefined) {
+        const built = converts && parsed.json.ok ? convertWorkflow(parsed.json.value, { floats: parsed.json.floats }) : null;
+        conversion = built?.ok ? built.value : null;
+      }
+      return conversion;
+    },
     ruleJudge: judge,
     failStep,
     passed: failStep === null,
