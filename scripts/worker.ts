@@ -2,7 +2,7 @@
 // once against one database. Flags: --database URL, --once (exit when no job has work left), --lease-ms, --poll-ms.
 import { createDatabaseClient } from "@/lib/server/db";
 import { createWorker } from "@/lib/server/jobs/runtime";
-import { commandLineEnv, parseCommandLine, runCommandLine, usageError } from "./lib/cli";
+import { commandLineEnv, parseCommandLine, prepareDatabase, runCommandLine, usageError } from "./lib/cli";
 
 const USAGE = `Usage: npm run worker -- [--database URL] [--once] [--lease-ms N] [--poll-ms N]
 
@@ -37,6 +37,7 @@ async function main(): Promise<number> {
   const env = commandLineEnv(values.database);
   // Imports open their own connections through the server environment: point it at the same database.
   process.env.DATABASE_URL = env.DATABASE_URL;
+  prepareDatabase(env.DATABASE_URL);
   const db = createDatabaseClient(env.DATABASE_URL);
   const worker = createWorker(db, {
     ...(leaseMs ? { leaseMs } : {}),
