@@ -114,7 +114,7 @@ test.describe("workflow diff", () => {
 
     // n steps through the list; a changed node's prompt shows as a text diff; the node is selected on both canvases.
     const modified = expected.diff.changes.findIndex((change) => change.kind === "node-modified" && (change.fields ?? []).some((field) => field.text));
-    expect(modified).toBeGreaterThanOrEqual(0);
+    expect(modified, "the turn diff has a modified node with a text field").not.toBe(-1);
     await page.locator("body").press("n");
     await expect(page.getByTestId("change-position")).toHaveText(`1 / ${total}`);
     await page.getByTestId("change-item").nth(modified).click();

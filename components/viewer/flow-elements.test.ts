@@ -12,8 +12,10 @@ const overlays = overlaysFor(view);
 describe("toFlowNodes and toFlowEdges: marks from other features", () => {
   it("draws nothing extra without decorations or dimmed keys (the viewer's defaults)", () => {
     const nodes = toFlowNodes(view, overlays, null);
+    expect(nodes.length).toBeGreaterThan(0);
     expect(nodes.every((node) => node.data.decoration === null && !node.data.dimmed && node.className === undefined)).toBe(true);
     const edges = toFlowEdges(view, overlays);
+    expect(edges.length).toBeGreaterThan(0);
     expect(edges.every((edge) => edge.data?.decoration === null && !edge.data?.dimmed && edge.label === undefined)).toBe(true);
     expect(edges[0]!.style).toMatchObject({ stroke: "#64748b", strokeWidth: 1.5 });
   });

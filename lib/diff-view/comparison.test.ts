@@ -66,6 +66,7 @@ describe("buildComparison", () => {
     const comparison = buildComparison({ before, after: record(null, "Start", TURN_2) });
     expect(comparison.after.graph).toBe("none");
     expect(comparison.after.view).toBeNull();
+    expect(comparison.diff.nodes.length).toBeGreaterThan(0);
     expect(comparison.diff.nodes.every((node) => node.status === "removed")).toBe(true);
     expect(comparison.diff.issues.after.map((issue) => issue.code)).toEqual(["no-workflow"]);
     expect(comparison.merged).not.toBeNull();
