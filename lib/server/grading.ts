@@ -3,7 +3,7 @@ import "server-only";
 // and the GradingResult rows (§9 log). Reading checks "read"; storing grades checks "import", like re-scoring.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { createHash } from "node:crypto";
+import { sha256 } from "./hash";
 import { parseRunFile, parseGenerationFile } from "@/lib/benchmark/runs";
 import { CASES_PER_TURN } from "@/lib/stats/rates";
 import { benchmarkContext, describeModel, isGenerationFile, planGenerationRun, planRecordedRun } from "@/lib/import/plan";
@@ -31,7 +31,6 @@ export interface LoadedRubric {
 export const RUBRICS_DIR = path.join(process.cwd(), "rubrics");
 export const DEFAULT_RUBRIC_FILE = "chat2workflow.yaml";
 
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 export async function loadRubricFile(file: string): Promise<Result<LoadedRubric, string>> {
   let text: string;

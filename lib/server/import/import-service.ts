@@ -25,8 +25,6 @@ import { sha256 } from "../hash";
 import { loadBenchmarkSource } from "./benchmark-source";
 import { writeImport, type WriteResult } from "./write-import";
 
-export { sha256 };
-
 /** A file's name (as shown in messages) and its text, from an upload or from disk. */
 export interface ImportFile {
   name: string;

@@ -10,7 +10,7 @@ import type { Database } from "../db";
 import type { SessionUser } from "../session";
 import { loadBenchmarkSource } from "./benchmark-source";
 import { responseRows, type WriteOptions } from "./write-import";
-import { sha256 } from "./import-service";
+import { sha256 } from "../hash";
 
 export interface RescoreOutcome {
   runId: string;
