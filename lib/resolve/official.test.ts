@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildRunInputs, fileCheckFailure, judgedOutputs, uploadFileName } from "./official";
+import { buildRunInputs, fileCheckFailure, importFailureRecord, judgedOutputs, uploadFileName } from "./official";
 
 describe("official resolve rules", () => {
   it("names uploads after the pseudo-MIME type and builds file inputs, leaving out ground_truth and empty values", () => {
@@ -32,5 +32,14 @@ describe("official resolve rules", () => {
 
   it("shows the judge every output outside the file checks, files of other variables included", () => {
     expect(judgedOutputs({ report: { extension: ".pdf" }, summary: "s", chart: { extension: ".png" } }, { report: ".pdf" })).toEqual({ summary: "s", chart: { extension: ".png" } });
+  });
+
+  it("records a failed import as the official pass stage does: step_1_5 for refusals, Other-Error for 401 and no answer", () => {
+    expect(importFailureRecord({ step: "import", status: 400 })).toBe("step_1_5");
+    expect(importFailureRecord({ step: "import", status: 500 })).toBe("step_1_5");
+    expect(importFailureRecord({ step: "import", status: 401 })).toBe("Other-Error");
+    expect(importFailureRecord({ step: "import", status: null })).toBe("Other-Error");
+    expect(importFailureRecord({ step: "confirm", status: 400 })).toBe("step_1_5");
+    expect(importFailureRecord({ step: "confirm", status: 401 })).toBe("step_1_5");
   });
 });

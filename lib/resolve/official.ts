@@ -60,3 +60,14 @@ export function fileCheckFailure(outputs: Readonly<Record<string, JsonValue>>, c
 export function judgedOutputs(outputs: Readonly<Record<string, JsonValue>>, checks: Readonly<Record<string, string>>): Record<string, JsonValue> {
   return Object.fromEntries(Object.entries(outputs).filter(([name]) => !(name in checks)));
 }
+
+/**
+ * How the official pass stage records a Dify import that did not give an app (§3 step 5): an HTTP answer other than
+ * 200/202/401 to the import, or any failed confirmation, fails the item at step_1_5; a 401 or no answer at all
+ * (an exception) leaves it valid with api_key "Other-Error", so it counts as passed and then fails its three tests.
+ */
+export function importFailureRecord(failure: { step: "import" | "confirm"; status: number | null }): "step_1_5" | "Other-Error" {
+  if (failure.step === "confirm") return failure.status === null ? "Other-Error" : "step_1_5";
+  if (failure.status === null || failure.status === 401 || failure.status === 200) return "Other-Error";
+  return "step_1_5";
+}

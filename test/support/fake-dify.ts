@@ -1,7 +1,29 @@
-// A fake Dify 1.9 on 127.0.0.1 (node:http) for tests: the console endpoints the client uses (cookie sign-in with a
-// CSRF token, DSL import with a pending-confirm path, publish, API keys, app deletion) and the service API (multipart
-// file upload, blocking workflow run) with Dify's status codes and body shapes, plus faults and delays. It runs no
-// workflow: a run answers with what the test's `run` function returns.
+// A fake Dify 1.9 on 127.0.0.1 (node:http) for tests. It runs no workflow: a run answers with what the test's `run`
+// function returns. Faults (status, body, headers such as Retry-After, delays, non-JSON bodies) are served once each.
+//
+// What it follows, from Dify's source (langgenius/dify, api/):
+// - controllers/console/auth/login.py, libs/token.py: POST /console/api/login {email, password, remember_me} answers
+//   {"result":"success"}; 1.9.2+ set access_token (HttpOnly), refresh_token (HttpOnly) and csrf_token cookies, and
+//   console calls need the CSRF token in X-CSRF-Token equal to its cookie (else 401 "CSRF token is missing or
+//   invalid."); 1.9.0/1.9.1 put {access_token, refresh_token} in "data" for Authorization: Bearer (auth "body-tokens").
+//   Wrong credentials: 401 authentication_failed. POST /console/api/refresh-token renews the tokens (401 without one).
+// - controllers/console/app/app_import.py, services/app_dsl_service.py: POST /apps/imports {mode: "yaml-content",
+//   yaml_content} answers the Import {id, status, app_id, app_mode, current_dsl_version, imported_dsl_version,
+//   error}: 200 completed / completed-with-warnings (older minor version), 202 pending (newer version or older major),
+//   400 failed (not a mapping, no `app`, no app mode, a non-string version). POST /apps/imports/<id>/confirm: 200
+//   completed, 400 failed ("Import information expired or does not exist").
+// - controllers/console/app/workflow.py: POST /apps/<id>/workflows/publish -> 200 {"result":"success","created_at"}.
+// - controllers/console/apikey.py: POST /apps/<id>/api-keys -> 201 {id, type, token "app-…", last_used_at,
+//   created_at}; more than 10 keys: 400 max_keys_exceeded. controllers/console/app/app.py: DELETE /apps/<id> -> 204.
+// - controllers/service_api/app/file.py, fields/file_fields.py: POST /v1/files/upload, multipart `file` + `user`, ->
+//   201 {id, name, size, extension (no dot), mime_type, created_by, created_at}; 400 no_file_uploaded /
+//   too_many_files, 413 file_too_large, 415 unsupported_file_type.
+// - controllers/service_api/app/workflow.py, core/app/entities/task_entities.py: POST /v1/workflows/run {inputs,
+//   response_mode, user} -> 200 {workflow_run_id, task_id, data: {id, workflow_id, status, outputs, error,
+//   elapsed_time, total_tokens, total_steps, created_at, finished_at}}; file outputs are File dicts
+//   (core/file/models.py: dify_model_identity "__dify__file__", type, transfer_method, filename, extension with its
+//   dot, mime_type, size, url, ...). Rate limits answer 429.
+// - libs/external_api.py: errors are {code, message, status}; an invalid API key is 401 unauthorized.
 
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -10,9 +32,11 @@ import { cancellableDelays, listenOnLoopback, readBody } from "./loopback-server
 
 export interface FakeDifyApp {
   id: string;
+  name: string;
   yaml: string;
   published: boolean;
   deleted: boolean;
+  apiKeys: number;
 }
 
 export interface FakeDifyFile {
@@ -24,22 +48,30 @@ export interface FakeDifyFile {
   appId: string;
 }
 
-/** A fault for one endpoint: answer with this status and body (after delayMs) instead of serving it. */
+/** A fault for one endpoint: answer with this status, body (a string is sent as is) and headers after delayMs. */
 export interface FakeDifyFault {
   status: number;
   body?: unknown;
+  headers?: Record<string, string>;
   delayMs?: number;
 }
 
-export type FakeDifyEndpoint = "login" | "import" | "confirm" | "publish" | "api-key" | "delete" | "upload" | "run";
+export type FakeDifyEndpoint = "login" | "refresh" | "import" | "confirm" | "publish" | "api-key" | "delete" | "upload" | "run";
+
+/** What a run answers: outputs (status "succeeded"), or a whole result. */
+export type FakeRunResult = Record<string, unknown> | { fakeRun: { status: string; outputs: Record<string, unknown> | null; error?: string | null } };
 
 export interface FakeDifyOptions {
   email?: string;
   password?: string;
-  /** The server's DSL version; an import of another version is pending until confirmed (default "0.4.0"). */
+  /** "cookies" (1.9.2+, default) or "body-tokens" (1.9.0/1.9.1). */
+  auth?: "cookies" | "body-tokens";
+  /** Access tokens expire after this many milliseconds (default: never). */
+  accessTokenTtlMs?: number;
+  /** The server's DSL version (default "0.4.0", as Dify 1.9). */
   dslVersion?: string;
   /** What a workflow run outputs (default: the inputs echoed back). */
-  run?: (app: FakeDifyApp, inputs: Record<string, unknown>) => Record<string, unknown>;
+  run?: (app: FakeDifyApp, inputs: Record<string, unknown>) => FakeRunResult | Promise<FakeRunResult>;
   /** Milliseconds before a run answers. */
   runDelayMs?: number;
 }
@@ -55,7 +87,30 @@ export interface FakeDify {
   faults: Map<FakeDifyEndpoint, FakeDifyFault[]>;
   /** Every request as "METHOD path". */
   log: string[];
+  /** Every run's inputs, in order. */
+  runs: { appId: string; inputs: Record<string, unknown>; user: unknown }[];
+  /** Expires every access token now (the next console call gets 401 until refreshed). */
+  expireSessions(): void;
   close(): Promise<void>;
+}
+
+/** A file output as Dify's File.to_dict renders it in a run's outputs. */
+export function difyFileOutput(extension: string, mimeType = "application/octet-stream"): Record<string, unknown> {
+  const id = randomUUID();
+  return {
+    dify_model_identity: "__dify__file__",
+    id: null,
+    tenant_id: randomUUID(),
+    type: mimeType.startsWith("image/") ? "image" : mimeType.startsWith("audio/") ? "audio" : "document",
+    transfer_method: "tool_file",
+    remote_url: null,
+    related_id: id,
+    filename: `${id.slice(0, 8)}${extension}`,
+    extension,
+    mime_type: mimeType,
+    size: 1024,
+    url: `http://127.0.0.1/files/tools/${id}${extension}?timestamp=0&nonce=0&sign=fake`,
+  };
 }
 
 function cookiesOf(request: IncomingMessage): Map<string, string> {
@@ -69,32 +124,67 @@ function cookiesOf(request: IncomingMessage): Map<string, string> {
 
 const now = () => Math.floor(Date.now() / 1000);
 
+/** Dify's check_version_compatibility: pending for a newer version or an older major, warnings for an older minor. */
+function importStatus(imported: string, current: string): "completed" | "completed-with-warnings" | "pending" | "failed" {
+  const parse = (version: string) => {
+    const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
+    return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : null;
+  };
+  const a = parse(imported);
+  const b = parse(current);
+  if (!a || !b) return "failed";
+  const compare = a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
+  if (compare > 0) return "pending";
+  if (a[0]! < b[0]!) return "pending";
+  if (a[1]! < b[1]!) return "completed-with-warnings";
+  return "completed";
+}
+
+const MAX_API_KEYS = 10;
+
 export async function startFakeDify(options: FakeDifyOptions = {}): Promise<FakeDify> {
   const email = options.email ?? "admin@example.com";
   const password = options.password ?? "correct horse";
   const dslVersion = options.dslVersion ?? "0.4.0";
-  const sessions = new Map<string, string>(); // access token -> csrf token
+  const auth = options.auth ?? "cookies";
+  const sessions = new Map<string, { csrf: string; expiresAt: number }>(); // access token -> session
+  const refreshTokens = new Set<string>();
   const imports = new Map<string, { yaml: string }>();
   const apiKeys = new Map<string, string>(); // token -> app id
   const apps = new Map<string, FakeDifyApp>();
   const files = new Map<string, FakeDifyFile>();
   const faults = new Map<FakeDifyEndpoint, FakeDifyFault[]>();
   const log: string[] = [];
+  const runs: FakeDify["runs"] = [];
   const delays = cancellableDelays();
 
   const send = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}) => {
-    if (response.destroyed) return;
-    const text = body === undefined ? "" : JSON.stringify(body);
-    response.writeHead(status, { ...(text ? { "content-type": "application/json" } : {}), ...headers });
-    response.end(text);
+    const raw = typeof body === "string";
+    response.writeHead(status, { ...(body === undefined ? {} : { "content-type": raw ? "text/html" : "application/json" }), ...headers });
+    response.end(body === undefined ? undefined : raw ? body : JSON.stringify(body));
   };
-  const error = (response: ServerResponse, status: number, code: string, message: string) => send(response, status, { code, message, status });
+  const error = (response: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}) => send(response, status, { code, message, status }, headers);
 
   const createApp = (yaml: string): FakeDifyApp => {
-    const app = { id: randomUUID(), yaml, published: false, deleted: false };
+    const parsed = parseYaml(yaml) as { app?: { name?: string } };
+    const app: FakeDifyApp = { id: randomUUID(), name: String(parsed.app?.name ?? "app"), yaml, published: false, deleted: false, apiKeys: 0 };
     apps.set(app.id, app);
     return app;
   };
+
+  const issueTokens = () => {
+    const access = randomUUID();
+    const refresh = randomUUID();
+    const csrf = randomUUID();
+    sessions.set(access, { csrf, expiresAt: options.accessTokenTtlMs ? Date.now() + options.accessTokenTtlMs : Number.POSITIVE_INFINITY });
+    refreshTokens.add(refresh);
+    return { access, refresh, csrf };
+  };
+  const tokenCookies = (tokens: { access: string; refresh: string; csrf: string }) => [
+    `access_token=${tokens.access}; Path=/; HttpOnly; SameSite=Lax`,
+    `refresh_token=${tokens.refresh}; Path=/; HttpOnly; SameSite=Lax`,
+    `csrf_token=${tokens.csrf}; Path=/; SameSite=Lax`,
+  ];
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
@@ -102,39 +192,48 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
     const path = url.pathname;
     log.push(`${method} ${path}`);
     const body = await readBody(request);
-    const json = (): Record<string, unknown> => {
+    const json = (): Record<string, unknown> | null => {
       try {
-        return JSON.parse(body.toString("utf8") || "{}") as Record<string, unknown>;
+        const parsed = JSON.parse(body.toString("utf8") || "{}") as unknown;
+        return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
       } catch {
-        return {};
+        return null;
       }
     };
     const endpoint: FakeDifyEndpoint | null =
-      path === "/console/api/login" ? "login"
-      : path === "/console/api/apps/imports" ? "import"
-      : /^\/console\/api\/apps\/imports\/[^/]+\/confirm$/.test(path) ? "confirm"
-      : /^\/console\/api\/apps\/[^/]+\/workflows\/publish$/.test(path) ? "publish"
-      : /^\/console\/api\/apps\/[^/]+\/api-keys$/.test(path) ? "api-key"
+      path === "/console/api/login" && method === "POST" ? "login"
+      : path === "/console/api/refresh-token" && method === "POST" ? "refresh"
+      : path === "/console/api/apps/imports" && method === "POST" ? "import"
+      : /^\/console\/api\/apps\/imports\/[^/]+\/confirm$/.test(path) && method === "POST" ? "confirm"
+      : /^\/console\/api\/apps\/[^/]+\/workflows\/publish$/.test(path) && method === "POST" ? "publish"
+      : /^\/console\/api\/apps\/[^/]+\/api-keys$/.test(path) && method === "POST" ? "api-key"
       : /^\/console\/api\/apps\/[^/]+$/.test(path) && method === "DELETE" ? "delete"
-      : path === "/v1/files/upload" ? "upload"
-      : path === "/v1/workflows/run" ? "run"
+      : path === "/v1/files/upload" && method === "POST" ? "upload"
+      : path === "/v1/workflows/run" && method === "POST" ? "run"
       : null;
-    if (!endpoint) return error(response, 404, "not_found", "The requested URL was not found on the server.");
+    if (!endpoint) return error(response, 404, "not_found", "The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.");
     const fault = faults.get(endpoint)?.shift();
     if (fault) {
       if (fault.delayMs) await delays.wait(fault.delayMs);
-      return send(response, fault.status, fault.body ?? { code: "fault", message: `injected ${fault.status}`, status: fault.status });
+      return send(response, fault.status, fault.body ?? { code: "fault", message: `injected ${fault.status}`, status: fault.status }, fault.headers ?? {});
     }
 
     if (endpoint === "login") {
       const credentials = json();
+      if (!credentials || typeof credentials.email !== "string" || typeof credentials.password !== "string") return error(response, 400, "invalid_param", "email and password are required");
       if (credentials.email !== email || credentials.password !== password) return error(response, 401, "authentication_failed", "Invalid email or password.");
-      const access = randomUUID();
-      const csrf = randomUUID();
-      sessions.set(access, csrf);
-      return send(response, 200, { result: "success" }, {
-        "set-cookie": [`access_token=${access}; Path=/; HttpOnly; SameSite=Lax`, `refresh_token=${randomUUID()}; Path=/; HttpOnly; SameSite=Lax`, `csrf_token=${csrf}; Path=/; SameSite=Lax`],
-      });
+      const tokens = issueTokens();
+      if (auth === "body-tokens") return send(response, 200, { result: "success", data: { access_token: tokens.access, refresh_token: tokens.refresh } });
+      return send(response, 200, { result: "success" }, { "set-cookie": tokenCookies(tokens) });
+    }
+
+    if (endpoint === "refresh") {
+      const refresh = auth === "body-tokens" ? json()?.refresh_token : cookiesOf(request).get("refresh_token");
+      if (typeof refresh !== "string" || !refreshTokens.has(refresh)) return send(response, 401, { result: "fail", message: "No refresh token provided" });
+      refreshTokens.delete(refresh);
+      const tokens = issueTokens();
+      if (auth === "body-tokens") return send(response, 200, { result: "success", data: { access_token: tokens.access, refresh_token: tokens.refresh } });
+      return send(response, 200, { result: "success" }, { "set-cookie": tokenCookies(tokens) });
     }
 
     if (endpoint === "upload" || endpoint === "run") {
@@ -144,62 +243,81 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
       if (!app || app.deleted) return error(response, 401, "unauthorized", "Access token is invalid");
       if (endpoint === "upload") {
         const form = await new Request("http://127.0.0.1/upload", { method: "POST", headers: { "content-type": request.headers["content-type"] ?? "" }, body: new Uint8Array(body) }).formData().catch(() => null);
-        const file = form?.get("file");
-        if (!form || !(file instanceof File)) return error(response, 400, "no_file_uploaded", "Please upload your file.");
+        const uploads = form ? [...form.values()].filter((value) => value instanceof File) : [];
+        if (!form || uploads.length === 0 || !(form.get("file") instanceof File)) return error(response, 400, "no_file_uploaded", "Please upload your file.");
+        if (uploads.length > 1) return error(response, 400, "too_many_files", "Only one file is allowed.");
+        const file = form.get("file") as File;
         const user = form.get("user");
         const stored: FakeDifyFile = { id: randomUUID(), name: file.name, mimeType: file.type, size: file.size, user: typeof user === "string" ? user : "", appId: app.id };
         files.set(stored.id, stored);
-        const extension = file.name.includes(".") ? file.name.split(".").at(-1) : "";
+        const extension = file.name.includes(".") ? (file.name.split(".").at(-1) ?? "") : "";
         return send(response, 201, { id: stored.id, name: stored.name, size: stored.size, extension, mime_type: stored.mimeType, created_by: randomUUID(), created_at: now() });
       }
       const run = json();
+      if (!run || run.inputs === null || typeof run.inputs !== "object" || Array.isArray(run.inputs)) return error(response, 400, "invalid_param", "inputs is required in input form");
+      if (typeof run.user !== "string" || run.user === "") return error(response, 400, "invalid_param", "user is required");
       if (run.response_mode !== "blocking" && run.response_mode !== "streaming") return error(response, 400, "invalid_param", "response_mode must be blocking or streaming");
-      if (!app.published) return error(response, 400, "app_unavailable", "App unavailable, please check your app configurations.");
-      const inputs = (run.inputs ?? {}) as Record<string, unknown>;
+      if (!app.published) return error(response, 400, "invalid_param", "Workflow not published");
+      const inputs = run.inputs as Record<string, unknown>;
+      runs.push({ appId: app.id, inputs, user: run.user });
       if (options.runDelayMs) await delays.wait(options.runDelayMs);
-      const outputs = options.run ? options.run(app, inputs) : inputs;
+      const produced = options.run ? await options.run(app, inputs) : inputs;
+      const result = "fakeRun" in produced && produced.fakeRun !== null && typeof produced.fakeRun === "object" ? (produced.fakeRun as { status: string; outputs: Record<string, unknown> | null; error?: string | null }) : { status: "succeeded", outputs: produced, error: null };
       const runId = randomUUID();
       return send(response, 200, {
-        workflow_run_id: runId,
         task_id: randomUUID(),
-        data: { id: runId, workflow_id: app.id, status: "succeeded", outputs, error: null, elapsed_time: 0.5, total_tokens: 0, total_steps: 3, created_at: now(), finished_at: now() },
+        workflow_run_id: runId,
+        data: { id: runId, workflow_id: app.id, status: result.status, outputs: result.outputs, error: result.error ?? null, elapsed_time: 0.5, total_tokens: 0, total_steps: 3, created_at: now(), finished_at: now() },
       });
     }
 
-    // Console endpoints: the access-token cookie, and the CSRF token in X-CSRF-Token matching its cookie.
+    // Console endpoints: a live access token (cookie or bearer), and with cookies the CSRF header matching its cookie.
     const cookies = cookiesOf(request);
-    const csrf = sessions.get(cookies.get("access_token") ?? "");
-    if (!csrf) return error(response, 401, "unauthorized", "Invalid token.");
-    if (request.headers["x-csrf-token"] !== csrf || cookies.get("csrf_token") !== csrf) return error(response, 401, "unauthorized", "CSRF token is missing or invalid.");
+    const bearer = (request.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
+    const accessToken = cookies.get("access_token") ?? bearer;
+    const session = sessions.get(accessToken);
+    if (!session || session.expiresAt <= Date.now()) return error(response, 401, "unauthorized", "Invalid token.");
+    if (cookies.has("access_token") && (request.headers["x-csrf-token"] !== session.csrf || cookies.get("csrf_token") !== session.csrf)) return error(response, 401, "unauthorized", "CSRF token is missing or invalid.");
 
     if (endpoint === "import") {
-      const { mode, yaml_content: yaml } = json();
-      if (mode !== "yaml-content" || typeof yaml !== "string") return error(response, 400, "invalid_param", "yaml_content is required when mode is yaml-content");
+      const payload = json();
       const id = randomUUID();
-      let version: unknown;
+      const failed = (message: string) => send(response, 400, { id, status: "failed", app_id: null, app_mode: null, current_dsl_version: dslVersion, imported_dsl_version: "", error: message });
+      if (!payload || payload.mode !== "yaml-content") return error(response, 400, "invalid_param", `Invalid import_mode: ${String(payload?.mode)}`);
+      const yaml = payload.yaml_content;
+      if (typeof yaml !== "string" || yaml === "") return failed("yaml_content is required when import_mode is yaml-content");
+      let parsed: unknown;
       try {
-        const parsed = parseYaml(yaml) as Record<string, unknown> | null;
-        if (!parsed || typeof parsed !== "object" || !parsed.app) throw new Error("Missing app data in YAML content");
-        version = parsed.version;
+        parsed = parseYaml(yaml);
       } catch (problem) {
-        return send(response, 400, { id, status: "failed", app_id: null, app_mode: null, current_dsl_version: dslVersion, imported_dsl_version: "", error: problem instanceof Error ? problem.message : "Invalid YAML format" });
+        return failed(`Invalid YAML format: ${problem instanceof Error ? problem.message : String(problem)}`);
       }
-      if (String(version) !== dslVersion) {
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return failed("Invalid YAML format: content must be a mapping");
+      const data = parsed as Record<string, unknown>;
+      const version = data.version ?? "0.1.0";
+      if (typeof version !== "string") return failed(`Invalid version type, expected str, got ${typeof version}`);
+      const status = importStatus(version, dslVersion);
+      if (status === "failed") return failed(`Invalid version: ${version}`);
+      const appData = data.app as Record<string, unknown> | undefined;
+      if (!appData) return failed("Missing app data in YAML content");
+      if (status === "pending") {
         imports.set(id, { yaml });
-        return send(response, 202, { id, status: "pending", app_id: null, app_mode: "workflow", current_dsl_version: dslVersion, imported_dsl_version: String(version), error: "" });
+        return send(response, 202, { id, status, app_id: null, app_mode: null, current_dsl_version: dslVersion, imported_dsl_version: version, error: "" });
       }
+      if (!appData.mode) return failed("loss app mode");
       const app = createApp(yaml);
-      return send(response, 200, { id, status: "completed", app_id: app.id, app_mode: "workflow", current_dsl_version: dslVersion, imported_dsl_version: dslVersion, error: "" });
+      return send(response, 200, { id, status, app_id: app.id, app_mode: String(appData.mode), current_dsl_version: dslVersion, imported_dsl_version: version, error: "" });
     }
     // /console/api/apps/<app id>/... and /console/api/apps/imports/<import id>/confirm
     const segments = path.split("/").map(decodeURIComponent);
     if (endpoint === "confirm") {
       const importId = segments[5] ?? "";
       const pending = imports.get(importId);
-      if (!pending) return send(response, 400, { id: importId, status: "failed", app_id: null, error: "Import information expired or does not exist" });
+      if (!pending) return send(response, 400, { id: importId, status: "failed", app_id: null, app_mode: null, current_dsl_version: dslVersion, imported_dsl_version: "", error: "Import information expired or does not exist" });
       imports.delete(importId);
       const app = createApp(pending.yaml);
-      return send(response, 200, { id: importId, status: "completed", app_id: app.id, app_mode: "workflow", current_dsl_version: dslVersion, imported_dsl_version: dslVersion, error: "" });
+      const version = String((parseYaml(pending.yaml) as { version?: unknown }).version ?? "0.1.0");
+      return send(response, 200, { id: importId, status: "completed", app_id: app.id, app_mode: "workflow", current_dsl_version: dslVersion, imported_dsl_version: version, error: "" });
     }
     const app = apps.get(segments[4] ?? "");
     if (!app || app.deleted) return error(response, 404, "app_not_found", "App not found.");
@@ -208,6 +326,8 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
       return send(response, 200, { result: "success", created_at: now() });
     }
     if (endpoint === "api-key") {
+      if (app.apiKeys >= MAX_API_KEYS) return error(response, 400, "max_keys_exceeded", `Cannot create more than ${MAX_API_KEYS} API keys for this resource type.`);
+      app.apiKeys += 1;
       const token = `app-${randomUUID().replaceAll("-", "").slice(0, 24)}`;
       apiKeys.set(token, app.id);
       return send(response, 201, { id: randomUUID(), type: "app", token, last_used_at: null, created_at: now() });
@@ -217,7 +337,9 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
   }
 
   const server = createServer((request, response) => {
-    handle(request, response).catch((problem: unknown) => error(response, 500, "internal_server_error", String(problem)));
+    handle(request, response).catch((problem: unknown) => {
+      if (!response.headersSent) error(response, 500, "internal_server_error", String(problem));
+    });
   });
   const { port, close } = await listenOnLoopback(server);
   const origin = `http://127.0.0.1:${port}`;
@@ -229,6 +351,10 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
     files,
     faults,
     log,
+    runs,
+    expireSessions() {
+      for (const session of sessions.values()) session.expiresAt = 0;
+    },
     close() {
       delays.cancelAll();
       return close();

@@ -3,7 +3,8 @@
 // malformed answers) coming back as data naming its step.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDify, type FakeDify } from "@/test/support/fake-dify";
-import { runWorkflow, signIn, uploadFile, type DifyConsole } from "./client";
+import { difyFileOutput } from "@/test/support/fake-dify";
+import { isTransient, runWorkflow, signIn, uploadFile, type DifyConsole } from "./client";
 
 const yaml = (version: string) => `app:\n  mode: workflow\n  name: Summary_1\nkind: app\nversion: ${version}\nworkflow:\n  graph:\n    nodes: []\n`;
 const pdf = new Uint8Array(new TextEncoder().encode("%PDF-1.4 fake"));
@@ -12,7 +13,7 @@ describe("Dify client against the fake Dify", () => {
   let dify: FakeDify;
   let consoleApi: DifyConsole;
   beforeAll(async () => {
-    dify = await startFakeDify({ run: (_app, inputs) => ({ text: `summary of ${JSON.stringify(inputs)}`, files: [{ extension: ".pdf" }] }) });
+    dify = await startFakeDify({ run: (_app, inputs) => ({ text: `summary of ${JSON.stringify(inputs)}`, files: [difyFileOutput(".pdf", "application/pdf")] }) });
     const signedIn = await signIn(dify.consoleBase, "admin@example.com", "correct horse");
     if (!signedIn.ok) throw new Error(signedIn.error.message);
     consoleApi = signedIn.value;
@@ -36,16 +37,17 @@ describe("Dify client against the fake Dify", () => {
     expect(dify.files.get(uploaded.value.id)).toMatchObject({ name: "document.pdf", mimeType: "document/pdf", size: pdf.length, user: "evaluator", appId });
     const inputs = { paper: { transfer_method: "local_file", upload_file_id: uploaded.value.id, type: "document" }, language: "English" };
     const run = await runWorkflow(dify.serviceBase, key.value, { inputs, user: "evaluator" });
-    expect(run).toMatchObject({ ok: true, value: { status: "succeeded", error: null, outputs: { text: `summary of ${JSON.stringify(inputs)}`, files: [{ extension: ".pdf" }] } } });
+    expect(run).toMatchObject({ ok: true, value: { status: "succeeded", error: null, outputs: { text: `summary of ${JSON.stringify(inputs)}`, files: [{ extension: ".pdf", mime_type: "application/pdf", dify_model_identity: "__dify__file__" }] } } });
+    expect(dify.runs.at(-1)).toEqual({ appId, inputs, user: "evaluator" });
     expect(await consoleApi.deleteApp(appId)).toEqual({ ok: true, value: undefined });
     expect(dify.apps.get(appId)?.deleted).toBe(true);
     expect(await runWorkflow(dify.serviceBase, key.value, { inputs, user: "evaluator" })).toMatchObject({ ok: false, error: { step: "run", status: 401, kind: "http" } });
   });
 
-  it("confirms a pending import (another DSL version) and gets the app from the confirmation", async () => {
+  it("confirms a pending import (a newer DSL version) and gets the app from the confirmation", async () => {
     const before = dify.log.length;
-    const imported = await consoleApi.importDsl(yaml("0.1.5"));
-    expect(imported).toMatchObject({ ok: true, value: { status: "confirmed" } });
+    const imported = await consoleApi.importDsl(yaml("0.5.0"));
+    expect(imported).toMatchObject({ ok: true, value: { status: "completed", confirmed: true } });
     expect(dify.log.slice(before)).toEqual([expect.stringMatching(/^POST \/console\/api\/apps\/imports$/), expect.stringMatching(/^POST \/console\/api\/apps\/imports\/[^/]+\/confirm$/)]);
     if (imported.ok) expect(dify.apps.has(imported.value.appId)).toBe(true);
   });
@@ -55,7 +57,9 @@ describe("Dify client against the fake Dify", () => {
     expect(failed).toMatchObject({ ok: false, error: { step: "import", status: 400, kind: "http" } });
     if (!failed.ok) expect(failed.error.message).toContain("Missing app data");
     dify.faults.set("confirm", [{ status: 400, body: { status: "failed", error: "Import information expired or does not exist" } }]);
-    expect(await consoleApi.importDsl(yaml("0.1.5"))).toMatchObject({ ok: false, error: { step: "confirm", status: 400 } });
+    const expired = await consoleApi.importDsl(yaml("1.0.0"));
+    expect(expired).toMatchObject({ ok: false, error: { step: "confirm", status: 400, message: "HTTP 400: Import information expired or does not exist" } });
+    expect(await consoleApi.importDsl("version: 0.4\napp:\n  mode: workflow\n")).toMatchObject({ ok: false, error: { step: "import", status: 400, message: expect.stringContaining("Invalid version type") } });
   });
 
   it("turns HTTP faults, timeouts and malformed answers into errors naming the step", async () => {
@@ -84,6 +88,93 @@ describe("Dify client against the fake Dify", () => {
     const cookie = login.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
     const bare = await fetch(`${dify.consoleBase}/apps/imports`, { method: "POST", headers: { cookie }, body: JSON.stringify({ mode: "yaml-content", yaml_content: yaml("0.4.0") }) });
     expect(bare.status).toBe(401);
+  });
+
+  it("imports an older minor DSL version with warnings, without a confirmation", async () => {
+    const before = dify.log.length;
+    expect(await consoleApi.importDsl(yaml("0.3.1"))).toMatchObject({ ok: true, value: { status: "completed-with-warnings", confirmed: false } });
+    expect(dify.log.slice(before)).toEqual(["POST /console/api/apps/imports"]);
+  });
+
+  it("reports 429 with its Retry-After, 5xx and HTML error pages as transient HTTP errors with Dify's code", async () => {
+    const imported = await consoleApi.importDsl(yaml("0.4.0"));
+    if (!imported.ok) throw new Error(imported.error.message);
+    await consoleApi.publish(imported.value.appId);
+    const key = await consoleApi.createApiKey(imported.value.appId);
+    if (!key.ok) throw new Error(key.error.message);
+    dify.faults.set("run", [
+      { status: 429, body: { code: "too_many_requests", message: "Too many requests. Please try again later.", status: 429 }, headers: { "retry-after": "7" } },
+      { status: 502, body: "<html><body>502 Bad Gateway</body></html>" },
+    ]);
+    const limited = await runWorkflow(dify.serviceBase, key.value, { inputs: {}, user: "u" });
+    expect(limited).toMatchObject({ ok: false, error: { step: "run", status: 429, code: "too_many_requests", retryAfterMs: 7000, kind: "http" } });
+    if (!limited.ok) expect(isTransient(limited.error)).toBe(true);
+    const gateway = await runWorkflow(dify.serviceBase, key.value, { inputs: {}, user: "u" });
+    expect(gateway).toMatchObject({ ok: false, error: { status: 502, kind: "http", message: expect.stringContaining("502 Bad Gateway") } });
+    if (!gateway.ok) expect(isTransient(gateway.error)).toBe(true);
+    const unpublishedApp = await consoleApi.importDsl(yaml("0.4.0"));
+    if (!unpublishedApp.ok) throw new Error(unpublishedApp.error.message);
+    const unpublishedKey = await consoleApi.createApiKey(unpublishedApp.value.appId);
+    if (!unpublishedKey.ok) throw new Error(unpublishedKey.error.message);
+    const refused = await runWorkflow(dify.serviceBase, unpublishedKey.value, { inputs: {}, user: "u" });
+    expect(refused).toMatchObject({ ok: false, error: { status: 400, code: "invalid_param" } });
+    if (!refused.ok) expect(isTransient(refused.error)).toBe(false);
+  });
+
+  it("reports a failed run's status and error rather than judging it", async () => {
+    const failing = await startFakeDify({ run: () => ({ fakeRun: { status: "failed", outputs: {}, error: "Node LLM run failed: quota exceeded" } }) });
+    try {
+      const session = await signIn(failing.consoleBase, "admin@example.com", "correct horse");
+      if (!session.ok) throw new Error(session.error.message);
+      const imported = await session.value.importDsl(yaml("0.4.0"));
+      if (!imported.ok) throw new Error(imported.error.message);
+      await session.value.publish(imported.value.appId);
+      const key = await session.value.createApiKey(imported.value.appId);
+      if (!key.ok) throw new Error(key.error.message);
+      expect(await runWorkflow(failing.serviceBase, key.value, { inputs: {}, user: "u" })).toMatchObject({ ok: true, value: { status: "failed", outputs: {}, error: "Node LLM run failed: quota exceeded" } });
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it("stops a call when the caller's signal aborts, as cancelled rather than timed out", async () => {
+    const imported = await consoleApi.importDsl(yaml("0.4.0"));
+    if (!imported.ok) throw new Error(imported.error.message);
+    await consoleApi.publish(imported.value.appId);
+    const key = await consoleApi.createApiKey(imported.value.appId);
+    if (!key.ok) throw new Error(key.error.message);
+    dify.faults.set("run", [{ status: 200, body: { data: {} }, delayMs: 2_000 }]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    expect(await runWorkflow(dify.serviceBase, key.value, { inputs: {}, user: "u" }, { signal: controller.signal })).toMatchObject({ ok: false, error: { kind: "cancelled" } });
+  });
+
+  it("refuses an eleventh API key with Dify's 400 max_keys_exceeded", async () => {
+    const imported = await consoleApi.importDsl(yaml("0.4.0"));
+    if (!imported.ok) throw new Error(imported.error.message);
+    for (let index = 0; index < 10; index += 1) expect((await consoleApi.createApiKey(imported.value.appId)).ok).toBe(true);
+    expect(await consoleApi.createApiKey(imported.value.appId)).toMatchObject({ ok: false, error: { step: "api-key", status: 400, code: "max_keys_exceeded" } });
+  });
+
+  it("refreshes an expired session once and repeats the call (cookies and 1.9.0/1.9.1 body tokens)", async () => {
+    for (const auth of ["cookies", "body-tokens"] as const) {
+      const server = await startFakeDify({ auth });
+      try {
+        const session = await signIn(server.consoleBase, "admin@example.com", "correct horse");
+        if (!session.ok) throw new Error(session.error.message);
+        server.expireSessions();
+        const before = server.log.length;
+        expect((await session.value.importDsl(yaml("0.4.0"))).ok).toBe(true);
+        expect(server.log.slice(before)).toEqual(["POST /console/api/apps/imports", "POST /console/api/refresh-token", "POST /console/api/apps/imports"]);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it("reports a sign-in Dify refuses in a 200 answer (no workspace)", async () => {
+    dify.faults.set("login", [{ status: 200, body: { result: "fail", data: "workspace not found, please contact system admin to invite you to join in a workspace" } }]);
+    expect(await signIn(dify.consoleBase, "admin@example.com", "correct horse")).toMatchObject({ ok: false, error: { step: "sign-in", message: expect.stringContaining("workspace not found") } });
   });
 
   it("reports a server that is not there as a connection error", async () => {

@@ -1,17 +1,25 @@
 import "server-only";
-// A small explicit client for a self-hosted Dify 1.9: the console API (sign-in with the CSRF cookie, DSL import with
-// the pending-confirm path, publish, API key, app deletion) and the service API (file upload, blocking workflow run
-// with a timeout). Every call returns data — never throws — naming the step, HTTP status and Dify's message.
+// A small explicit client for a self-hosted Dify 1.9: the console API (sign-in, DSL import with the pending-confirm
+// path, publish, API key, app deletion) and the service API (file upload, blocking workflow run with a timeout).
+// Every call returns data — never throws — naming the step, HTTP status, Dify's error code and message.
 //
 // Public API:
 //   signIn(consoleBase, email, password, deps?) -> DifyResult<DifyConsole>
-//   DifyConsole { importDsl(yaml) -> {appId, status}, publish(appId), createApiKey(appId) -> token, deleteApp(appId) }
-//   uploadFile(serviceBase, apiKey, { fileName, mimeType, bytes, user }) -> { id, extension }
-//   runWorkflow(serviceBase, apiKey, { inputs, user, timeoutMs? }) -> { status, outputs, error, elapsedTime }
+//   DifyConsole { importDsl(yaml) -> ImportedApp, publish(appId), createApiKey(appId) -> token, deleteApp(appId) }
+//   uploadFile(serviceBase, apiKey, { fileName, mimeType, bytes, user }, deps?) -> { id, extension }
+//   runWorkflow(serviceBase, apiKey, { inputs, user, timeoutMs? }, deps?) -> { runId, status, outputs, error, elapsedTime }
+//   isTransient(error): whether another try may succeed (429, 5xx, connection)
 //   DIFY_RUN_TIMEOUT_MS: 20 minutes, Dify's default WORKFLOW_MAX_EXECUTION_TIME
+//
+// Sign-in, as Dify's controllers do it: 1.9.2 and later answer POST /login with {"result":"success"} and set the
+// access_token, refresh_token and csrf_token cookies (prefixed __Host- behind HTTPS); console calls send the cookies
+// back and the CSRF token in X-CSRF-Token. 1.9.0/1.9.1 return {"result":"success","data":{access_token,refresh_token}}
+// instead, used as "Authorization: Bearer". An expired access token (401) is refreshed once through POST
+// /refresh-token (the refresh cookie, or {refresh_token} in the body before 1.9.2) and the call is repeated.
 
 export const DIFY_RUN_TIMEOUT_MS = 20 * 60 * 1000;
 const CONSOLE_TIMEOUT_MS = 60_000;
+const UPLOAD_TIMEOUT_MS = 120_000;
 
 export type DifyStep = "sign-in" | "import" | "confirm" | "publish" | "api-key" | "delete" | "upload" | "run";
 
@@ -19,21 +27,29 @@ export interface DifyError {
   step: DifyStep;
   /** HTTP status; null when no response arrived (connection error, timeout). */
   status: number | null;
-  kind: "http" | "timeout" | "connection" | "malformed";
+  kind: "http" | "timeout" | "connection" | "malformed" | "cancelled";
+  /** Dify's error code (e.g. "unsupported_file_type", "app_unavailable") when the body had one. */
+  code: string | null;
   message: string;
+  /** The server's Retry-After in milliseconds (429 and 503 answers). */
+  retryAfterMs: number | null;
 }
 
 export type DifyResult<T> = { ok: true; value: T } | { ok: false; error: DifyError };
 
 export interface DifyDeps {
   fetch?: typeof fetch;
+  /** Aborts every call in flight (a cancelled job, a lost lease): the error's kind is "cancelled". */
+  signal?: AbortSignal;
 }
 
 export interface ImportedApp {
   appId: string;
-  /** "completed", "completed-with-warnings", or "confirmed" after the pending-confirm path. */
+  /** Dify's import status: "completed" or "completed-with-warnings" (also after a confirmation). */
   status: string;
   importId: string;
+  /** The import was pending (202: another DSL version) and was confirmed. */
+  confirmed: boolean;
 }
 
 export interface DifyConsole {
@@ -50,16 +66,27 @@ export interface UploadedFile {
 
 export interface WorkflowRun {
   runId: string | null;
+  /** "succeeded" | "failed" | "stopped" | "partial-succeeded"; reported, not judged (the official stage ignores it). */
   status: string | null;
   outputs: Record<string, unknown> | null;
   error: string | null;
+  /** Seconds, as Dify reports it. */
   elapsedTime: number | null;
 }
 
 const ok = <T>(value: T): DifyResult<T> => ({ ok: true, value });
-const fail = <T>(step: DifyStep, kind: DifyError["kind"], status: number | null, message: string): DifyResult<T> => ({ ok: false, error: { step, kind, status, message } });
+const fail = <T>(step: DifyStep, kind: DifyError["kind"], status: number | null, message: string, extra: Partial<Pick<DifyError, "code" | "retryAfterMs">> = {}): DifyResult<T> => ({
+  ok: false,
+  error: { step, kind, status, message, code: extra.code ?? null, retryAfterMs: extra.retryAfterMs ?? null },
+});
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+/** 429 (rate limits, Dify's too_many_requests), 5xx (a proxy or worker down) and lost connections may pass later. */
+export function isTransient(error: DifyError): boolean {
+  if (error.kind === "connection") return true;
+  return error.kind === "http" && error.status !== null && (error.status === 429 || error.status >= 500);
+}
 
 interface Reply {
   status: number;
@@ -67,14 +94,27 @@ interface Reply {
   headers: Headers;
 }
 
+/** Retry-After as seconds or an HTTP date, in milliseconds. */
+function retryAfterOf(headers: Headers): number | null {
+  const value = headers.get("retry-after");
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
 /** One HTTP exchange with a timeout; the body is parsed as JSON when there is one. */
-async function exchange(step: DifyStep, doFetch: typeof fetch, url: string, init: RequestInit, timeoutMs: number): Promise<DifyResult<Reply>> {
+async function exchange(step: DifyStep, deps: DifyDeps, url: string, init: RequestInit, timeoutMs: number): Promise<DifyResult<Reply>> {
+  const doFetch = deps.fetch ?? fetch;
+  const signals = [AbortSignal.timeout(timeoutMs), ...(deps.signal ? [deps.signal] : [])];
+  const aborted = () => (deps.signal?.aborted ? fail<Reply>(step, "cancelled", null, `the call to ${url} was cancelled`) : fail<Reply>(step, "timeout", null, `no answer from ${url} within ${Math.round(timeoutMs / 1000)} s`));
   let response: Response;
   try {
-    response = await doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    response = await doFetch(url, { ...init, signal: AbortSignal.any(signals) });
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
-    if (name === "TimeoutError" || name === "AbortError") return fail(step, "timeout", null, `no answer from ${url} within ${Math.round(timeoutMs / 1000)} s`);
+    if (name === "TimeoutError" || name === "AbortError") return aborted();
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
     return fail(step, "connection", null, `cannot reach ${url}: ${cause}`);
   }
@@ -83,7 +123,8 @@ async function exchange(step: DifyStep, doFetch: typeof fetch, url: string, init
     text = await response.text();
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
-    return fail(step, name === "TimeoutError" || name === "AbortError" ? "timeout" : "connection", response.status, `the answer from ${url} was cut off`);
+    if (name === "TimeoutError" || name === "AbortError") return aborted();
+    return fail(step, "connection", response.status, `the answer from ${url} was cut off`);
   }
   let body: unknown = null;
   if (text.trim() !== "") {
@@ -98,11 +139,14 @@ async function exchange(step: DifyStep, doFetch: typeof fetch, url: string, init
 }
 
 const field = (body: unknown, key: string): unknown => (body !== null && typeof body === "object" ? (body as Record<string, unknown>)[key] : undefined);
-const messageOf = (body: unknown): string => {
-  const message = field(body, "message") ?? field(body, "error");
-  return typeof message === "string" && message !== "" ? message : "no message";
-};
-const httpError = <T>(step: DifyStep, reply: Reply): DifyResult<T> => fail(step, "http", reply.status, `HTTP ${reply.status}${field(reply.body, "code") ? ` ${String(field(reply.body, "code"))}` : ""}: ${messageOf(reply.body)}`);
+const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
+
+/** Dify's error body is {code, message, status}; a failed import answers {id, status: "failed", error}. */
+function httpError<T>(step: DifyStep, reply: Reply): DifyResult<T> {
+  const code = text(field(reply.body, "code"));
+  const message = text(field(reply.body, "message")) ?? text(field(reply.body, "error")) ?? "no message";
+  return fail(step, "http", reply.status, `HTTP ${reply.status}${code ? ` ${code}` : ""}: ${message}`, { code, retryAfterMs: retryAfterOf(reply.headers) });
+}
 
 /** name=value pairs of the Set-Cookie headers (attributes dropped). */
 function cookiesOf(headers: Headers): Map<string, string> {
@@ -115,25 +159,75 @@ function cookiesOf(headers: Headers): Map<string, string> {
   return cookies;
 }
 
-/**
- * Signs in to the console API (`…/console/api`). Dify 1.9 answers with the access, refresh and CSRF tokens as
- * cookies; later console calls send the cookies back and the CSRF token in X-CSRF-Token.
- */
+/** The console session: cookies + CSRF header (1.9.2+) or a bearer token (1.9.0/1.9.1). */
+interface Session {
+  headers: Record<string, string>;
+  refresh(): Promise<boolean>;
+}
+
+function sessionFrom(base: string, deps: DifyDeps, reply: Reply): DifyResult<Session> {
+  const result = field(reply.body, "result");
+  if (result !== "success") {
+    const data = field(reply.body, "data");
+    return fail("sign-in", "http", reply.status, `Dify refused the sign-in: ${typeof data === "string" ? data : JSON.stringify(reply.body)}`);
+  }
+  const data = field(reply.body, "data");
+  const bodyToken = text(field(data, "access_token"));
+  if (bodyToken) {
+    let refreshToken = text(field(data, "refresh_token"));
+    const session: Session = {
+      headers: { authorization: `Bearer ${bodyToken}` },
+      async refresh() {
+        if (!refreshToken) return false;
+        const answer = await exchange("sign-in", deps, `${base}/refresh-token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ refresh_token: refreshToken }) }, CONSOLE_TIMEOUT_MS);
+        const fresh = answer.ok && answer.value.status === 200 ? text(field(field(answer.value.body, "data"), "access_token")) : null;
+        if (!answer.ok || !fresh) return false;
+        session.headers = { authorization: `Bearer ${fresh}` };
+        refreshToken = text(field(field(answer.value.body, "data"), "refresh_token")) ?? refreshToken;
+        return true;
+      },
+    };
+    return ok(session);
+  }
+  const cookies = cookiesOf(reply.headers);
+  const pick = (name: string) => cookies.get(name) ?? cookies.get(`__Host-${name}`);
+  if (!pick("access_token")) return fail("sign-in", "malformed", reply.status, "the sign-in answer had no access token (neither an access_token cookie nor data.access_token)");
+  const headersOf = (jar: Map<string, string>): Record<string, string> => {
+    const csrf = jar.get("csrf_token") ?? jar.get("__Host-csrf_token");
+    return { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join("; "), ...(csrf ? { "x-csrf-token": csrf } : {}) };
+  };
+  if (!pick("csrf_token")) return fail("sign-in", "malformed", reply.status, "the sign-in answer set no csrf_token cookie");
+  const session: Session = {
+    headers: headersOf(cookies),
+    async refresh() {
+      const answer = await exchange("sign-in", deps, `${base}/refresh-token`, { method: "POST", headers: { cookie: session.headers.cookie ?? "" } }, CONSOLE_TIMEOUT_MS);
+      if (!answer.ok || answer.value.status !== 200) return false;
+      for (const [name, value] of cookiesOf(answer.value.headers)) cookies.set(name, value);
+      session.headers = headersOf(cookies);
+      return true;
+    },
+  };
+  return ok(session);
+}
+
+/** Signs in to the console API (`…/console/api`) with the plain password, as the official pass stage does. */
 export async function signIn(consoleBase: string, email: string, password: string, deps: DifyDeps = {}): Promise<DifyResult<DifyConsole>> {
-  const doFetch = deps.fetch ?? fetch;
   const base = trimSlash(consoleBase);
-  const reply = await exchange("sign-in", doFetch, `${base}/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password, remember_me: true }) }, CONSOLE_TIMEOUT_MS);
+  const reply = await exchange("sign-in", deps, `${base}/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password, remember_me: true }) }, CONSOLE_TIMEOUT_MS);
   if (!reply.ok) return reply;
   if (reply.value.status !== 200) return httpError("sign-in", reply.value);
-  const cookies = cookiesOf(reply.value.headers);
-  // Over HTTPS Dify prefixes its cookie names with __Host-.
-  const csrf = cookies.get("csrf_token") ?? cookies.get("__Host-csrf_token");
-  if (!cookies.has("access_token") && !cookies.has("__Host-access_token")) return fail("sign-in", "malformed", 200, "the sign-in answer set no access_token cookie (is this Dify 1.9 or later?)");
-  if (!csrf) return fail("sign-in", "malformed", 200, "the sign-in answer set no csrf_token cookie");
-  const cookieHeader = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  const headers = { "content-type": "application/json", cookie: cookieHeader, "x-csrf-token": csrf };
-  const call = (step: DifyStep, method: string, path: string, body?: unknown) =>
-    exchange(step, doFetch, `${base}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, CONSOLE_TIMEOUT_MS);
+  const established = sessionFrom(base, deps, reply.value);
+  if (!established.ok) return established;
+  const session = established.value;
+
+  const call = async (step: DifyStep, method: string, path: string, body?: unknown): Promise<DifyResult<Reply>> => {
+    const send = () =>
+      exchange(step, deps, `${base}${path}`, { method, headers: { ...session.headers, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, CONSOLE_TIMEOUT_MS);
+    const first = await send();
+    // Access tokens expire (ACCESS_TOKEN_EXPIRE_MINUTES, 60 by default): refresh once, then repeat the call.
+    if (first.ok && first.value.status === 401 && (await session.refresh())) return send();
+    return first;
+  };
 
   return ok({
     async importDsl(yaml) {
@@ -142,28 +236,28 @@ export async function signIn(consoleBase: string, email: string, password: strin
       const { status, body } = imported.value;
       const importId = String(field(body, "id") ?? "");
       if (status === 200) {
-        const appId = field(body, "app_id");
-        return typeof appId === "string" && appId !== "" ? ok({ appId, status: String(field(body, "status") ?? "completed"), importId }) : fail("import", "malformed", 200, "the import answer has no app_id");
+        const appId = text(field(body, "app_id"));
+        return appId ? ok({ appId, status: String(field(body, "status") ?? "completed"), importId, confirmed: false }) : fail("import", "malformed", 200, "the import answer has no app_id");
       }
       if (status !== 202) return httpError("import", imported.value);
-      // Pending (e.g. the DSL version differs from the server's): confirm it, as the console does.
+      // Pending (the DSL's version is newer than the server's, or of an older major version): confirm, as the console does.
       const confirmed = await call("confirm", "POST", `/apps/imports/${encodeURIComponent(importId)}/confirm`, {});
       if (!confirmed.ok) return confirmed;
       if (confirmed.value.status !== 200) return httpError("confirm", confirmed.value);
-      const appId = field(confirmed.value.body, "app_id");
-      return typeof appId === "string" && appId !== "" ? ok({ appId, status: "confirmed", importId }) : fail("confirm", "malformed", 200, "the confirm answer has no app_id");
+      const appId = text(field(confirmed.value.body, "app_id"));
+      return appId ? ok({ appId, status: String(field(confirmed.value.body, "status") ?? "completed"), importId, confirmed: true }) : fail("confirm", "malformed", 200, "the confirm answer has no app_id");
     },
     async publish(appId) {
       const published = await call("publish", "POST", `/apps/${encodeURIComponent(appId)}/workflows/publish`, {});
       if (!published.ok) return published;
-      return published.value.status === 200 || published.value.status === 201 ? ok(undefined) : httpError("publish", published.value);
+      return published.value.status === 200 ? ok(undefined) : httpError("publish", published.value);
     },
     async createApiKey(appId) {
       const created = await call("api-key", "POST", `/apps/${encodeURIComponent(appId)}/api-keys`, {});
       if (!created.ok) return created;
       if (created.value.status !== 200 && created.value.status !== 201) return httpError("api-key", created.value);
-      const token = field(created.value.body, "token");
-      return typeof token === "string" && token !== "" ? ok(token) : fail("api-key", "malformed", created.value.status, "the API-key answer has no token");
+      const token = text(field(created.value.body, "token"));
+      return token ? ok(token) : fail("api-key", "malformed", created.value.status, "the API-key answer has no token");
     },
     async deleteApp(appId) {
       const deleted = await call("delete", "DELETE", `/apps/${encodeURIComponent(appId)}`);
@@ -173,7 +267,7 @@ export async function signIn(consoleBase: string, email: string, password: strin
   });
 }
 
-/** Uploads one file to the service API (`…/v1`) as multipart form data (fields `file` and `user`). */
+/** Uploads one file to the service API (`…/v1`) as multipart form data (fields `file` and `user`); Dify answers 201. */
 export async function uploadFile(
   serviceBase: string,
   apiKey: string,
@@ -183,13 +277,12 @@ export async function uploadFile(
   const form = new FormData();
   form.append("file", new Blob([file.bytes], { type: file.mimeType }), file.fileName);
   form.append("user", file.user);
-  const reply = await exchange("upload", deps.fetch ?? fetch, `${trimSlash(serviceBase)}/files/upload`, { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: form }, CONSOLE_TIMEOUT_MS);
+  const reply = await exchange("upload", deps, `${trimSlash(serviceBase)}/files/upload`, { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: form }, UPLOAD_TIMEOUT_MS);
   if (!reply.ok) return reply;
-  if (reply.value.status !== 200 && reply.value.status !== 201) return httpError("upload", reply.value);
-  const id = field(reply.value.body, "id");
-  if (typeof id !== "string" || id === "") return fail("upload", "malformed", reply.value.status, "the upload answer has no file id");
-  const extension = field(reply.value.body, "extension");
-  return ok({ id, extension: typeof extension === "string" ? extension : null });
+  if (reply.value.status !== 201 && reply.value.status !== 200) return httpError("upload", reply.value);
+  const id = text(field(reply.value.body, "id"));
+  if (!id) return fail("upload", "malformed", reply.value.status, "the upload answer has no file id");
+  return ok({ id, extension: text(field(reply.value.body, "extension")) });
 }
 
 /** Runs the app's published workflow in blocking mode; the run's own status is reported, not judged. */
@@ -201,7 +294,7 @@ export async function runWorkflow(
 ): Promise<DifyResult<WorkflowRun>> {
   const reply = await exchange(
     "run",
-    deps.fetch ?? fetch,
+    deps,
     `${trimSlash(serviceBase)}/workflows/run`,
     { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ inputs: run.inputs, response_mode: "blocking", user: run.user }) },
     run.timeoutMs ?? DIFY_RUN_TIMEOUT_MS,
@@ -209,17 +302,15 @@ export async function runWorkflow(
   if (!reply.ok) return reply;
   if (reply.value.status !== 200) return httpError("run", reply.value);
   const data = field(reply.value.body, "data");
-  if (data === null || typeof data !== "object") return fail("run", "malformed", 200, "the run answer has no data object");
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return fail("run", "malformed", 200, "the run answer has no data object");
   const outputs = field(data, "outputs");
-  const runId = field(reply.value.body, "workflow_run_id") ?? field(data, "id");
-  const status = field(data, "status");
-  const error = field(data, "error");
+  if (outputs !== null && outputs !== undefined && (typeof outputs !== "object" || Array.isArray(outputs))) return fail("run", "malformed", 200, "the run answer's data.outputs is not an object");
   const elapsed = field(data, "elapsed_time");
   return ok({
-    runId: typeof runId === "string" ? runId : null,
-    status: typeof status === "string" ? status : null,
-    outputs: outputs !== null && typeof outputs === "object" && !Array.isArray(outputs) ? (outputs as Record<string, unknown>) : null,
-    error: typeof error === "string" && error !== "" ? error : null,
+    runId: text(field(reply.value.body, "workflow_run_id")) ?? text(field(data, "id")),
+    status: text(field(data, "status")),
+    outputs: (outputs as Record<string, unknown> | null | undefined) ?? null,
+    error: text(field(data, "error")),
     elapsedTime: typeof elapsed === "number" ? elapsed : null,
   });
 }

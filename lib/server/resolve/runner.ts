@@ -12,7 +12,7 @@ import { turnKey, type TestFile } from "@/lib/benchmark/dataset";
 import type { RunRecord } from "@/lib/benchmark/runs";
 import type { TurnSpec } from "@/lib/benchmark/turn";
 import { officialOutputText, resolveJudgeItem, type TestPosition } from "@/lib/judge";
-import { buildRunInputs, fileCheckFailure, judgedOutputs, testFiles, uploadFileName } from "@/lib/resolve/official";
+import { buildRunInputs, fileCheckFailure, importFailureRecord, judgedOutputs, testFiles, uploadFileName } from "@/lib/resolve/official";
 import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
 import { toDifyYaml } from "@/lib/workflow/dify-yaml";
 import type { JsonValue } from "@/lib/workflow/python-values";
@@ -77,9 +77,16 @@ export async function resolveRecords(input: readonly RunRecord[], options: Resol
     // Step 1_5: an import failure makes the item invalid; publish and key failures leave it valid with no key.
     const imported = await options.dify.importDsl(toDifyYaml(buildDifyDsl(conversion, difyAppName(record.task, record.round))));
     if (!imported.ok) {
-      note(`${key}: Dify import failed (${imported.error.message})`);
-      record.valid = false;
-      record.fail_step = "step_1_5";
+      const step = imported.error.step === "confirm" ? "confirm" : "import";
+      const outcome = importFailureRecord({ step, status: imported.error.status });
+      note(`${key}: Dify ${step} failed (${imported.error.message})${outcome === "step_1_5" ? "" : "; the item stays valid and its tests fail"}`);
+      if (outcome === "step_1_5") {
+        record.valid = false;
+        record.fail_step = "step_1_5";
+      } else {
+        record.api_key = "Other-Error";
+        for (const position of [1, 2, 3] as const) record[`test${position}`] = false;
+      }
       continue;
     }
     const appId = imported.value.appId;
