@@ -21,7 +21,10 @@ export default async function JobsPage() {
         description="Judging and import jobs, newest first. Progress updates live while a job runs; a job survives restarts and resumes where it stopped."
         actions={
           can(user.role, "manageEndpoints") ? (
-            <Link href="/settings/endpoints" className="text-sm text-brand-600 hover:underline dark:text-brand-500">Model endpoints</Link>
+            <span className="flex gap-4">
+              <Link href="/settings/endpoints" className="text-sm text-brand-600 hover:underline dark:text-brand-500">Model endpoints</Link>
+              <Link href="/settings/dify" className="text-sm text-brand-600 hover:underline dark:text-brand-500">Dify connections</Link>
+            </span>
           ) : null
         }
       />

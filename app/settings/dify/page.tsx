@@ -1,0 +1,32 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { DifyConnectionManager } from "@/components/dify/dify-connection-manager";
+import { PageHeader } from "@/components/ui/page-header";
+import { database } from "@/lib/server/db";
+import { listDifyConnections } from "@/lib/server/dify-connections/connections";
+import { requireSignedInPermission } from "@/lib/server/session";
+
+export const metadata: Metadata = { title: "Dify connections" };
+export const dynamic = "force-dynamic";
+
+export default async function DifyConnectionsPage() {
+  const user = await requireSignedInPermission("manageEndpoints", "/settings/dify");
+  const connections = await listDifyConnections(database(), user);
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Dify connections"
+        description={
+          <>
+            Your Dify 1.9 servers, where generated workflows are imported (pass step 1_5) and their test cases run (the resolve stage). The console
+            account&apos;s password is stored encrypted and never shown again. Created apps are deleted after each run unless you keep them. Judges are
+            set up under{" "}
+            <Link href="/settings/endpoints" className="text-brand-600 hover:underline dark:text-brand-500">Model endpoints</Link>; executions show on{" "}
+            <Link href="/jobs" className="text-brand-600 hover:underline dark:text-brand-500">Jobs</Link>.
+          </>
+        }
+      />
+      <DifyConnectionManager connections={connections} />
+    </div>
+  );
+}
