@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildRunInputs, fileCheckFailure, importFailureRecord, judgedOutputs, uploadFileName } from "./official";
+import { buildRunInputs, fileCheckFailure, importFailureRecord, judgedOutputs, outputFiles, uploadFileName } from "./official";
 
 describe("official resolve rules", () => {
   it("names uploads after the pseudo-MIME type and builds file inputs, leaving out ground_truth and empty values", () => {
@@ -41,5 +41,16 @@ describe("official resolve rules", () => {
     expect(importFailureRecord({ step: "import", status: null })).toBe("Other-Error");
     expect(importFailureRecord({ step: "confirm", status: 400 })).toBe("step_1_5");
     expect(importFailureRecord({ step: "confirm", status: 401 })).toBe("step_1_5");
+  });
+
+  it("lists the files among a run's outputs, alone or in lists, and ignores text", () => {
+    const pdf = { dify_model_identity: "__dify__file__", extension: ".pdf", mime_type: "application/pdf", url: "http://x/f.pdf" };
+    const png = { dify_model_identity: "__dify__file__", extension: ".png", mime_type: "image/png", url: "http://x/f.png" };
+    expect(outputFiles({ report: pdf, pictures: [png, png], summary: "text", count: 3, nothing: null })).toEqual([
+      { name: "report", extension: ".pdf", mimeType: "application/pdf" },
+      { name: "pictures[0]", extension: ".png", mimeType: "image/png" },
+      { name: "pictures[1]", extension: ".png", mimeType: "image/png" },
+    ]);
+    expect(outputFiles({ summary: "text", data: { extension: "not a file" } })).toEqual([]);
   });
 });

@@ -71,3 +71,28 @@ export function importFailureRecord(failure: { step: "import" | "confirm"; statu
   if (failure.status === null || failure.status === 401 || failure.status === 200) return "Other-Error";
   return "step_1_5";
 }
+
+export interface OutputFileSummary {
+  /** The output variable, with "[i]" for the i-th file of a list. */
+  name: string;
+  extension: string | null;
+  mimeType: string | null;
+}
+
+const isFileObject = (value: JsonValue | undefined): value is Record<string, JsonValue> =>
+  value !== null && typeof value === "object" && !Array.isArray(value) && (value.dify_model_identity === "__dify__file__" || (typeof value.extension === "string" && ("url" in value || "filename" in value)));
+
+/** The files among a run's outputs (Dify file objects, alone or in lists), for the record of what a case produced. */
+export function outputFiles(outputs: Readonly<Record<string, JsonValue>>): OutputFileSummary[] {
+  const files: OutputFileSummary[] = [];
+  const summary = (name: string, file: Record<string, JsonValue>): OutputFileSummary => ({
+    name,
+    extension: typeof file.extension === "string" ? file.extension : null,
+    mimeType: typeof file.mime_type === "string" ? file.mime_type : null,
+  });
+  for (const [name, value] of Object.entries(outputs)) {
+    if (isFileObject(value)) files.push(summary(name, value));
+    else if (Array.isArray(value)) value.forEach((item, index) => isFileObject(item) && files.push(summary(`${name}[${index}]`, item)));
+  }
+  return files;
+}

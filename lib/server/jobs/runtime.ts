@@ -6,10 +6,11 @@ import { serverEnv } from "../env";
 import { importJobHandler } from "../import/jobs";
 import { jobQueue, onWorkerWake } from "./instance";
 import { judgeJobHandler } from "./judge-job";
+import { resolveJobHandler } from "./resolve-job";
 import { JobWorker, type JobHandler, type WorkerOptions } from "./worker";
 
 export function jobHandlers(): JobHandler[] {
-  return [judgeJobHandler(), importJobHandler()];
+  return [judgeJobHandler(), importJobHandler(), resolveJobHandler()];
 }
 
 export function createWorker(db: Database, options: WorkerOptions = {}): JobWorker {

@@ -1,0 +1,180 @@
+// Dify execution as a durable job: an imported raw-output run (rebuilt from a shared run's recorded answers) is
+// executed against the loopback fake Dify with the benchmark's real case files. CaseResult rows are written with the
+// run id, output files and reasons; a missing case file, a run timeout and a 429 (retried in place) behave as
+// documented; apps are deleted; an import Dify refuses fails the item at step_1_5, as the official pass stage records.
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readdir, rm, symlink } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { turnKey } from "@/lib/benchmark/dataset";
+import type { RunRecord } from "@/lib/benchmark/runs";
+import { outputGroups } from "@/lib/benchmark/turn";
+import { testFiles, uploadFileName } from "@/lib/resolve/official";
+import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
+import { createDifyConnection } from "@/lib/server/dify-connections/connections";
+import { createEndpoint } from "@/lib/server/endpoints/endpoints";
+import { runImport } from "@/lib/server/import/import-service";
+import { enqueueDifyExecution, resolveJobHandler, startResolveJob } from "@/lib/server/jobs/resolve-job";
+import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
+import { JobWorker } from "@/lib/server/jobs/worker";
+import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
+import { emptyDatabase, testDatabase } from "../support/database";
+import { difyFileOutput, startFakeDify, type FakeDify } from "../support/fake-dify";
+import { recordedAnswerText } from "../support/generation-replay";
+import { fixedReply, officialReply, startOpenAIStub, type OpenAIStub } from "../support/openai-stub";
+
+process.env.C2W_SECRETS_KEY ??= randomBytes(32).toString("base64");
+
+const admin = { id: "admin", email: "admin@example.org", name: null, role: "admin" as const };
+const researcher = { id: "researcher", email: "researcher@example.org", name: null, role: "researcher" as const };
+const PASSWORD = "dify-password";
+
+describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
+  const db = testDatabase();
+  let benchmark: BenchmarkFiles;
+  let dify: FakeDify;
+  let judge: OpenAIStub;
+  let caseFiles: string;
+  let runId: string;
+  let connectionId: string;
+  let withFiles: RunRecord;
+  let missingFile: string;
+  const worker = () => new JobWorker(db, new SqliteJobQueue(db, { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 }), [resolveJobHandler({ maxAttempts: 2, serviceBackoffMs: 10, judgeClientRetries: 0 })], { pollMs: 10, maxInFlight: 1 });
+
+  beforeAll(async () => {
+    const dir = benchmarkDir as string;
+    const files = await readBenchmarkDir(dir);
+    if (!files.ok) throw new Error(files.issues.map((entry) => entry.message).join("\n"));
+    benchmark = files.value;
+    const records = benchmark.runs.find((run) => run.model === "claude_sonnet4d5")?.records ?? [];
+    // One task whose valid turn uploads input files and checks output files, and one task without file checks.
+    const found = records.find((record) => record.valid && benchmark.checkResolve[turnKey(record.task, record.round)] && benchmark.turns.get(turnKey(record.task, record.round))?.tests.some((test) => testFiles(test.inputs).length > 0));
+    const plain = records.find((record) => record.valid && record.task !== found?.task && !benchmark.checkResolve[turnKey(record.task, record.round)]);
+    if (!found || !plain) throw new Error("the shared run lacks the records this test needs");
+    withFiles = found;
+    const tasks = new Set([found.task, plain.task]);
+    const responseFile = benchmark.queries
+      .filter((task) => tasks.has(task.task))
+      .map((task) => {
+        const entry: Record<string, unknown> = { id: task.id, category: task.category, task: task.task };
+        for (const record of records.filter((candidate) => candidate.task === task.task)) entry[`answer${record.round}`] = recordedAnswerText(record);
+        return entry;
+      });
+    await emptyDatabase(db);
+    const imported = await runImport(db, { benchmark: { kind: "directory", dir }, runs: [{ name: "replayed_model.json", content: JSON.stringify(responseFile) }], importedBy: "test" }, { maxFileBytes: 64 * 1024 * 1024, maxResponses: 100_000 });
+    if (!imported.ok) throw new Error(imported.issues.map((entry) => entry.message).join("\n"));
+    runId = (await db.run.findFirstOrThrow({ select: { id: true } })).id;
+
+    // The case files, less the first file of the first test that uploads one: that test must fail, naming the file.
+    const spec = benchmark.turns.get(turnKey(found.task, found.round));
+    missingFile = spec?.tests.flatMap((test) => testFiles(test.inputs))[0]?.value ?? "";
+    caseFiles = await mkdtemp(path.join(os.tmpdir(), "c2w-case-files-"));
+    for (const name of await readdir(path.join(dir, "case_files"))) if (name !== missingFile) await symlink(path.join(dir, "case_files", name), path.join(caseFiles, name));
+
+    dify = await startFakeDify({
+      password: PASSWORD,
+      run: (app) => {
+        const name = String((parseYaml(app.yaml) as { app: { name: string } }).app.name);
+        const checks = benchmark.checkResolve[name] ?? {};
+        const outputs: Record<string, unknown> = {};
+        for (const group of outputGroups(benchmark.turns.get(name)?.outputVars ?? [])) {
+          for (const variable of group) outputs[variable] = checks[variable] ? difyFileOutput(checks[variable], "application/octet-stream") : `text for ${variable}`;
+        }
+        return outputs;
+      },
+    });
+    judge = await startOpenAIStub(fixedReply(officialReply("The output meets the instruction.", true)));
+    const connection = await createDifyConnection(db, admin, { label: "fake dify", baseUrl: dify.origin, email: "admin@example.com", keepApps: false, runTimeoutMs: 1_200_000 }, PASSWORD);
+    connectionId = connection.id;
+    // Shorter than the fake's delayed answer below, so one run times out.
+    await db.difyConnection.update({ where: { id: connectionId }, data: { runTimeoutMs: 1_000 } });
+  });
+  afterAll(async () => {
+    await dify?.close();
+    await judge?.close();
+    if (caseFiles) await rm(caseFiles, { recursive: true, force: true });
+  });
+
+  it("executes every valid turn from the evaluation's hook: case results, reasons, retries, judge verdicts, apps deleted", async () => {
+    const endpoint = await createEndpoint(db, admin, { label: "stub-judge", baseUrl: judge.baseURL, model: "stub", temperature: 0, maxTokens: null, concurrency: 2, rpm: null, tpm: null, timeoutMs: 10_000, inputPricePerMTok: null, outputPricePerMTok: null }, null);
+    expect(await enqueueDifyExecution(db, runId)).toBeNull(); // an imported run has no evaluation
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { benchmarkId: true } });
+    const evaluation = await db.evaluation.create({
+      data: { benchmarkId: run.benchmarkId, mode: "zero-shot", difyConnectionId: connectionId, caseFilesDir: caseFiles, judge: JSON.stringify({ kind: "llm", endpointIds: [endpoint.id], samples: 1 }) },
+    });
+    await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id } });
+    const responses = await db.response.findMany({ where: { runId }, select: { id: true, passResult: { select: { valid: true } }, turn: { select: { key: true } } } });
+    const valid = responses.filter((response) => response.passResult?.valid);
+    expect(valid.length).toBeGreaterThanOrEqual(2);
+
+    // The first run answers too late (a timeout), the next is rate-limited once and retried after its Retry-After.
+    dify.faults.set("run", [
+      { status: 200, body: { data: {} }, delayMs: 2_500 },
+      { status: 429, body: { code: "too_many_requests", message: "Too many requests.", status: 429 }, headers: { "retry-after": "0.05" } },
+    ]);
+    const enqueued = await enqueueDifyExecution(db, runId);
+    expect(enqueued?.items).toBe(responses.length);
+    await worker().runUntilIdle();
+
+    const job = await db.job.findUniqueOrThrow({ where: { id: enqueued!.jobId } });
+    expect(job).toMatchObject({ kind: "resolve", status: "succeeded", doneCount: responses.length, failedCount: 0 });
+    const cases = await db.caseResult.findMany({ where: { response: { runId } }, include: { response: { select: { turn: { select: { key: true } } } } } });
+    expect(cases).toHaveLength(3 * valid.length);
+    expect(cases.every((row) => row.executedAt !== null)).toBe(true);
+
+    const missing = cases.filter((row) => row.error?.includes("is missing from the case-files directory"));
+    expect(missing.length).toBeGreaterThan(0);
+    // Every reason names a file absent from the directory: the one removed here, and any the benchmark itself lacks.
+    const present = new Set(await readdir(caseFiles));
+    const named = missing.map((row) => /The case file "([^"]+)"/.exec(row.error ?? "")?.[1] ?? "");
+    expect(named).toContain(missingFile);
+    expect(named.every((name) => name !== "" && !present.has(path.basename(name)))).toBe(true);
+    expect(missing.every((row) => !row.verdict && row.difyRunId === null)).toBe(true);
+    const timedOut = cases.filter((row) => row.error?.startsWith("The run did not finish within"));
+    expect(timedOut).toHaveLength(1);
+    expect(timedOut[0]?.verdict).toBe(false);
+    const ran = cases.filter((row) => row.difyRunId !== null);
+    expect(ran.length).toBe(cases.length - missing.length - timedOut.length);
+    expect(cases.some((row) => row.error?.includes("429"))).toBe(false);
+    // Every run call: the ones that produced a case, the timed-out one and the rate-limited one retried.
+    expect(dify.log.filter((line) => line === "POST /v1/workflows/run")).toHaveLength(ran.length + 2);
+
+    // Output files are recorded and checked; the judge is asked once per case that has text outputs.
+    const fileCase = ran.find((row) => row.response.turn.key === turnKey(withFiles.task, withFiles.round));
+    expect(fileCase).toMatchObject({ fileCheck: "pass", verdict: true });
+    expect(JSON.parse(fileCase?.files ?? "[]")).not.toHaveLength(0);
+    const judged = ran.filter((row) => row.outputs !== null);
+    // Cases whose judge question is identical (only file inputs differ) are answered from the call cache.
+    expect(judge.calls).toBeGreaterThan(0);
+    expect(judge.calls + job.cachedCalls).toBe(judged.length);
+    expect(await db.judgeVerdict.count({ where: { stage: "resolve", judge: "stub-judge", response: { runId } } })).toBe(judged.length);
+    expect(judged.every((row) => row.verdict)).toBe(true);
+
+    // Uploads carry the official synthetic names, and every app created was deleted.
+    const uploadNames = [...dify.files.values()].map((file) => file.name);
+    expect(uploadNames.length).toBeGreaterThan(0);
+    const expectedNames = new Set([...benchmark.turns.values()].filter((turn) => turn.task === withFiles.task).flatMap((turn) => turn.tests.flatMap((test) => testFiles(test.inputs).map((file) => uploadFileName(file.mime_type)))));
+    expect(uploadNames.every((name) => /^(document|image)\.\w+$/.test(name))).toBe(true);
+    expect(uploadNames.every((name) => expectedNames.has(name))).toBe(true);
+    expect(dify.apps.size).toBe(valid.length);
+    expect([...dify.apps.values()].every((app) => app.deleted && app.published)).toBe(true);
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).hasResolve).toBe(true);
+  });
+
+  it("records a refused import as the official step_1_5 failure, and a researcher may start execution from a run", async () => {
+    dify.faults.set("import", [{ status: 400, body: { id: "x", status: "failed", app_id: null, error: "Missing app data in YAML content" } }]);
+    const started = await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "none" } });
+    if (!started.ok) throw new Error(started.message);
+    await worker().runUntilIdle();
+    const failed = await db.passResult.findMany({ where: { response: { runId }, failStep: "step_1_5" }, select: { valid: true, responseId: true } });
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.valid).toBe(false);
+    expect(await db.caseResult.count({ where: { responseId: failed[0]!.responseId } })).toBe(0);
+    // Without an LLM judge, a case with outputs keeps the official provisional verdict and its shown outputs.
+    const unjudged = await db.caseResult.findMany({ where: { response: { runId }, outputs: { not: null } } });
+    expect(unjudged.length).toBeGreaterThan(0);
+    expect(unjudged.every((row) => row.verdict)).toBe(true);
+  });
+});
