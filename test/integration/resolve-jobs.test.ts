@@ -9,13 +9,14 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { turnKey } from "@/lib/benchmark/dataset";
-import type { RunRecord } from "@/lib/benchmark/runs";
+import { parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import { outputGroups } from "@/lib/benchmark/turn";
 import { testFiles, uploadFileName } from "@/lib/resolve/official";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
 import { createDifyConnection } from "@/lib/server/dify-connections/connections";
 import { createEndpoint } from "@/lib/server/endpoints/endpoints";
-import { runImport } from "@/lib/server/import/import-service";
+import { getResolveRecordFile } from "@/lib/server/data/resolve-records";
+import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/import-service";
 import { enqueueDifyExecution, resolveJobHandler, startResolveJob } from "@/lib/server/jobs/resolve-job";
 import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
 import { JobWorker } from "@/lib/server/jobs/worker";
@@ -176,5 +177,28 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const unjudged = await db.caseResult.findMany({ where: { response: { runId }, outputs: { not: null } } });
     expect(unjudged.length).toBeGreaterThan(0);
     expect(unjudged.every((row) => row.verdict)).toBe(true);
+  });
+
+  it("downloads the executed run as an official resolve record file, and a recorded run as the file it came from", async () => {
+    const executed = await getResolveRecordFile(db, researcher, runId);
+    expect(parseRunFile("resolve_eval.json", executed?.records).ok).toBe(true);
+    const cases = await db.caseResult.findMany({ where: { response: { runId } }, select: { position: true, verdict: true, response: { select: { turn: { select: { key: true } } } } } });
+    expect(cases.length).toBeGreaterThan(0);
+    for (const entry of cases) {
+      const record = executed?.records.find((candidate) => turnKey(candidate.task, candidate.round) === entry.response.turn.key);
+      expect(record?.[`test${entry.position as 1 | 2 | 3}`]).toBe(entry.verdict);
+    }
+    expect(executed?.records.filter((record) => record.fail_step === "step_1_5")).toHaveLength(1);
+
+    const dir = benchmarkDir as string;
+    const { files } = await readImportFiles((await expandRunPaths([path.join(dir, "runs", "claude_sonnet4d5.json")])).files, 64 * 1024 * 1024);
+    const imported = await runImport(db, { benchmark: { kind: "directory", dir }, runs: files, importedBy: "test" }, { maxFileBytes: 64 * 1024 * 1024, maxResponses: 100_000 });
+    if (!imported.ok) throw new Error(imported.issues.map((entry) => entry.message).join("\n"));
+    const recordedRun = await db.run.findFirstOrThrow({ where: { origin: "recorded" }, select: { id: true } });
+    expect(await startResolveJob(db, researcher, { runId: recordedRun.id, connectionId, caseFilesDir: caseFiles, judge: { kind: "none" } })).toMatchObject({ ok: false, message: expect.stringContaining("recorded resolve results") });
+    const downloaded = await getResolveRecordFile(db, researcher, recordedRun.id);
+    const original = benchmark.runs.find((run) => run.model === "claude_sonnet4d5")?.records ?? [];
+    const shape = (record: RunRecord) => [record.task, record.round, record.valid, record.fail_step ?? null, record.test1 ?? null, record.test2 ?? null, record.test3 ?? null];
+    expect(downloaded?.records.map(shape)).toEqual([...original].sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : a.round - b.round)).map(shape));
   });
 });

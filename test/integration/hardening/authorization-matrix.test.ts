@@ -100,6 +100,7 @@ route("app/api/imports/[id]/route.ts#GET", (handler) => handler(get("/api/import
 route("app/api/search/route.ts#GET", (handler) => handler(get("/api/search?q=gpt") as never));
 route("app/api/jobs/route.ts#GET", (handler) => handler(get("/api/jobs") as never));
 route("app/api/jobs/[id]/route.ts#GET", (handler) => handler(get("/api/jobs/no-such-job") as never, params({ id: "no-such-job" }) as never));
+route("app/runs/[runId]/download/resolve-records/route.ts#GET", (handler) => handler(get("/runs/none/download/resolve-records") as never, params({ runId: "none" }) as never));
 route("app/responses/[responseId]/coze/route.ts#GET", (handler) => handler(get("/responses/none/coze") as never, params({ responseId: "none" }) as never));
 route("app/api/responses/[responseId]/text/route.ts#GET", (handler) => handler(get("/api/responses/none/text?field=raw") as never, params({ responseId: "none" }) as never));
 route("app/api/review/export/route.ts#GET", async (handler) => {
