@@ -22,6 +22,7 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/actions/dify-connections.ts#updateDifyConnectionAction": "manageEndpoints",
   "app/actions/dify-connections.ts#deleteDifyConnectionAction": "manageEndpoints",
   "app/actions/dify-connections.ts#testDifyConnectionAction": "manageEndpoints",
+  "app/actions/dify-execution.ts#startDifyExecutionAction": "runJobs",
   "app/actions/jobs.ts#startJudgeJobAction": "runJobs",
   "app/actions/jobs.ts#controlJobAction": "runJobs",
   "app/actions/judges.ts#createDisagreementQueueAction": "manageQueues",

@@ -37,6 +37,16 @@ export default async function JobPage({ params }: PageProps<"/jobs/[id]">) {
                 </>
               ) : null}
             </>
+          ) : job.kind === "resolve" ? (
+            <>
+              Each turn is imported into Dify, its test cases run there and are checked and judged; a turn&apos;s case results are written when it finishes.
+              {job.runId ? (
+                <>
+                  {" "}
+                  <Link href={`/runs/${job.runId}`} className="text-brand-600 hover:underline dark:text-brand-500">Open the run</Link>.
+                </>
+              ) : null}
+            </>
           ) : (
             "An import of run files; it runs again from the start if the server stops midway (nothing is written until it completes)."
           )

@@ -11,11 +11,14 @@ import { stepLabel } from "@/components/viewer/response-sections";
 import { turnKey } from "@/lib/benchmark/dataset";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { RunJudging } from "@/components/jobs/run-judging";
+import { RunDifyExecution } from "@/components/dify/run-dify-execution";
 import { can } from "@/lib/auth/roles";
 import { formatDateTime, formatRatio } from "@/lib/format";
 import { database } from "@/lib/server/db";
 import { listRunResponses, type RunResponseRow } from "@/lib/server/data/responses";
 import { listEndpoints } from "@/lib/server/endpoints/endpoints";
+import { listDifyConnections } from "@/lib/server/dify-connections/connections";
+import { allowedImportRoots } from "@/lib/server/import/allowed-dirs";
 import { listJobs } from "@/lib/server/jobs/jobs-data";
 import { checkAccess, requirePagePermission, type SessionUser } from "@/lib/server/session";
 import { DIAGNOSTIC_CATEGORIES, type DiagnosticCategory } from "@/lib/workflow/diagnostics";
@@ -72,6 +75,8 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
   const recorded = run.origin === "recorded";
   const mayJudge = user !== null && can(user.role, "runJobs");
   const [endpoints, jobs] = mayJudge ? await Promise.all([listEndpoints(database(), user), listJobs(database(), user, { runId: run.id, limit: 20 })]) : [[], []];
+  // Recorded runs carry their official test results; imported and generated ones may be executed on Dify.
+  const difyConnections = mayJudge && !recorded ? await listDifyConnections(database(), user) : [];
 
   return (
     <div className="space-y-6">
@@ -87,9 +92,14 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
           </>
         }
         actions={
-          <Link href={`/runs/${run.id}/report`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
-            Grade report
-          </Link>
+          <span className="flex gap-2">
+            <Link href={`/runs/${run.id}/report`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
+              Grade report
+            </Link>
+            <a href={`/runs/${run.id}/download/resolve-records`} download className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
+              Resolve records (JSON)
+            </a>
+          </span>
         }
       />
       {mayJudge && user ? (
@@ -99,6 +109,15 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
           hasResolve={run.hasResolve}
           mayManageEndpoints={can(user.role, "manageEndpoints")}
           initialJobs={jobs}
+        />
+      ) : null}
+      {mayJudge && user && !recorded ? (
+        <RunDifyExecution
+          runId={run.id}
+          connections={difyConnections.map((connection) => ({ id: connection.id, label: connection.label, baseUrl: connection.baseUrl }))}
+          endpoints={endpoints.map((endpoint) => ({ id: endpoint.id, label: endpoint.label, model: endpoint.model }))}
+          defaultCaseFilesDir={`${allowedImportRoots()[0] ?? ""}/case_files`}
+          mayManageConnections={can(user.role, "manageEndpoints")}
         />
       ) : null}
       <nav aria-label="Filter responses" className="flex flex-wrap gap-2">

@@ -112,6 +112,7 @@ function titleOf(row: JobRow, params: Record<string, unknown>, runLabel: string 
     return `Judge ${String(params.stage ?? "")} stage · ${runLabel ?? "deleted run"} · ${String(params.judge ?? "")}${samples}${strict}`;
   }
   if (row.kind === "import") return `Import of ${String(params.files ?? "?")} run file(s)`;
+  if (row.kind === "resolve") return `Dify execution · ${runLabel ?? "deleted run"}`;
   return row.kind;
 }
 

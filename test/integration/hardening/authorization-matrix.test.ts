@@ -86,6 +86,7 @@ action("app/actions/dify-connections.ts#createDifyConnectionAction", (m) => m.cr
 action("app/actions/dify-connections.ts#updateDifyConnectionAction", (m) => m.updateDifyConnectionAction!({ id: "no-such-connection" } as never));
 action("app/actions/dify-connections.ts#deleteDifyConnectionAction", (m) => m.deleteDifyConnectionAction!({ id: "no-such-connection" } as never));
 action("app/actions/dify-connections.ts#testDifyConnectionAction", (m) => m.testDifyConnectionAction!({ id: "no-such-connection" } as never));
+action("app/actions/dify-execution.ts#startDifyExecutionAction", (m) => m.startDifyExecutionAction!({} as never));
 action("app/actions/jobs.ts#startJudgeJobAction", (m) => m.startJudgeJobAction!({} as never));
 action("app/actions/jobs.ts#controlJobAction", (m) => m.controlJobAction!({ jobId: "no-such-job", control: "cancel" } as never));
 action("app/actions/judges.ts#createDisagreementQueueAction", (m) => m.createDisagreementQueueAction!({} as never));

@@ -1,0 +1,107 @@
+"use client";
+
+import Link from "next/link";
+import { useId, useState, useTransition } from "react";
+import { startDifyExecutionAction } from "@/app/actions/dify-execution";
+import { buttonStyles, cardStyles, inputStyles, labelStyles } from "@/components/ui/styles";
+
+export interface DifyConnectionOption {
+  id: string;
+  label: string;
+  baseUrl: string;
+}
+
+/** "Execute on Dify": a connection, the case-files directory and an optional resolve judge → a resolve job. */
+export function RunDifyExecution({
+  runId,
+  connections,
+  endpoints,
+  defaultCaseFilesDir,
+  mayManageConnections,
+}: {
+  runId: string;
+  connections: DifyConnectionOption[];
+  endpoints: { id: string; label: string; model: string }[];
+  defaultCaseFilesDir: string;
+  mayManageConnections: boolean;
+}) {
+  const id = useId();
+  const [message, setMessage] = useState<{ ok: boolean; text: string; jobId?: string } | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  if (connections.length === 0) {
+    return (
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        To run this run&apos;s workflows and test cases on Dify, a Dify connection is needed.{" "}
+        {mayManageConnections ? (
+          <Link href="/settings/dify" className="text-brand-600 hover:underline dark:text-brand-500">Add one</Link>
+        ) : (
+          "Ask an admin to add one."
+        )}
+      </p>
+    );
+  }
+
+  function submit(form: FormData) {
+    setMessage(null);
+    startTransition(async () => {
+      const result = await startDifyExecutionAction({
+        runId,
+        connectionId: String(form.get("connectionId") ?? ""),
+        caseFilesDir: String(form.get("caseFilesDir") ?? ""),
+        endpointId: String(form.get("endpointId") ?? ""),
+      });
+      setMessage(result.ok ? { ok: true, text: `Started: ${result.value.items} turn(s) to execute.`, jobId: result.value.jobId } : { ok: false, text: result.message });
+    });
+  }
+
+  return (
+    <form action={submit} className={`${cardStyles} space-y-3`} aria-label="Execute on Dify">
+      <h3 className="font-medium">Execute on Dify</h3>
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        Imports each valid turn&apos;s workflow (pass step 1_5), runs its three test cases with files from the case-files directory, checks the output files and
+        asks the resolve judge. The run&apos;s case results are replaced turn by turn.
+      </p>
+      <div className="grid gap-3 sm:grid-cols-3">
+        <div>
+          <label htmlFor={`${id}-connection`} className={labelStyles}>Dify connection</label>
+          <select id={`${id}-connection`} name="connectionId" className={inputStyles} required>
+            {connections.map((connection) => (
+              <option key={connection.id} value={connection.id}>
+                {connection.label} ({connection.baseUrl})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={`${id}-cases`} className={labelStyles}>Case-files directory (on the server)</label>
+          <input id={`${id}-cases`} name="caseFilesDir" className={inputStyles} required defaultValue={defaultCaseFilesDir} />
+        </div>
+        <div>
+          <label htmlFor={`${id}-judge`} className={labelStyles}>Resolve judge</label>
+          <select id={`${id}-judge`} name="endpointId" className={inputStyles} defaultValue="">
+            <option value="">None (keep outputs; judge later)</option>
+            {endpoints.map((endpoint) => (
+              <option key={endpoint.id} value={endpoint.id}>
+                {endpoint.label} ({endpoint.model})
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className="flex items-center gap-3">
+        <button type="submit" className={buttonStyles.primary} disabled={pending}>
+          {pending ? "Starting…" : "Execute on Dify"}
+        </button>
+        {message ? (
+          <p role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-slate-700 dark:text-slate-300" : "text-red-700 dark:text-red-400"}`}>
+            {message.text}{" "}
+            {message.jobId ? (
+              <Link href={`/jobs/${message.jobId}`} className="text-brand-600 hover:underline dark:text-brand-500">Follow the job</Link>
+            ) : null}
+          </p>
+        ) : null}
+      </div>
+    </form>
+  );
+}
