@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { authorizedAction, type ActionResult } from "@/lib/server/action";
 import { database } from "@/lib/server/db";
+import { isUniqueViolation } from "@/lib/server/errors";
 import {
   createDifyConnection,
   deleteDifyConnection,
@@ -18,10 +19,6 @@ import {
 const createSchema = difyConnectionFieldsSchema.extend({ password: z.string().min(1, "the Dify account's password").max(500) });
 const updateSchema = difyConnectionFieldsSchema.extend({ id: z.string().min(1).max(100), password: z.string().max(500).optional() });
 const idSchema = z.object({ id: z.string().min(1).max(100) });
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
-}
 
 const duplicateLabel = { ok: false as const, error: "invalid" as const, message: "Another Dify connection has this name.", fieldErrors: { label: "Another Dify connection has this name." } };
 

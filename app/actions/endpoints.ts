@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { authorizedAction, type ActionResult } from "@/lib/server/action";
 import { database } from "@/lib/server/db";
+import { isUniqueViolation } from "@/lib/server/errors";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -20,10 +21,6 @@ const apiKeyField = z.string().trim().max(500).optional();
 const createSchema = endpointFieldsSchema.extend({ apiKey: apiKeyField });
 const updateSchema = endpointFieldsSchema.extend({ id: z.string().min(1).max(100), apiKey: apiKeyField, clearApiKey: z.boolean().default(false) });
 const idSchema = z.object({ id: z.string().min(1).max(100) });
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
-}
 
 const duplicateLabel = { ok: false as const, error: "invalid" as const, message: "Another endpoint has this name.", fieldErrors: { label: "Another endpoint has this name." } };
 

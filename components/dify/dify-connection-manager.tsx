@@ -4,7 +4,9 @@ import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { createDifyConnectionAction, deleteDifyConnectionAction, testDifyConnectionAction, updateDifyConnectionAction } from "@/app/actions/dify-connections";
 import { Badge } from "@/components/ui/badge";
-import { buttonStyles, cardStyles, inputStyles, labelStyles, tableStyles } from "@/components/ui/styles";
+import { FormField } from "@/components/ui/form-field";
+import { ManagedFormFooter, ManagedRowActions } from "@/components/ui/managed-list";
+import { buttonStyles, cardStyles, tableStyles } from "@/components/ui/styles";
 import type { DifyConnectionView } from "@/lib/server/dify-connections/connections";
 
 type Mode = { kind: "closed" } | { kind: "add" } | { kind: "edit"; connection: DifyConnectionView };
@@ -65,22 +67,16 @@ export function DifyConnectionManager({ connections }: { connections: DifyConnec
                     {minutes(connection.runTimeoutMs)} min timeout · {connection.keepApps ? "apps kept" : "apps deleted afterwards"}
                   </td>
                   <td className={tableStyles.td}>
-                    <div className="flex gap-2">
-                      <button type="button" className={buttonStyles.secondary} onClick={() => test(connection)} disabled={pending} aria-label={`Test sign-in to ${connection.label}`}>
-                        Test
-                      </button>
-                      <button type="button" className={buttonStyles.secondary} onClick={() => setMode({ kind: "edit", connection })} aria-label={`Edit ${connection.label}`}>
-                        Edit
-                      </button>
-                      <button type="button" className={buttonStyles.ghostDanger} onClick={() => remove(connection)} disabled={pending} aria-label={`Delete ${connection.label}`}>
-                        Delete
-                      </button>
-                    </div>
-                    {status[connection.id] ? (
-                      <p role="status" className="mt-1 max-w-sm whitespace-normal text-xs text-slate-600 dark:text-slate-400" data-testid="dify-test-status">
-                        {status[connection.id]}
-                      </p>
-                    ) : null}
+                    <ManagedRowActions
+                      label={connection.label}
+                      testName="Test sign-in to"
+                      pending={pending}
+                      status={status[connection.id]}
+                      statusTestId="dify-test-status"
+                      onTest={() => test(connection)}
+                      onEdit={() => setMode({ kind: "edit", connection })}
+                      onDelete={() => remove(connection)}
+                    />
                   </td>
                 </tr>
               ))}
@@ -138,22 +134,9 @@ function ConnectionForm({ connection, onDone, onCancel }: { connection: DifyConn
     });
   }
 
-  const field = (name: string, label: string, props: React.InputHTMLAttributes<HTMLInputElement>, hint?: string) => {
-    const error = errors[ERROR_KEYS[name] ?? name];
-    return (
-      <div>
-        <label htmlFor={`${formId}-${name}`} className={labelStyles}>
-          {label}
-        </label>
-        <input id={`${formId}-${name}`} name={name} className={inputStyles} aria-invalid={error ? true : undefined} aria-describedby={error || hint ? `${formId}-${name}-hint` : undefined} {...props} />
-        {error || hint ? (
-          <p id={`${formId}-${name}-hint`} className={`mt-1 text-xs ${error ? "text-red-700 dark:text-red-400" : "text-slate-500"}`}>
-            {error ?? hint}
-          </p>
-        ) : null}
-      </div>
-    );
-  };
+  const field = (name: string, label: string, props: React.InputHTMLAttributes<HTMLInputElement>, hint?: string) => (
+    <FormField formId={formId} name={name} label={label} error={errors[ERROR_KEYS[name] ?? name]} {...(hint ? { hint } : {})} {...props} />
+  );
 
   return (
     <form action={submit} className={`${cardStyles} space-y-4`} aria-label={connection ? `Edit ${connection.label}` : "Add a Dify connection"}>
@@ -173,21 +156,7 @@ function ConnectionForm({ connection, onDone, onCancel }: { connection: DifyConn
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" name="keepApps" defaultChecked={connection?.keepApps ?? false} /> Keep the apps created in Dify (default: delete them after their test cases ran)
       </label>
-      {message ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {message}
-        </p>
-      ) : null}
-      <div className="flex gap-2">
-        <button type="submit" className={buttonStyles.primary} disabled={pending}>
-          {connection ? "Save" : "Add connection"}
-        </button>
-        {onCancel ? (
-          <button type="button" className={buttonStyles.secondary} onClick={onCancel}>
-            Cancel
-          </button>
-        ) : null}
-      </div>
+      <ManagedFormFooter message={message} pending={pending} submitLabel={connection ? "Save" : "Add connection"} onCancel={onCancel} />
     </form>
   );
 }

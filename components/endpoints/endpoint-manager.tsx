@@ -4,7 +4,9 @@ import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { createEndpointAction, deleteEndpointAction, testEndpointAction, updateEndpointAction } from "@/app/actions/endpoints";
 import { Badge } from "@/components/ui/badge";
-import { buttonStyles, cardStyles, inputStyles, labelStyles, tableStyles } from "@/components/ui/styles";
+import { FormField } from "@/components/ui/form-field";
+import { ManagedFormFooter, ManagedRowActions } from "@/components/ui/managed-list";
+import { buttonStyles, cardStyles, tableStyles } from "@/components/ui/styles";
 import type { EndpointView } from "@/lib/server/endpoints/endpoints";
 
 type Mode = { kind: "closed" } | { kind: "add" } | { kind: "edit"; endpoint: EndpointView };
@@ -66,22 +68,16 @@ export function EndpointManager({ endpoints }: { endpoints: EndpointView[] }) {
                     {endpoint.tpm ? ` · ${endpoint.tpm} tpm` : ""} · {Math.round(endpoint.timeoutMs / 1000)} s timeout
                   </td>
                   <td className={tableStyles.td}>
-                    <div className="flex gap-2">
-                      <button type="button" className={buttonStyles.secondary} onClick={() => test(endpoint)} disabled={pending} aria-label={`Test connection to ${endpoint.label}`}>
-                        Test
-                      </button>
-                      <button type="button" className={buttonStyles.secondary} onClick={() => setMode({ kind: "edit", endpoint })} aria-label={`Edit ${endpoint.label}`}>
-                        Edit
-                      </button>
-                      <button type="button" className={buttonStyles.ghostDanger} onClick={() => remove(endpoint)} disabled={pending} aria-label={`Delete ${endpoint.label}`}>
-                        Delete
-                      </button>
-                    </div>
-                    {status[endpoint.id] ? (
-                      <p role="status" className="mt-1 max-w-sm whitespace-normal text-xs text-slate-600 dark:text-slate-400" data-testid="endpoint-test-status">
-                        {status[endpoint.id]}
-                      </p>
-                    ) : null}
+                    <ManagedRowActions
+                      label={endpoint.label}
+                      testName="Test connection to"
+                      pending={pending}
+                      status={status[endpoint.id]}
+                      statusTestId="endpoint-test-status"
+                      onTest={() => test(endpoint)}
+                      onEdit={() => setMode({ kind: "edit", endpoint })}
+                      onDelete={() => remove(endpoint)}
+                    />
                   </td>
                 </tr>
               ))}
@@ -151,22 +147,9 @@ function EndpointForm({ endpoint, onDone, onCancel }: { endpoint: EndpointView |
     });
   }
 
-  const field = (name: string, label: string, props: React.InputHTMLAttributes<HTMLInputElement>, hint?: string) => {
-    const error = errors[ERROR_KEYS[name] ?? name];
-    return (
-    <div>
-      <label htmlFor={`${formId}-${name}`} className={labelStyles}>
-        {label}
-      </label>
-      <input id={`${formId}-${name}`} name={name} className={inputStyles} aria-invalid={error ? true : undefined} aria-describedby={error || hint ? `${formId}-${name}-hint` : undefined} {...props} />
-      {error || hint ? (
-        <p id={`${formId}-${name}-hint`} className={`mt-1 text-xs ${error ? "text-red-700 dark:text-red-400" : "text-slate-500"}`}>
-          {error ?? hint}
-        </p>
-      ) : null}
-    </div>
-    );
-  };
+  const field = (name: string, label: string, props: React.InputHTMLAttributes<HTMLInputElement>, hint?: string) => (
+    <FormField formId={formId} name={name} label={label} error={errors[ERROR_KEYS[name] ?? name]} {...(hint ? { hint } : {})} {...props} />
+  );
 
   return (
     <form action={submit} className={`${cardStyles} space-y-4`} aria-label={endpoint ? `Edit ${endpoint.label}` : "Add an endpoint"}>
@@ -195,21 +178,7 @@ function EndpointForm({ endpoint, onDone, onCancel }: { endpoint: EndpointView |
           <input type="checkbox" name="clearApiKey" /> Remove the stored key
         </label>
       ) : null}
-      {message ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {message}
-        </p>
-      ) : null}
-      <div className="flex gap-2">
-        <button type="submit" className={buttonStyles.primary} disabled={pending}>
-          {endpoint ? "Save" : "Add endpoint"}
-        </button>
-        {onCancel ? (
-          <button type="button" className={buttonStyles.secondary} onClick={onCancel}>
-            Cancel
-          </button>
-        ) : null}
-      </div>
+      <ManagedFormFooter message={message} pending={pending} submitLabel={endpoint ? "Save" : "Add endpoint"} onCancel={onCancel} />
     </form>
   );
 }

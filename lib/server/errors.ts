@@ -13,3 +13,8 @@ export function reportUnexpected(error: unknown, where: string): { errorId: stri
   console.error(`[error ${errorId}] ${where}:`, error);
   return { errorId, message: `Something went wrong on the server (error id ${errorId}). Nothing was changed; try again or report the id.` };
 }
+
+/** A unique constraint refused the write (Prisma's P2002): e.g. a name already taken. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+}

@@ -19,6 +19,12 @@ export default async function JobPage({ params }: PageProps<"/jobs/[id]">) {
   const user = await requireSignedInPermission("runJobs", `/jobs/${encodeURIComponent(id)}`);
   const job = await getJobDetail(database(), user, id);
   if (!job) notFound();
+  const openRun = job.runId ? (
+    <>
+      {" "}
+      <Link href={`/runs/${job.runId}`} className="text-brand-600 hover:underline dark:text-brand-500">Open the run</Link>.
+    </>
+  ) : null;
   return (
     <div className="space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-600 dark:text-slate-400">
@@ -30,22 +36,12 @@ export default async function JobPage({ params }: PageProps<"/jobs/[id]">) {
           job.kind === "judge" ? (
             <>
               Verdicts are stored under the judge label <strong>{job.endpointLabel}</strong>, one per sample; failed items never become verdicts.
-              {job.runId ? (
-                <>
-                  {" "}
-                  <Link href={`/runs/${job.runId}`} className="text-brand-600 hover:underline dark:text-brand-500">Open the run</Link>.
-                </>
-              ) : null}
+              {openRun}
             </>
           ) : job.kind === "resolve" ? (
             <>
               Each turn is imported into Dify, its test cases run there and are checked and judged; a turn&apos;s case results are written when it finishes.
-              {job.runId ? (
-                <>
-                  {" "}
-                  <Link href={`/runs/${job.runId}`} className="text-brand-600 hover:underline dark:text-brand-500">Open the run</Link>.
-                </>
-              ) : null}
+              {openRun}
             </>
           ) : (
             "An import of run files; it runs again from the start if the server stops midway (nothing is written until it completes)."

@@ -7,7 +7,8 @@ import type { SessionUser } from "../../session";
 import { can, isRole } from "@/lib/auth/roles";
 import { err, ok, type Result } from "@/lib/result";
 import { releaseOtherLocks } from "./claims";
-import { isUniqueViolation, type QueueProblem } from "./shared";
+import { isUniqueViolation } from "../../errors";
+import type { QueueProblem } from "./shared";
 
 // -- who may be assigned ---------------------------------------------------------------------------------------------
 

@@ -24,10 +24,6 @@ export function verdictKey(item: { responseId: string; stage: string; casePositi
   return `${item.responseId}/${item.stage}/${item.casePosition}/${item.judge}`;
 }
 
-export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
-}
-
 export async function isAssigned(db: Database, queueId: string, userId: string): Promise<boolean> {
   return (await db.reviewAssignment.count({ where: { queueId, userId } })) > 0;
 }
