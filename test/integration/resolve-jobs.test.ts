@@ -117,6 +117,7 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     ]);
     const enqueued = await enqueueDifyExecution(db, runId);
     expect(enqueued?.items).toBe(responses.length);
+    expect(await enqueueDifyExecution(db, runId)).toEqual(enqueued);
     await worker().runUntilIdle();
 
     const job = await db.job.findUniqueOrThrow({ where: { id: enqueued!.jobId } });

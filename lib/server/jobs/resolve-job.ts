@@ -15,24 +15,24 @@ import "server-only";
 // official provisional verdict (outputs present and file checks passed: true) and its shown outputs are stored, so a
 // later resolve judge job can judge it. Dify being unreachable is not the model's failure: such items retry, and only
 // on their last attempt record the official outcome (api_key "Other-Error": the three cases fail).
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
-import type { TestFile, TestInputValue } from "@/lib/benchmark/dataset";
+import type { TestInputValue } from "@/lib/benchmark/dataset";
 import type { TurnSpec } from "@/lib/benchmark/turn";
 import { majorityVerdict } from "@/lib/judge/majority";
 import { resolveJudgeItem, type TestPosition } from "@/lib/judge/items";
 import { officialOutputText, officialSystemPrompt, type JudgeTestInput } from "@/lib/judge/protocol";
-import { buildRunInputs, fileCheckFailure, importFailureRecord, judgedOutputs, outputFiles, testFiles, uploadFileName } from "@/lib/resolve/official";
+import { importFailureRecord } from "@/lib/resolve/official";
 import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
 import { toDifyYaml } from "@/lib/workflow/dify-yaml";
-import type { JsonValue } from "@/lib/workflow/python-values";
 import { scoreResponse } from "@/lib/workflow/score";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import { consoleBaseOf, loadDifyConnectionConfig, serviceBaseOf, type DifyConnectionConfig } from "../dify-connections/connections";
-import { isTransient, runWorkflow, signIn, uploadFile, type DifyConsole, type DifyDeps, type DifyError, type DifyResult } from "../dify/client";
+import { isTransient, signIn, type DifyConsole, type DifyDeps, type DifyError, type DifyResult } from "../dify/client";
 import { callCost, chatClientFor, loadEndpointConfig, redactKey } from "../endpoints/endpoints";
 import { inputFingerprint, judgeIdentity, judgeSample, promptFingerprint } from "../llm";
+import { executeCase } from "../resolve/execute-case";
 import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
 import { jobQueue, wakeWorker } from "./instance";
@@ -95,6 +95,9 @@ export async function enqueueDifyExecution(db: Database, runId: string): Promise
   const run = await db.run.findUnique({ where: { id: runId }, select: { evaluation: { select: { difyConnectionId: true, caseFilesDir: true, judge: true, createdBy: true } } } });
   const evaluation = run?.evaluation;
   if (!evaluation?.difyConnectionId || !evaluation.caseFilesDir) return null;
+  // Called again for the same run (a generation job resumed after a restart): the execution already queued stands.
+  const active = await db.job.findFirst({ where: { kind: RESOLVE_JOB_KIND, runId, status: { in: ["queued", "running", "paused"] } }, select: { id: true, itemCount: true } });
+  if (active) return { jobId: active.id, items: active.itemCount };
   return createResolveJob(db, { runId, connectionId: evaluation.difyConnectionId, caseFilesDir: evaluation.caseFilesDir, judge: parseResolveJudge(evaluation.judge) }, evaluation.createdBy);
 }
 
@@ -320,52 +323,34 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
           const inputs = parseJson<Record<string, TestInputValue>>(test.inputs, {});
           const row: CaseRow = { position, verdict: false, outputs: null, fileCheck: null, files: null, error: null, difyRunId: null, elapsedMs: null };
           rows.push(row);
-          const uploaded = new Map<TestFile, string | null>();
-          let missing: string | null = null;
-          for (const file of testFiles(inputs)) {
-            let bytes: Buffer;
-            try {
-              bytes = await readFile(path.join(params.caseFilesDir, path.basename(file.value)));
-            } catch {
-              missing = `The case file "${file.value}" is missing from the case-files directory ${params.caseFilesDir}.`;
-              break;
-            }
-            const result = await withServiceRetries(() => uploadFile(serviceBaseOf(config.baseUrl), apiKey.value, { fileName: uploadFileName(file.mime_type), mimeType: file.mime_type, bytes: new Uint8Array(bytes), user: RESOLVE_USER }, deps), signal);
-            // As the official stage does, a failed upload still runs, with no file id.
-            if (!result.ok) notes.push(`test${position}: upload of "${file.value}" failed (${result.error.message})`);
-            uploaded.set(file, result.ok ? result.value.id : null);
-          }
-          if (missing) {
-            row.error = missing;
+          const execution = await executeCase(inputs, spec.fileChecks, {
+            serviceBase: serviceBaseOf(config.baseUrl),
+            apiKey: apiKey.value,
+            caseFilesDir: params.caseFilesDir,
+            user: RESOLVE_USER,
+            timeoutMs: config.runTimeoutMs,
+            deps,
+            call: (attempt) => withServiceRetries(attempt, signal),
+          });
+          if (execution.kind === "missing-file") {
+            row.error = execution.message;
             continue;
           }
-          const started = performance.now();
-          const run = await withServiceRetries(() => runWorkflow(serviceBaseOf(config.baseUrl), apiKey.value, { inputs: buildRunInputs(inputs, (file) => uploaded.get(file) ?? null), user: RESOLVE_USER, timeoutMs: config.runTimeoutMs }, deps), signal);
-          row.elapsedMs = Math.round(performance.now() - started);
-          if (!run.ok) {
-            if (run.error.kind === "cancelled") return { ok: false, failure: { message: "cancelled", retryable: true, refund: true } };
-            row.error = run.error.kind === "timeout" ? `The run did not finish within ${Math.round(config.runTimeoutMs / 60_000)} min (the connection's timeout).` : `The run failed (${run.error.message}).`;
+          notes.push(...execution.notes.map((text) => `test${position}: ${text}`));
+          row.elapsedMs = execution.elapsedMs;
+          if (execution.kind === "run-failed") {
+            if (execution.error.kind === "cancelled") return { ok: false, failure: { message: "cancelled", retryable: true, refund: true } };
+            row.error = execution.error.kind === "timeout" ? `The run did not finish within ${Math.round(config.runTimeoutMs / 60_000)} min (the connection's timeout).` : `The run failed (${execution.error.message}).`;
             continue;
           }
-          row.difyRunId = run.value.runId;
-          if (run.value.elapsedTime !== null) row.elapsedMs = Math.round(run.value.elapsedTime * 1000);
-          const outputs = (run.value.outputs ?? {}) as Record<string, JsonValue>;
-          const files = outputFiles(outputs);
-          row.files = files.length > 0 ? JSON.stringify(files) : null;
-          if (Object.keys(outputs).length === 0) {
-            row.error = `The run gave no outputs${run.value.status ? ` (status ${run.value.status}${run.value.error ? `: ${run.value.error}` : ""})` : ""}.`;
+          row.difyRunId = execution.runId;
+          row.files = execution.files.length > 0 ? JSON.stringify(execution.files) : null;
+          row.fileCheck = execution.fileCheck;
+          if (execution.failure) {
+            row.error = execution.failure;
             continue;
           }
-          const checks = spec.fileChecks;
-          if (Object.keys(checks).length > 0) {
-            const failure = fileCheckFailure(outputs, checks);
-            row.fileCheck = failure ? "fail" : "pass";
-            if (failure) {
-              row.error = `File check: ${failure}.`;
-              continue;
-            }
-          }
-          const shown = judgedOutputs(outputs, checks);
+          const shown = execution.shown;
           // Every output went to the file checks: the official stage passes the case without asking the judge.
           row.verdict = true;
           if (Object.keys(shown).length === 0) continue;

@@ -6,19 +6,17 @@ import "server-only";
 //
 // Public API: resolveRecords(records, options) -> ResolveRun { records, notes, judgeCalls }
 
-import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { turnKey, type TestFile } from "@/lib/benchmark/dataset";
+import { turnKey } from "@/lib/benchmark/dataset";
 import type { RunRecord } from "@/lib/benchmark/runs";
 import type { TurnSpec } from "@/lib/benchmark/turn";
 import { officialOutputText, resolveJudgeItem, type TestPosition } from "@/lib/judge";
-import { buildRunInputs, fileCheckFailure, importFailureRecord, judgedOutputs, testFiles, uploadFileName } from "@/lib/resolve/official";
+import { importFailureRecord } from "@/lib/resolve/official";
 import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
 import { toDifyYaml } from "@/lib/workflow/dify-yaml";
-import type { JsonValue } from "@/lib/workflow/python-values";
 import { scoreResponse } from "@/lib/workflow/score";
-import { runWorkflow, uploadFile, type DifyConsole, type DifyDeps } from "../dify/client";
+import type { DifyConsole, DifyDeps } from "../dify/client";
 import { judgeItems, type ChatClient } from "../llm";
+import { executeCase } from "./execute-case";
 
 export interface ResolveOptions {
   dify: DifyConsole;
@@ -132,31 +130,22 @@ async function runTest(
     note(`${label}: ${why}`);
     return { judgeCalls: 0 };
   };
-  const uploaded = new Map<TestFile, string | null>();
-  for (const file of testFiles(test)) {
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(path.join(options.caseFilesDir, path.basename(file.value)));
-    } catch {
-      return fail(`case file "${file.value}" is missing from ${options.caseFilesDir}`);
-    }
-    const result = await uploadFile(options.serviceBase, apiKey, { fileName: uploadFileName(file.mime_type), mimeType: file.mime_type, bytes: new Uint8Array(bytes), user: options.user }, options.deps);
-    // As the official stage does, a failed upload still runs, with no file id.
-    if (!result.ok) note(`${label}: upload of "${file.value}" failed (${result.error.message})`);
-    uploaded.set(file, result.ok ? result.value.id : null);
-  }
-  const inputs = buildRunInputs(test, (file) => uploaded.get(file) ?? null);
-  const run = await runWorkflow(options.serviceBase, apiKey, { inputs, user: options.user, ...(options.runTimeoutMs ? { timeoutMs: options.runTimeoutMs } : {}) }, options.deps);
-  if (!run.ok) return fail(`run failed (${run.error.message})`);
-  const outputs = run.value.outputs as Record<string, JsonValue> | null;
-  if (!outputs || Object.keys(outputs).length === 0) return fail(`the run gave no outputs${run.value.error ? ` (${run.value.error})` : ""}`);
   const checks = options.fileChecks[turnKey(record.task, record.round)] ?? {};
-  const fileFailure = Object.keys(checks).length > 0 ? fileCheckFailure(outputs, checks) : null;
-  if (fileFailure) return fail(fileFailure);
+  const execution = await executeCase(test, checks, {
+    serviceBase: options.serviceBase,
+    apiKey,
+    caseFilesDir: options.caseFilesDir,
+    user: options.user,
+    ...(options.runTimeoutMs ? { timeoutMs: options.runTimeoutMs } : {}),
+    ...(options.deps ? { deps: options.deps } : {}),
+  });
+  if (execution.kind === "missing-file") return fail(execution.message);
+  for (const text of execution.notes) note(`${label}: ${text}`);
+  if (execution.kind === "run-failed") return fail(`run failed (${execution.error.message})`);
+  if (execution.failure) return fail(execution.failure);
   record[`test${position}`] = true;
-  const shown = judgedOutputs(outputs, checks);
-  if (Object.keys(shown).length === 0) return { judgeCalls: 0 };
-  const outputText = officialOutputText(shown);
+  if (Object.keys(execution.shown).length === 0) return { judgeCalls: 0 };
+  const outputText = officialOutputText(execution.shown);
   const item = resolveJudgeItem(
     { model: "resolve", task: record.task, round: record.round, test: position, queries: options.queries.get(record.task) ?? [], inputs: test, outputs: outputText, groundTruth, recorded: null },
     options.judgeSystemPrompt,
