@@ -32,7 +32,7 @@ import { consoleBaseOf, loadDifyConnectionConfig, serviceBaseOf, type DifyConnec
 import { isTransient, signIn, type DifyConsole, type DifyDeps, type DifyError, type DifyResult } from "../dify/client";
 import { callCost, chatClientFor, loadEndpointConfig, redactKey } from "../endpoints/endpoints";
 import { inputFingerprint, judgeIdentity, judgeSample, promptFingerprint } from "../llm";
-import { executeCase } from "../resolve/execute-case";
+import { executeCase, retryingTransient } from "../resolve/execute-case";
 import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
 import { jobQueue, wakeWorker } from "./instance";
@@ -169,15 +169,6 @@ function parseJson<T>(text: string | null, fallback: T): T {
   }
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
-
 const describe = (error: DifyError) => `${error.step}: ${error.message}`;
 
 /** The worker's handler for resolve items. Sessions are shared per connection (re-signed-in when it changes). */
@@ -186,16 +177,6 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
   const serviceTries = options.serviceTries ?? 4;
   const serviceBackoffMs = options.serviceBackoffMs ?? 2_000;
   const sessions = new Map<string, { updatedAt: number; console: DifyConsole }>();
-
-  /** One service call, tried again on 429/5xx/lost connections, waiting at least the server's Retry-After. */
-  async function withServiceRetries<T>(call: () => Promise<DifyResult<T>>, signal: AbortSignal): Promise<DifyResult<T>> {
-    let result = await call();
-    for (let attempt = 1; attempt < serviceTries && !result.ok && isTransient(result.error) && !signal.aborted; attempt += 1) {
-      await sleep(Math.min(120_000, Math.max(result.error.retryAfterMs ?? 0, serviceBackoffMs * 2 ** (attempt - 1))), signal);
-      result = await call();
-    }
-    return result;
-  }
 
   async function consoleFor(config: DifyConnectionConfig, deps: DifyDeps, fresh: boolean): Promise<DifyResult<DifyConsole>> {
     const cached = sessions.get(config.id);
@@ -330,7 +311,7 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
             user: RESOLVE_USER,
             timeoutMs: config.runTimeoutMs,
             deps,
-            call: (attempt) => withServiceRetries(attempt, signal),
+            call: retryingTransient({ tries: serviceTries, backoffMs: serviceBackoffMs, signal }),
           });
           if (execution.kind === "missing-file") {
             row.error = execution.message;

@@ -7,7 +7,31 @@ import path from "node:path";
 import type { TestFile, TestInputValue } from "@/lib/benchmark/dataset";
 import { buildRunInputs, fileCheckFailure, judgedOutputs, outputFiles, testFiles, uploadFileName, type OutputFileSummary } from "@/lib/resolve/official";
 import type { JsonValue } from "@/lib/workflow/python-values";
-import { runWorkflow, uploadFile, type DifyDeps, type DifyError, type DifyResult } from "../dify/client";
+import { isTransient, runWorkflow, uploadFile, type DifyDeps, type DifyError, type DifyResult } from "../dify/client";
+
+const pause = (ms: number, signal: AbortSignal | undefined) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+
+/**
+ * A service call tried again on 429, 5xx and lost connections, waiting at least the server's Retry-After (capped at
+ * 2 minutes) or an exponential backoff; other failures, and the last try's, come back as they are.
+ */
+export function retryingTransient(options: { tries: number; backoffMs: number; signal?: AbortSignal }) {
+  return async <T>(attempt: () => Promise<DifyResult<T>>): Promise<DifyResult<T>> => {
+    let result = await attempt();
+    for (let tried = 1; tried < options.tries && !result.ok && isTransient(result.error) && !options.signal?.aborted; tried += 1) {
+      await pause(Math.min(120_000, Math.max(result.error.retryAfterMs ?? 0, options.backoffMs * 2 ** (tried - 1))), options.signal);
+      result = await attempt();
+    }
+    return result;
+  };
+}
 
 export interface CaseContext {
   serviceBase: string;

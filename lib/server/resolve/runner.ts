@@ -16,7 +16,7 @@ import { toDifyYaml } from "@/lib/workflow/dify-yaml";
 import { scoreResponse } from "@/lib/workflow/score";
 import type { DifyConsole, DifyDeps } from "../dify/client";
 import { judgeItems, type ChatClient } from "../llm";
-import { executeCase } from "./execute-case";
+import { executeCase, retryingTransient } from "./execute-case";
 
 export interface ResolveOptions {
   dify: DifyConsole;
@@ -35,6 +35,8 @@ export interface ResolveOptions {
   runTimeoutMs?: number;
   keepApps?: boolean;
   deps?: DifyDeps;
+  /** Backoff base of the retries on a 429/5xx from the service API (the server's Retry-After wins when longer). */
+  serviceBackoffMs?: number;
   onNote?: (note: string) => void;
 }
 
@@ -138,6 +140,7 @@ async function runTest(
     user: options.user,
     ...(options.runTimeoutMs ? { timeoutMs: options.runTimeoutMs } : {}),
     ...(options.deps ? { deps: options.deps } : {}),
+    call: retryingTransient({ tries: 4, backoffMs: options.serviceBackoffMs ?? 2_000 }),
   });
   if (execution.kind === "missing-file") return fail(execution.message);
   for (const text of execution.notes) note(`${label}: ${text}`);
