@@ -202,4 +202,34 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const shape = (record: RunRecord) => [record.task, record.round, record.valid, record.fail_step ?? null, record.test1 ?? null, record.test2 ?? null, record.test3 ?? null];
     expect(downloaded?.records.map(shape)).toEqual([...original].sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : a.round - b.round)).map(shape));
   });
+
+  it("fails the items without writing anything when Dify refuses the account, and records Other-Error when Dify cannot be reached", async () => {
+    const before = await db.caseResult.findMany({ where: { response: { runId } }, orderBy: { id: "asc" } });
+    const wrong = await createDifyConnection(db, admin, { label: "wrong password", baseUrl: dify.origin, email: "admin@example.com", keepApps: false, runTimeoutMs: 60_000 }, "not the password");
+    const refused = await startResolveJob(db, researcher, { runId, connectionId: wrong.id, caseFilesDir: caseFiles, judge: { kind: "none" } });
+    if (!refused.ok) throw new Error(refused.message);
+    await worker().runUntilIdle();
+    const refusedJob = await db.job.findUniqueOrThrow({ where: { id: refused.jobId }, include: { items: { select: { status: true, error: true } } } });
+    const reachedDify = refusedJob.items.filter((item) => item.error !== null);
+    expect(reachedDify.length).toBeGreaterThan(0);
+    expect(reachedDify.every((item) => item.status === "failed" && item.error?.startsWith("Dify refused the sign-in: HTTP 401"))).toBe(true);
+    expect(await db.caseResult.findMany({ where: { response: { runId } }, orderBy: { id: "asc" } })).toEqual(before);
+
+    const gone = await startFakeDify();
+    await gone.close();
+    const unreachable = await createDifyConnection(db, admin, { label: "unreachable", baseUrl: gone.origin, email: "admin@example.com", keepApps: false, runTimeoutMs: 60_000 }, PASSWORD);
+    const started = await startResolveJob(db, researcher, { runId, connectionId: unreachable.id, caseFilesDir: caseFiles, judge: { kind: "none" } });
+    if (!started.ok) throw new Error(started.message);
+    await worker().runUntilIdle();
+    const job = await db.job.findUniqueOrThrow({ where: { id: started.jobId }, include: { items: { select: { attempts: true, result: true } } } });
+    expect(job.status).toBe("succeeded");
+    // Each item that reached Dify was tried twice (the queue's maxAttempts here) before the official outcome was recorded.
+    const retried = job.items.filter((item) => item.result?.includes("Other-Error"));
+    expect(retried.length).toBeGreaterThan(0);
+    expect(retried.every((item) => item.attempts === 2)).toBe(true);
+    const file = await getResolveRecordFile(db, researcher, runId);
+    const other = file?.records.filter((record) => record.api_key === "Other-Error") ?? [];
+    expect(other).toHaveLength(retried.length);
+    expect(other.every((record) => record.valid && record.test1 === false && record.test2 === false && record.test3 === false)).toBe(true);
+  });
 });
