@@ -17,7 +17,8 @@ import { createDifyConnection } from "@/lib/server/dify-connections/connections"
 import { createEndpoint } from "@/lib/server/endpoints/endpoints";
 import { getResolveRecordFile } from "@/lib/server/data/resolve-records";
 import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/import-service";
-import { enqueueDifyExecution, resolveJobHandler, startResolveJob } from "@/lib/server/jobs/resolve-job";
+import { appMarker, enqueueDifyExecution, resolveJobHandler, startResolveJob } from "@/lib/server/jobs/resolve-job";
+import { signIn } from "@/lib/server/dify/client";
 import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
 import { JobWorker } from "@/lib/server/jobs/worker";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
@@ -231,5 +232,35 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const other = file?.records.filter((record) => record.api_key === "Other-Error") ?? [];
     expect(other).toHaveLength(retried.length);
     expect(other.every((record) => record.valid && record.test1 === false && record.test2 === false && record.test3 === false)).toBe(true);
+  });
+
+  it("deletes the app an interrupted attempt left in Dify before importing again, and only that app", async () => {
+    const started = await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "none" } });
+    if (!started.ok) throw new Error(started.message);
+    // A worker leases every item and dies after importing each valid turn's app (its leases then expire).
+    const queue = new SqliteJobQueue(db, { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 });
+    const leased = await queue.lease(started.jobId, "crashed-worker", 100, 1);
+    expect(leased).toHaveLength(started.items);
+    const session = await signIn(dify.consoleBase, "admin@example.com", PASSWORD);
+    if (!session.ok) throw new Error(session.error.message);
+    const leftovers: string[] = [];
+    const keep: string[] = [];
+    for (const item of leased) {
+      const response = await db.response.findUniqueOrThrow({ where: { id: (item.payload as { responseId: string }).responseId }, select: { passResult: { select: { valid: true } }, turn: { select: { key: true } } } });
+      if (!response.passResult?.valid) continue;
+      const app = (description: string) => `app:\n  mode: workflow\n  name: ${response.turn.key}\n  description: ${description}\nkind: app\nversion: 0.4.0\n`;
+      const leftover = await session.value.importDsl(app(appMarker(item.id)));
+      const users = await session.value.importDsl(app("an app of the Dify user's own"));
+      if (!leftover.ok || !users.ok) throw new Error("could not create the apps");
+      leftovers.push(leftover.value.appId);
+      keep.push(users.value.appId);
+    }
+    expect(leftovers.length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await queue.recoverExpiredLeases()).toBe(started.items);
+    await worker().runUntilIdle();
+    expect(leftovers.every((id) => dify.apps.get(id)?.deleted)).toBe(true);
+    expect(keep.every((id) => dify.apps.get(id)?.deleted === false)).toBe(true);
+    expect((await db.job.findUniqueOrThrow({ where: { id: started.jobId } })).status).toBe("succeeded");
   });
 });

@@ -13,6 +13,8 @@
 //   400 failed (not a mapping, no `app`, no app mode, a non-string version). POST /apps/imports/<id>/confirm: 200
 //   completed, 400 failed ("Import information expired or does not exist").
 // - controllers/console/app/workflow.py: POST /apps/<id>/workflows/publish -> 200 {"result":"success","created_at"}.
+// - controllers/console/app/app.py, fields/app_fields.py: GET /apps?page&limit&mode&name (name matched
+//   case-insensitively as a substring) -> 200 {page, limit, total, has_more, data: [{id, name, description, mode, ...}]}.
 // - controllers/console/apikey.py: POST /apps/<id>/api-keys -> 201 {id, type, token "app-…", last_used_at,
 //   created_at}; more than 10 keys: 400 max_keys_exceeded. controllers/console/app/app.py: DELETE /apps/<id> -> 204.
 // - controllers/service_api/app/file.py, fields/file_fields.py: POST /v1/files/upload, multipart `file` + `user`, ->
@@ -33,6 +35,7 @@ import { cancellableDelays, listenOnLoopback, readBody } from "./loopback-server
 export interface FakeDifyApp {
   id: string;
   name: string;
+  description: string;
   yaml: string;
   published: boolean;
   deleted: boolean;
@@ -56,7 +59,7 @@ export interface FakeDifyFault {
   delayMs?: number;
 }
 
-export type FakeDifyEndpoint = "login" | "refresh" | "import" | "confirm" | "publish" | "api-key" | "delete" | "upload" | "run";
+export type FakeDifyEndpoint = "login" | "refresh" | "list" | "import" | "confirm" | "publish" | "api-key" | "delete" | "upload" | "run";
 
 /** What a run answers: outputs (status "succeeded"), or a whole result. */
 export type FakeRunResult = Record<string, unknown> | { fakeRun: { status: string; outputs: Record<string, unknown> | null; error?: string | null } };
@@ -166,8 +169,8 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
   const error = (response: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}) => send(response, status, { code, message, status }, headers);
 
   const createApp = (yaml: string): FakeDifyApp => {
-    const parsed = parseYaml(yaml) as { app?: { name?: string } };
-    const app: FakeDifyApp = { id: randomUUID(), name: String(parsed.app?.name ?? "app"), yaml, published: false, deleted: false, apiKeys: 0 };
+    const parsed = parseYaml(yaml) as { app?: { name?: string; description?: string } };
+    const app: FakeDifyApp = { id: randomUUID(), name: String(parsed.app?.name ?? "app"), description: String(parsed.app?.description ?? ""), yaml, published: false, deleted: false, apiKeys: 0 };
     apps.set(app.id, app);
     return app;
   };
@@ -203,6 +206,7 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
     const endpoint: FakeDifyEndpoint | null =
       path === "/console/api/login" && method === "POST" ? "login"
       : path === "/console/api/refresh-token" && method === "POST" ? "refresh"
+      : path === "/console/api/apps" && method === "GET" ? "list"
       : path === "/console/api/apps/imports" && method === "POST" ? "import"
       : /^\/console\/api\/apps\/imports\/[^/]+\/confirm$/.test(path) && method === "POST" ? "confirm"
       : /^\/console\/api\/apps\/[^/]+\/workflows\/publish$/.test(path) && method === "POST" ? "publish"
@@ -278,6 +282,19 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
     const session = sessions.get(accessToken);
     if (!session || session.expiresAt <= Date.now()) return error(response, 401, "unauthorized", "Invalid token.");
     if (cookies.has("access_token") && (request.headers["x-csrf-token"] !== session.csrf || cookies.get("csrf_token") !== session.csrf)) return error(response, 401, "unauthorized", "CSRF token is missing or invalid.");
+
+    if (endpoint === "list") {
+      const name = (url.searchParams.get("name") ?? "").toLowerCase();
+      const limit = Math.min(100, Number(url.searchParams.get("limit") ?? "20") || 20);
+      const matching = [...apps.values()].filter((app) => !app.deleted && app.name.toLowerCase().includes(name));
+      return send(response, 200, {
+        page: 1,
+        limit,
+        total: matching.length,
+        has_more: matching.length > limit,
+        data: matching.slice(0, limit).map((app) => ({ id: app.id, name: app.name, description: app.description, mode: "workflow", icon_type: "emoji", icon: "🤖", icon_background: "#FFEAD5", created_at: now(), tags: [] })),
+      });
+    }
 
     if (endpoint === "import") {
       const payload = json();

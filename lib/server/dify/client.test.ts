@@ -27,6 +27,9 @@ describe("Dify client against the fake Dify", () => {
     expect(imported).toMatchObject({ ok: true, value: { status: "completed" } });
     if (!imported.ok) return;
     const { appId } = imported.value;
+    const listed = await consoleApi.listApps("summary_1");
+    expect(listed.ok && listed.value.map((app) => app.id)).toContain(appId);
+    expect(dify.log.at(-1)).toBe("GET /console/api/apps");
     expect(await consoleApi.publish(appId)).toEqual({ ok: true, value: undefined });
     const key = await consoleApi.createApiKey(appId);
     expect(key.ok && key.value.startsWith("app-")).toBe(true);

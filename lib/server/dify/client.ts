@@ -5,7 +5,8 @@ import "server-only";
 //
 // Public API:
 //   signIn(consoleBase, email, password, deps?) -> DifyResult<DifyConsole>
-//   DifyConsole { importDsl(yaml) -> ImportedApp, publish(appId), createApiKey(appId) -> token, deleteApp(appId) }
+//   DifyConsole { listApps(name), importDsl(yaml) -> ImportedApp, publish(appId), createApiKey(appId) -> token,
+//                 deleteApp(appId) }
 //   uploadFile(serviceBase, apiKey, { fileName, mimeType, bytes, user }, deps?) -> { id, extension }
 //   runWorkflow(serviceBase, apiKey, { inputs, user, timeoutMs? }, deps?) -> { runId, status, outputs, error, elapsedTime }
 //   isTransient(error): whether another try may succeed (429, 5xx, connection)
@@ -21,7 +22,7 @@ export const DIFY_RUN_TIMEOUT_MS = 20 * 60 * 1000;
 const CONSOLE_TIMEOUT_MS = 60_000;
 const UPLOAD_TIMEOUT_MS = 120_000;
 
-export type DifyStep = "sign-in" | "import" | "confirm" | "publish" | "api-key" | "delete" | "upload" | "run";
+export type DifyStep = "sign-in" | "list" | "import" | "confirm" | "publish" | "api-key" | "delete" | "upload" | "run";
 
 export interface DifyError {
   step: DifyStep;
@@ -52,7 +53,15 @@ export interface ImportedApp {
   confirmed: boolean;
 }
 
+export interface DifyAppSummary {
+  id: string;
+  name: string;
+  description: string;
+}
+
 export interface DifyConsole {
+  /** Workflow apps whose name contains `name` (Dify filters case-insensitively), first 100. */
+  listApps(name: string): Promise<DifyResult<DifyAppSummary[]>>;
   importDsl(yaml: string): Promise<DifyResult<ImportedApp>>;
   publish(appId: string): Promise<DifyResult<void>>;
   createApiKey(appId: string): Promise<DifyResult<string>>;
@@ -230,6 +239,19 @@ export async function signIn(consoleBase: string, email: string, password: strin
   };
 
   return ok({
+    async listApps(name) {
+      const listed = await call("list", "GET", `/apps?${new URLSearchParams({ page: "1", limit: "100", mode: "workflow", name }).toString()}`);
+      if (!listed.ok) return listed;
+      if (listed.value.status !== 200) return httpError("list", listed.value);
+      const data = field(listed.value.body, "data");
+      if (!Array.isArray(data)) return fail("list", "malformed", 200, "the app list has no data array");
+      return ok(
+        data.flatMap((app: unknown) => {
+          const id = text(field(app, "id"));
+          return id ? [{ id, name: String(field(app, "name") ?? ""), description: String(field(app, "description") ?? "") }] : [];
+        }),
+      );
+    },
     async importDsl(yaml) {
       const imported = await call("import", "POST", "/apps/imports", { mode: "yaml-content", yaml_content: yaml });
       if (!imported.ok) return imported;

@@ -122,6 +122,9 @@ export async function startResolveJob(db: Database, actor: SessionUser, request:
   return created ? { ok: true, ...created } : { ok: false, message: "That run has no responses to execute." };
 }
 
+/** The description of the apps an item creates: how a retry recognises the apps an interrupted attempt left. */
+export const appMarker = (itemId: string) => `chat2workflow resolve item ${itemId}`;
+
 /** One CaseResult row as the item writes it. */
 interface CaseRow {
   position: number;
@@ -263,7 +266,16 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
         if (error.kind === "http" && error.status !== null && error.status < 500 && error.status !== 429) return { ok: false, failure: { message: `Dify refused the sign-in: ${error.message}`, retryable: false } };
         return consoleFailure(error, () => done({ apiKey: "Other-Error", reason: describe(error) }, writeCases(allFail(`Dify sign-in failed (${error.message}).`))));
       }
-      const yaml = toDifyYaml(buildDifyDsl(conversion, difyAppName(spec.task, spec.round)));
+      const appName = difyAppName(spec.task, spec.round);
+      const dsl = buildDifyDsl(conversion, appName);
+      // The description marks the app as this item's, so a later attempt can delete what a crashed one left behind.
+      const marker = appMarker(item.id);
+      dsl.app.description = marker;
+      if (item.attempt > 1 && !config.keepApps) {
+        const listed = await session.value.listApps(appName);
+        for (const leftover of listed.ok ? listed.value.filter((app) => app.description === marker) : []) await session.value.deleteApp(leftover.id);
+      }
+      const yaml = toDifyYaml(dsl);
       let imported = await session.value.importDsl(yaml);
       if (!imported.ok && imported.error.status === 401) {
         // The shared session expired and could not be refreshed: sign in again once.
