@@ -7,6 +7,7 @@ import { turnKey } from "@/lib/benchmark/dataset";
 import type { RunRecord } from "@/lib/benchmark/runs";
 import { RULE_JUDGE_ID } from "@/lib/import/plan";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
+import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { startEvaluation } from "@/lib/server/evaluations/start-evaluation";
 import { generateJobHandler, SKILL_PLACEHOLDER } from "@/lib/server/jobs/generate-job";
 import { JUDGE_JOB_KIND } from "@/lib/server/jobs/judge-job";
@@ -85,6 +86,36 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     }
     const job = await db.job.findUniqueOrThrow({ where: { id: started.jobId } });
     expect(job).toMatchObject({ status: "succeeded", doneCount: 27, failedCount: 0, calls: 79 });
+
+    const progress = await getEvaluationProgress(db, actor("viewer"), started.evaluationId);
+    const valid = responses.filter((response) => response.passResult?.valid).length;
+    expect(progress?.counts).toEqual({ turns: 79, pending: 0, running: 0, passed: valid, failed: 79 - valid, error: 0 });
+    expect(progress?.runs[0]?.tasks.map((task) => task.task)).toEqual(files.queries.map((task) => task.task));
+    const firstFailed = progress?.runs[0]?.tasks.flatMap((task) => task.cells).find((cell) => cell.state === "failed");
+    expect(firstFailed?.failStep).toMatch(/^step_1_[1-4]$/);
+    expect(progress?.usage.calls).toBe(79);
+    expect(progress?.usage.inputTokens).toBe(job.inputTokens);
+  });
+
+  it("progress: cells are pending, running while leased, and show the error of a failed call", async () => {
+    const endpointId = await stubEndpoint(db, stub.baseURL);
+    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "zero-shot", judge: { kind: "none" }, runCount: 2 });
+    if (!started.ok) throw new Error(started.message);
+    const before = await getEvaluationProgress(db, actor("viewer"), started.evaluationId);
+    expect(before?.runs).toHaveLength(2);
+    expect(before?.counts).toEqual({ turns: 158, pending: 158, running: 0, passed: 0, failed: 0, error: 0 });
+    const [lease] = await queue().lease(started.jobId, "test-worker", 1, 60_000);
+    expect(lease).toBeDefined();
+    if (!lease) return;
+    const leasedTask = (lease.payload as { task: string; runId: string }).task;
+    const running = await getEvaluationProgress(db, actor("viewer"), started.evaluationId);
+    const row = running?.runs.flatMap((run) => run.tasks.map((task) => ({ run: run.runId, ...task }))).find((task) => task.task === leasedTask && task.run === (lease.payload as { runId: string }).runId);
+    expect(row?.cells.map((cell) => cell.state).slice(0, 2)).toEqual(["running", "pending"]);
+    expect(await queue().fail(lease, { message: `${leasedTask}_1: server-error (HTTP 503): busy`, retryable: true })).toBe("retry");
+    const failed = await getEvaluationProgress(db, actor("viewer"), started.evaluationId);
+    expect(failed?.counts.error).toBe(1);
+    const errorCell = failed?.runs.flatMap((run) => run.tasks.flatMap((task) => task.cells)).find((cell) => cell.state === "error");
+    expect(errorCell).toMatchObject({ round: 1, error: `${leasedTask}_1: server-error (HTTP 503): busy` });
   });
 
   it("a failed call fails its turn only; later rounds wait for the retry, which resumes without asking stored rounds again", async () => {
