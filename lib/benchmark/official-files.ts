@@ -88,3 +88,28 @@ export function passRecord(source: PassRecordSource): PassRecord {
 export function sortPassRecords(records: readonly PassRecord[]): PassRecord[] {
   return [...records].sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : a.round - b.round));
 }
+
+/** A scored answer as the import plans it (ResponsePlan's fields this needs). */
+export interface ScoredAnswer {
+  nodeSelection: string | null;
+  designPrinciple: string | null;
+  workflow: string | null;
+  pass: { valid: boolean; failStep: string | null; officialFailStep: string | null };
+  judgeVerdicts: readonly { stage: string; reason: string | null }[];
+}
+
+/** The pass record of a freshly scored answer: steps 1_1–1_3 reproduced, the rule judge standing in for step 1_4. */
+export function passRecordOfScored(task: string, round: number, scored: ScoredAnswer): PassRecord {
+  const judged = scored.pass.officialFailStep === null;
+  return passRecord({
+    task,
+    round,
+    nodeSelection: scored.nodeSelection,
+    designPrinciple: scored.designPrinciple,
+    workflow: scored.workflow,
+    valid: scored.pass.valid,
+    failStep: scored.pass.failStep,
+    judged,
+    reason: scored.judgeVerdicts.find((verdict) => verdict.stage === "pass")?.reason ?? null,
+  });
+}
