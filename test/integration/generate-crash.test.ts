@@ -1,6 +1,6 @@
 // `kill -9` of a `npm run worker` process in the middle of a generate job, with calls in flight, then a new worker:
 // the run completes, every turn is stored exactly once, and the loopback stub delivered no (task, round) reply twice.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -9,31 +9,10 @@ import { startEvaluation } from "@/lib/server/evaluations/start-evaluation";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
 import { emptyDatabase, testDatabase } from "../support/database";
 import { startDeliveryCountingStub, type DeliveryCountingStub } from "../support/delivery-counting-stub";
+import { exited, startWorkerProcess, waitFor } from "../support/worker-process";
 import { actor, importBenchmarkOnly, stubEndpoint } from "../support/evaluation-fixtures";
 import { recordedAnswerText } from "../support/generation-replay";
 
-const ROOT = path.resolve(__dirname, "../..");
-
-function startWorker(databaseUrl: string): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    // tsx as a loader in this very process (its CLI would run the script in a grandchild that SIGKILL misses).
-    ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts", "--lease-ms", "1500", "--poll-ms", "100"],
-    { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, APP_ENV: "local" }, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(`[worker ${child.pid}] ${chunk.toString()}`));
-  return child;
-}
-
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
-
-async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.skipIf(!benchmarkDir)(`a generating worker killed with SIGKILL${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
   const db = testDatabase();
@@ -71,7 +50,7 @@ describe.skipIf(!benchmarkDir)(`a generating worker killed with SIGKILL${benchma
     const runId = started.runIds[0] as string;
     const deliveredTotal = () => [...stub.delivered.values()].reduce((sum, count) => sum + count, 0);
 
-    const first = startWorker(inject("databaseUrl"));
+    const first = startWorkerProcess(inject("databaseUrl"));
     children.push(first);
     await waitFor(async () => (await db.response.count({ where: { runId } })) >= 12, 90_000, "the first worker to store 12 turns");
     // Replies stop before the kill, so every reply delivered went to a live worker; its calls in flight die with it.
@@ -84,7 +63,7 @@ describe.skipIf(!benchmarkDir)(`a generating worker killed with SIGKILL${benchma
     const storedAtKill = await db.response.count({ where: { runId } });
     expect(storedAtKill).toBeLessThan(79);
 
-    const second = startWorker(inject("databaseUrl"));
+    const second = startWorkerProcess(inject("databaseUrl"));
     children.push(second);
     await waitFor(async () => (await db.run.findUniqueOrThrow({ where: { id: runId } })).status !== "in-progress", 120_000, "the second worker to finish the run");
     second.kill("SIGTERM");

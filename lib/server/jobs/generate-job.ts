@@ -26,7 +26,7 @@ import { loadBenchmarkSource } from "../import/benchmark-source";
 import { responseRows } from "../import/write-import";
 import { promptFingerprint, type CallCache, type ChatClient, type ChatOutcome } from "../llm";
 import { databaseCallCache } from "./db-call-cache";
-import { coolDownFailure, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
+import { coolDownFailure, endpointCapacity, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
 import { JUDGE_JOB_KIND, type JudgeItemPayload, type JudgeJobParams } from "./judge-job";
 import { NO_USAGE, type ItemUsage } from "./queue";
 import type { QueueTx } from "./sqlite-queue";
@@ -259,11 +259,7 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
 
   return {
     kind: GENERATE_JOB_KIND,
-    async capacity(db, job) {
-      if (!job.endpointId) return { filter: { kind: GENERATE_JOB_KIND }, limit: 1 };
-      const endpoint = await db.modelEndpoint.findUnique({ where: { id: job.endpointId }, select: { concurrency: true } });
-      return { filter: { endpointId: job.endpointId }, limit: endpoint?.concurrency ?? 1 };
-    },
+    capacity: (db, job) => endpointCapacity(db, job, GENERATE_JOB_KIND),
     async run({ db, job, item, signal }) {
       const params = job.params as GenerateJobParams;
       const payload = item.payload as GenerateItemPayload;

@@ -1,18 +1,11 @@
 // GET /runs/<id>/download/responses: the run's official response file [{id, category, task, answer1..N}] as JSON,
 // for any run (generated, imported or recorded). 404 for an unknown run.
-import { NextResponse } from "next/server";
-import { database } from "@/lib/server/db";
 import { getRunResponseFile } from "@/lib/server/data/official-downloads";
-import { jsonDownload } from "@/lib/server/json-download";
-import { checkAccess } from "@/lib/server/session";
+import { readerJsonDownload } from "@/lib/server/json-download";
 
 export const dynamic = "force-dynamic";
 
 export async function GET(_request: Request, context: RouteContext<"/runs/[runId]/download/responses">) {
-  const decision = await checkAccess("read");
-  if (!decision.allowed) return NextResponse.json({ error: "forbidden" }, { status: decision.reason === "unauthenticated" ? 401 : 403 });
   const { runId } = await context.params;
-  const file = await getRunResponseFile(database(), decision.user, runId);
-  if (!file) return NextResponse.json({ error: "not found" }, { status: 404 });
-  return jsonDownload(file.fileName, file.data);
+  return readerJsonDownload((db, actor) => getRunResponseFile(db, actor, runId));
 }
