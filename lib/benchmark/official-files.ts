@@ -3,23 +3,13 @@
 // Pure: built from stored values, with the official key order, so the official statistics script reads them.
 
 import { turnKey } from "./dataset";
+import { RUN_FAIL_STEPS, type RunFailStep, type RunRecord } from "./runs";
 
 /** An entry of the official response file: id, category, task, then answer1..answerN. */
 export type ResponseItem = { id: number; category: string; task: string } & Record<`answer${number}`, string>;
 
 /** One pass record as the official pass stage writes it (api_key only once a Dify import ran). */
-export interface PassRecord {
-  task: string;
-  round: number;
-  node_selection: string | null;
-  design_principle: string | null;
-  workflow: string | null;
-  valid: boolean;
-  has_been_judged: boolean;
-  fail_step?: string;
-  reason?: string;
-  api_key?: string;
-}
+export type PassRecord = Pick<RunRecord, "task" | "round" | "node_selection" | "design_principle" | "workflow" | "valid" | "has_been_judged" | "fail_step" | "reason" | "api_key">;
 
 /**
  * The answer text of a turn stored without its raw text (recorded runs): the three tags rebuilt from the recorded
@@ -68,6 +58,8 @@ export function reachedJudge(failStep: string | null): boolean {
   return failStep === null || failStep === "step_1_4" || failStep === "step_1_5";
 }
 
+const isFailStep = (step: string | null): step is RunFailStep => (RUN_FAIL_STEPS as readonly (string | null)[]).includes(step);
+
 /** One pass record with the official key order; fail_step only when invalid, reason only when judged. */
 export function passRecord(source: PassRecordSource): PassRecord {
   const record: PassRecord = {
@@ -79,7 +71,7 @@ export function passRecord(source: PassRecordSource): PassRecord {
     valid: source.valid,
     has_been_judged: source.judged,
   };
-  if (!source.valid && source.failStep !== null) record.fail_step = source.failStep;
+  if (!source.valid && isFailStep(source.failStep)) record.fail_step = source.failStep;
   if (source.judged && source.reason !== null) record.reason = source.reason;
   return record;
 }
