@@ -9,7 +9,7 @@ import { RULE_JUDGE_ID } from "@/lib/import/plan";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
 import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { startEvaluation } from "@/lib/server/evaluations/start-evaluation";
-import { generateJobHandler, SKILL_PLACEHOLDER } from "@/lib/server/jobs/generate-job";
+import { closeFinishedGeneratedRuns, generateJobHandler, SKILL_PLACEHOLDER } from "@/lib/server/jobs/generate-job";
 import { JUDGE_JOB_KIND } from "@/lib/server/jobs/judge-job";
 import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
 import { JobWorker } from "@/lib/server/jobs/worker";
@@ -17,7 +17,7 @@ import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
 import { emptyDatabase, testDatabase } from "../support/database";
 import { actor, importBenchmarkOnly, stubEndpoint } from "../support/evaluation-fixtures";
 import { zeroShotReplay } from "../support/generation-replay";
-import { startOpenAIStub, type OpenAIStub } from "../support/openai-stub";
+import { fixedReply, startOpenAIStub, type OpenAIStub } from "../support/openai-stub";
 
 const researcher = actor("researcher");
 const recordedEarlyStep = (record: RunRecord) => (record.fail_step === "step_1_1" || record.fail_step === "step_1_2" || record.fail_step === "step_1_3" ? record.fail_step : null);
@@ -150,6 +150,22 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     expect((await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).status).toBe("complete");
   });
 
+  it("a run whose worker died before closing it is closed when a worker starts", async () => {
+    stub.setHandler(fixedReply("<node_selection>start, end</node_selection><design_principle>x</design_principle><workflow>{}</workflow>"));
+    const endpointId = await stubEndpoint(db, stub.baseURL);
+    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "zero-shot", judge: { kind: "none" } });
+    if (!started.ok) throw new Error(started.message);
+    // The worker records every item but "dies" before closing the run.
+    const { settled: _dropped, ...withoutSettling } = generateJobHandler();
+    await new JobWorker(db, queue(), [withoutSettling], { pollMs: 20 }).runUntilIdle();
+    expect((await db.job.findUniqueOrThrow({ where: { id: started.jobId } })).status).toBe("succeeded");
+    expect((await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).status).toBe("in-progress");
+    expect(await closeFinishedGeneratedRuns(db)).toBe(1);
+    expect(await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).toMatchObject({ status: "complete", responseCount: 79 });
+    expect((await db.evaluation.findUniqueOrThrow({ where: { id: started.evaluationId } })).status).toBe("succeeded");
+    expect(await closeFinishedGeneratedRuns(db)).toBe(0);
+  });
+
   it("with an LLM judge, each turn that reaches step 1_4 gets a judge item on the run's judge job", async () => {
     const records = recorded("claude_sonnet4d5");
     const replay = zeroShotReplay(builderPrompt(), files.queries, records);
@@ -168,7 +184,7 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     expect(judgeJobs[0]?.items).toHaveLength(reached * 2);
   });
 
-  it("agentic: each turn keeps its attempts in order, with the skill text replaced by a placeholder", async () => {
+  it.each(["agentic", "feedback"] as const)("%s: each turn keeps its attempts in order, with the skill text replaced by a placeholder", async (mode) => {
     const records = recorded("claude_sonnet4d5");
     const answers = new Map(records.map((record) => [turnKey(record.task, record.round), record]));
     const attemptsPerTurn = new Map<string, number>();
@@ -185,7 +201,7 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
       return { kind: "reply", content: `<node_selection>${record.node_selection ?? ""}</node_selection><design_principle>${record.design_principle ?? ""}</design_principle><workflow>${record.workflow ?? "{}"}</workflow>` };
     });
     const endpointId = await stubEndpoint(db, stub.baseURL);
-    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "agentic", judge: { kind: "rule" } });
+    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode, judge: { kind: "rule" } });
     if (!started.ok) throw new Error(started.message);
     await worker().runUntilIdle();
     const responses = await db.response.findMany({ where: { runId: started.runIds[0] }, include: { attempts: { orderBy: { index: "asc" } }, turn: { select: { key: true } } } });
@@ -197,6 +213,9 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
       expect(response.attempts.map((attempt) => attempt.index)).toEqual(Array.from({ length: made }, (_, index) => index + 1));
       expect(response.attempts[0]?.outcome).toBe("no-tags");
       expect(response.attempts[0]?.message).toContain(SKILL_PLACEHOLDER);
+      // Error feedback tells attempt 2 what was wrong with attempt 1; the official baseline repeats the same prompt.
+      if (mode === "feedback") expect(response.attempts[1]?.message).toContain("- missing-tags: the previous attempt had no <workflow>...</workflow> section.");
+      else expect(response.attempts[1]?.message).toBe(response.attempts[0]?.message);
       expect(response.accepted).not.toBeNull();
     }
     expect((await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).status).toBe("complete");

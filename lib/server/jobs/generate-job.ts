@@ -19,6 +19,7 @@ import { insertRows } from "../bulk-insert";
 import type { Database } from "../db";
 import { callCost, redactKey } from "../endpoints/endpoints";
 import { afterRunGenerated } from "../evaluations/after-generation";
+import { findGenerateJob } from "../evaluations/jobs-of-evaluation";
 import { GENERATE_JOB_KIND, type GenerateItemPayload, type GenerateJobParams, type GenerationOverrides } from "../evaluations/types";
 import { generateTurn, type GenerationTask, type TurnRecord } from "../generation/runner";
 import { sha256 } from "../hash";
@@ -233,6 +234,21 @@ export async function settleGeneratedRun(db: Database, jobId: string, runId: str
   if (status !== "cancelled") await afterRunGenerated(db, runId);
   if (run?.evaluationId) await settleEvaluation(db, run.evaluationId);
   return true;
+}
+
+/**
+ * Closes generated runs left "in-progress" although their generate job has finished: a worker that died between
+ * recording an item's outcome and closing its run (workers run this when they start). Returns how many it closed.
+ */
+export async function closeFinishedGeneratedRuns(db: Database): Promise<number> {
+  const open = await db.run.findMany({ where: { status: "in-progress", origin: "generated", evaluationId: { not: null } }, select: { id: true, evaluationId: true } });
+  let closed = 0;
+  for (const run of open) {
+    const job = await findGenerateJob(db, run.evaluationId as string);
+    if (!job || job.status === "queued" || job.status === "running" || job.status === "paused") continue;
+    if (await settleGeneratedRun(db, job.id, run.id)) closed += 1;
+  }
+  return closed;
 }
 
 async function settleEvaluation(db: Database, evaluationId: string): Promise<void> {
