@@ -7,6 +7,7 @@ import { turnKey } from "@/lib/benchmark/dataset";
 import type { RunRecord } from "@/lib/benchmark/runs";
 import { RULE_JUDGE_ID } from "@/lib/import/plan";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
+import { getMeasuredRates } from "@/lib/server/data/leaderboard";
 import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { startEvaluation } from "@/lib/server/evaluations/start-evaluation";
 import { closeFinishedGeneratedRuns, generateJobHandler, SKILL_PLACEHOLDER } from "@/lib/server/jobs/generate-job";
@@ -95,6 +96,10 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     expect(firstFailed?.failStep).toMatch(/^step_1_[1-4]$/);
     expect(progress?.usage.calls).toBe(79);
     expect(progress?.usage.inputTokens).toBe(job.inputTokens);
+
+    // The generated run is on the leaderboard like an imported one: its overall pass rate over its 79 turns.
+    const rates = await getMeasuredRates(db, actor("viewer"), benchmarkId);
+    expect(rates.rates.find((row) => row.model === "replay-stub_model_v1" && row.scope === "overall")).toMatchObject({ passNum: valid, passDen: 79 });
   });
 
   it("progress: cells are pending, running while leased, and show the error of a failed call", async () => {
