@@ -11,7 +11,7 @@ import { getMeasuredRates } from "@/lib/server/data/leaderboard";
 import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { startEvaluation } from "@/lib/server/evaluations/start-evaluation";
 import { closeFinishedGeneratedRuns, generateJobHandler, SKILL_PLACEHOLDER } from "@/lib/server/jobs/generate-job";
-import { JUDGE_JOB_KIND } from "@/lib/server/jobs/judge-job";
+import { JUDGE_JOB_KIND, judgeJobHandler } from "@/lib/server/jobs/judge-job";
 import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
 import { JobWorker } from "@/lib/server/jobs/worker";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
@@ -171,15 +171,16 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     expect(await closeFinishedGeneratedRuns(db)).toBe(0);
   });
 
-  it("with an LLM judge, each turn that reaches step 1_4 gets a judge item on the run's judge job", async () => {
+  it("with an LLM judge, each turn that reaches step 1_4 gets judge items on the run's judge job, and a worker judges them", async () => {
     const records = recorded("claude_sonnet4d5");
     const replay = zeroShotReplay(builderPrompt(), files.queries, records);
-    stub.setHandler(replay.handler);
+    const PASS = "<reason>The nodes match.</reason>\n<result>\ntrue\n</result>";
+    stub.setHandler((request) => ((request.messages.at(-1)?.content ?? "").includes("gt_nodes:") ? { kind: "reply", content: PASS } : replay.handler(request)));
     const endpointId = await stubEndpoint(db, stub.baseURL);
     const judgeId = await stubEndpoint(db, stub.baseURL, { label: "judge-stub" });
     const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "zero-shot", judge: { kind: "llm", endpointIds: [judgeId], samples: 2 } });
     if (!started.ok) throw new Error(started.message);
-    // Only the generate handler runs: the judge items stay queued for a judge worker.
+    // Only the generate handler runs first: the judge items stay queued for a judge worker.
     await worker().runUntilIdle();
     const reached = await db.passResult.count({ where: { response: { runId: started.runIds[0] }, officialFailStep: null } });
     expect(reached).toBeGreaterThan(0);
@@ -187,6 +188,31 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     expect(judgeJobs).toHaveLength(1);
     expect(judgeJobs[0]).toMatchObject({ endpointId: judgeId, itemCount: reached * 2, status: "queued" });
     expect(judgeJobs[0]?.items).toHaveLength(reached * 2);
+
+    await new JobWorker(db, queue(), [judgeJobHandler({ clientRetries: 0 })], { pollMs: 20 }).runUntilIdle();
+    expect(replay.violations).toEqual([]);
+    expect((await db.job.findUniqueOrThrow({ where: { id: judgeJobs[0]!.id } })).status).toBe("succeeded");
+    expect(await db.judgeVerdict.count({ where: { judge: "judge-stub", response: { runId: started.runIds[0] } } })).toBe(reached * 2);
+  });
+
+  it("a turn that fails for good fails its run and the evaluation; the other tasks are stored", async () => {
+    const records = recorded("gpt_5d2");
+    const replay = zeroShotReplay(builderPrompt(), files.queries, records);
+    const target = files.queries[0]!;
+    // A 400 is not retried: the first task's round 1 fails for good, its later rounds are never asked.
+    stub.setHandler((request) => (request.messages.at(-1)?.content === target.queries[0] ? { kind: "error", status: 400, message: "bad request" } : replay.handler(request)));
+    const endpointId = await stubEndpoint(db, stub.baseURL);
+    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "zero-shot", judge: { kind: "rule" } });
+    if (!started.ok) throw new Error(started.message);
+    await worker().runUntilIdle();
+    expect(await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).toMatchObject({ status: "failed", responseCount: 79 - target.queries.length });
+    expect((await db.evaluation.findUniqueOrThrow({ where: { id: started.evaluationId } })).status).toBe("failed");
+    const failedItems = await db.jobItem.findMany({ where: { jobId: started.jobId, status: "failed" } });
+    expect(failedItems.map((item) => item.key)).toEqual([`${started.runIds[0]}:${target.task}`]);
+    expect(failedItems[0]?.error).toContain(`${target.task}_1: client-error (HTTP 400)`);
+    const progress = await getEvaluationProgress(db, actor("viewer"), started.evaluationId);
+    const row = progress?.runs[0]?.tasks.find((task) => task.task === target.task);
+    expect(row?.cells.map((cell) => cell.state)).toEqual(["error", ...target.queries.slice(1).map(() => "pending")]);
   });
 
   it.each(["agentic", "feedback"] as const)("%s: each turn keeps its attempts in order, with the skill text replaced by a placeholder", async (mode) => {
