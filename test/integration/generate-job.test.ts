@@ -8,6 +8,7 @@ import type { RunRecord } from "@/lib/benchmark/runs";
 import { RULE_JUDGE_ID } from "@/lib/import/plan";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
 import { getMeasuredRates } from "@/lib/server/data/leaderboard";
+import { cancelEvaluation } from "@/lib/server/evaluations/cancel-evaluation";
 import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { startEvaluation } from "@/lib/server/evaluations/start-evaluation";
 import { closeFinishedGeneratedRuns, generateJobHandler, SKILL_PLACEHOLDER } from "@/lib/server/jobs/generate-job";
@@ -213,6 +214,28 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     const progress = await getEvaluationProgress(db, actor("viewer"), started.evaluationId);
     const row = progress?.runs[0]?.tasks.find((task) => task.task === target.task);
     expect(row?.cells.map((cell) => cell.state)).toEqual(["error", ...target.queries.slice(1).map(() => "pending")]);
+  });
+
+  it("cancelling mid-generation stops the job; stored turns stay and the run is cancelled", async () => {
+    stub.setHandler(fixedReply("<node_selection>start, end</node_selection><design_principle>x</design_principle><workflow>{}</workflow>", 150));
+    const endpointId = await stubEndpoint(db, stub.baseURL, { concurrency: 2 });
+    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "zero-shot", judge: { kind: "none" } });
+    if (!started.ok) throw new Error(started.message);
+    const running = worker();
+    running.start();
+    const runId = started.runIds[0] as string;
+    const deadline = Date.now() + 30_000;
+    while ((await db.response.count({ where: { runId } })) < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await cancelEvaluation(db, researcher, started.evaluationId)).toEqual({ ok: true });
+    await running.stop();
+    const stored = await db.response.count({ where: { runId } });
+    expect(stored).toBeGreaterThanOrEqual(3);
+    expect(stored).toBeLessThan(79);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await db.response.count({ where: { runId } })).toBe(stored);
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("cancelled");
+    expect((await db.evaluation.findUniqueOrThrow({ where: { id: started.evaluationId } })).status).toBe("cancelled");
+    expect((await db.job.findUniqueOrThrow({ where: { id: started.jobId } })).status).toBe("cancelled");
   });
 
   it.each(["agentic", "feedback"] as const)("%s: each turn keeps its attempts in order, with the skill text replaced by a placeholder", async (mode) => {

@@ -57,9 +57,13 @@ interface BenchmarkContext {
   modelName: string;
 }
 
-class LeaseLost extends Error {
-  constructor() {
-    super("The item's lease was lost before the turn was stored; another worker carries on.");
+/** The turn cannot be stored: the lease moved to another worker, or the run was cancelled meanwhile. */
+class TurnNotStored extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
   }
 }
 
@@ -307,6 +311,7 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
           history.push({ query, answer: existing });
           continue;
         }
+        if (signal.aborted) return { ok: false, failure: { message: "The job was stopped or the lease was lost.", retryable: true } };
         const calls: CallLog[] = [];
         const client = cachingClient(entry.client, cache, `generate:${params.evaluationId}:${payload.runNumber}:${turnKey(task.task, round)}`, job.refresh, calls);
         const record = await generateTurn(
@@ -327,7 +332,7 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
         try {
           await storeTurn(db, { job, params, payload, item, context, record, spec, turnId, query, calls, usage });
         } catch (error) {
-          if (error instanceof LeaseLost) return { ok: false, failure: { message: error.message, retryable: true } };
+          if (error instanceof TurnNotStored) return { ok: false, failure: { message: error.message, retryable: error.retryable, usage } };
           throw error;
         }
         generated += 1;
@@ -391,7 +396,9 @@ async function storeTurn(db: Database, input: StoreTurnInput): Promise<void> {
 
   await db.$transaction(async (tx) => {
     const held = await tx.jobItem.count({ where: { id: input.item.id, leaseOwner: input.item.leaseOwner, status: "leased" } });
-    if (held === 0) throw new LeaseLost();
+    if (held === 0) throw new TurnNotStored("The item's lease was lost before the turn was stored; another worker carries on.", true);
+    const run = await tx.run.findUnique({ where: { id: payload.runId }, select: { status: true } });
+    if (run?.status !== "in-progress") throw new TurnNotStored("The run is no longer in progress.", false);
     // The unique (runId, turnId) makes a second copy impossible; this check keeps the first one quietly.
     const present = await tx.response.findUnique({ where: { runId_turnId: { runId: payload.runId, turnId } }, select: { id: true } });
     if (present) return;
