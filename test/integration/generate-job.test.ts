@@ -8,6 +8,7 @@ import type { RunRecord } from "@/lib/benchmark/runs";
 import { RULE_JUDGE_ID } from "@/lib/import/plan";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
 import { getMeasuredRates } from "@/lib/server/data/leaderboard";
+import { getRunResponseFile } from "@/lib/server/data/official-downloads";
 import { cancelEvaluation } from "@/lib/server/evaluations/cancel-evaluation";
 import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { startEvaluation } from "@/lib/server/evaluations/start-evaluation";
@@ -18,7 +19,7 @@ import { JobWorker } from "@/lib/server/jobs/worker";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
 import { emptyDatabase, testDatabase } from "../support/database";
 import { actor, importBenchmarkOnly, stubEndpoint } from "../support/evaluation-fixtures";
-import { zeroShotReplay } from "../support/generation-replay";
+import { recordedAnswerText, zeroShotReplay } from "../support/generation-replay";
 import { fixedReply, startOpenAIStub, type OpenAIStub } from "../support/openai-stub";
 
 const researcher = actor("researcher");
@@ -97,6 +98,13 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     expect(firstFailed?.failStep).toMatch(/^step_1_[1-4]$/);
     expect(progress?.usage.calls).toBe(79);
     expect(progress?.usage.inputTokens).toBe(job.inputTokens);
+
+    // The run downloads as the official response file: every answer as replayed, without its <think> block.
+    const file = await getRunResponseFile(db, actor("viewer"), runId);
+    expect(file?.data.map((item) => item.task)).toEqual(files.queries.map((task) => task.task));
+    const downloaded = new Map((file?.data ?? []).flatMap((item) => Object.entries(item).filter(([key]) => key.startsWith("answer")).map(([key, answer]) => [`${item.task}_${key.slice(6)}`, answer])));
+    expect(downloaded.size).toBe(79);
+    expect(records.filter((record) => downloaded.get(turnKey(record.task, record.round)) !== recordedAnswerText(record))).toEqual([]);
 
     // The generated run is on the leaderboard like an imported one: its overall pass rate over its 79 turns.
     const rates = await getMeasuredRates(db, actor("viewer"), benchmarkId);
