@@ -38,6 +38,7 @@ export { GENERATE_JOB_KIND };
 const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
 /** A zero-shot call may write up to 32768 tokens: it gets 10 minutes, as `npm run generate` gives it by default. */
 export const ZERO_SHOT_TIMEOUT_MS = 600_000;
+const MAX_CACHED_CONTEXTS = 8;
 /** What an attempt's stored message says instead of repeating the skill text it carried. */
 export const SKILL_PLACEHOLDER = "[SKILL.md]";
 
@@ -278,6 +279,8 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
     if (!context) {
       context = loadContext(db, params);
       contexts.set(jobId, context);
+      // A long-lived worker sees many jobs: keep the few most recent benchmarks' contexts.
+      while (contexts.size > MAX_CACHED_CONTEXTS) contexts.delete(contexts.keys().next().value as string);
       context.catch(() => contexts.delete(jobId));
     }
     return context;
