@@ -164,6 +164,22 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     expect((await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).status).toBe("complete");
   });
 
+  it("the runs of one evaluation are distinct samples: none replays another's cached replies", async () => {
+    let counter = 0;
+    stub.setHandler(() => ({ kind: "reply", content: `<node_selection>start, end</node_selection><design_principle>reply ${++counter}</design_principle><workflow>{}</workflow>` }));
+    const endpointId = await stubEndpoint(db, stub.baseURL);
+    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "zero-shot", judge: { kind: "none" }, runCount: 2 });
+    if (!started.ok) throw new Error(started.message);
+    const before = stub.calls;
+    await worker().runUntilIdle();
+    expect(stub.calls - before).toBe(158);
+    const texts = await db.response.findMany({ where: { runId: { in: started.runIds } }, select: { runId: true, turnId: true, rawText: true } });
+    expect(texts).toHaveLength(158);
+    const byTurn = new Map<string, Set<string | null>>();
+    for (const text of texts) byTurn.set(text.turnId, (byTurn.get(text.turnId) ?? new Set()).add(text.rawText));
+    expect([...byTurn.values()].filter((answers) => answers.size !== 2)).toEqual([]);
+  });
+
   it("a run whose worker died before closing it is closed when a worker starts", async () => {
     stub.setHandler(fixedReply("<node_selection>start, end</node_selection><design_principle>x</design_principle><workflow>{}</workflow>"));
     const endpointId = await stubEndpoint(db, stub.baseURL);
