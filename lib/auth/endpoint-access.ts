@@ -34,6 +34,8 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/api/auth/[...nextauth]/route.ts#POST": "public",
   "app/api/export/leaderboard/route.ts#GET": "read",
   "app/api/health/route.ts#GET": "public",
+  "app/runs/[runId]/download/responses/route.ts#GET": "read",
+  "app/runs/[runId]/download/pass-records/route.ts#GET": "read",
   "app/api/imports/route.ts#POST": "import",
   "app/api/imports/[id]/route.ts#GET": "import",
   "app/api/jobs/route.ts#GET": "runJobs",

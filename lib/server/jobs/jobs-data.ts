@@ -106,6 +106,7 @@ function parseParams(text: string): Record<string, unknown> {
 }
 
 function titleOf(row: JobRow, params: Record<string, unknown>, runLabel: string | null): string {
+  if (row.kind === "generate") return `Generation (${String(params.mode ?? "?")}) for evaluation ${String(params.evaluationId ?? "?")}`;
   if (row.kind === "judge") {
     const samples = typeof params.samples === "number" && params.samples > 1 ? ` ×${params.samples}` : "";
     const strict = params.strict === true ? " (strict)" : "";
