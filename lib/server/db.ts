@@ -44,7 +44,10 @@ function postgresClient(url: string): PrismaClient {
 /** The dialect behind a client, for the few raw statements that differ between SQLite and PostgreSQL. */
 export type SqlDialect = "sqlite" | "postgres";
 
-/** Works for clients, extended clients and transaction clients alike (all expose the generated provider). */
+/**
+ * Works for clients, extended clients and transaction clients alike: all carry the generated client's provider
+ * (`_activeProvider`, internal to Prisma; test/integration/sql-dialect.test.ts checks it on both databases).
+ */
 export function dialectOf(db: object): SqlDialect {
   return (db as { _activeProvider?: unknown })._activeProvider === "postgresql" ? "postgres" : "sqlite";
 }
@@ -53,7 +56,7 @@ export function createDatabaseClient(url: string) {
   const postgres = isPostgresUrl(url);
   const client = postgres ? postgresClient(url) : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }) });
   return client.$extends({
-    name: "retry-when-busy",
+    name: "dialect-and-busy-retry",
     query: {
       async $allOperations({ operation, args, query }) {
         // Raw statements are written once, with `?` parameters, for both databases (see lib/sql/postgres-statement).
