@@ -5,6 +5,6 @@ export interface PostgresServer {
   stop(): void;
 }
 
-export function findPostgresBin(env?: NodeJS.ProcessEnv): string | null;
-export function postgresUnavailableReason(env?: NodeJS.ProcessEnv): string | null;
+export function findPostgresBin(env?: Record<string, string | undefined>, debianRoot?: string): string | null;
+export function postgresUnavailableReason(env?: Record<string, string | undefined>, debianRoot?: string): string | null;
 export function startPostgres(options?: { port?: number }): Promise<PostgresServer>;

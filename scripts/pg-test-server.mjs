@@ -13,11 +13,10 @@ import { fileURLToPath } from "node:url";
 const SUPERUSER = "postgres";
 
 /** The folder holding initdb and pg_ctl: PG_BIN, then PATH, then the newest /usr/lib/postgresql/<version>/bin. */
-export function findPostgresBin(env = process.env) {
+export function findPostgresBin(env = process.env, debianRoot = "/usr/lib/postgresql") {
   const candidates = [];
   if (env.PG_BIN) candidates.push(env.PG_BIN);
   for (const dir of (env.PATH ?? "").split(path.delimiter)) if (dir) candidates.push(dir);
-  const debianRoot = "/usr/lib/postgresql";
   if (existsSync(debianRoot)) {
     const versions = readdirSync(debianRoot).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
     for (const version of versions) candidates.push(path.join(debianRoot, version, "bin"));
@@ -26,9 +25,9 @@ export function findPostgresBin(env = process.env) {
 }
 
 /** Why PostgreSQL tests cannot run here, or null when they can. */
-export function postgresUnavailableReason(env = process.env) {
+export function postgresUnavailableReason(env = process.env, debianRoot = undefined) {
   if (env.C2W_TEST_POSTGRES_URL) return null;
-  if (findPostgresBin(env) === null) {
+  if (findPostgresBin(env, debianRoot) === null) {
     return "PostgreSQL binaries (initdb, pg_ctl) not found: install Debian's `postgresql` package, set PG_BIN, or set C2W_TEST_POSTGRES_URL to a server to use";
   }
   return null;
