@@ -3,11 +3,11 @@
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunRecord } from "@/lib/benchmark/runs";
 import { startEvaluation } from "@/lib/server/evaluations/start-evaluation";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
 import { startDeliveryCountingStub, type DeliveryCountingStub } from "../support/delivery-counting-stub";
 import { exited, startWorkerProcess, waitFor } from "../support/worker-process";
 import { actor, importBenchmarkOnly, stubEndpoint } from "../support/evaluation-fixtures";
@@ -50,7 +50,7 @@ describe.skipIf(!benchmarkDir)(`a generating worker killed with SIGKILL${benchma
     const runId = started.runIds[0] as string;
     const deliveredTotal = () => [...stub.delivered.values()].reduce((sum, count) => sum + count, 0);
 
-    const first = startWorkerProcess(inject("databaseUrl"));
+    const first = startWorkerProcess(testDatabaseUrl());
     children.push(first);
     await waitFor(async () => (await db.response.count({ where: { runId } })) >= 12, 90_000, "the first worker to store 12 turns");
     // Replies stop before the kill, so every reply delivered went to a live worker; its calls in flight die with it.
@@ -63,7 +63,7 @@ describe.skipIf(!benchmarkDir)(`a generating worker killed with SIGKILL${benchma
     const storedAtKill = await db.response.count({ where: { runId } });
     expect(storedAtKill).toBeLessThan(79);
 
-    const second = startWorkerProcess(inject("databaseUrl"));
+    const second = startWorkerProcess(testDatabaseUrl());
     children.push(second);
     await waitFor(async () => (await db.run.findUniqueOrThrow({ where: { id: runId } })).status !== "in-progress", 120_000, "the second worker to finish the run");
     second.kill("SIGTERM");

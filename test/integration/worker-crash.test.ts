@@ -2,11 +2,11 @@
 // job finishes and no question is answered twice (counted at the loopback stub as replies delivered).
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "@/lib/server/demo-data";
 import { createEndpoint } from "@/lib/server/endpoints/endpoints";
 import { startJudgeJob } from "@/lib/server/jobs/judge-job";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
 import { startDeliveryCountingStub, type DeliveryCountingStub } from "../support/delivery-counting-stub";
 import { exited, startWorkerProcess, waitFor } from "../support/worker-process";
 
@@ -44,7 +44,7 @@ describe("a worker killed with SIGKILL mid-job", () => {
     expect(started.items).toBeGreaterThan(10);
     const deliveredTotal = () => [...stub.delivered.values()].reduce((sum, count) => sum + count, 0);
 
-    const first = startWorkerProcess(inject("databaseUrl"), { C2W_SECRETS_KEY: SECRETS_KEY });
+    const first = startWorkerProcess(testDatabaseUrl(), { C2W_SECRETS_KEY: SECRETS_KEY });
     children.push(first);
     await waitFor(() => deliveredTotal() >= 4, 60_000, "the first worker to get 4 replies");
     // Replies stop before the kill, so every reply delivered went to a live worker; the calls it has in flight die
@@ -58,7 +58,7 @@ describe("a worker killed with SIGKILL mid-job", () => {
     const doneAtKill = await db.jobItem.count({ where: { jobId: started.jobId, status: "done" } });
     expect(doneAtKill).toBeLessThan(started.items);
 
-    const second = startWorkerProcess(inject("databaseUrl"), { C2W_SECRETS_KEY: SECRETS_KEY });
+    const second = startWorkerProcess(testDatabaseUrl(), { C2W_SECRETS_KEY: SECRETS_KEY });
     children.push(second);
     await waitFor(
       async () => (await db.job.findUniqueOrThrow({ where: { id: started.jobId } })).status === "succeeded",
