@@ -8,11 +8,13 @@ import {
   type ItemFailure,
   type ItemUsage,
   type JobQueue,
+  type LeaseCapacity,
   type LeasedItem,
   type NewJob,
   type RetryPolicy,
   type CommitResults,
 } from "./queue";
+import { COUNTS, finishJobIfSettled, usageIncrements } from "./job-counters";
 
 /** The transaction client handed to `$transaction(async (tx) => …)` callbacks. */
 export type QueueTx = Omit<Database, "$extends" | "$transaction" | "$connect" | "$disconnect" | "$on">;
@@ -61,7 +63,9 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     }, TX_OPTIONS);
   }
 
-  async lease(jobId: string, workerId: string, limit: number, leaseMs: number): Promise<LeasedItem[]> {
+  async lease(jobId: string, workerId: string, limit: number, leaseMs: number, capacity?: LeaseCapacity): Promise<LeasedItem[]> {
+    // One machine shares a SQLite file: the count and the conditional update below come close enough together.
+    if (capacity) limit = Math.min(limit, capacity.limit - (await this.leasedCount(capacity.filter)));
     if (limit <= 0) return [];
     const now = new Date();
     // Only items of a queued or running job, found with the job's status in one query.
@@ -271,39 +275,4 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
       },
     });
   }
-}
-
-function usageIncrements(usage: ItemUsage) {
-  return {
-    calls: { increment: usage.calls },
-    cachedCalls: { increment: usage.cachedCalls },
-    inputTokens: { increment: usage.inputTokens },
-    outputTokens: { increment: usage.outputTokens },
-    ...(usage.cost !== null ? { cost: { increment: usage.cost } } : {}),
-  };
-}
-
-const COUNTS = { status: true, itemCount: true, doneCount: true, failedCount: true } as const;
-
-/**
- * A job whose items are all done or failed ends: succeeded unless every item failed. Read from the counters the same
- * transaction just updated, so the check costs no query; cancelled jobs are already final.
- */
-async function finishJobIfSettled(
-  tx: QueueTx,
-  jobId: string,
-  job: { status: string; itemCount: number; doneCount: number; failedCount: number },
-  now: Date,
-): Promise<void> {
-  if (job.doneCount + job.failedCount < job.itemCount) return;
-  if (job.status !== "running" && job.status !== "queued" && job.status !== "paused") return;
-  const failed = job.doneCount === 0 && job.failedCount > 0;
-  await tx.job.update({
-    where: { id: jobId },
-    data: {
-      status: failed ? "failed" : "succeeded",
-      finishedAt: now,
-      ...(job.failedCount > 0 ? { error: `${job.failedCount} item${job.failedCount === 1 ? "" : "s"} failed; see the item errors.` } : {}),
-    },
-  });
 }

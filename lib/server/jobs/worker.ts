@@ -169,10 +169,7 @@ export class JobWorker {
       const handler = this.handlers.get(job.kind);
       if (!handler) continue;
       const capacity = await handler.capacity(this.db, job);
-      const free = capacity.limit - (await this.queue.leasedCount(capacity.filter));
-      const wanted = Math.min(room, free);
-      if (wanted <= 0) continue;
-      for (const item of await this.queue.lease(job.id, this.workerId, wanted, this.leaseMs)) this.launch(handler, job, item);
+      for (const item of await this.queue.lease(job.id, this.workerId, room, this.leaseMs, capacity)) this.launch(handler, job, item);
     }
   }
 

@@ -1,0 +1,492 @@
+import "server-only";
+// The job queue on PostgreSQL: pg-boss holds the leases (one pg-boss queue per job, FOR UPDATE SKIP LOCKED fetches,
+// expire_in as the lease timeout, its retry limit and backoff), and the Job/JobItem rows the pages read are written in
+// the same transaction as each pg-boss state change, so statuses, counts and usage stay exact across processes.
+import { randomUUID } from "node:crypto";
+import PgBoss from "pg-boss";
+import type { Database } from "../db";
+import {
+  ACTIVE_JOB_STATUSES,
+  DEFAULT_RETRY,
+  type CommitResults,
+  type ItemFailure,
+  type ItemUsage,
+  type JobQueue,
+  type LeaseCapacity,
+  type LeasedItem,
+  type NewJob,
+  type RetryPolicy,
+} from "./queue";
+import { COUNTS, finishJobIfSettled, usageIncrements } from "./job-counters";
+import type { QueueTx } from "./sqlite-queue";
+
+/** pg-boss keeps its tables in this schema, apart from the app's. */
+export const PG_BOSS_SCHEMA = "pgboss";
+const QUEUE_PREFIX = "c2w-job-";
+// Many workers wait on the same rows (job counters): give them time rather than Prisma's 5 s default.
+const TX_OPTIONS = { maxWait: 30_000, timeout: 60_000 } as const;
+const PRUNE_EVERY_MS = 60_000;
+
+export function bossQueueName(jobId: string): string {
+  return `${QUEUE_PREFIX}${jobId}`;
+}
+
+let leaseSequence = 0;
+
+interface SharedBoss {
+  boss: Promise<PgBoss>;
+}
+const shared = globalThis as unknown as { c2wPgBoss?: Map<string, SharedBoss> };
+
+/**
+ * One pg-boss per database and process, started once: it creates or migrates its schema (under its own advisory
+ * lock, so several processes may start at once). Its timers are off; workers call `expire` themselves.
+ */
+export function pgBoss(connectionString: string): Promise<PgBoss> {
+  shared.c2wPgBoss ??= new Map();
+  const existing = shared.c2wPgBoss.get(connectionString);
+  if (existing) return existing.boss;
+  const boss = new PgBoss({
+    connectionString,
+    schema: PG_BOSS_SCHEMA,
+    max: 4,
+    supervise: false,
+    schedule: false,
+    migrate: true,
+    application_name: "c2w-queue",
+  });
+  // pg-boss reports pool errors as events; an unheard "error" event would end the process.
+  boss.on("error", (error: Error) => console.warn(`pg-boss: ${error.message}`));
+  const started = boss.start().catch((error: unknown) => {
+    shared.c2wPgBoss?.delete(connectionString);
+    throw error;
+  });
+  shared.c2wPgBoss.set(connectionString, { boss: started });
+  return started;
+}
+
+/** Closes this process's pg-boss connections (CLIs and tests before they exit). */
+export async function stopPgBoss(): Promise<void> {
+  const all = [...(shared.c2wPgBoss?.values() ?? [])];
+  shared.c2wPgBoss?.clear();
+  await Promise.allSettled(all.map(async (entry) => (await entry.boss).stop({ graceful: false, close: true, wait: true })));
+}
+
+/** pg-boss runs its statements through a Prisma transaction, so its state changes commit or roll back with ours. */
+function inTransaction(tx: QueueTx): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      return { rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values) };
+    },
+  };
+}
+
+class LeaseLost extends Error {}
+
+interface LeasedRow {
+  id: string;
+  key: string;
+  payload: string;
+  attempts: number;
+  leaseExpiresAt: Date;
+}
+
+/** pg-boss 10 resolves complete/fail with how many jobs changed, though its typings say void. */
+async function affected(command: Promise<void>): Promise<number> {
+  const response = (await command) as unknown as { affected?: number } | undefined;
+  return response?.affected ?? 0;
+}
+
+const ACTIVE = ACTIVE_JOB_STATUSES.map((status) => `'${status}'`).join(", ");
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+export class PgJobQueue implements JobQueue<QueueTx> {
+  private lastPrune = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly connectionString: string,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+  ) {}
+
+  private boss(): Promise<PgBoss> {
+    return pgBoss(this.connectionString);
+  }
+
+  async enqueue(job: NewJob): Promise<string> {
+    const keys = new Set(job.items.map((item) => item.key));
+    if (keys.size !== job.items.length) throw new Error("Job items need unique keys.");
+    const boss = await this.boss();
+    const jobId = randomUUID();
+    const name = bossQueueName(jobId);
+    // Creating a queue creates a table, outside the transaction; a queue whose job never committed is pruned later.
+    if (job.items.length > 0) await boss.createQueue(name, { name, policy: "standard" });
+    return this.db.$transaction(async (tx) => {
+      await tx.job.create({
+        data: {
+          id: jobId,
+          kind: job.kind,
+          params: JSON.stringify(job.params ?? {}),
+          createdBy: job.createdBy,
+          refresh: job.refresh ?? false,
+          runId: job.runId ?? null,
+          endpointId: job.endpointId ?? null,
+          itemCount: job.items.length,
+          status: job.items.length === 0 ? "succeeded" : "queued",
+          finishedAt: job.items.length === 0 ? new Date() : null,
+        },
+      });
+      const rows = job.items.map((item) => ({ id: randomUUID(), jobId, key: item.key, payload: JSON.stringify(item.payload ?? {}) }));
+      for (let start = 0; start < rows.length; start += 500) {
+        const chunk = rows.slice(start, start + 500);
+        await tx.jobItem.createMany({ data: chunk });
+        // The pg-boss job shares the item's id; its retry limit and backoff are the queue's retry policy.
+        await boss.insert(
+          chunk.map((row) => ({
+            id: row.id,
+            name,
+            data: { itemId: row.id },
+            retryLimit: Math.max(0, this.retry.maxAttempts - 1),
+            retryDelay: Math.max(1, Math.round(this.retry.baseDelayMs / 1000)),
+            retryBackoff: true,
+          })),
+          { db: inTransaction(tx) },
+        );
+      }
+      return jobId;
+    }, TX_OPTIONS);
+  }
+
+  async lease(jobId: string, workerId: string, limit: number, leaseMs: number, capacity?: LeaseCapacity): Promise<LeasedItem[]> {
+    if (limit <= 0) return [];
+    const boss = await this.boss();
+    leaseSequence += 1;
+    const owner = `${workerId}#${leaseSequence}`;
+    const leased = await this.db.$transaction(async (tx) => {
+      const none = { jobStatus: null as string | null, rows: [] as LeasedRow[] };
+      if (capacity) {
+        // Leases against one limit are taken one at a time across processes, so the live count cannot go stale. Taken
+        // before the job row, so a lease holding that row never waits for this lock.
+        await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))::text`, `c2w-capacity:${capacity.filter.endpointId ?? ""}:${capacity.filter.kind ?? ""}`);
+      }
+      // A pause or cancel waits for this lease to commit, and this lease sees theirs: none leases past a stop.
+      const [job] = await tx.$queryRawUnsafe<{ status: string }[]>(`SELECT status FROM "Job" WHERE id = $1 FOR SHARE`, jobId);
+      if (!job || !(ACTIVE_JOB_STATUSES as readonly string[]).includes(job.status)) return none;
+      const wanted = capacity ? Math.min(limit, capacity.limit - (await this.countLive(tx, capacity.filter))) : limit;
+      if (wanted <= 0) return none;
+      const fetched = await boss.fetch(bossQueueName(jobId), { batchSize: wanted, db: inTransaction(tx) });
+      if (fetched.length === 0) return none;
+      const rows = await tx.$queryRawUnsafe<LeasedRow[]>(
+        `WITH lease AS (
+           UPDATE ${PG_BOSS_SCHEMA}.job SET expire_in = $3 * interval '1 millisecond'
+           WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'
+           RETURNING id::text AS id, retry_count, started_on + expire_in AS expires
+         )
+         UPDATE "JobItem" AS item SET status = 'leased', "leaseOwner" = $4, attempts = lease.retry_count + 1,
+           "leaseExpiresAt" = lease.expires AT TIME ZONE 'UTC', "heartbeatAt" = now() AT TIME ZONE 'UTC',
+           "updatedAt" = now() AT TIME ZONE 'UTC'
+         FROM lease WHERE item.id = lease.id
+         RETURNING item.id, item.key, item.payload, item.attempts, item."leaseExpiresAt"`,
+        bossQueueName(jobId),
+        fetched.map((entry) => entry.id),
+        leaseMs,
+        owner,
+      );
+      return { jobStatus: job.status, rows };
+    }, TX_OPTIONS);
+    if (leased.rows.length > 0 && leased.jobStatus === "queued") {
+      // After the lease commits: updating the job row inside it would wait on the other leases' share locks.
+      await this.db.job.updateMany({ where: { id: jobId, status: "queued" }, data: { status: "running", startedAt: new Date() } });
+    }
+    return leased.rows.map((row) => ({
+      id: row.id,
+      jobId,
+      key: row.key,
+      payload: parseJson(row.payload),
+      attempt: row.attempts,
+      leaseOwner: owner,
+      leaseExpiresAt: row.leaseExpiresAt,
+    }));
+  }
+
+  async heartbeat(leases: readonly Pick<LeasedItem, "id" | "leaseOwner">[], leaseMs: number): Promise<string[]> {
+    if (leases.length === 0) return [];
+    // Extends pg-boss's expire_in from the lease's start (pg-boss 10 has no call for it) and mirrors the new expiry.
+    const kept = await this.db.$queryRawUnsafe<{ id: string }[]>(
+      `WITH held AS (
+         SELECT item.id, item."jobId" FROM "JobItem" AS item JOIN "Job" AS job ON job.id = item."jobId"
+         WHERE item.status = 'leased' AND item.id = ANY($1::text[]) AND (item.id || ' ' || item."leaseOwner") = ANY($2::text[])
+           AND job.status IN (${ACTIVE}, 'paused')
+       ), extended AS (
+         UPDATE ${PG_BOSS_SCHEMA}.job AS boss SET expire_in = (now() - boss.started_on) + $3 * interval '1 millisecond'
+         FROM held WHERE boss.name = '${QUEUE_PREFIX}' || held."jobId" AND boss.id = held.id::uuid AND boss.state = 'active'
+         RETURNING boss.id::text AS id, boss.started_on + boss.expire_in AS expires
+       )
+       UPDATE "JobItem" AS item SET "leaseExpiresAt" = extended.expires AT TIME ZONE 'UTC', "heartbeatAt" = now() AT TIME ZONE 'UTC'
+       FROM extended WHERE item.id = extended.id
+       RETURNING item.id`,
+      leases.map((lease) => lease.id),
+      leases.map((lease) => `${lease.id} ${lease.leaseOwner}`),
+      leaseMs,
+    );
+    const alive = new Set(kept.map((row) => row.id));
+    return leases.filter((lease) => !alive.has(lease.id)).map((lease) => lease.id);
+  }
+
+  async complete(
+    lease: Pick<LeasedItem, "id" | "jobId" | "leaseOwner">,
+    result: unknown,
+    usage: ItemUsage,
+    commit?: CommitResults<QueueTx>,
+  ): Promise<boolean> {
+    const boss = await this.boss();
+    const now = new Date();
+    try {
+      return await this.db.$transaction(async (tx) => {
+        // Held by us even when the job was cancelled meanwhile: the call was made, so its result is kept.
+        const marked = await tx.jobItem.updateMany({
+          where: { id: lease.id, leaseOwner: lease.leaseOwner, status: "leased" },
+          data: {
+            status: "done",
+            result: JSON.stringify(result ?? null),
+            error: null,
+            leaseOwner: null,
+            leaseExpiresAt: null,
+            finishedAt: now,
+            calls: { increment: usage.calls },
+            cachedCalls: { increment: usage.cachedCalls },
+            inputTokens: { increment: usage.inputTokens },
+            outputTokens: { increment: usage.outputTokens },
+            latencyMs: usage.latencyMs,
+          },
+        });
+        if (marked.count === 0) return false;
+        // pg-boss completes only an active job: one that expired (even if no other worker took it yet) is lost.
+        if ((await affected(boss.complete(bossQueueName(lease.jobId), lease.id, {}, { db: inTransaction(tx) }))) !== 1) throw new LeaseLost();
+        if (commit) await commit(tx);
+        const counts = await tx.job.update({ where: { id: lease.jobId }, data: { doneCount: { increment: 1 }, ...usageIncrements(usage) }, select: COUNTS });
+        await finishJobIfSettled(tx, lease.jobId, counts, now);
+        return true;
+      }, TX_OPTIONS);
+    } catch (error) {
+      if (error instanceof LeaseLost) return false;
+      throw error;
+    }
+  }
+
+  async fail(lease: Pick<LeasedItem, "id" | "jobId" | "leaseOwner" | "attempt">, failure: ItemFailure): Promise<"retry" | "failed" | "lost"> {
+    const boss = await this.boss();
+    const name = bossQueueName(lease.jobId);
+    const now = new Date();
+    const usage = failure.usage;
+    const refund = failure.refund === true && failure.retryable;
+    try {
+      return await this.db.$transaction(async (tx) => {
+        const [held] = await tx.$queryRawUnsafe<{ status: string }[]>(
+          `SELECT job.status FROM "JobItem" AS item JOIN "Job" AS job ON job.id = item."jobId"
+           WHERE item.id = $1 AND item."leaseOwner" = $2 AND item.status = 'leased' FOR UPDATE OF item`,
+          lease.id,
+          lease.leaseOwner,
+        );
+        if (!held) return "lost";
+        // Before pg-boss decides retry or fail: a refunded attempt is given back, a hopeless one spends the rest.
+        const adjusted = await tx.$executeRawUnsafe(
+          `UPDATE ${PG_BOSS_SCHEMA}.job SET
+             retry_count = retry_count - $3::int,
+             retry_limit = CASE WHEN $4::boolean THEN retry_count - $3::int ELSE retry_limit END
+           WHERE name = $1 AND id = $2::uuid AND state = 'active'`,
+          name,
+          lease.id,
+          refund ? 1 : 0,
+          !failure.retryable,
+        );
+        if (adjusted !== 1) throw new LeaseLost();
+        if ((await affected(boss.fail(name, lease.id, { message: failure.message.slice(0, 2_000) }, { db: inTransaction(tx) }))) !== 1) throw new LeaseLost();
+        // pg-boss's exponential backoff with jitter, capped by the policy and never sooner than the server's Retry-After.
+        const [after] = await tx.$queryRawUnsafe<{ state: string; nextAttemptAt: Date }[]>(
+          `UPDATE ${PG_BOSS_SCHEMA}.job SET start_after = GREATEST(LEAST(start_after, now() + $3 * interval '1 millisecond'), now() + $4 * interval '1 millisecond')
+           WHERE name = $1 AND id = $2::uuid
+           RETURNING state::text AS state, start_after AT TIME ZONE 'UTC' AS "nextAttemptAt"`,
+          name,
+          lease.id,
+          this.retry.maxDelayMs,
+          Math.min(failure.retryAfterMs ?? 0, this.retry.maxDelayMs * 10),
+        );
+        const final = after?.state === "failed";
+        const stopped = held.status === "cancelled";
+        if (!final && stopped) await boss.cancel(name, lease.id, { db: inTransaction(tx) });
+        await tx.jobItem.update({
+          where: { id: lease.id },
+          data: {
+            status: final ? "failed" : stopped ? "cancelled" : "pending",
+            error: failure.message.slice(0, 2_000),
+            leaseOwner: null,
+            leaseExpiresAt: null,
+            nextAttemptAt: after?.nextAttemptAt ?? now,
+            finishedAt: final || stopped ? now : null,
+            ...(refund ? { attempts: { decrement: 1 } } : {}),
+            calls: { increment: usage?.calls ?? 0 },
+            cachedCalls: { increment: usage?.cachedCalls ?? 0 },
+            inputTokens: { increment: usage?.inputTokens ?? 0 },
+            outputTokens: { increment: usage?.outputTokens ?? 0 },
+          },
+        });
+        const counts = await tx.job.update({
+          where: { id: lease.jobId },
+          data: { ...(final ? { failedCount: { increment: 1 } } : {}), ...(usage ? usageIncrements(usage) : {}) },
+          select: COUNTS,
+        });
+        await finishJobIfSettled(tx, lease.jobId, counts, now);
+        return final ? "failed" : "retry";
+      }, TX_OPTIONS);
+    } catch (error) {
+      if (error instanceof LeaseLost) return "lost";
+      throw error;
+    }
+  }
+
+  async cancel(jobId: string): Promise<boolean> {
+    const boss = await this.boss();
+    const now = new Date();
+    return this.db.$transaction(async (tx) => {
+      const stopped = await tx.job.updateMany({ where: { id: jobId, status: { in: ["queued", "running", "paused"] } }, data: { status: "cancelled", finishedAt: now } });
+      if (stopped.count === 0) return false;
+      const pending = await tx.jobItem.findMany({ where: { jobId, status: "pending" }, select: { id: true } });
+      for (let start = 0; start < pending.length; start += 1_000) {
+        await boss.cancel(bossQueueName(jobId), pending.slice(start, start + 1_000).map((item) => item.id), { db: inTransaction(tx) });
+      }
+      await tx.jobItem.updateMany({ where: { jobId, status: "pending" }, data: { status: "cancelled", finishedAt: now } });
+      return true;
+    }, TX_OPTIONS);
+  }
+
+  async pause(jobId: string): Promise<boolean> {
+    const paused = await this.db.job.updateMany({ where: { id: jobId, status: { in: ["queued", "running"] } }, data: { status: "paused" } });
+    return paused.count > 0;
+  }
+
+  async resume(jobId: string): Promise<boolean> {
+    const resumed = await this.db.job.updateMany({ where: { id: jobId, status: "paused" }, data: { status: "running" } });
+    return resumed.count > 0;
+  }
+
+  /**
+   * Lets pg-boss expire active jobs past their expire_in (its own statement, under its advisory lock), then brings
+   * the JobItem rows of those leases in line: pending again (pg-boss retries them after its backoff) or failed.
+   * `now` is not used: expiry follows the database clock, which every machine shares.
+   */
+  async recoverExpiredLeases(): Promise<number> {
+    const boss = await this.boss();
+    await boss.expire();
+    const expired = await this.db.$queryRawUnsafe<{ id: string; jobId: string; leaseOwner: string }[]>(
+      `SELECT item.id, item."jobId", item."leaseOwner" FROM "JobItem" AS item
+       JOIN ${PG_BOSS_SCHEMA}.job AS boss ON boss.name = '${QUEUE_PREFIX}' || item."jobId" AND boss.id = item.id::uuid
+       WHERE item.status = 'leased' AND item."leaseExpiresAt" < now() AT TIME ZONE 'UTC' AND boss.state IN ('retry', 'failed', 'created')`,
+    );
+    let recovered = 0;
+    for (const item of expired) if (await this.settleExpired(item)) recovered += 1;
+    if (Date.now() - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = Date.now();
+      // pg-boss's upkeep (archiving finished jobs after its retention), then dropping the queues it emptied.
+      await boss.maintain();
+      await this.pruneQueues();
+    }
+    return recovered;
+  }
+
+  private async settleExpired(item: { id: string; jobId: string; leaseOwner: string }): Promise<boolean> {
+    const boss = await this.boss();
+    const now = new Date();
+    return this.db.$transaction(async (tx) => {
+      const [row] = await tx.$queryRawUnsafe<{ state: string; nextAttemptAt: Date; retryCount: number; jobStatus: string }[]>(
+        `SELECT boss.state::text AS state, boss.start_after AT TIME ZONE 'UTC' AS "nextAttemptAt", boss.retry_count AS "retryCount", job.status AS "jobStatus"
+         FROM "JobItem" AS item JOIN "Job" AS job ON job.id = item."jobId"
+         JOIN ${PG_BOSS_SCHEMA}.job AS boss ON boss.name = $3 AND boss.id = item.id::uuid
+         WHERE item.id = $1 AND item."leaseOwner" = $2 AND item.status = 'leased' AND boss.state IN ('retry', 'failed', 'created')
+         FOR UPDATE OF item`,
+        item.id,
+        item.leaseOwner,
+        bossQueueName(item.jobId),
+      );
+      if (!row) return false;
+      const final = row.state === "failed";
+      const stopped = !final && row.jobStatus === "cancelled";
+      if (stopped) await boss.cancel(bossQueueName(item.jobId), item.id, { db: inTransaction(tx) });
+      // Retried at once rather than after pg-boss's backoff: the worker died, the endpoint did not refuse.
+      else if (!final) {
+        await tx.$executeRawUnsafe(`UPDATE ${PG_BOSS_SCHEMA}.job SET start_after = now() WHERE name = $1 AND id = $2::uuid AND state = 'retry'`, bossQueueName(item.jobId), item.id);
+      }
+      await tx.jobItem.update({
+        where: { id: item.id },
+        data: {
+          status: final ? "failed" : stopped ? "cancelled" : "pending",
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          nextAttemptAt: final || stopped ? row.nextAttemptAt : now,
+          error: final ? `The worker holding this item stopped ${row.retryCount + 1} times; giving up.` : null,
+          finishedAt: final || stopped ? now : null,
+        },
+      });
+      if (final) {
+        const counts = await tx.job.update({ where: { id: item.jobId }, data: { failedCount: { increment: 1 } }, select: COUNTS });
+        await finishJobIfSettled(tx, item.jobId, counts, now);
+      }
+      return true;
+    }, TX_OPTIONS);
+  }
+
+  /** Drops the pg-boss queues (a table each) of finished jobs once pg-boss has archived their rows, and orphaned ones. */
+  private async pruneQueues(): Promise<void> {
+    const boss = await this.boss();
+    const idle = await this.db.$queryRawUnsafe<{ name: string }[]>(
+      `SELECT queue.name FROM ${PG_BOSS_SCHEMA}.queue AS queue
+       WHERE queue.name LIKE '${QUEUE_PREFIX}%' AND queue.created_on < now() - interval '1 minute'
+         AND NOT EXISTS (SELECT 1 FROM "Job" AS job WHERE '${QUEUE_PREFIX}' || job.id = queue.name AND job.status IN (${ACTIVE}, 'paused'))
+         AND NOT EXISTS (SELECT 1 FROM ${PG_BOSS_SCHEMA}.job AS boss WHERE boss.name = queue.name)`,
+    );
+    for (const queue of idle) await boss.deleteQueue(queue.name);
+  }
+
+  async activeJobs() {
+    const jobs = await this.db.job.findMany({
+      where: { status: { in: ["queued", "running"] } },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, kind: true, endpointId: true, refresh: true, params: true },
+    });
+    return jobs.map((job) => ({ ...job, params: parseJson(job.params) }));
+  }
+
+  async nextDueAt(kinds: readonly string[]): Promise<Date | null> {
+    const next = await this.db.jobItem.findFirst({
+      where: { status: "pending", job: { status: { in: ["queued", "running"] }, kind: { in: [...kinds] } } },
+      orderBy: { nextAttemptAt: "asc" },
+      select: { nextAttemptAt: true },
+    });
+    return next?.nextAttemptAt ?? null;
+  }
+
+  async leasedCount(filter: { endpointId?: string; kind?: string }): Promise<number> {
+    return this.countLive(this.db, filter);
+  }
+
+  /** Live leases: held in pg-boss (active, not past expire_in), whichever process holds them. */
+  private async countLive(db: QueueTx, filter: { endpointId?: string; kind?: string }): Promise<number> {
+    const [row] = await db.$queryRawUnsafe<{ count: number }[]>(
+      `SELECT count(*)::int AS count FROM "JobItem" AS item JOIN "Job" AS job ON job.id = item."jobId"
+       JOIN ${PG_BOSS_SCHEMA}.job AS boss ON boss.name = '${QUEUE_PREFIX}' || item."jobId" AND boss.id = item.id::uuid
+       WHERE item.status = 'leased' AND boss.state = 'active' AND boss.started_on + boss.expire_in > now()
+         AND ($1::text IS NULL OR job."endpointId" = $1) AND ($2::text IS NULL OR job.kind = $2)`,
+      filter.endpointId ?? null,
+      filter.kind ?? null,
+    );
+    return row?.count ?? 0;
+  }
+}
