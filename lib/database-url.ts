@@ -21,3 +21,46 @@ export function resolveDatabaseUrl(raw: string | undefined, projectRoot: string)
 export function databaseFilePath(url: string): string | null {
   return url.startsWith("file:") ? url.slice("file:".length) : null;
 }
+
+/** True for the URLs that select PostgreSQL (`postgres://` or `postgresql://`). */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+export interface PostgresConnectionConfig {
+  host: string;
+  port: number;
+  database: string;
+  user?: string;
+  password?: string;
+  ssl?: boolean;
+  /** Server options; `-c search_path=<schema>` when the URL names a schema. */
+  options?: string;
+}
+
+/** The schema named by `?schema=` (as Prisma spells it), or null for the server's default (public). */
+export function postgresSchemaOf(url: string): string | null {
+  return new URL(url).searchParams.get("schema");
+}
+
+/**
+ * The connection fields of a PostgreSQL URL (`postgresql://user:password@host:port/database?schema=…&sslmode=…`).
+ * Fields rather than the URL because node-postgres lets a connection string win over an explicit database name.
+ */
+export function postgresConnectionConfig(url: string): PostgresConnectionConfig {
+  const parsed = new URL(url);
+  const params = parsed.searchParams;
+  const sslmode = params.get("sslmode");
+  const schema = params.get("schema");
+  // `?host=/run/postgresql` names a Unix socket folder, as libpq allows.
+  const host = params.get("host") ?? (decodeURIComponent(parsed.hostname) || "localhost");
+  return {
+    host,
+    port: parsed.port ? Number(parsed.port) : 5432,
+    database: decodeURIComponent(parsed.pathname.replace(/^\//, "")) || "postgres",
+    ...(parsed.username ? { user: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(sslmode && sslmode !== "disable" ? { ssl: true } : {}),
+    ...(schema ? { options: `-c search_path="${schema.replace(/"/g, '""')}"` } : {}),
+  };
+}

@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writePostgresSchema } from "./pg-schema.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const placeholderDir = path.join(root, "node_modules", ".cache", "prisma-offline");
@@ -34,7 +35,18 @@ export function runPrisma(args, options = {}) {
   });
 }
 
+/**
+ * `generate` without `--schema` regenerates the PostgreSQL schema from the SQLite one (scripts/pg-schema.mjs) and
+ * generates both clients, so one command keeps the two in step.
+ */
+function runCli(args) {
+  if (args[0] !== "generate" || args.some((arg) => arg === "--schema" || arg.startsWith("--schema="))) return runPrisma(args).status ?? 1;
+  writePostgresSchema();
+  const sqlite = runPrisma(args).status ?? 1;
+  if (sqlite !== 0) return sqlite;
+  return runPrisma([...args, "--schema", path.join("prisma", "postgresql", "schema.prisma")]).status ?? 1;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const result = runPrisma(process.argv.slice(2));
-  process.exit(result.status ?? 1);
+  process.exit(runCli(process.argv.slice(2)));
 }

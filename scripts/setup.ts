@@ -5,7 +5,7 @@ import { createDatabaseClient } from "@/lib/server/db";
 import { seedDemoData } from "@/lib/server/demo-data";
 import { loadServerEnv, type ResolvedServerEnv } from "@/lib/server/env";
 import { seedPublishedResults } from "@/lib/server/published";
-import { describeMigration, migrateDatabase } from "./lib/migrate";
+import { describeMigration, migrateAnyDatabase } from "./lib/migrate";
 import { createFirstAccounts, enforceNoDemoPasswords, firstAdminNotice } from "@/lib/server/startup-policy";
 import { runPrisma } from "./prisma-offline.mjs";
 
@@ -23,7 +23,7 @@ export async function setup(options: { log?: (line: string) => void } = {}): Pro
   log("• generating the Prisma client");
   runPrismaStep(["generate"], env);
   log(`• applying migrations to ${env.DATABASE_URL}`);
-  const migrated = describeMigration(migrateDatabase(env.DATABASE_URL));
+  const migrated = describeMigration(await migrateAnyDatabase(env.DATABASE_URL));
   log(migrated ? `• ${migrated}` : "• database is up to date");
 
   const db = createDatabaseClient(env.DATABASE_URL);

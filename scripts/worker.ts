@@ -37,7 +37,7 @@ async function main(): Promise<number> {
   const env = commandLineEnv(values.database);
   // Imports open their own connections through the server environment: point it at the same database.
   process.env.DATABASE_URL = env.DATABASE_URL;
-  prepareDatabase(env.DATABASE_URL);
+  await prepareDatabase(env.DATABASE_URL);
   const db = createDatabaseClient(env.DATABASE_URL);
   const worker = createWorker(db, {
     ...(leaseMs ? { leaseMs } : {}),

@@ -1,8 +1,13 @@
 import "server-only";
-// The one Prisma client of the server, on SQLite through the better-sqlite3 driver adapter (no engine binaries).
-// Reused across hot reloads in development so connections are not leaked.
+// The one Prisma client of the server, chosen by DATABASE_URL: SQLite through the better-sqlite3 driver adapter for
+// `file:` URLs, PostgreSQL through @prisma/adapter-pg for `postgres://` URLs; no engine binaries either way.
+// Both clients are generated from the same models (prisma/postgresql/schema.prisma is derived from
+// prisma/schema.prisma), so callers get one type whatever the database. Reused across hot reloads in development.
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/generated/prisma/client";
+import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-pg/client";
+import { isPostgresUrl, postgresConnectionConfig, postgresSchemaOf } from "@/lib/database-url";
 import { serverEnv } from "./env";
 
 // better-sqlite3 waits for another connection's lock synchronously, blocking the event loop; if the holder is a
@@ -20,8 +25,28 @@ export function isBusyError(error: unknown): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Connections per client on PostgreSQL; several app instances and workers share one server's limit (100 by default). */
+const POSTGRES_POOL_SIZE = 10;
+
+function postgresClient(url: string): PrismaClient {
+  const schema = postgresSchemaOf(url);
+  const adapter = new PrismaPg({ ...postgresConnectionConfig(url), max: POSTGRES_POOL_SIZE }, schema ? { schema } : undefined);
+  // The generated PostgreSQL client has the same models, fields and methods as the SQLite one; only the
+  // provider-specific query compiler differs, so it is used through the SQLite client's type.
+  return new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
+}
+
+/** The dialect behind a client, for the few raw statements that differ between SQLite and PostgreSQL. */
+export type SqlDialect = "sqlite" | "postgres";
+
+/** Works for clients, extended clients and transaction clients alike (all expose the generated provider). */
+export function dialectOf(db: object): SqlDialect {
+  return (db as { _activeProvider?: unknown })._activeProvider === "postgresql" ? "postgres" : "sqlite";
+}
+
 export function createDatabaseClient(url: string) {
-  const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }) });
+  const postgres = isPostgresUrl(url);
+  const client = postgres ? postgresClient(url) : new PrismaClient({ adapter: new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }) });
   return client.$extends({
     name: "retry-when-busy",
     query: {
@@ -31,7 +56,7 @@ export function createDatabaseClient(url: string) {
           try {
             return await query(args);
           } catch (error) {
-            if (!isBusyError(error) || Date.now() - started > BUSY_RETRY_LIMIT_MS) throw error;
+            if (postgres || !isBusyError(error) || Date.now() - started > BUSY_RETRY_LIMIT_MS) throw error;
             await sleep(delay);
           }
         }

@@ -4,7 +4,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createDatabaseClient, type Database } from "@/lib/server/db";
 import { loadServerEnv, type ResolvedServerEnv } from "@/lib/server/env";
-import { DatabaseUnusable, describeMigration, migrateDatabase } from "./migrate";
+import { DatabaseUnusable, describeMigration, migrateAnyDatabase } from "./migrate";
 
 /** --json, --database and --help, which the data command lines take alike (describe them in each usage text). */
 export const OUTPUT_OPTIONS = {
@@ -47,17 +47,17 @@ export function commandLineEnv(database: string | undefined): ResolvedServerEnv 
 }
 
 /**
- * Creates the SQLite file when missing and applies pending migrations, saying so in one line on stderr. Every CLI
+ * Creates the SQLite file (or PostgreSQL database) when missing and applies pending migrations, saying so in one line on stderr. Every CLI
  * that opens the database calls this first (withDatabase does); throws DatabaseUnusable, which runCommandLine prints.
  */
-export function prepareDatabase(url: string): void {
-  const line = describeMigration(migrateDatabase(url));
+export async function prepareDatabase(url: string): Promise<void> {
+  const line = describeMigration(await migrateAnyDatabase(url));
   if (line) process.stderr.write(`${line}\n`);
 }
 
 /** Runs `body` with a database client for `url` (migrated first) and disconnects it afterwards, whatever happens. */
 export async function withDatabase<T>(url: string, body: (db: Database) => Promise<T>): Promise<T> {
-  prepareDatabase(url);
+  await prepareDatabase(url);
   const db = createDatabaseClient(url);
   try {
     return await body(db);

@@ -6,7 +6,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import Sqlite from "better-sqlite3";
-import { databaseFilePath } from "@/lib/database-url";
+import { databaseFilePath, isPostgresUrl } from "@/lib/database-url";
 
 /** A database the command cannot use; `message` names the file and says why, ready to print. */
 export class DatabaseUnusable extends Error {}
@@ -122,7 +122,7 @@ function applyMigration(sqlite: Sqlite.Database, migration: Migration, file: str
  */
 export function migrateDatabase(url: string, migrations: readonly Migration[] = committedMigrations()): MigrationOutcome {
   const file = databaseFilePath(url);
-  if (file === null) throw new DatabaseUnusable(`cannot use database ${url}: only SQLite file URLs (file:<path>) are supported`);
+  if (file === null) throw new DatabaseUnusable(`cannot use database ${url}: use a SQLite file URL (file:<path>) or a PostgreSQL URL (postgresql://...)`);
   const created = !existsSync(file) || statSync(file).size === 0;
   const sqlite = openDatabaseFile(file);
   try {
@@ -149,6 +149,18 @@ export function migrateDatabase(url: string, migrations: readonly Migration[] = 
   } finally {
     sqlite.close();
   }
+}
+
+/**
+ * Migrates the database `url` names, whichever kind: SQLite files with migrateDatabase, PostgreSQL (`postgres://`)
+ * with migratePostgres (loaded only then, so SQLite-only commands never load the PostgreSQL driver).
+ */
+export async function migrateAnyDatabase(url: string): Promise<MigrationOutcome> {
+  if (isPostgresUrl(url)) {
+    const { migratePostgres } = await import("./migrate-postgres");
+    return migratePostgres(url);
+  }
+  return migrateDatabase(url);
 }
 
 /** One line for stderr describing what migrateDatabase did, or null when the database was already up to date. */
