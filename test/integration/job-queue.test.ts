@@ -2,7 +2,8 @@
 // PostgreSQL: pg-boss in pg-queue.ts): exclusive leases, expiry and take-over, retries with backoff and Retry-After,
 // bounded attempts, cancellation, live-lease limits, and a result recorded only by the lease holder.
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { isPostgresUrl, jobQueue } from "@/lib/server/jobs/instance";
+import { isPostgresUrl } from "@/lib/database-url";
+import { jobQueue } from "@/lib/server/jobs/instance";
 import { PG_BOSS_SCHEMA, stopPgBoss } from "@/lib/server/jobs/pg-queue";
 import { NO_USAGE, retryDelayMs } from "@/lib/server/jobs/queue";
 import { emptyDatabase, testDatabase } from "../support/database";

@@ -1,6 +1,7 @@
 import "server-only";
 // The process's job queue, chosen by the database (SQLite: sqlite-queue.ts; PostgreSQL: pg-boss in pg-queue.ts),
 // and a way for code that enqueues work to wake this process's worker (when one runs here).
+import { isPostgresUrl } from "@/lib/database-url";
 import { database, type Database } from "../db";
 import { serverEnv } from "../env";
 import { PgJobQueue } from "./pg-queue";
@@ -8,10 +9,6 @@ import type { JobQueue, RetryPolicy } from "./queue";
 import { SqliteJobQueue, type QueueTx } from "./sqlite-queue";
 
 const shared = globalThis as unknown as { c2wWakeWorker?: () => void };
-
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(url);
-}
 
 /** The queue over `db`; `url` is the database `db` was opened on (pg-boss opens its own connections to it). */
 export function jobQueue(db: Database = database(), url: string = serverEnv().DATABASE_URL, retry?: RetryPolicy): JobQueue<QueueTx> {

@@ -4,6 +4,7 @@ import "server-only";
 // the same transaction as each pg-boss state change, so statuses, counts and usage stay exact across processes.
 import { randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
+import { postgresConnectionConfig } from "@/lib/database-url";
 import type { Database } from "../db";
 import {
   ACTIVE_JOB_STATUSES,
@@ -47,7 +48,7 @@ export function pgBoss(connectionString: string): Promise<PgBoss> {
   const existing = shared.c2wPgBoss.get(connectionString);
   if (existing) return existing.boss;
   const boss = new PgBoss({
-    connectionString,
+    ...postgresConnectionConfig(connectionString),
     schema: PG_BOSS_SCHEMA,
     max: 4,
     supervise: false,
