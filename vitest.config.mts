@@ -3,6 +3,20 @@ import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL("./", import.meta.url));
 
+const integration = {
+  include: ["test/integration/**/*.test.ts", "lib/server/**/*.test.ts"],
+  globalSetup: ["test/support/integration-global-setup.ts"],
+  setupFiles: ["test/support/integration-setup.ts"],
+  environment: "node",
+  pool: "forks",
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  fileParallelism: false,
+} as const;
+
+// Tests of SQLite itself (its file locking and busy handling) have no PostgreSQL counterpart.
+const SQLITE_ONLY = ["test/integration/database-busy.test.ts"];
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -22,20 +36,9 @@ export default defineConfig({
           environment: "node",
         },
       },
-      {
-        extends: true,
-        test: {
-          name: "integration",
-          include: ["test/integration/**/*.test.ts", "lib/server/**/*.test.ts"],
-          globalSetup: ["test/support/integration-global-setup.ts"],
-          setupFiles: ["test/support/integration-setup.ts"],
-          environment: "node",
-          pool: "forks",
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          fileParallelism: false,
-        },
-      },
+      { extends: true, test: { name: "integration", ...integration } },
+      // The same suite on PostgreSQL: `npm run test:integration:pg` (scripts/test-integration-pg.mjs).
+      { extends: true, test: { name: "integration-pg", ...integration, exclude: SQLITE_ONLY } },
     ],
   },
 });

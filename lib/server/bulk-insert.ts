@@ -6,19 +6,13 @@ import type { Database } from "./db";
 
 type Executor = Pick<Database, "$executeRawUnsafe">;
 
-// SQLite allows 32766 bound parameters per statement; stay well below.
+// SQLite allows 32766 bound parameters per statement, PostgreSQL 65535; stay well below both.
 const MAX_PARAMETERS = 8000;
 
+// Dates and booleans go to the driver adapter as they are: it writes each database's own DateTime and boolean form
+// (SQLite: ISO 8601 text and 0/1, as Prisma itself writes them; PostgreSQL: timestamp and boolean).
 function toSqlValue(value: unknown): unknown {
-  if (value === undefined) return null;
-  if (typeof value === "boolean") return value ? 1 : 0;
-  if (value instanceof Date) return sqliteTimestamp(value);
-  return value;
-}
-
-/** The text form Prisma's SQLite adapter writes for DateTime columns. */
-export function sqliteTimestamp(date: Date): string {
-  return date.toISOString().replace("Z", "+00:00");
+  return value === undefined ? null : value;
 }
 
 export async function insertRows(executor: Executor, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {

@@ -7,6 +7,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-pg/client";
+import { toPostgresStatement } from "@/lib/sql/postgres-statement";
 import { isPostgresUrl, postgresConnectionConfig, postgresSchemaOf } from "@/lib/database-url";
 import { serverEnv } from "./env";
 
@@ -50,7 +51,12 @@ export function createDatabaseClient(url: string) {
   return client.$extends({
     name: "retry-when-busy",
     query: {
-      async $allOperations({ args, query }) {
+      async $allOperations({ operation, args, query }) {
+        // Raw statements are written once, with `?` parameters, for both databases (see lib/sql/postgres-statement).
+        if (postgres && (operation === "$queryRawUnsafe" || operation === "$executeRawUnsafe") && Array.isArray(args) && typeof args[0] === "string") {
+          const [sql, ...values] = args as [string, ...unknown[]];
+          return query([toPostgresStatement(sql), ...values] as typeof args);
+        }
         const started = Date.now();
         for (let delay = 5; ; delay = Math.min(delay * 2, 250)) {
           try {

@@ -1,11 +1,10 @@
-import { inject } from "vitest";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabaseClient } from "@/lib/server/db";
-import { emptyDatabase } from "../support/database";
+import { emptyDatabase, testDatabaseUrl } from "../support/database";
 
 describe("two connections in one process", () => {
-  const importer = createDatabaseClient(inject("databaseUrl"));
-  const app = createDatabaseClient(inject("databaseUrl"));
+  const importer = createDatabaseClient(testDatabaseUrl());
+  const app = createDatabaseClient(testDatabaseUrl());
   afterAll(async () => {
     await importer.$disconnect();
     await app.$disconnect();

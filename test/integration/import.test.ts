@@ -2,10 +2,9 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { inject } from "vitest";
 import { expandRunPaths, readImportFiles, runImport, type ImportFile } from "@/lib/server/import/import-service";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DEMO = path.join(ROOT, "prisma/demo");
@@ -103,7 +102,7 @@ describe("importing the demo benchmark", () => {
       process.execPath,
       [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "--conditions=react-server", "scripts/import.ts", "--benchmark", path.join(DEMO, "benchmark"), "--runs", path.join(DEMO, "runs")],
       // Its own process group: tsx runs the script in a child process, and SIGKILL must reach that one too.
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: inject("databaseUrl"), C2W_TEST_IMPORT_PAUSE_MS: "60000" }, stdio: ["ignore", "ignore", "pipe"], detached: true },
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL: testDatabaseUrl(), C2W_TEST_IMPORT_PAUSE_MS: "60000" }, stdio: ["ignore", "ignore", "pipe"], detached: true },
     );
     await new Promise<void>((resolve, reject) => {
       let stderr = "";

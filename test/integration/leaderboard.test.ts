@@ -2,7 +2,7 @@
 // (always) and on the shared Chat2Workflow benchmark with its 12 runs (when present).
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AVERAGE } from "@/lib/leaderboard/board";
 import { degradation, chooseChartModels, failStepDistribution } from "@/lib/leaderboard/charts";
 import { compareRuns } from "@/lib/leaderboard/compare";
@@ -15,7 +15,7 @@ import { getExportRates, getFailureCounts, getMeasuredCounts, loadLeaderboard, s
 import { expandRunPaths, readImportFiles, runImport, type ImportFile } from "@/lib/server/import/import-service";
 import type { SessionUser } from "@/lib/server/session";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
 import { expectedFromFiles, type Expected } from "../support/recorded-counts";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -108,7 +108,7 @@ describe("leaderboard on the demo benchmark", () => {
 
   it("prints the same rows from the command line, and nothing else on stdout", async () => {
     const run = (...args: string[]) =>
-      spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "--conditions=react-server", "scripts/export.ts", ...args, "--database", inject("databaseUrl")], {
+      spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "--conditions=react-server", "scripts/export.ts", ...args, "--database", testDatabaseUrl()], {
         cwd: ROOT,
         encoding: "utf8",
         env: { ...process.env, PUBLIC_READ: "false" },

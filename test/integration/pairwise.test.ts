@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChatClient } from "@/lib/server/llm";
 import { judgeRunsPairwise, pairwiseItems } from "@/lib/server/pairwise";
 import type { SessionUser } from "@/lib/server/session";
-import { testDatabase } from "../support/database";
+import { testDatabase, testDatabaseUrl } from "../support/database";
 import { freshDemoDatabase } from "../support/demo-database";
 import { fixedReply, startOpenAIStub, type OpenAIStub } from "../support/openai-stub";
 
@@ -75,7 +75,7 @@ describe("pairwise judging of two stored runs against a stub OpenAI-compatible s
     stub.setHandler(fixedReply("<result>tie</result>"));
     const root = path.resolve(__dirname, "../..");
     const args = ["--import", "tsx", "--conditions=react-server", "scripts/pairwise.ts", "--candidate", "demo_beta.json", "--baseline", "demo_alpha.json", "--endpoint", stub.baseURL, "--model", "stub-tie", "--json"];
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, DATABASE_URL: inject("databaseUrl") } });
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, DATABASE_URL: testDatabaseUrl() } });
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     const status = await new Promise<number | null>((resolve) => child.on("close", resolve));

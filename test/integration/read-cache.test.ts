@@ -1,5 +1,4 @@
 // The read cache serves a result again only while the database is unchanged, whoever writes to it.
-import { inject } from "vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDatabaseClient } from "@/lib/server/db";
 import { getTaskMatrix } from "@/lib/server/data/drilldown";
@@ -7,7 +6,7 @@ import { loadLeaderboard } from "@/lib/server/data/leaderboard";
 import { seedDemoData } from "@/lib/server/demo-data";
 import { seedPublishedResults } from "@/lib/server/published";
 import type { SessionUser } from "@/lib/server/session";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
 
 const VIEWER: SessionUser = { id: "viewer", email: "viewer@example.org", name: null, role: "viewer" };
 
@@ -33,7 +32,7 @@ describe("the leaderboard's read cache", () => {
   it("recomputes after another connection commits (an import or a deletion elsewhere)", async () => {
     const before = await loadLeaderboard(db, VIEWER, null);
     const matrixBefore = await getTaskMatrix(db, VIEWER, before.selection.benchmark!.id, "ReceiptBatcher");
-    const other = createDatabaseClient(inject("databaseUrl"));
+    const other = createDatabaseClient(testDatabaseUrl());
     try {
       const gamma = await other.run.findFirstOrThrow({ where: { model: { name: "demo_gamma" } } });
       await other.run.delete({ where: { id: gamma.id } });

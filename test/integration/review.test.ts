@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
 import type { Role } from "@/lib/auth/roles";
 import { queueFilterSchema } from "@/lib/review/filter";
 import { newQueueSchema, type NewQueueInput } from "@/lib/review/queue";
@@ -29,7 +28,7 @@ import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/
 import { rescoreRun } from "@/lib/server/import/rescore";
 import type { SessionUser } from "@/lib/server/session";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
 
 const db = testDatabase();
 const ROOT = path.resolve(__dirname, "../..");
@@ -295,7 +294,7 @@ describe("review queues on a real SQLite database", () => {
 async function startWriter(args: string[]): Promise<{ go: () => void; finished: Promise<number> }> {
   const child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "--conditions=react-server", "test/support/review-vote-writer.ts", ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: inject("databaseUrl") },
+    env: { ...process.env, DATABASE_URL: testDatabaseUrl() },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";

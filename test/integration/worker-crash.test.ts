@@ -3,11 +3,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "@/lib/server/demo-data";
 import { createEndpoint } from "@/lib/server/endpoints/endpoints";
 import { startJudgeJob } from "@/lib/server/jobs/judge-job";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
 import { startDeliveryCountingStub, type DeliveryCountingStub } from "../support/delivery-counting-stub";
 
 const SECRETS_KEY = randomBytes(32).toString("base64");
@@ -66,7 +66,7 @@ describe("a worker killed with SIGKILL mid-job", () => {
     expect(started.items).toBeGreaterThan(10);
     const deliveredTotal = () => [...stub.delivered.values()].reduce((sum, count) => sum + count, 0);
 
-    const first = startWorker(inject("databaseUrl"));
+    const first = startWorker(testDatabaseUrl());
     children.push(first);
     await waitFor(() => deliveredTotal() >= 4, 60_000, "the first worker to get 4 replies");
     // Replies stop before the kill, so every reply delivered went to a live worker; the calls it has in flight die
@@ -80,7 +80,7 @@ describe("a worker killed with SIGKILL mid-job", () => {
     const doneAtKill = await db.jobItem.count({ where: { jobId: started.jobId, status: "done" } });
     expect(doneAtKill).toBeLessThan(started.items);
 
-    const second = startWorker(inject("databaseUrl"));
+    const second = startWorker(testDatabaseUrl());
     children.push(second);
     await waitFor(
       async () => (await db.job.findUniqueOrThrow({ where: { id: started.jobId } })).status === "succeeded",

@@ -7,6 +7,7 @@ import type { TaskCounts } from "@/lib/leaderboard/tables";
 import { buildTaskMatrix, caseStates, encodeMatrix, type MatrixRun, type ModelTurnRow, type TaskMatrix, type WireMatrix } from "@/lib/leaderboard/turns";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
+import { joinedText } from "../sql-dialect";
 import type { SessionUser } from "../session";
 import { turnVerdictColumns, type DrilldownJudge } from "./judged-by";
 import { int, type ReadOptions } from "./leaderboard";
@@ -27,9 +28,9 @@ function parseCases(text: unknown): Map<number, boolean> {
  * Extra columns and a run restriction for a drill-down under a chosen judge: only runs it has judged at step 1_4,
  * each turn's verdict, fail step and cases as it decides them. Empty for the recorded verdicts.
  */
-function judgeSql(judge: DrilldownJudge | null | undefined): { columns: string; where: string; params: string[]; runParams: string[] } {
+function judgeSql(db: Database, judge: DrilldownJudge | null | undefined): { columns: string; where: string; params: string[]; runParams: string[] } {
   if (!judge) return { columns: "", where: "", params: [], runParams: [] };
-  const columns = turnVerdictColumns(judge.members);
+  const columns = turnVerdictColumns(db, judge.members);
   const runIds = [...judge.runs.keys()];
   return {
     columns: `, ${columns.sql}`,
@@ -47,7 +48,7 @@ function turnOutcome(row: { valid: unknown; failStep: string | null; cases: unkn
   return { valid, failStep: valid ? null : (row.jFailStep ?? null), cases: parseCases(row.jCases), hasResolve: int(row.hasResolve) === 1 && judge.runs.get(row.runId)?.resolveJudged === true };
 }
 
-const CASES_SQL = `(SELECT group_concat(c."position" || ':' || c."verdict") FROM "CaseResult" c WHERE c."responseId" = r."id")`;
+const casesSql = (db: Database) => `(SELECT ${joinedText(db, `c."position" || ':' || CAST(c."verdict" AS INTEGER)`)} FROM "CaseResult" c WHERE c."responseId" = r."id")`;
 
 export interface ModelRun {
   id: string;
@@ -85,7 +86,7 @@ export interface TurnFilter {
 /** The model's turns on the benchmark (optionally one domain, round or run), in benchmark order. */
 export async function getModelTurns(db: Database, actor: SessionUser | null, benchmarkId: string, modelName: string, filter: TurnFilter = {}, judge?: DrilldownJudge | null): Promise<ModelTurnRow[]> {
   assertAllowed(actor, "read");
-  const judged = judgeSql(judge);
+  const judged = judgeSql(db, judge);
   const conditions = [`ru."benchmarkId" = ?`, `m."name" = ?`];
   const values: unknown[] = [benchmarkId, modelName];
   if (filter.domain) {
@@ -103,10 +104,10 @@ export async function getModelTurns(db: Database, actor: SessionUser | null, ben
   const rows = await db.$queryRawUnsafe<
     { responseId: string; runId: string; runLabel: string; hasResolve: unknown; task: string; domain: string; round: unknown; turn: string; valid: unknown; failStep: string | null; code: string | null; message: string | null; cases: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }[]
   >(
-    `SELECT r."id" AS responseId, ru."id" AS runId, ru."label" AS runLabel, ru."hasResolve" AS hasResolve, k."name" AS task, d."name" AS domain,
-            t."round" AS round, t."key" AS turn, p."valid" AS valid, p."failStep" AS failStep, p."topDiagnosticCode" AS code,
+    `SELECT r."id" AS "responseId", ru."id" AS "runId", ru."label" AS "runLabel", ru."hasResolve" AS "hasResolve", k."name" AS task, d."name" AS domain,
+            t."round" AS round, t."key" AS turn, p."valid" AS valid, p."failStep" AS "failStep", p."topDiagnosticCode" AS code,
             (SELECT g."message" FROM "Diagnostic" g WHERE g."passResultId" = p."id" AND g."position" = 0) AS message,
-            ${CASES_SQL} AS cases${judged.columns}
+            ${casesSql(db)} AS cases${judged.columns}
      FROM "Run" ru
      JOIN "Model" m ON m."id" = ru."modelId"
      JOIN "Response" r ON r."runId" = ru."id"
@@ -147,16 +148,16 @@ export interface TaskListItem extends TaskCounts {
 export async function listTasks(db: Database, actor: SessionUser | null, benchmarkId: string, judge?: DrilldownJudge | null): Promise<TaskListItem[]> {
   assertAllowed(actor, "read");
   const tasks = await db.$queryRawUnsafe<{ id: string; name: string; externalId: unknown; rounds: unknown; domain: string; turns: unknown }[]>(
-    `SELECT k."id" AS id, k."name" AS name, k."externalId" AS externalId, k."roundCount" AS rounds, d."name" AS domain,
+    `SELECT k."id" AS id, k."name" AS name, k."externalId" AS "externalId", k."roundCount" AS rounds, d."name" AS domain,
             (SELECT COUNT(*) FROM "Turn" t WHERE t."taskId" = k."id") AS turns
      FROM "Task" k JOIN "Domain" d ON d."id" = k."domainId"
      WHERE k."benchmarkId" = ? ORDER BY d."position", k."externalId"`,
     benchmarkId,
   );
   const results = judge ? await judgedTaskCounts(db, benchmarkId, judge) : await db.$queryRawUnsafe<{ taskId: string; responses: unknown; passed: unknown; resolveResponses: unknown; casesPassed: unknown }[]>(
-    `SELECT t."taskId" AS taskId, COUNT(*) AS responses, SUM(p."valid") AS passed,
-            SUM(ru."hasResolve") AS resolveResponses,
-            SUM(CASE WHEN ru."hasResolve" = 1 THEN (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = 1) ELSE 0 END) AS casesPassed
+    `SELECT t."taskId" AS "taskId", COUNT(*) AS responses, SUM(CAST(p."valid" AS INTEGER)) AS passed,
+            SUM(CAST(ru."hasResolve" AS INTEGER)) AS "resolveResponses",
+            SUM(CASE WHEN ru."hasResolve" = TRUE THEN (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = TRUE) ELSE 0 END) AS "casesPassed"
      FROM "Turn" t JOIN "Response" r ON r."turnId" = t."id" JOIN "Run" ru ON ru."id" = r."runId" JOIN "PassResult" p ON p."responseId" = r."id"
      WHERE t."benchmarkId" = ? GROUP BY t."taskId"`,
     benchmarkId,
@@ -180,9 +181,9 @@ export async function listTasks(db: Database, actor: SessionUser | null, benchma
 
 /** Task counts under a judge, over the runs it has judged; resolve only from runs whose resolve stage it judged. */
 async function judgedTaskCounts(db: Database, benchmarkId: string, judge: DrilldownJudge) {
-  const judged = judgeSql(judge);
+  const judged = judgeSql(db, judge);
   const rows = await db.$queryRawUnsafe<{ taskId: string; runId: string; jPass: unknown; jCases: unknown }[]>(
-    `SELECT t."taskId" AS taskId, r."runId" AS runId, ${judged.columns.slice(2)}
+    `SELECT t."taskId" AS "taskId", r."runId" AS "runId", ${judged.columns.slice(2)}
      FROM "Turn" t JOIN "Response" r ON r."turnId" = t."id" JOIN "PassResult" p ON p."responseId" = r."id"
      WHERE t."benchmarkId" = ?${judged.where}`,
     ...judged.params,
@@ -222,7 +223,7 @@ export async function getTaskMatrix(db: Database, actor: SessionUser | null, ben
 }
 
 async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: string, judge?: DrilldownJudge | null): Promise<TaskDetail | null> {
-  const judged = judgeSql(judge);
+  const judged = judgeSql(db, judge);
   const task = await db.task.findUnique({
     where: { benchmarkId_name: { benchmarkId, name: taskName } },
     include: { domain: { select: { name: true } }, turns: { select: { id: true, round: true, key: true, instruction: true }, orderBy: { round: "asc" } } },
@@ -231,9 +232,9 @@ async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: st
   const responses = await db.$queryRawUnsafe<
     { responseId: string; runId: string; turnId: string; valid: unknown; failStep: string | null; casesPassed: unknown; label: string; hasResolve: unknown; model: string; displayName: string; importedAt: unknown; cases?: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }[]
   >(
-    `SELECT r."id" AS responseId, r."runId" AS runId, r."turnId" AS turnId, p."valid" AS valid, p."failStep" AS failStep,
-            (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = 1) AS casesPassed,
-            ru."label" AS label, ru."hasResolve" AS hasResolve, m."name" AS model, m."displayName" AS displayName, ru."importedAt" AS importedAt${judged.columns}
+    `SELECT r."id" AS "responseId", r."runId" AS "runId", r."turnId" AS "turnId", p."valid" AS valid, p."failStep" AS "failStep",
+            (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = TRUE) AS "casesPassed",
+            ru."label" AS label, ru."hasResolve" AS "hasResolve", m."name" AS model, m."displayName" AS "displayName", ru."importedAt" AS "importedAt"${judged.columns}
      FROM "Turn" t
      JOIN "Response" r ON r."turnId" = t."id"
      JOIN "PassResult" p ON p."responseId" = r."id"
@@ -273,10 +274,10 @@ async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: st
 /** One run's outcome on every turn it answered, for a paired comparison. */
 export async function getPairTurns(db: Database, actor: SessionUser | null, runId: string, judge?: DrilldownJudge | null): Promise<PairTurn[]> {
   assertAllowed(actor, "read");
-  const judged = judgeSql(judge);
+  const judged = judgeSql(db, judge);
   const rows = await db.$queryRawUnsafe<{ responseId: string; runId: string; turn: string; task: string; domain: string; round: unknown; valid: unknown; failStep: string | null; hasResolve: unknown; cases: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }[]>(
-    `SELECT r."id" AS responseId, r."runId" AS runId, t."key" AS turn, k."name" AS task, d."name" AS domain, t."round" AS round, p."valid" AS valid,
-            p."failStep" AS failStep, ru."hasResolve" AS hasResolve, ${CASES_SQL} AS cases${judged.columns}
+    `SELECT r."id" AS "responseId", r."runId" AS "runId", t."key" AS turn, k."name" AS task, d."name" AS domain, t."round" AS round, p."valid" AS valid,
+            p."failStep" AS "failStep", ru."hasResolve" AS "hasResolve", ${casesSql(db)} AS cases${judged.columns}
      FROM "Run" ru
      JOIN "Response" r ON r."runId" = ru."id"
      JOIN "PassResult" p ON p."responseId" = r."id"

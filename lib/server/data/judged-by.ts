@@ -5,6 +5,7 @@ import type { JudgeChoice } from "@/lib/judges/choice";
 import type { CellCount } from "@/lib/leaderboard/counts";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
+import { joinedText } from "../sql-dialect";
 import type { SessionUser } from "../session";
 import { getMeasuredCounts, int, type MeasuredCounts, type RunInfo } from "./leaderboard";
 import { cachedRead } from "./read-cache";
@@ -26,7 +27,9 @@ const VERDICT_INDEX = `"JudgeVerdict_responseId_stage_casePosition_judge_verdict
  */
 export function panelVerdictSql(members: readonly string[], stage: "pass" | "resolve", responseExpr: string, positionExpr: string): SqlPart {
   const n = members.length;
-  const memberVotes = members.map(() => `(SUM(CASE WHEN j."judge" = ? THEN j."verdict" ELSE 0 END) * 2 > SUM(j."judge" = ?))`).join(" + ");
+  const memberVotes = members
+    .map(() => `CASE WHEN SUM(CASE WHEN j."judge" = ? THEN CAST(j."verdict" AS INTEGER) ELSE 0 END) * 2 > SUM(CASE WHEN j."judge" = ? THEN 1 ELSE 0 END) THEN 1 ELSE 0 END`)
+    .join(" + ");
   return {
     sql: `(SELECT CASE WHEN COUNT(DISTINCT j."judge") < ${n} THEN NULL WHEN (${memberVotes}) * 2 > ${n} THEN 1 ELSE 0 END
            FROM "JudgeVerdict" j INDEXED BY ${VERDICT_INDEX}
@@ -51,7 +54,7 @@ const REACHES_JUDGE = `(p."officialFailStep" IS NULL AND COALESCE(p."recordedFai
 function caseOutcomeSql(members: readonly string[]): SqlPart {
   const verdict = panelVerdictSql(members, "resolve", `c."responseId"`, `c."position"`);
   return {
-    sql: `CASE WHEN NOT ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)} THEN c."verdict" ELSE ${verdict.sql} END`,
+    sql: `CASE WHEN NOT ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)} THEN CAST(c."verdict" AS INTEGER) ELSE ${verdict.sql} END`,
     params: verdict.params,
   };
 }
@@ -91,7 +94,7 @@ function coverage(anyRows: number, missing: number): Coverage {
 export async function getJudgedCounts(db: Database, actor: SessionUser | null, benchmarkId: string, choice: JudgesChoice, base: MeasuredCounts): Promise<JudgedCounts> {
   assertAllowed(actor, "read");
   const present = await db.$queryRawUnsafe<{ runId: string; stage: string; rows: unknown }[]>(
-    `SELECT r."runId" AS runId, j."stage" AS stage, COUNT(*) AS rows
+    `SELECT r."runId" AS "runId", j."stage" AS stage, COUNT(*) AS rows
      FROM "JudgeVerdict" j INDEXED BY "JudgeVerdict_stage_judge_idx"
      JOIN "Response" r ON r."id" = j."responseId"
      JOIN "Run" ru ON ru."id" = r."runId"
@@ -107,15 +110,15 @@ export async function getJudgedCounts(db: Database, actor: SessionUser | null, b
   const outcomeMissing = caseOutcomeSql(choice.members);
   const cases = judgesResolve
     ? {
-        sql: `SUM(CASE WHEN passed = 1 THEN (SELECT COALESCE(SUM(${outcome.sql} = 1), 0) FROM "CaseResult" c WHERE c."responseId" = o."rid") ELSE 0 END) AS casesPassed,
-              SUM(CASE WHEN passed = 1 THEN (SELECT COALESCE(SUM((${outcomeMissing.sql}) IS NULL), 0) FROM "CaseResult" c WHERE c."responseId" = o."rid") ELSE 0 END) AS casesMissing`,
+        sql: `SUM(CASE WHEN passed = 1 THEN (SELECT COALESCE(SUM(CASE WHEN (${outcome.sql}) = 1 THEN 1 ELSE 0 END), 0) FROM "CaseResult" c WHERE c."responseId" = o."rid") ELSE 0 END) AS "casesPassed",
+              SUM(CASE WHEN passed = 1 THEN (SELECT COALESCE(SUM(CASE WHEN (${outcomeMissing.sql}) IS NULL THEN 1 ELSE 0 END), 0) FROM "CaseResult" c WHERE c."responseId" = o."rid") ELSE 0 END) AS "casesMissing"`,
         params: [...outcome.params, ...outcomeMissing.params],
       }
-    : { sql: `0 AS casesPassed, SUM(CASE WHEN passed = 1 THEN (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = o."rid" AND ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)}) ELSE 0 END) AS casesMissing`, params: [] };
+    : { sql: `0 AS "casesPassed", SUM(CASE WHEN passed = 1 THEN (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = o."rid" AND ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)}) ELSE 0 END) AS "casesMissing"`, params: [] };
   // MATERIALIZED keeps SQLite from inlining the verdict subquery into every expression that uses it.
   const groups = await db.$queryRawUnsafe<{ runId: string; domain: unknown; round: unknown; turns: unknown; passed: unknown; reach: unknown; judged: unknown; casesPassed: unknown; casesMissing: unknown }[]>(
     `WITH decided AS MATERIALIZED (
-       SELECT r."runId" AS runId, d."position" AS domain, t."round" AS round, r."id" AS rid, ${REACHES_JUDGE} AS reach,
+       SELECT r."runId" AS "runId", d."position" AS domain, t."round" AS round, r."id" AS rid, CASE WHEN ${REACHES_JUDGE} THEN 1 ELSE 0 END AS reach,
               CASE WHEN ${REACHES_JUDGE} THEN ${pass.sql} END AS pv
        FROM "Turn" t
        JOIN "Task" k ON k."id" = t."taskId"
@@ -124,10 +127,10 @@ export async function getJudgedCounts(db: Database, actor: SessionUser | null, b
        CROSS JOIN "PassResult" p
        WHERE t."benchmarkId" = ? AND r."turnId" = t."id" AND p."responseId" = r."id"
      ),
-     outcomes AS MATERIALIZED (SELECT runId, domain, round, rid, reach, pv, (reach = 1 AND pv = 1) AS passed FROM decided)
-     SELECT runId, domain, round, COUNT(*) AS turns, SUM(passed) AS passed, SUM(reach) AS reach, SUM(pv IS NOT NULL) AS judged, ${cases.sql}
+     outcomes AS MATERIALIZED (SELECT "runId", domain, round, rid, reach, pv, CASE WHEN reach = 1 AND pv = 1 THEN 1 ELSE 0 END AS passed FROM decided)
+     SELECT "runId", domain, round, COUNT(*) AS turns, SUM(passed) AS passed, SUM(reach) AS reach, COUNT(pv) AS judged, ${cases.sql}
      FROM outcomes o
-     GROUP BY runId, domain, round`,
+     GROUP BY "runId", domain, round`,
     ...pass.params,
     benchmarkId,
     ...cases.params,
@@ -202,14 +205,14 @@ export async function getJudgedFailureCounts(db: Database, actor: SessionUser | 
   const failStep = `CASE WHEN p."officialFailStep" IS NOT NULL THEN p."officialFailStep" WHEN p."recordedFailStep" = 'step_1_5' THEN 'step_1_5' WHEN ${pass.sql} = 1 THEN NULL ELSE 'step_1_4' END`;
   const runList = runIds.map(() => "?").join(", ");
   const rows = await db.$queryRawUnsafe<{ model: string; failStep: string | null; category: string | null; turns: unknown }[]>(
-    `SELECT model, failStep, category, COUNT(*) AS turns FROM (
-       SELECT m."name" AS model, ${failStep} AS failStep,
+    `SELECT model, "failStep", category, COUNT(*) AS turns FROM (
+       SELECT m."name" AS model, ${failStep} AS "failStep",
               (SELECT g."category" FROM "Diagnostic" g WHERE g."passResultId" = p."id" AND g."position" = 0) AS category
        FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId"
        JOIN "Response" r ON r."runId" = ru."id"
        JOIN "PassResult" p ON p."responseId" = r."id"
        WHERE ru."id" IN (${runList})
-     ) GROUP BY model, failStep, category ORDER BY model`,
+     ) AS "judgedTurns" GROUP BY model, "failStep", category ORDER BY model`,
     ...pass.params,
     ...runIds,
   );
@@ -234,16 +237,16 @@ export async function getJudgedFailureCounts(db: Database, actor: SessionUser | 
  * jPass (step 1_4 verdict or NULL), jFailStep and jCases ("position:verdict,…" with the panel's resolve verdict
  * where the recorded run called its judge, the recorded outcome elsewhere, 0 where the panel has none).
  */
-export function turnVerdictColumns(members: readonly string[]): SqlPart {
+export function turnVerdictColumns(db: Database, members: readonly string[]): SqlPart {
   const pass = panelVerdictSql(members, "pass", `r."id"`, "0");
   const failPass = panelVerdictSql(members, "pass", `r."id"`, "0");
   const resolve = panelVerdictSql(members, "resolve", `c."responseId"`, `c."position"`);
   return {
-    sql: `(${REACHES_JUDGE} AND ${pass.sql} = 1) AS jPass,
+    sql: `CASE WHEN ${REACHES_JUDGE} AND ${pass.sql} = 1 THEN 1 ELSE 0 END AS "jPass",
           CASE WHEN p."officialFailStep" IS NOT NULL THEN p."officialFailStep" WHEN p."recordedFailStep" = 'step_1_5' THEN 'step_1_5'
-               WHEN ${failPass.sql} = 1 THEN NULL ELSE 'step_1_4' END AS jFailStep,
-          (SELECT group_concat(c."position" || ':' || CASE WHEN NOT ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)} THEN c."verdict" ELSE COALESCE(${resolve.sql}, 0) END)
-             FROM "CaseResult" c WHERE c."responseId" = r."id") AS jCases`,
+               WHEN ${failPass.sql} = 1 THEN NULL ELSE 'step_1_4' END AS "jFailStep",
+          (SELECT ${joinedText(db, `c."position" || ':' || CASE WHEN NOT ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)} THEN CAST(c."verdict" AS INTEGER) ELSE COALESCE(${resolve.sql}, 0) END`)}
+             FROM "CaseResult" c WHERE c."responseId" = r."id") AS "jCases"`,
     params: [...pass.params, ...failPass.params, ...resolve.params],
   };
 }

@@ -64,8 +64,8 @@ export async function listJudges(db: Database, actor: SessionUser | null, benchm
   assertAllowed(actor, "read");
   const rows = await db.$queryRawUnsafe<{ judge: string; stage: string; items: unknown; rows: unknown; samples: unknown; runs: unknown; shaped: unknown; malformed: unknown; identity: string | null; lastAt: unknown }[]>(
     `SELECT j."judge" AS judge, j."stage" AS stage, COUNT(DISTINCT j."responseId" || '/' || j."casePosition") AS items, COUNT(*) AS rows,
-            MAX(j."sampleIndex") + 1 AS samples, COUNT(DISTINCT r."runId") AS runs, SUM(j."wellFormed" IS NOT NULL) AS shaped,
-            SUM(j."wellFormed" = 0) AS malformed, MAX(j."judgeIdentity") AS identity, MAX(j."createdAt") AS lastAt
+            MAX(j."sampleIndex") + 1 AS samples, COUNT(DISTINCT r."runId") AS runs, COUNT(j."wellFormed") AS shaped,
+            SUM(CASE WHEN j."wellFormed" = FALSE THEN 1 ELSE 0 END) AS malformed, MAX(j."judgeIdentity") AS identity, MAX(j."createdAt") AS "lastAt"
      FROM "JudgeVerdict" j JOIN "Response" r ON r."id" = j."responseId" JOIN "Run" ru ON ru."id" = r."runId"
      WHERE ru."benchmarkId" = ?
      GROUP BY j."judge", j."stage"
@@ -74,9 +74,9 @@ export async function listJudges(db: Database, actor: SessionUser | null, benchm
   );
   const totals = await db.$queryRawUnsafe<{ passItems: unknown; resolveItems: unknown; runs: unknown }[]>(
     `SELECT (SELECT COUNT(*) FROM "Response" r JOIN "Run" ru ON ru."id" = r."runId" JOIN "PassResult" p ON p."responseId" = r."id"
-             WHERE ru."benchmarkId" = ? AND p."officialFailStep" IS NULL AND COALESCE(p."recordedFailStep", '') <> 'step_1_5') AS passItems,
+             WHERE ru."benchmarkId" = ? AND p."officialFailStep" IS NULL AND COALESCE(p."recordedFailStep", '') <> 'step_1_5') AS "passItems",
             (SELECT COUNT(*) FROM "JudgeVerdict" j JOIN "Response" r ON r."id" = j."responseId" JOIN "Run" ru ON ru."id" = r."runId"
-             WHERE ru."benchmarkId" = ? AND j."stage" = 'resolve' AND j."judge" = 'recorded') AS resolveItems,
+             WHERE ru."benchmarkId" = ? AND j."stage" = 'resolve' AND j."judge" = 'recorded') AS "resolveItems",
             (SELECT COUNT(*) FROM "Run" WHERE "benchmarkId" = ?) AS runs`,
     benchmarkId,
     benchmarkId,
@@ -114,7 +114,7 @@ export function splitItemKey(item: string): { responseId: string; casePosition: 
 async function stageVerdicts(db: Database, benchmarkId: string, stage: Stage, judges: readonly string[] | null): Promise<VerdictRow[]> {
   const judgeFilter = judges ? `AND j."judge" IN (${judges.map(() => "?").join(", ")})` : "";
   const rows = await db.$queryRawUnsafe<{ responseId: string; casePosition: unknown; judge: string; verdict: unknown }[]>(
-    `SELECT j."responseId" AS responseId, j."casePosition" AS casePosition, j."judge" AS judge, j."verdict" AS verdict
+    `SELECT j."responseId" AS "responseId", j."casePosition" AS "casePosition", j."judge" AS judge, j."verdict" AS verdict
      FROM "JudgeVerdict" j JOIN "Response" r ON r."id" = j."responseId" JOIN "Run" ru ON ru."id" = r."runId"
      WHERE ru."benchmarkId" = ? AND j."stage" = ? ${judgeFilter}`,
     benchmarkId,
@@ -224,7 +224,7 @@ export async function createDisagreementQueue(db: Database, actor: SessionUser, 
 export async function getCalibration(db: Database, actor: SessionUser, benchmarkId: string): Promise<Record<Stage, Calibration>> {
   assertAllowed(actor, "manageQueues");
   const votes = await db.$queryRawUnsafe<{ responseId: string; stage: string; casePosition: unknown; annotator: string; pass: unknown; at: unknown }[]>(
-    `SELECT i."responseId" AS responseId, i."stage" AS stage, i."casePosition" AS casePosition, v."annotatorId" AS annotator, v."annotatorPass" AS pass, v."updatedAt" AS at
+    `SELECT i."responseId" AS "responseId", i."stage" AS stage, i."casePosition" AS "casePosition", v."annotatorId" AS annotator, v."annotatorPass" AS pass, v."updatedAt" AS at
      FROM "ReviewVote" v JOIN "ReviewItem" i ON i."id" = v."itemId" JOIN "ReviewQueue" q ON q."id" = i."queueId"
      WHERE q."benchmarkId" = ?`,
     benchmarkId,

@@ -11,6 +11,7 @@ import { PUBLISHED_SOURCE, PUBLISHED_TABLE1 } from "@/lib/published/table1";
 import type { RateRow } from "@/lib/stats/rates";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
+import { joinedText } from "../sql-dialect";
 import { getJudgedCounts, getJudgedFailureCounts, type RunJudging } from "./judged-by";
 import { cachedRead } from "./read-cache";
 import { getDefaultBenchmarkSetting } from "./settings";
@@ -22,9 +23,9 @@ export const int = (value: unknown): number => (value === null || value === unde
 export async function listBenchmarkChoices(db: Database, actor: SessionUser | null): Promise<BenchmarkChoice[]> {
   assertAllowed(actor, "read");
   const rows = await db.$queryRawUnsafe<{ id: string; name: string; version: string; importedAt: unknown; importedBy: string | null; runCount: unknown; turnCount: unknown }[]>(
-    `SELECT b."id" AS id, b."name" AS name, b."version" AS version, b."importedAt" AS importedAt, b."importedBy" AS importedBy,
-            (SELECT COUNT(*) FROM "Run" r WHERE r."benchmarkId" = b."id") AS runCount,
-            (SELECT COUNT(*) FROM "Turn" t WHERE t."benchmarkId" = b."id") AS turnCount
+    `SELECT b."id" AS id, b."name" AS name, b."version" AS version, b."importedAt" AS "importedAt", b."importedBy" AS "importedBy",
+            (SELECT COUNT(*) FROM "Run" r WHERE r."benchmarkId" = b."id") AS "runCount",
+            (SELECT COUNT(*) FROM "Turn" t WHERE t."benchmarkId" = b."id") AS "turnCount"
      FROM "Benchmark" b`,
   );
   return orderBenchmarks(
@@ -91,17 +92,17 @@ export async function getMeasuredCounts(db: Database, actor: SessionUser | null,
 
 async function getRecordedCounts(db: Database, benchmarkId: string): Promise<MeasuredCounts> {
   const runs = await db.$queryRawUnsafe<{ id: string; label: string; origin: string; hasResolve: unknown; model: string; displayName: string; family: string | null; access: string | null }[]>(
-    `SELECT r."id" AS id, r."label" AS label, r."origin" AS origin, r."hasResolve" AS hasResolve,
-            m."name" AS model, m."displayName" AS displayName, m."family" AS family, m."access" AS access
+    `SELECT r."id" AS id, r."label" AS label, r."origin" AS origin, r."hasResolve" AS "hasResolve",
+            m."name" AS model, m."displayName" AS "displayName", m."family" AS family, m."access" AS access
      FROM "Run" r JOIN "Model" m ON m."id" = r."modelId"
      WHERE r."benchmarkId" = ?
      ORDER BY m."name", r."importedAt", r."id"`,
     benchmarkId,
   );
   const packed = await db.$queryRawUnsafe<{ runId: string; cells: string }[]>(
-    `SELECT runId, group_concat(domain || ',' || round || ',' || turns || ',' || passed || ',' || casesPassed, ';') AS cells FROM (
-       SELECT r."runId" AS runId, d."position" AS domain, t."round" AS round, COUNT(*) AS turns, SUM(p."valid") AS passed,
-              SUM((SELECT COUNT(*) FROM "CaseResult" c INDEXED BY "CaseResult_responseId_verdict_idx" WHERE c."responseId" = r."id" AND c."verdict" = 1)) AS casesPassed
+    `SELECT "runId", ${joinedText(db, `domain || ',' || round || ',' || turns || ',' || passed || ',' || "casesPassed"`, ";")} AS cells FROM (
+       SELECT r."runId" AS "runId", d."position" AS domain, t."round" AS round, COUNT(*) AS turns, SUM(CAST(p."valid" AS INTEGER)) AS passed,
+              SUM((SELECT COUNT(*) FROM "CaseResult" c INDEXED BY "CaseResult_responseId_verdict_idx" WHERE c."responseId" = r."id" AND c."verdict" = TRUE)) AS "casesPassed"
        FROM "Turn" t
        JOIN "Task" k ON k."id" = t."taskId"
        JOIN "Domain" d ON d."id" = k."domainId"
@@ -109,7 +110,7 @@ async function getRecordedCounts(db: Database, benchmarkId: string): Promise<Mea
        CROSS JOIN "PassResult" p INDEXED BY "PassResult_responseId_valid_failStep_idx"
        WHERE t."benchmarkId" = ? AND r."turnId" = t."id" AND p."responseId" = r."id"
        GROUP BY r."runId", d."position", t."round"
-     ) GROUP BY runId`,
+     ) AS "cellGroups" GROUP BY "runId"`,
     benchmarkId,
   );
   const shape = await db.$queryRawUnsafe<{ position: unknown; domain: string; round: unknown; turns: unknown }[]>(
@@ -257,7 +258,7 @@ export async function getFailureCounts(db: Database, actor: SessionUser | null, 
   assertAllowed(actor, "read");
   if (judged && judged.judge.kind === "judges") return getJudgedFailureCounts(db, actor, judged.judge, judged.runIds);
   const steps = await db.$queryRawUnsafe<{ model: string; failStep: string | null; turns: unknown }[]>(
-    `SELECT m."name" AS model, CASE WHEN p."valid" = 1 THEN NULL ELSE COALESCE(p."failStep", 'unknown') END AS failStep, COUNT(*) AS turns
+    `SELECT m."name" AS model, CASE WHEN p."valid" = TRUE THEN NULL ELSE COALESCE(p."failStep", 'unknown') END AS "failStep", COUNT(*) AS turns
      FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId"
      JOIN "Response" r ON r."runId" = ru."id"
      JOIN "PassResult" p INDEXED BY "PassResult_responseId_valid_failStep_idx" ON p."responseId" = r."id"
@@ -269,7 +270,7 @@ export async function getFailureCounts(db: Database, actor: SessionUser | null, 
     `SELECT m."name" AS model, g."category" AS category, COUNT(*) AS turns
      FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId"
      JOIN "Response" r ON r."runId" = ru."id"
-     JOIN "PassResult" p ON p."responseId" = r."id" AND p."valid" = 0
+     JOIN "PassResult" p ON p."responseId" = r."id" AND p."valid" = FALSE
      LEFT JOIN "Diagnostic" g ON g."passResultId" = p."id" AND g."position" = 0
      WHERE ru."benchmarkId" = ?
      GROUP BY m."name", g."category" ORDER BY m."name"`,

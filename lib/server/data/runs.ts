@@ -30,11 +30,11 @@ export async function listRuns(db: Database, actor: SessionUser | null): Promise
   });
   if (runs.length === 0) return [];
   const passed = await db.$queryRawUnsafe<{ runId: string; passed: number; disagreements: number }[]>(
-    `SELECT r."runId" AS runId, SUM(p."valid") AS passed, SUM(CASE WHEN p."disagreement" IS NULL THEN 0 ELSE 1 END) AS disagreements
+    `SELECT r."runId" AS "runId", SUM(CAST(p."valid" AS INTEGER)) AS passed, SUM(CASE WHEN p."disagreement" IS NULL THEN 0 ELSE 1 END) AS disagreements
      FROM "PassResult" p JOIN "Response" r ON r."id" = p."responseId" GROUP BY r."runId"`,
   );
   const cases = await db.$queryRawUnsafe<{ runId: string; casesPassed: number }[]>(
-    `SELECT r."runId" AS runId, SUM(c."verdict") AS casesPassed
+    `SELECT r."runId" AS "runId", SUM(CAST(c."verdict" AS INTEGER)) AS "casesPassed"
      FROM "CaseResult" c JOIN "Response" r ON r."id" = c."responseId" GROUP BY r."runId"`,
   );
   const passedByRun = new Map(passed.map((row) => [row.runId, row]));

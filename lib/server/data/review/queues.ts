@@ -35,7 +35,7 @@ export async function listReviewOptions(db: Database, actor: SessionUser): Promi
     select: { id: true, name: true, domains: { orderBy: { position: "asc" }, select: { name: true } }, runs: { select: { model: { select: { name: true } } } } },
   });
   const judgeCounts = await db.$queryRawUnsafe<{ benchmarkId: string; stage: string; judge: string; count: number | bigint }[]>(
-    `SELECT ru."benchmarkId" AS benchmarkId, jv."stage" AS stage, jv."judge" AS judge, COUNT(*) AS count
+    `SELECT ru."benchmarkId" AS "benchmarkId", jv."stage" AS stage, jv."judge" AS judge, COUNT(*) AS count
      FROM "JudgeVerdict" jv JOIN "Response" re ON re."id" = jv."responseId" JOIN "Run" ru ON ru."id" = re."runId"
      GROUP BY ru."benchmarkId", jv."stage", jv."judge" ORDER BY jv."stage", jv."judge"`,
   );

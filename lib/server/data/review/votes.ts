@@ -23,11 +23,6 @@ export interface VoteOutcome {
   queue: QueueProgress;
 }
 
-/** The adapter's DateTime text (ISO 8601 with +00:00): fixed width, so SQL compares it in time order. */
-function sqliteTime(date: Date): string {
-  return date.toISOString().replace("Z", "+00:00");
-}
-
 /**
  * A first vote on an item, written only while the voter holds a live lock on it and the item has fewer than `limit`
  * votes: one INSERT … SELECT … WHERE statement, so the lock, the per-item limit and the write are checked and done
@@ -41,7 +36,8 @@ async function insertFirstVote(
   now: Date,
   data: { annotatorPass: boolean; verdict: string; followedRules: string | null; comment: string | null | undefined; judgeVisible: boolean },
 ): Promise<boolean> {
-  const at = sqliteTime(now);
+  // Dates and booleans go to the driver adapter as they are: it writes each database's own DateTime and boolean form.
+  const at = now;
   const inserted = await db.$executeRawUnsafe(
     `INSERT INTO "ReviewVote" ("id", "itemId", "annotatorId", "annotatorPass", "verdict", "followedRules", "comment", "judgeVisible", "createdAt", "updatedAt")
      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
@@ -51,11 +47,11 @@ async function insertFirstVote(
     `v${randomUUID().replace(/-/g, "")}`,
     itemId,
     annotatorId,
-    data.annotatorPass ? 1 : 0,
+    data.annotatorPass,
     data.verdict,
     data.followedRules,
     data.comment ?? null,
-    data.judgeVisible ? 1 : 0,
+    data.judgeVisible,
     at,
     at,
     itemId,
