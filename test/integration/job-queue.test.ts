@@ -1,16 +1,16 @@
 // The job queue's contract, run against the implementation the test database selects (SQLite: sqlite-queue.ts;
 // PostgreSQL: pg-boss in pg-queue.ts): exclusive leases, expiry and take-over, retries with backoff and Retry-After,
 // bounded attempts, cancellation, live-lease limits, and a result recorded only by the lease holder.
-import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { isPostgresUrl } from "@/lib/database-url";
 import { jobQueue } from "@/lib/server/jobs/instance";
 import { PG_BOSS_SCHEMA, stopPgBoss } from "@/lib/server/jobs/pg-queue";
 import { NO_USAGE, retryDelayMs } from "@/lib/server/jobs/queue";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
 
 const items = (count: number) => Array.from({ length: count }, (_, index) => ({ key: `item-${index}`, payload: { index } }));
 
-const databaseUrl = inject("databaseUrl");
+const databaseUrl = testDatabaseUrl();
 const onPostgres = isPostgresUrl(databaseUrl);
 
 describe(`job queue on ${onPostgres ? "PostgreSQL (pg-boss)" : "SQLite"}`, () => {

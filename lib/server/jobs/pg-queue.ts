@@ -220,26 +220,40 @@ export class PgJobQueue implements JobQueue<QueueTx> {
 
   async heartbeat(leases: readonly Pick<LeasedItem, "id" | "leaseOwner">[], leaseMs: number): Promise<string[]> {
     if (leases.length === 0) return [];
-    // Extends pg-boss's expire_in from the lease's start (pg-boss 10 has no call for it) and mirrors the new expiry.
-    const kept = await this.db.$queryRawUnsafe<{ id: string }[]>(
-      `WITH held AS (
-         SELECT item.id, item."jobId" FROM "JobItem" AS item JOIN "Job" AS job ON job.id = item."jobId"
-         WHERE item.status = 'leased' AND item.id = ANY($1::text[]) AND (item.id || ' ' || item."leaseOwner") = ANY($2::text[])
-           AND job.status IN (${ACTIVE}, 'paused')
-       ), extended AS (
-         UPDATE ${PG_BOSS_SCHEMA}.job AS boss SET expire_in = (now() - boss.started_on) + $3 * interval '1 millisecond'
-         FROM held WHERE boss.name = '${QUEUE_PREFIX}' || held."jobId" AND boss.id = held.id::uuid AND boss.state = 'active'
-         RETURNING boss.id::text AS id, boss.started_on + boss.expire_in AS expires
-       )
-       UPDATE "JobItem" AS item SET "leaseExpiresAt" = extended.expires AT TIME ZONE 'UTC', "heartbeatAt" = now() AT TIME ZONE 'UTC'
-       FROM extended WHERE item.id = extended.id
-       RETURNING item.id`,
-      leases.map((lease) => lease.id),
-      leases.map((lease) => `${lease.id} ${lease.leaseOwner}`),
-      leaseMs,
-    );
-    const alive = new Set(kept.map((row) => row.id));
-    return leases.filter((lease) => !alive.has(lease.id)).map((lease) => lease.id);
+    // Item rows first, then pg-boss's, the order `complete` and `fail` take them in, so the two never deadlock.
+    const outcome = await this.db.$transaction(async (tx) => {
+      // An item row locked now is being completed or failed by its holder: it is neither extended nor reported lost.
+      const free = await tx.$queryRawUnsafe<{ id: string }[]>(
+        `SELECT id FROM "JobItem" WHERE id = ANY($1::text[]) FOR UPDATE SKIP LOCKED`,
+        leases.map((lease) => lease.id),
+      );
+      const examined = free.map((row) => row.id);
+      if (examined.length === 0) return { examined, kept: [] };
+      const held = await tx.$queryRawUnsafe<{ id: string; jobId: string }[]>(
+        `UPDATE "JobItem" AS item SET "leaseExpiresAt" = (now() + $3 * interval '1 millisecond') AT TIME ZONE 'UTC', "heartbeatAt" = now() AT TIME ZONE 'UTC'
+         FROM "Job" AS job
+         WHERE job.id = item."jobId" AND job.status IN (${ACTIVE}, 'paused') AND item.status = 'leased'
+           AND item.id = ANY($1::text[]) AND (item.id || ' ' || item."leaseOwner") = ANY($2::text[])
+         RETURNING item.id, item."jobId"`,
+        examined,
+        leases.map((lease) => `${lease.id} ${lease.leaseOwner}`),
+        leaseMs,
+      );
+      if (held.length === 0) return { examined, kept: [] };
+      // pg-boss 10 has no call to extend a lease: its expire_in is moved to the same instant, counted from the start.
+      const kept = await tx.$queryRawUnsafe<{ id: string }[]>(
+        `UPDATE ${PG_BOSS_SCHEMA}.job AS boss SET expire_in = (now() - boss.started_on) + $3 * interval '1 millisecond'
+         FROM unnest($1::text[], $2::uuid[]) AS held(name, id)
+         WHERE boss.name = held.name AND boss.id = held.id AND boss.state = 'active'
+         RETURNING boss.id::text AS id`,
+        held.map((item) => bossQueueName(item.jobId)),
+        held.map((item) => item.id),
+        leaseMs,
+      );
+      return { examined, kept: kept.map((row) => row.id) };
+    }, TX_OPTIONS);
+    const alive = new Set(outcome.kept);
+    return outcome.examined.filter((id) => !alive.has(id));
   }
 
   async complete(
@@ -406,6 +420,10 @@ export class PgJobQueue implements JobQueue<QueueTx> {
   private async settleExpired(item: { id: string; jobId: string; leaseOwner: string }): Promise<boolean> {
     const boss = await this.boss();
     const now = new Date();
+    // Retried at once rather than after pg-boss's backoff: the worker died, the endpoint did not refuse. On its own,
+    // before the item row is locked: a lease taking the item meanwhile updates that row itself, and then nothing
+    // below matches.
+    await this.db.$executeRawUnsafe(`UPDATE ${PG_BOSS_SCHEMA}.job SET start_after = now() WHERE name = $1 AND id = $2::uuid AND state = 'retry'`, bossQueueName(item.jobId), item.id);
     return this.db.$transaction(async (tx) => {
       const [row] = await tx.$queryRawUnsafe<{ state: string; nextAttemptAt: Date; retryCount: number; jobStatus: string }[]>(
         `SELECT boss.state::text AS state, boss.start_after AT TIME ZONE 'UTC' AS "nextAttemptAt", boss.retry_count AS "retryCount", job.status AS "jobStatus"
@@ -421,10 +439,6 @@ export class PgJobQueue implements JobQueue<QueueTx> {
       const final = row.state === "failed";
       const stopped = !final && row.jobStatus === "cancelled";
       if (stopped) await boss.cancel(bossQueueName(item.jobId), item.id, { db: inTransaction(tx) });
-      // Retried at once rather than after pg-boss's backoff: the worker died, the endpoint did not refuse.
-      else if (!final) {
-        await tx.$executeRawUnsafe(`UPDATE ${PG_BOSS_SCHEMA}.job SET start_after = now() WHERE name = $1 AND id = $2::uuid AND state = 'retry'`, bossQueueName(item.jobId), item.id);
-      }
       await tx.jobItem.update({
         where: { id: item.id },
         data: {

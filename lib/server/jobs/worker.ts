@@ -149,7 +149,7 @@ export class JobWorker {
 
   private tick(): Promise<void> {
     this.ticking ??= this.fill()
-      .catch((error: unknown) => this.log(`worker: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => this.log(`worker: ${describeError(error)}`))
       .finally(() => {
         this.ticking = null;
       });
@@ -203,7 +203,7 @@ export class JobWorker {
       }
     } catch (error) {
       // The lease expires and another worker takes the item over; the call cache keeps that free.
-      this.log(`worker: could not record ${job.kind} item ${item.key}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(`worker: could not record ${job.kind} item ${item.key}: ${describeError(error)}`);
     }
   }
 
@@ -216,7 +216,14 @@ export class JobWorker {
       );
       for (const id of lost) this.inFlight.get(id)?.controller.abort(new Error("The job was stopped or the lease was lost."));
     } catch (error) {
-      this.log(`worker: heartbeat failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(`worker: heartbeat failed: ${describeError(error)}`);
     }
   }
+}
+
+/** A log line's account of an error: its message, else its name and code (some driver errors carry no message). */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return error.message.trim() || `${error.name}${typeof code === "string" ? ` ${code}` : ""}`;
 }
