@@ -9,6 +9,7 @@ import type { Database } from "../db";
 import {
   ACTIVE_JOB_STATUSES,
   DEFAULT_RETRY,
+  NO_USAGE,
   type CommitResults,
   type ItemFailure,
   type ItemUsage,
@@ -27,6 +28,8 @@ const QUEUE_PREFIX = "c2w-job-";
 // Many workers wait on the same rows (job counters): give them time rather than Prisma's 5 s default.
 const TX_OPTIONS = { maxWait: 30_000, timeout: 60_000 } as const;
 const PRUNE_EVERY_MS = 60_000;
+// How long a completion waits for others of its job to share its transaction.
+const COMPLETION_BATCH_MS = 15;
 
 export function bossQueueName(jobId: string): string {
   return `${QUEUE_PREFIX}${jobId}`;
@@ -84,6 +87,24 @@ function inTransaction(tx: QueueTx): PgBoss.Db {
 
 class LeaseLost extends Error {}
 
+/**
+ * pg-boss's complete for several ids inside our transaction. Its runtime signature is (name, ids, data, options); the
+ * typings lack the four-argument form for a list of ids, and options passed third would be taken for the data.
+ */
+function completeInTransaction(boss: PgBoss, name: string, ids: string[], tx: QueueTx): Promise<void> {
+  const complete = boss.complete.bind(boss) as unknown as (name: string, ids: string[], data: object, options: PgBoss.ConnectionOptions) => Promise<void>;
+  return complete(name, ids, {}, { db: inTransaction(tx) });
+}
+
+interface PendingCompletion {
+  lease: Pick<LeasedItem, "id" | "jobId" | "leaseOwner">;
+  result: unknown;
+  usage: ItemUsage;
+  commit?: CommitResults<QueueTx>;
+  resolve(recorded: boolean): void;
+  reject(error: unknown): void;
+}
+
 interface LeasedRow {
   id: string;
   key: string;
@@ -111,6 +132,7 @@ function parseJson(text: string | null): unknown {
 
 export class PgJobQueue implements JobQueue<QueueTx> {
   private lastPrune = 0;
+  private readonly completions = new Map<string, PendingCompletion[]>();
 
   constructor(
     private readonly db: Database,
@@ -173,14 +195,15 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     const owner = `${workerId}#${leaseSequence}`;
     const leased = await this.db.$transaction(async (tx) => {
       const none = { jobStatus: null as string | null, rows: [] as LeasedRow[] };
-      if (capacity) {
-        // Leases against one limit are taken one at a time across processes, so the live count cannot go stale. Taken
-        // before the job row, so a lease holding that row never waits for this lock.
-        await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))::text`, `c2w-capacity:${capacity.filter.endpointId ?? ""}:${capacity.filter.kind ?? ""}`);
-      }
-      // A pause or cancel waits for this lease to commit, and this lease sees theirs: none leases past a stop.
+      // A pause or cancel waits for this lease to commit, and this lease sees theirs: none leases past a stop. Share
+      // locks do not conflict, and nothing holding this lock waits for the one below, so the order cannot deadlock.
       const [job] = await tx.$queryRawUnsafe<{ status: string }[]>(`SELECT status FROM "Job" WHERE id = $1 FOR SHARE`, jobId);
       if (!job || !(ACTIVE_JOB_STATUSES as readonly string[]).includes(job.status)) return none;
+      if (capacity) {
+        // Leases against one limit are taken one at a time across processes, so the live count cannot go stale. Taken
+        // as late as possible: every worker's leases against the limit wait for it.
+        await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))::text`, `c2w-capacity:${capacity.filter.endpointId ?? ""}:${capacity.filter.kind ?? ""}`);
+      }
       const wanted = capacity ? Math.min(limit, capacity.limit - (await this.countLive(tx, capacity.filter))) : limit;
       if (wanted <= 0) return none;
       const fetched = await boss.fetch(bossQueueName(jobId), { batchSize: wanted, db: inTransaction(tx) });
@@ -256,19 +279,77 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     return outcome.examined.filter((id) => !alive.has(id));
   }
 
-  async complete(
-    lease: Pick<LeasedItem, "id" | "jobId" | "leaseOwner">,
-    result: unknown,
-    usage: ItemUsage,
-    commit?: CommitResults<QueueTx>,
-  ): Promise<boolean> {
-    const boss = await this.boss();
-    const now = new Date();
+  /**
+   * Completions of one job arriving within a few milliseconds share one transaction: the job row's counters are a
+   * lock every completion of the job takes, so fewer, larger transactions are what lets several workers scale.
+   * Each item still succeeds or is lost on its own; a batch that fails is retried one item at a time.
+   */
+  complete(lease: Pick<LeasedItem, "id" | "jobId" | "leaseOwner">, result: unknown, usage: ItemUsage, commit?: CommitResults<QueueTx>): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      const waiting = this.completions.get(lease.jobId);
+      const entry = { lease, result, usage, commit, resolve, reject };
+      if (waiting) {
+        waiting.push(entry);
+        return;
+      }
+      this.completions.set(lease.jobId, [entry]);
+      setTimeout(() => void this.flushCompletions(lease.jobId), COMPLETION_BATCH_MS);
+    });
+  }
+
+  private async flushCompletions(jobId: string): Promise<void> {
+    const batch = this.completions.get(jobId) ?? [];
+    this.completions.delete(jobId);
     try {
-      return await this.db.$transaction(async (tx) => {
-        // Held by us even when the job was cancelled meanwhile: the call was made, so its result is kept.
-        const marked = await tx.jobItem.updateMany({
-          where: { id: lease.id, leaseOwner: lease.leaseOwner, status: "leased" },
+      const recorded = await this.completeBatch(jobId, batch);
+      for (const entry of batch) entry.resolve(recorded.has(entry.lease.id));
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]!.reject(error);
+        return;
+      }
+      // One item's results may be what failed: the others must not share its fate.
+      for (const entry of batch) {
+        try {
+          entry.resolve((await this.completeBatch(jobId, [entry])).has(entry.lease.id));
+        } catch (single) {
+          entry.reject(single);
+        }
+      }
+    }
+  }
+
+  /** Marks the batch's items done (those whose lease still holds) with their results and counters; returns their ids. */
+  private async completeBatch(jobId: string, batch: readonly PendingCompletion[]): Promise<Set<string>> {
+    const boss = await this.boss();
+    const name = bossQueueName(jobId);
+    const now = new Date();
+    const sorted = [...batch].sort((a, b) => (a.lease.id < b.lease.id ? -1 : a.lease.id > b.lease.id ? 1 : 0));
+    return this.db.$transaction(async (tx) => {
+      // Held by us even when the job was cancelled meanwhile (the call was made, so its result is kept), and still
+      // active in pg-boss, whose row lock keeps its expiry from taking the item while this commits. Item rows first,
+      // then pg-boss's, in id order: the order every other statement here locks them in.
+      const owned = await tx.$queryRawUnsafe<{ id: string }[]>(
+        `SELECT id FROM "JobItem" WHERE id = ANY($1::text[]) AND status = 'leased' AND (id || ' ' || "leaseOwner") = ANY($2::text[]) ORDER BY id FOR UPDATE`,
+        sorted.map((entry) => entry.lease.id),
+        sorted.map((entry) => `${entry.lease.id} ${entry.lease.leaseOwner}`),
+      );
+      if (owned.length === 0) return new Set<string>();
+      const live = await tx.$queryRawUnsafe<{ id: string }[]>(
+        `SELECT id::text AS id FROM ${PG_BOSS_SCHEMA}.job WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active' ORDER BY id FOR UPDATE`,
+        name,
+        owned.map((row) => row.id),
+      );
+      const liveIds = new Set(live.map((row) => row.id));
+      const kept = sorted.filter((entry) => liveIds.has(entry.lease.id));
+      if (kept.length === 0) return liveIds;
+      if ((await affected(completeInTransaction(boss, name, kept.map((entry) => entry.lease.id), tx))) !== kept.length) {
+        throw new Error("pg-boss did not complete every item whose lease was held.");
+      }
+      const total: ItemUsage = { ...NO_USAGE, cost: null };
+      for (const { lease, result, usage, commit } of kept) {
+        await tx.jobItem.update({
+          where: { id: lease.id },
           data: {
             status: "done",
             result: JSON.stringify(result ?? null),
@@ -283,18 +364,17 @@ export class PgJobQueue implements JobQueue<QueueTx> {
             latencyMs: usage.latencyMs,
           },
         });
-        if (marked.count === 0) return false;
-        // pg-boss completes only an active job: one that expired (even if no other worker took it yet) is lost.
-        if ((await affected(boss.complete(bossQueueName(lease.jobId), lease.id, {}, { db: inTransaction(tx) }))) !== 1) throw new LeaseLost();
         if (commit) await commit(tx);
-        const counts = await tx.job.update({ where: { id: lease.jobId }, data: { doneCount: { increment: 1 }, ...usageIncrements(usage) }, select: COUNTS });
-        await finishJobIfSettled(tx, lease.jobId, counts, now);
-        return true;
-      }, TX_OPTIONS);
-    } catch (error) {
-      if (error instanceof LeaseLost) return false;
-      throw error;
-    }
+        total.calls += usage.calls;
+        total.cachedCalls += usage.cachedCalls;
+        total.inputTokens += usage.inputTokens;
+        total.outputTokens += usage.outputTokens;
+        if (usage.cost !== null) total.cost = (total.cost ?? 0) + usage.cost;
+      }
+      const counts = await tx.job.update({ where: { id: jobId }, data: { doneCount: { increment: kept.length }, ...usageIncrements(total) }, select: COUNTS });
+      await finishJobIfSettled(tx, jobId, counts, now);
+      return liveIds;
+    }, TX_OPTIONS);
   }
 
   async fail(lease: Pick<LeasedItem, "id" | "jobId" | "leaseOwner" | "attempt">, failure: ItemFailure): Promise<"retry" | "failed" | "lost"> {
@@ -470,9 +550,14 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     for (const queue of idle) await boss.deleteQueue(queue.name);
   }
 
+  /**
+   * Active jobs with an item due now, oldest first. Jobs whose items are all leased or waiting out a backoff are left
+   * out: every job looked at costs a lease transaction, and workers look after each completion.
+   */
   async activeJobs() {
+    const now = new Date();
     const jobs = await this.db.job.findMany({
-      where: { status: { in: ["queued", "running"] } },
+      where: { status: { in: ["queued", "running"] }, items: { some: { status: "pending", nextAttemptAt: { lte: now } } } },
       orderBy: { createdAt: "asc" },
       select: { id: true, kind: true, endpointId: true, refresh: true, params: true },
     });
@@ -492,12 +577,14 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     return this.countLive(this.db, filter);
   }
 
-  /** Live leases: held in pg-boss (active, not past expire_in), whichever process holds them. */
+  /**
+   * Live leases, whichever process holds them. Read from the item rows: their expiry is written in the same
+   * transactions that set pg-boss's (lease, heartbeat), so it is as exact and needs no join with pg-boss's tables.
+   */
   private async countLive(db: QueueTx, filter: { endpointId?: string; kind?: string }): Promise<number> {
     const [row] = await db.$queryRawUnsafe<{ count: number }[]>(
       `SELECT count(*)::int AS count FROM "JobItem" AS item JOIN "Job" AS job ON job.id = item."jobId"
-       JOIN ${PG_BOSS_SCHEMA}.job AS boss ON boss.name = '${QUEUE_PREFIX}' || item."jobId" AND boss.id = item.id::uuid
-       WHERE item.status = 'leased' AND boss.state = 'active' AND boss.started_on + boss.expire_in > now()
+       WHERE item.status = 'leased' AND item."leaseExpiresAt" > now() AT TIME ZONE 'UTC'
          AND ($1::text IS NULL OR job."endpointId" = $1) AND ($2::text IS NULL OR job.kind = $2)`,
       filter.endpointId ?? null,
       filter.kind ?? null,

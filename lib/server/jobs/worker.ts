@@ -163,6 +163,9 @@ export class JobWorker {
       const recovered = await this.queue.recoverExpiredLeases(new Date(now));
       if (recovered > 0) this.log(`worker: ${recovered} item(s) returned from expired leases`);
     }
+    // Leases come in batches of at least a quarter of the slots while items are running: each lease is a transaction,
+    // and on a shared database every worker's leases against one endpoint's limit take turns.
+    if (this.inFlight.size > 0 && this.maxInFlight - this.inFlight.size < Math.max(1, Math.floor(this.maxInFlight / 4))) return;
     for (const job of await this.queue.activeJobs()) {
       const room = this.maxInFlight - this.inFlight.size;
       if (room <= 0) return;
