@@ -1,9 +1,11 @@
 // `npm run bench:workers`: how the PostgreSQL job queue (pg-boss) scales with worker processes. Judge jobs over the
 // demo data (every item makes its own call: the call cache is bypassed) run through 1 and then 3 `npm run worker`
 // processes, each limited to 16 items at once, against a loopback OpenAI-compatible stub answering after 200 ms (not
-// a model). Prints items/s per run, medians, the 3:1 ratio (target >= 2.5) and the load average around each run.
+// a model). Prints items/s per run, medians, the 3:1 ratio (target >= 2.5), the load average around each run and the
+// workers' CPU per item (what bounds throughput on a busy machine).
 // Needs PostgreSQL binaries (Debian's postgresql) or C2W_TEST_POSTGRES_URL.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { createDatabaseClient } from "../../lib/server/db";
 import { seedDemoData } from "../../lib/server/demo-data";
@@ -27,6 +29,17 @@ const JUDGES = ["bench-judge-a", "bench-judge-b"];
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const REPLY = "<reason>ok</reason>\n<result>\ntrue\n</result>";
 
+/** CPU milliseconds a process has used so far (user + system, from /proc; Linux clock ticks are 10 ms). */
+function processCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 async function main(): Promise<void> {
   const unavailable = postgresWorkersUnavailable();
   if (unavailable) {
@@ -49,13 +62,19 @@ async function main(): Promise<void> {
     const endpoints = await stubEndpoints(db, stub.baseURL, JUDGES, 4 * PER_WORKER);
     const rows: string[][] = [];
     const medians = new Map<number, number>();
+    const cpuPerItem = new Map<number, { workers: number; bench: number }>();
     for (const workerCount of [1, 3]) {
       for (let index = 0; index < workerCount; index += 1) {
         workers.push(startWorkerProcess(server.url, { leaseMs: 30_000, pollMs: 100, maxInFlight: PER_WORKER, secretsKey, quiet: true }));
       }
-      // Workers are up once each has started pg-boss (its queue schema) and looked for work.
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // A warm-up job per phase, not timed: fresh processes start pg-boss and compile their first queries.
+      const warmUp = await enqueueDemoJudging(db, [endpoints[0]!.id], 1, true);
+      await waitFor(async () => (await db.job.count({ where: { id: { in: warmUp.jobIds }, status: "succeeded" } })) === warmUp.jobIds.length, 600_000, "the warm-up jobs", 50);
       const rates: number[] = [];
+      const workerCpu = () => workers.reduce((sum, worker) => sum + processCpuMs(worker.child.pid), 0);
+      const cpuBefore = workerCpu();
+      const ownCpuBefore = process.cpuUsage();
+      let phaseItems = 0;
       for (let run = 0; run < RUNS; run += 1) {
         const loadBefore = loadavg()[0]!;
         const started = performance.now();
@@ -76,9 +95,12 @@ async function main(): Promise<void> {
         if (failed > 0) throw new Error(`${failed} bench job(s) did not succeed`);
         const rate = enqueued.items / seconds;
         rates.push(rate);
+        phaseItems += enqueued.items;
         rows.push([String(workerCount), String(run + 1), String(enqueued.items), seconds.toFixed(2), rate.toFixed(1), `${loadBefore.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`]);
       }
       medians.set(workerCount, median(rates));
+      const own = process.cpuUsage(ownCpuBefore);
+      cpuPerItem.set(workerCount, { workers: (workerCpu() - cpuBefore) / phaseItems, bench: (own.user + own.system) / 1000 / phaseItems });
       for (const worker of workers.splice(0)) {
         worker.child.kill("SIGTERM");
         await worker.exited;
@@ -92,6 +114,9 @@ async function main(): Promise<void> {
       `\nmedian items/s: 1 worker ${one.toFixed(1)} (ideal ${ideal.toFixed(0)}), 3 workers ${three.toFixed(1)} (ideal ${(3 * ideal).toFixed(0)}); ` +
         `3 workers / 1 worker = ${(three / one).toFixed(2)}x (target >= 2.5x)`,
     );
+    for (const [count, cpu] of cpuPerItem) {
+      console.log(`CPU per item with ${count} worker(s): workers ${cpu.workers.toFixed(1)} ms, this process (stub, enqueueing, polling) ${cpu.bench.toFixed(1)} ms; PostgreSQL's not counted`);
+    }
     console.log(`${RUNS} runs each; stub answers after ${ANSWER_MS} ms; ${PER_WORKER} items at once per worker; ${cpus().length} cores (shared with whatever else runs).`);
   } finally {
     for (const worker of workers) worker.child.kill("SIGKILL");

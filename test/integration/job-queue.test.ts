@@ -123,7 +123,17 @@ describe(`job queue on ${onPostgres ? "PostgreSQL (pg-boss)" : "SQLite"}`, () =>
     await dueNow(first!.id);
     const [again] = await queue.lease(jobId, "w", 2, 60_000);
     expect(again).toMatchObject({ id: first!.id, attempt: 1 });
-    expect(await queue.complete(again!, {}, { ...NO_USAGE, calls: 1, inputTokens: 5, outputTokens: 2 })).toBe(true);
+    expect(await queue.complete(again!, { verdict: true }, { ...NO_USAGE, calls: 1, inputTokens: 5, outputTokens: 2, latencyMs: 40 })).toBe(true);
+    expect(await db.jobItem.findUniqueOrThrow({ where: { id: first!.id } })).toMatchObject({
+      status: "done",
+      result: JSON.stringify({ verdict: true }),
+      calls: 1,
+      inputTokens: 5,
+      outputTokens: 2,
+      latencyMs: 40,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    });
     expect(await db.job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ status: "succeeded", doneCount: 1, failedCount: 1, calls: 2, inputTokens: 12, outputTokens: 2 });
   });
 

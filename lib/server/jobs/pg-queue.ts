@@ -346,24 +346,24 @@ export class PgJobQueue implements JobQueue<QueueTx> {
       if ((await affected(completeInTransaction(boss, name, kept.map((entry) => entry.lease.id), tx))) !== kept.length) {
         throw new Error("pg-boss did not complete every item whose lease was held.");
       }
+      // One statement for the batch's item rows (the job page reads their status, result and usage).
+      await tx.$executeRawUnsafe(
+        `UPDATE "JobItem" AS item SET status = 'done', result = done.result, error = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+           "finishedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now() AT TIME ZONE 'UTC',
+           calls = item.calls + done.calls, "cachedCalls" = item."cachedCalls" + done.cached,
+           "inputTokens" = item."inputTokens" + done.input, "outputTokens" = item."outputTokens" + done.output, "latencyMs" = done.latency
+         FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[]) AS done(id, result, calls, cached, input, output, latency)
+         WHERE item.id = done.id`,
+        kept.map((entry) => entry.lease.id),
+        kept.map((entry) => JSON.stringify(entry.result ?? null)),
+        kept.map((entry) => entry.usage.calls),
+        kept.map((entry) => entry.usage.cachedCalls),
+        kept.map((entry) => entry.usage.inputTokens),
+        kept.map((entry) => entry.usage.outputTokens),
+        kept.map((entry) => entry.usage.latencyMs),
+      );
       const total: ItemUsage = { ...NO_USAGE, cost: null };
-      for (const { lease, result, usage, commit } of kept) {
-        await tx.jobItem.update({
-          where: { id: lease.id },
-          data: {
-            status: "done",
-            result: JSON.stringify(result ?? null),
-            error: null,
-            leaseOwner: null,
-            leaseExpiresAt: null,
-            finishedAt: now,
-            calls: { increment: usage.calls },
-            cachedCalls: { increment: usage.cachedCalls },
-            inputTokens: { increment: usage.inputTokens },
-            outputTokens: { increment: usage.outputTokens },
-            latencyMs: usage.latencyMs,
-          },
-        });
+      for (const { usage, commit } of kept) {
         if (commit) await commit(tx);
         total.calls += usage.calls;
         total.cachedCalls += usage.cachedCalls;
