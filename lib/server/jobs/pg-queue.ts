@@ -19,7 +19,7 @@ import {
   type NewJob,
   type RetryPolicy,
 } from "./queue";
-import { COUNTS, finishJobIfSettled, usageIncrements } from "./job-counters";
+import { COUNTS, finishJobIfSettled, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
 import type { QueueTx } from "./sqlite-queue";
 
 /** pg-boss keeps its tables in this schema, apart from the app's. */
@@ -121,14 +121,6 @@ async function affected(command: Promise<void>): Promise<number> {
 
 const ACTIVE = ACTIVE_JOB_STATUSES.map((status) => `'${status}'`).join(", ");
 
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
 
 export class PgJobQueue implements JobQueue<QueueTx> {
   private lastPrune = 0;
@@ -463,14 +455,12 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     }, TX_OPTIONS);
   }
 
-  async pause(jobId: string): Promise<boolean> {
-    const paused = await this.db.job.updateMany({ where: { id: jobId, status: { in: ["queued", "running"] } }, data: { status: "paused" } });
-    return paused.count > 0;
+  pause(jobId: string): Promise<boolean> {
+    return pauseJob(this.db, jobId);
   }
 
-  async resume(jobId: string): Promise<boolean> {
-    const resumed = await this.db.job.updateMany({ where: { id: jobId, status: "paused" }, data: { status: "running" } });
-    return resumed.count > 0;
+  resume(jobId: string): Promise<boolean> {
+    return resumeJob(this.db, jobId);
   }
 
   /**
@@ -564,13 +554,8 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     return jobs.map((job) => ({ ...job, params: parseJson(job.params) }));
   }
 
-  async nextDueAt(kinds: readonly string[]): Promise<Date | null> {
-    const next = await this.db.jobItem.findFirst({
-      where: { status: "pending", job: { status: { in: ["queued", "running"] }, kind: { in: [...kinds] } } },
-      orderBy: { nextAttemptAt: "asc" },
-      select: { nextAttemptAt: true },
-    });
-    return next?.nextAttemptAt ?? null;
+  nextDueAt(kinds: readonly string[]): Promise<Date | null> {
+    return nextPendingDueAt(this.db, kinds);
   }
 
   async leasedCount(filter: { endpointId?: string; kind?: string }): Promise<number> {

@@ -14,7 +14,7 @@ import {
   type RetryPolicy,
   type CommitResults,
 } from "./queue";
-import { COUNTS, finishJobIfSettled, usageIncrements } from "./job-counters";
+import { COUNTS, finishJobIfSettled, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
 
 /** The transaction client handed to `$transaction(async (tx) => …)` callbacks. */
 export type QueueTx = Omit<Database, "$extends" | "$transaction" | "$connect" | "$disconnect" | "$on">;
@@ -24,14 +24,6 @@ let leaseSequence = 0;
 // Several processes may share the database file: wait for the writer lock rather than giving up after Prisma's 2 s.
 const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
 
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
 
 export class SqliteJobQueue implements JobQueue<QueueTx> {
   constructor(
@@ -197,14 +189,12 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     }, TX_OPTIONS);
   }
 
-  async pause(jobId: string): Promise<boolean> {
-    const paused = await this.db.job.updateMany({ where: { id: jobId, status: { in: ["queued", "running"] } }, data: { status: "paused" } });
-    return paused.count > 0;
+  pause(jobId: string): Promise<boolean> {
+    return pauseJob(this.db, jobId);
   }
 
-  async resume(jobId: string): Promise<boolean> {
-    const resumed = await this.db.job.updateMany({ where: { id: jobId, status: "paused" }, data: { status: "running" } });
-    return resumed.count > 0;
+  resume(jobId: string): Promise<boolean> {
+    return resumeJob(this.db, jobId);
   }
 
   async recoverExpiredLeases(now: Date = new Date()): Promise<number> {
@@ -257,13 +247,8 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     return jobs.map((job) => ({ ...job, params: parseJson(job.params) }));
   }
 
-  async nextDueAt(kinds: readonly string[]): Promise<Date | null> {
-    const next = await this.db.jobItem.findFirst({
-      where: { status: "pending", job: { status: { in: ["queued", "running"] }, kind: { in: [...kinds] } } },
-      orderBy: { nextAttemptAt: "asc" },
-      select: { nextAttemptAt: true },
-    });
-    return next?.nextAttemptAt ?? null;
+  nextDueAt(kinds: readonly string[]): Promise<Date | null> {
+    return nextPendingDueAt(this.db, kinds);
   }
 
   async leasedCount(filter: { endpointId?: string; kind?: string }): Promise<number> {
