@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { databaseFilePath, resolveDatabaseUrl } from "./database-url";
+import { databaseFilePath, isPostgresUrl, postgresConnectionConfig, postgresSchemaOf, resolveDatabaseUrl } from "./database-url";
 
 describe("resolveDatabaseUrl", () => {
   it("defaults to data/studio.db under the project root", () => {
@@ -16,5 +16,33 @@ describe("resolveDatabaseUrl", () => {
     expect(resolveDatabaseUrl("file:/var/lib/studio.db", "/srv/app")).toBe("file:/var/lib/studio.db");
     expect(databaseFilePath("file:/var/lib/studio.db")).toBe("/var/lib/studio.db");
     expect(databaseFilePath("postgres://x")).toBeNull();
+  });
+});
+
+describe("PostgreSQL URLs", () => {
+  it("are recognised by either scheme and left as they are", () => {
+    expect(isPostgresUrl("postgres://db/studio")).toBe(true);
+    expect(isPostgresUrl("postgresql://db/studio")).toBe(true);
+    expect(isPostgresUrl("file:./data/studio.db")).toBe(false);
+    expect(resolveDatabaseUrl("postgresql://db/studio", "/srv/app")).toBe("postgresql://db/studio");
+  });
+
+  it("give the connection fields, with encoded credentials decoded and TLS and schema carried over", () => {
+    const url = "postgresql://stu%40dio:p%2Fss@db.example.org:6543/studio_prod?sslmode=require&schema=lab";
+    expect(postgresConnectionConfig(url)).toEqual({
+      host: "db.example.org",
+      port: 6543,
+      database: "studio_prod",
+      user: "stu@dio",
+      password: "p/ss",
+      ssl: true,
+      options: '-c search_path="lab"',
+    });
+    expect(postgresSchemaOf(url)).toBe("lab");
+  });
+
+  it("default the port and database, and keep TLS off when the URL asks for none", () => {
+    expect(postgresConnectionConfig("postgres://127.0.0.1?sslmode=disable")).toEqual({ host: "127.0.0.1", port: 5432, database: "postgres" });
+    expect(postgresSchemaOf("postgres://127.0.0.1/x")).toBeNull();
   });
 });

@@ -17,9 +17,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // finds project files from its own location (prisma/migrations) still does.
 const CACHE_DIR = process.env.STUDIO_CLI_CACHE_DIR ? path.resolve(process.env.STUDIO_CLI_CACHE_DIR) : path.join(ROOT, "node_modules", ".cache", "studio-cli");
 // Bump when the build options below change, so existing bundles are rebuilt.
-const BUILD_FORMAT = 1;
+const BUILD_FORMAT = 2;
 // A native module, and packages that load files of their own at run time (Prisma's query compiler) or are tools.
-const EXTERNAL = ["better-sqlite3", "@prisma/client", "@prisma/adapter-better-sqlite3", "prisma", "esbuild"];
+const EXTERNAL = ["better-sqlite3", "@prisma/client", "@prisma/adapter-better-sqlite3", "pg", "pg-native", "@prisma/adapter-pg", "prisma", "esbuild"];
 // Files that change what a build produces without being one of its inputs.
 const BUILD_SETTINGS = ["package-lock.json", "tsconfig.json", "scripts/run-cli.mjs"];
 // The bundle is an ES module; code written for CommonJS (our scripts' __dirname, packages' require) gets both back.

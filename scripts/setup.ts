@@ -20,8 +20,10 @@ function runPrismaStep(args: string[], env: ResolvedServerEnv): void {
 export async function setup(options: { log?: (line: string) => void } = {}): Promise<ResolvedServerEnv> {
   const log = options.log ?? ((line: string) => console.log(line));
   const env = loadServerEnv();
-  log("• generating the Prisma client");
-  runPrismaStep(["generate"], env);
+  log("• generating the Prisma clients (SQLite and PostgreSQL)");
+  // Both, whichever database DATABASE_URL names: lib/server/db.ts imports both clients.
+  runPrismaStep(["generate", "--schema", path.join("prisma", "schema.prisma")], env);
+  runPrismaStep(["generate", "--schema", path.join("prisma", "postgresql", "schema.prisma")], env);
   log(`• applying migrations to ${env.DATABASE_URL}`);
   const migrated = describeMigration(await migrateAnyDatabase(env.DATABASE_URL));
   log(migrated ? `• ${migrated}` : "• database is up to date");

@@ -5,12 +5,16 @@
 //   2. over HTTP: GET / and GET /tasks/<task> against the production server (`next start`, built when sources changed):
 //      data loading + React server rendering + HTML, full body received.
 // Reports medians after warm-up. Targets (HTTP): leaderboard ≤ 150 ms, task matrix ≤ 200 ms.
+// `--postgres` (npm run bench:leaderboard:pg) does the same on PostgreSQL: a scratch database on the server
+// DATABASE_URL names (the npm script starts a throwaway local one), dropped afterwards unless --keep.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createDatabaseClient, type Database } from "../../lib/server/db";
+import { createDatabaseClient, dialectOf, type Database } from "../../lib/server/db";
+import { isPostgresUrl } from "../../lib/database-url";
+import { migratePostgres } from "../lib/migrate-postgres";
 import { insertRows } from "../../lib/server/bulk-insert";
 import { getTaskMatrix, listTasks } from "../../lib/server/data/drilldown";
 import { loadLeaderboard, selectBenchmark } from "../../lib/server/data/leaderboard";
@@ -117,7 +121,8 @@ async function synthesize(db: Database, benchmarkId: string): Promise<{ runs: nu
     },
     { timeout: 10 * 60 * 1000 },
   );
-  await db.$executeRawUnsafe("PRAGMA optimize");
+  // Fresh planner statistics, as a long-running database has them.
+  await db.$executeRawUnsafe(dialectOf(db) === "postgres" ? "ANALYZE" : "PRAGMA optimize");
   return { runs: MODELS * RUNS_PER_MODEL, responses: responseCount };
 }
 
@@ -162,20 +167,53 @@ async function fetchBody(url: string): Promise<number> {
   return body.byteLength;
 }
 
-/** Flags for iterating: --keep leaves the generated database in place, --reuse <file> times an earlier one, --no-http skips the server. */
+/**
+ * Flags for iterating: --keep leaves the generated database in place, --reuse <file or postgres URL> times an
+ * earlier one, --no-http skips the server, --postgres runs on PostgreSQL (DATABASE_URL names the server).
+ */
 function options() {
   const argv = process.argv.slice(2);
   const reuse = argv.indexOf("--reuse");
-  return { keep: argv.includes("--keep"), reuse: reuse === -1 ? null : path.resolve(argv[reuse + 1] ?? ""), http: !argv.includes("--no-http") };
+  const reused = reuse === -1 ? null : (argv[reuse + 1] ?? "");
+  return {
+    keep: argv.includes("--keep"),
+    reuse: reused === null ? null : isPostgresUrl(reused) ? reused : path.resolve(reused),
+    http: !argv.includes("--no-http"),
+    postgres: argv.includes("--postgres") || (reused !== null && isPostgresUrl(reused)),
+  };
+}
+
+/** A scratch database on the PostgreSQL server DATABASE_URL names. */
+function scratchPostgresUrl(): string {
+  const server = process.env.DATABASE_URL ?? "";
+  if (!isPostgresUrl(server)) throw new Error("--postgres needs DATABASE_URL=postgresql://… naming a server (npm run bench:leaderboard:pg starts one)");
+  const url = new URL(server);
+  url.pathname = `/c2w_bench_leaderboard_${randomUUID().slice(0, 8)}`;
+  return url.toString();
+}
+
+async function dropPostgresDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = "/postgres";
+  const admin = createDatabaseClient(url.toString());
+  try {
+    await admin.$executeRawUnsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await admin.$disconnect();
+  }
 }
 
 async function prepare(databaseUrl: string): Promise<{ runs: number; responses: number }> {
   const dir = locateBenchmark();
-  const migrated = runPrisma(["migrate", "deploy"], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: "pipe" });
-  if (migrated.status !== 0) throw new Error(`migrate deploy failed:\n${migrated.stdout}${migrated.stderr}`);
+  if (isPostgresUrl(databaseUrl)) await migratePostgres(databaseUrl);
+  else {
+    const migrated = runPrisma(["migrate", "deploy"], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: "pipe" });
+    if (migrated.status !== 0) throw new Error(`migrate deploy failed:\n${migrated.stdout}${migrated.stderr}`);
+  }
   const db = createDatabaseClient(databaseUrl);
   try {
-    await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+    if (!isPostgresUrl(databaseUrl)) await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
     await seedPublishedResults(db);
     const { files } = await readImportFiles((await expandRunPaths([path.join(dir, "runs")])).files, 64 * 1024 * 1024);
     const imported = await runImport(db, { benchmark: { kind: "directory", dir }, runs: files, importedBy: "bench" }, { maxFileBytes: 64 * 1024 * 1024, maxResponses: 100_000 });
@@ -192,7 +230,8 @@ async function prepare(databaseUrl: string): Promise<{ runs: number; responses: 
 async function main(): Promise<void> {
   const flags = options();
   const scratch = mkdtempSync(path.join(tmpdir(), "c2w-bench-leaderboard-"));
-  const databaseUrl = `file:${flags.reuse ?? path.join(scratch, "bench.db")}`;
+  const databaseUrl = flags.reuse && isPostgresUrl(flags.reuse) ? flags.reuse : flags.postgres ? scratchPostgresUrl() : `file:${flags.reuse ?? path.join(scratch, "bench.db")}`;
+  console.error(`• database: ${flags.postgres ? "PostgreSQL" : "SQLite"}`);
   let server: ChildProcess | null = null;
   try {
     const scale = flags.reuse ? { runs: MODELS * RUNS_PER_MODEL, responses: MODELS * RUNS_PER_MODEL * 79 } : await prepare(databaseUrl);
@@ -237,7 +276,7 @@ async function main(): Promise<void> {
     let leaderboardBytes = 0;
     let taskBytes = 0;
     // Warm: repeated requests, the read cache hits. Cold: a write from this process before each (untimed) request
-    // moves SQLite's data_version, so the server recomputes everything from the database.
+    // moves the data version (SQLite's data_version, PostgreSQL's snapshot), so the server recomputes everything.
     // (The server's start-up migrates the database, which needs it to itself: this connection opens only now.)
     const writer = createDatabaseClient(databaseUrl);
     // (A write that changes nothing commits nothing, so each touch writes a new value.)
@@ -278,8 +317,9 @@ async function main(): Promise<void> {
         // already gone
       }
     }
-    if (flags.keep && !flags.reuse) console.error(`• kept the database: ${path.join(scratch, "bench.db")}`);
-    else rmSync(scratch, { recursive: true, force: true });
+    if (flags.keep && !flags.reuse) console.error(`• kept the database: ${flags.postgres ? databaseUrl : path.join(scratch, "bench.db")}`);
+    else if (flags.postgres && !flags.reuse) await dropPostgresDatabase(databaseUrl);
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

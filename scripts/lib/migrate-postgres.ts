@@ -59,7 +59,8 @@ async function connect(url: string): Promise<{ client: pg.Client; created: boole
   const admin = new pg.Client({ ...config, database: "postgres" });
   try {
     await admin.connect();
-    await admin.query(`CREATE DATABASE "${config.database.replace(/"/g, '""')}"`);
+    // Byte-order collation, as SQLite compares text: ORDER BY gives the same order on both databases.
+    await admin.query(`CREATE DATABASE "${config.database.replace(/"/g, '""')}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
   } catch (error) {
     // 42P04: it exists; 23505: another process created it at the same moment.
     const code = (error as { code?: unknown }).code;

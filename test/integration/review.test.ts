@@ -28,7 +28,7 @@ import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/
 import { rescoreRun } from "@/lib/server/import/rescore";
 import type { SessionUser } from "@/lib/server/session";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
-import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
+import { emptyDatabase, testDatabase, testDatabaseUrl, testingOnPostgres } from "../support/database";
 
 const db = testDatabase();
 const ROOT = path.resolve(__dirname, "../..");
@@ -48,7 +48,7 @@ let viewer: SessionUser;
 
 beforeAll(async () => {
   await emptyDatabase(db);
-  await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  if (!testingOnPostgres()) await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   const seeded = await seedDemoData(db);
   if (!seeded.ok) throw new Error(seeded.issues.map((issue) => issue.message).join("\n"));
   benchmarkId = (await db.benchmark.findFirstOrThrow({ where: { name: DEMO_BENCHMARK_NAME } })).id;

@@ -1,0 +1,2 @@
+export function nextMigrationName(sqliteNames: readonly string[], postgresNames: readonly string[]): string;
+export function postgresMigrationDrift(serverUrl: string): string;
