@@ -2,7 +2,7 @@ import "server-only";
 // The Job and JobItem row operations both queue implementations share: counters and final status, updated inside the
 // transaction that settles an item so the counts the pages show always match the items; pause, resume, due times.
 import type { Database } from "../db";
-import type { ItemUsage } from "./queue";
+import type { ItemUsage, NewJob } from "./queue";
 import type { QueueTx } from "./sqlite-queue";
 
 export function parseJson(text: string | null): unknown {
@@ -12,6 +12,21 @@ export function parseJson(text: string | null): unknown {
   } catch {
     return null;
   }
+}
+
+/** The Job row of a new job; one without items is finished at once. */
+export function newJobRow(job: NewJob) {
+  return {
+    kind: job.kind,
+    params: JSON.stringify(job.params ?? {}),
+    createdBy: job.createdBy,
+    refresh: job.refresh ?? false,
+    runId: job.runId ?? null,
+    endpointId: job.endpointId ?? null,
+    itemCount: job.items.length,
+    status: job.items.length === 0 ? "succeeded" : "queued",
+    finishedAt: job.items.length === 0 ? new Date() : null,
+  };
 }
 
 /** Pausing only stops new leases; items in flight finish. */

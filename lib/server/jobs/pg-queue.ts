@@ -19,7 +19,7 @@ import {
   type NewJob,
   type RetryPolicy,
 } from "./queue";
-import { COUNTS, finishJobIfSettled, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
+import { COUNTS, finishJobIfSettled, newJobRow, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
 import type { QueueTx } from "./sqlite-queue";
 
 /** pg-boss keeps its tables in this schema, apart from the app's. */
@@ -146,18 +146,7 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     if (job.items.length > 0) await boss.createQueue(name, { name, policy: "standard" });
     return this.db.$transaction(async (tx) => {
       await tx.job.create({
-        data: {
-          id: jobId,
-          kind: job.kind,
-          params: JSON.stringify(job.params ?? {}),
-          createdBy: job.createdBy,
-          refresh: job.refresh ?? false,
-          runId: job.runId ?? null,
-          endpointId: job.endpointId ?? null,
-          itemCount: job.items.length,
-          status: job.items.length === 0 ? "succeeded" : "queued",
-          finishedAt: job.items.length === 0 ? new Date() : null,
-        },
+        data: { id: jobId, ...newJobRow(job) },
       });
       const rows = job.items.map((item) => ({ id: randomUUID(), jobId, key: item.key, payload: JSON.stringify(item.payload ?? {}) }));
       for (let start = 0; start < rows.length; start += 500) {

@@ -14,7 +14,7 @@ import {
   type RetryPolicy,
   type CommitResults,
 } from "./queue";
-import { COUNTS, finishJobIfSettled, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
+import { COUNTS, finishJobIfSettled, newJobRow, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
 
 /** The transaction client handed to `$transaction(async (tx) => …)` callbacks. */
 export type QueueTx = Omit<Database, "$extends" | "$transaction" | "$connect" | "$disconnect" | "$on">;
@@ -36,17 +36,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     if (keys.size !== job.items.length) throw new Error("Job items need unique keys.");
     return this.db.$transaction(async (tx) => {
       const created = await tx.job.create({
-        data: {
-          kind: job.kind,
-          params: JSON.stringify(job.params ?? {}),
-          createdBy: job.createdBy,
-          refresh: job.refresh ?? false,
-          runId: job.runId ?? null,
-          endpointId: job.endpointId ?? null,
-          itemCount: job.items.length,
-          status: job.items.length === 0 ? "succeeded" : "queued",
-          finishedAt: job.items.length === 0 ? new Date() : null,
-        },
+        data: newJobRow(job),
         select: { id: true },
       });
       const rows = job.items.map((item) => ({ jobId: created.id, key: item.key, payload: JSON.stringify(item.payload ?? {}) }));
