@@ -1,8 +1,8 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  // Database drivers and their Prisma adapters stay outside the server bundle.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg"],
+  // Database drivers, their Prisma adapters and the PostgreSQL job queue (pg-boss) stay outside the server bundle.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "pg-boss"],
   poweredByHeader: false,
   experimental: {
     // forbidden(): the access-denied page answers HTTP 403.

@@ -1,16 +1,34 @@
-// The SQLite job queue's contract: exclusive leases, expiry and take-over, retries with backoff and Retry-After,
-// bounded attempts, cancellation, and a result recorded only by the lease holder.
-import { beforeEach, describe, expect, it } from "vitest";
+// The job queue's contract, run against the implementation the test database selects (SQLite: sqlite-queue.ts;
+// PostgreSQL: pg-boss in pg-queue.ts): exclusive leases, expiry and take-over, retries with backoff and Retry-After,
+// bounded attempts, cancellation, live-lease limits, and a result recorded only by the lease holder.
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { isPostgresUrl } from "@/lib/database-url";
+import { jobQueue } from "@/lib/server/jobs/instance";
+import { PG_BOSS_SCHEMA, stopPgBoss } from "@/lib/server/jobs/pg-queue";
 import { NO_USAGE, retryDelayMs } from "@/lib/server/jobs/queue";
-import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
 
 const items = (count: number) => Array.from({ length: count }, (_, index) => ({ key: `item-${index}`, payload: { index } }));
 
-describe("SQLite job queue", () => {
+const databaseUrl = testDatabaseUrl();
+const onPostgres = isPostgresUrl(databaseUrl);
+
+describe(`job queue on ${onPostgres ? "PostgreSQL (pg-boss)" : "SQLite"}`, () => {
   const db = testDatabase();
-  const queue = new SqliteJobQueue(db, { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 8_000 });
+  const queue = jobQueue(db, databaseUrl, { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 8_000 });
   beforeEach(() => emptyDatabase(db));
+  afterAll(() => stopPgBoss());
+
+  /** Makes a waiting item due now, as if leased `attempts` times when given (where leases are counted differs). */
+  async function dueNow(itemId: string, attempts?: number) {
+    if (onPostgres) {
+      // pg-boss counts the leases after the first in retry_count.
+      await db.$executeRawUnsafe(`UPDATE ${PG_BOSS_SCHEMA}.job SET start_after = now() - interval '1 second' WHERE id = $1::uuid`, itemId);
+      if (attempts !== undefined) await db.$executeRawUnsafe(`UPDATE ${PG_BOSS_SCHEMA}.job SET retry_count = $2 WHERE id = $1::uuid`, itemId, attempts - 1);
+    } else {
+      await db.jobItem.update({ where: { id: itemId }, data: { nextAttemptAt: new Date(0), ...(attempts !== undefined ? { attempts } : {}) } });
+    }
+  }
 
   it("gives each item to one worker at a time and records only the lease holder's result", async () => {
     const jobId = await queue.enqueue({ kind: "test", params: {}, createdBy: null, items: items(5) });
@@ -52,7 +70,7 @@ describe("SQLite job queue", () => {
     expect(row.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(before + 5_000);
     expect(await queue.lease(jobId, "w", 1, 60_000)).toEqual([]);
 
-    await db.jobItem.update({ where: { id: item!.id }, data: { nextAttemptAt: new Date(0), attempts: 2 } });
+    await dueNow(item!.id, 2);
     const [last] = await queue.lease(jobId, "w", 1, 60_000);
     expect(last?.attempt).toBe(3);
     expect(await queue.fail(last!, { message: "server-error (HTTP 503)", retryable: true })).toBe("failed");
@@ -70,6 +88,53 @@ describe("SQLite job queue", () => {
     expect(await db.jobItem.count({ where: { jobId, status: "cancelled" } })).toBe(3);
     expect((await db.job.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("cancelled");
     expect(await queue.resume(jobId)).toBe(false);
+  });
+
+  it("never leases past a shared limit of live leases, whichever worker asks", async () => {
+    const jobId = await queue.enqueue({ kind: "test", params: {}, createdBy: null, endpointId: "endpoint-1", items: items(10) });
+    const capacity = { filter: { endpointId: "endpoint-1" }, limit: 4 };
+    const racing = (await Promise.all(["a", "b", "c"].map((worker) => queue.lease(jobId, worker, 3, 60_000, capacity)))).flat();
+    expect(racing.length).toBeGreaterThan(0);
+    expect(racing.length).toBeLessThanOrEqual(4);
+    const leased = [...racing, ...(await queue.lease(jobId, "d", 3, 60_000, capacity))];
+    expect(leased).toHaveLength(4);
+    expect(await queue.lease(jobId, "e", 3, 60_000, capacity)).toEqual([]);
+    expect(await queue.leasedCount({ endpointId: "endpoint-1" })).toBe(4);
+    expect(await queue.leasedCount({ endpointId: "endpoint-2" })).toBe(0);
+    expect(await queue.complete(leased[0]!, {}, NO_USAGE)).toBe(true);
+    expect(await queue.lease(jobId, "f", 3, 60_000, capacity)).toHaveLength(1);
+  });
+
+  it("leases nothing while paused and resumes where it stopped", async () => {
+    const jobId = await queue.enqueue({ kind: "test", params: {}, createdBy: null, items: items(3) });
+    expect(await queue.lease(jobId, "w", 1, 60_000)).toHaveLength(1);
+    expect(await queue.pause(jobId)).toBe(true);
+    expect(await queue.lease(jobId, "w", 3, 60_000)).toEqual([]);
+    expect(await queue.nextDueAt(["test"])).toBeNull();
+    expect(await queue.resume(jobId)).toBe(true);
+    expect(await queue.lease(jobId, "w", 3, 60_000)).toHaveLength(2);
+  });
+
+  it("keeps a refunded attempt uncounted and a hopeless failure final at once", async () => {
+    const jobId = await queue.enqueue({ kind: "test", params: {}, createdBy: null, items: items(2) });
+    const [first, second] = await queue.lease(jobId, "w", 2, 60_000);
+    expect(await queue.fail(first!, { message: "cooling down", retryable: true, retryAfterMs: 0, refund: true })).toBe("retry");
+    expect(await queue.fail(second!, { message: "bad request (HTTP 400)", retryable: false, usage: { ...NO_USAGE, calls: 1, inputTokens: 7 } })).toBe("failed");
+    await dueNow(first!.id);
+    const [again] = await queue.lease(jobId, "w", 2, 60_000);
+    expect(again).toMatchObject({ id: first!.id, attempt: 1 });
+    expect(await queue.complete(again!, { verdict: true }, { ...NO_USAGE, calls: 1, inputTokens: 5, outputTokens: 2, latencyMs: 40 })).toBe(true);
+    expect(await db.jobItem.findUniqueOrThrow({ where: { id: first!.id } })).toMatchObject({
+      status: "done",
+      result: JSON.stringify({ verdict: true }),
+      calls: 1,
+      inputTokens: 5,
+      outputTokens: 2,
+      latencyMs: 40,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    });
+    expect(await db.job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ status: "succeeded", doneCount: 1, failedCount: 1, calls: 2, inputTokens: 12, outputTokens: 2 });
   });
 
   it("backs off exponentially with jitter, capped, and never under Retry-After", () => {

@@ -1,12 +1,20 @@
 import "server-only";
-// The process's job queue, and a way for code that enqueues work to wake this process's worker (when one runs here).
-import { database, type Database } from "../db";
-import { SqliteJobQueue } from "./sqlite-queue";
+// The process's job queue, chosen by the database (SQLite: sqlite-queue.ts; PostgreSQL: pg-boss in pg-queue.ts),
+// and a way for code that enqueues work to wake this process's worker (when one runs here).
+import { isPostgresUrl } from "@/lib/database-url";
+import { database, dialectOf, type Database } from "../db";
+import { serverEnv } from "../env";
+import { PgJobQueue } from "./pg-queue";
+import type { JobQueue, RetryPolicy } from "./queue";
+import { SqliteJobQueue, type QueueTx } from "./sqlite-queue";
 
 const shared = globalThis as unknown as { c2wWakeWorker?: () => void };
 
-export function jobQueue(db: Database = database()): SqliteJobQueue {
-  return new SqliteJobQueue(db);
+/** The queue over `db`; `url` is the database `db` was opened on (pg-boss opens its own connections to it). */
+export function jobQueue(db: Database = database(), url: string = serverEnv().DATABASE_URL, retry?: RetryPolicy): JobQueue<QueueTx> {
+  if (dialectOf(db) === "sqlite") return new SqliteJobQueue(db, retry);
+  if (!isPostgresUrl(url)) throw new Error("The PostgreSQL job queue needs the database's postgres:// URL; DATABASE_URL names another database.");
+  return new PgJobQueue(db, url, retry);
 }
 
 /** Called by the worker when it starts in this process. */

@@ -70,13 +70,20 @@ export interface ItemFailure {
  */
 export type CommitResults<Tx> = (tx: Tx) => Promise<void>;
 
+/** A limit on live leases shared by every worker (an endpoint's concurrency), and which leases count against it. */
+export interface LeaseCapacity {
+  filter: { endpointId?: string; kind?: string };
+  limit: number;
+}
+
 export interface JobQueue<Tx = unknown> {
   enqueue(job: NewJob): Promise<string>;
   /**
    * Leases up to `limit` due items of one job to `workerId` until now + leaseMs. Jobs not queued/running lease
-   * nothing. A queued job becomes running on its first lease.
+   * nothing. A queued job becomes running on its first lease. With `capacity`, no more than its limit minus the live
+   * leases matching its filter, counted so that workers leasing at once cannot together exceed it.
    */
-  lease(jobId: string, workerId: string, limit: number, leaseMs: number): Promise<LeasedItem[]>;
+  lease(jobId: string, workerId: string, limit: number, leaseMs: number, capacity?: LeaseCapacity): Promise<LeasedItem[]>;
   /** Extends the leases still held; returns the ids of items whose lease is lost or whose job stopped (abort them). */
   heartbeat(leases: readonly Pick<LeasedItem, "id" | "leaseOwner">[], leaseMs: number): Promise<string[]>;
   /** Marks the item done with its result and runs `commit` in the same transaction; false when the lease was lost. */

@@ -14,9 +14,10 @@ export function jobHandlers(): JobHandler[] {
   return [judgeJobHandler(), importJobHandler(), resolveJobHandler(), generateJobHandler()];
 }
 
-export function createWorker(db: Database, options: WorkerOptions = {}): JobWorker {
+/** A worker over `db`, opened on `url` (the queue on PostgreSQL opens pg-boss connections of its own to it). */
+export function createWorker(db: Database, options: WorkerOptions = {}, url: string = serverEnv().DATABASE_URL): JobWorker {
   const env = serverEnv();
-  const worker = new JobWorker(db, jobQueue(db), jobHandlers(), { leaseMs: env.WORKER_LEASE_MS, pollMs: env.WORKER_POLL_MS, ...options });
+  const worker = new JobWorker(db, jobQueue(db, url), jobHandlers(), { leaseMs: env.WORKER_LEASE_MS, pollMs: env.WORKER_POLL_MS, ...options });
   onWorkerWake(() => worker.wake());
   void closeFinishedGeneratedRuns(db).catch((error: unknown) => options.log?.(`worker: closing finished generated runs: ${error instanceof Error ? error.message : String(error)}`));
   return worker;

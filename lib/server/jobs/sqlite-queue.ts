@@ -8,11 +8,13 @@ import {
   type ItemFailure,
   type ItemUsage,
   type JobQueue,
+  type LeaseCapacity,
   type LeasedItem,
   type NewJob,
   type RetryPolicy,
   type CommitResults,
 } from "./queue";
+import { COUNTS, finishJobIfSettled, newJobRow, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
 
 /** The transaction client handed to `$transaction(async (tx) => …)` callbacks. */
 export type QueueTx = Omit<Database, "$extends" | "$transaction" | "$connect" | "$disconnect" | "$on">;
@@ -22,14 +24,6 @@ let leaseSequence = 0;
 // Several processes may share the database file: wait for the writer lock rather than giving up after Prisma's 2 s.
 const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
 
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
 
 export class SqliteJobQueue implements JobQueue<QueueTx> {
   constructor(
@@ -42,17 +36,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     if (keys.size !== job.items.length) throw new Error("Job items need unique keys.");
     return this.db.$transaction(async (tx) => {
       const created = await tx.job.create({
-        data: {
-          kind: job.kind,
-          params: JSON.stringify(job.params ?? {}),
-          createdBy: job.createdBy,
-          refresh: job.refresh ?? false,
-          runId: job.runId ?? null,
-          endpointId: job.endpointId ?? null,
-          itemCount: job.items.length,
-          status: job.items.length === 0 ? "succeeded" : "queued",
-          finishedAt: job.items.length === 0 ? new Date() : null,
-        },
+        data: newJobRow(job),
         select: { id: true },
       });
       const rows = job.items.map((item) => ({ jobId: created.id, key: item.key, payload: JSON.stringify(item.payload ?? {}) }));
@@ -61,7 +45,9 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     }, TX_OPTIONS);
   }
 
-  async lease(jobId: string, workerId: string, limit: number, leaseMs: number): Promise<LeasedItem[]> {
+  async lease(jobId: string, workerId: string, limit: number, leaseMs: number, capacity?: LeaseCapacity): Promise<LeasedItem[]> {
+    // One machine shares a SQLite file: the count and the conditional update below come close enough together.
+    if (capacity) limit = Math.min(limit, capacity.limit - (await this.leasedCount(capacity.filter)));
     if (limit <= 0) return [];
     const now = new Date();
     // Only items of a queued or running job, found with the job's status in one query.
@@ -193,14 +179,12 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     }, TX_OPTIONS);
   }
 
-  async pause(jobId: string): Promise<boolean> {
-    const paused = await this.db.job.updateMany({ where: { id: jobId, status: { in: ["queued", "running"] } }, data: { status: "paused" } });
-    return paused.count > 0;
+  pause(jobId: string): Promise<boolean> {
+    return pauseJob(this.db, jobId);
   }
 
-  async resume(jobId: string): Promise<boolean> {
-    const resumed = await this.db.job.updateMany({ where: { id: jobId, status: "paused" }, data: { status: "running" } });
-    return resumed.count > 0;
+  resume(jobId: string): Promise<boolean> {
+    return resumeJob(this.db, jobId);
   }
 
   async recoverExpiredLeases(now: Date = new Date()): Promise<number> {
@@ -253,13 +237,8 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     return jobs.map((job) => ({ ...job, params: parseJson(job.params) }));
   }
 
-  async nextDueAt(kinds: readonly string[]): Promise<Date | null> {
-    const next = await this.db.jobItem.findFirst({
-      where: { status: "pending", job: { status: { in: ["queued", "running"] }, kind: { in: [...kinds] } } },
-      orderBy: { nextAttemptAt: "asc" },
-      select: { nextAttemptAt: true },
-    });
-    return next?.nextAttemptAt ?? null;
+  nextDueAt(kinds: readonly string[]): Promise<Date | null> {
+    return nextPendingDueAt(this.db, kinds);
   }
 
   async leasedCount(filter: { endpointId?: string; kind?: string }): Promise<number> {
@@ -271,39 +250,4 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
       },
     });
   }
-}
-
-function usageIncrements(usage: ItemUsage) {
-  return {
-    calls: { increment: usage.calls },
-    cachedCalls: { increment: usage.cachedCalls },
-    inputTokens: { increment: usage.inputTokens },
-    outputTokens: { increment: usage.outputTokens },
-    ...(usage.cost !== null ? { cost: { increment: usage.cost } } : {}),
-  };
-}
-
-const COUNTS = { status: true, itemCount: true, doneCount: true, failedCount: true } as const;
-
-/**
- * A job whose items are all done or failed ends: succeeded unless every item failed. Read from the counters the same
- * transaction just updated, so the check costs no query; cancelled jobs are already final.
- */
-async function finishJobIfSettled(
-  tx: QueueTx,
-  jobId: string,
-  job: { status: string; itemCount: number; doneCount: number; failedCount: number },
-  now: Date,
-): Promise<void> {
-  if (job.doneCount + job.failedCount < job.itemCount) return;
-  if (job.status !== "running" && job.status !== "queued" && job.status !== "paused") return;
-  const failed = job.doneCount === 0 && job.failedCount > 0;
-  await tx.job.update({
-    where: { id: jobId },
-    data: {
-      status: failed ? "failed" : "succeeded",
-      finishedAt: now,
-      ...(job.failedCount > 0 ? { error: `${job.failedCount} item${job.failedCount === 1 ? "" : "s"} failed; see the item errors.` } : {}),
-    },
-  });
 }

@@ -151,7 +151,7 @@ export class JobWorker {
 
   private tick(): Promise<void> {
     this.ticking ??= this.fill()
-      .catch((error: unknown) => this.log(`worker: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => this.log(`worker: ${describeError(error)}`))
       .finally(() => {
         this.ticking = null;
       });
@@ -165,16 +165,16 @@ export class JobWorker {
       const recovered = await this.queue.recoverExpiredLeases(new Date(now));
       if (recovered > 0) this.log(`worker: ${recovered} item(s) returned from expired leases`);
     }
+    // Leases come in batches of at least a quarter of the slots while items are running: each lease is a transaction,
+    // and on a shared database every worker's leases against one endpoint's limit take turns.
+    if (this.inFlight.size > 0 && this.maxInFlight - this.inFlight.size < Math.max(1, Math.floor(this.maxInFlight / 4))) return;
     for (const job of await this.queue.activeJobs()) {
       const room = this.maxInFlight - this.inFlight.size;
       if (room <= 0) return;
       const handler = this.handlers.get(job.kind);
       if (!handler) continue;
       const capacity = await handler.capacity(this.db, job);
-      const free = capacity.limit - (await this.queue.leasedCount(capacity.filter));
-      const wanted = Math.min(room, free);
-      if (wanted <= 0) continue;
-      for (const item of await this.queue.lease(job.id, this.workerId, wanted, this.leaseMs)) this.launch(handler, job, item);
+      for (const item of await this.queue.lease(job.id, this.workerId, room, this.leaseMs, capacity)) this.launch(handler, job, item);
     }
   }
 
@@ -208,7 +208,7 @@ export class JobWorker {
       }
     } catch (error) {
       // The lease expires and another worker takes the item over; the call cache keeps that free.
-      this.log(`worker: could not record ${job.kind} item ${item.key}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(`worker: could not record ${job.kind} item ${item.key}: ${describeError(error)}`);
     }
     await handler.settled?.({ db: this.db, job, item }).catch((error: unknown) => this.log(`worker: after ${job.kind} item ${item.key}: ${error instanceof Error ? error.message : String(error)}`));
   }
@@ -222,7 +222,14 @@ export class JobWorker {
       );
       for (const id of lost) this.inFlight.get(id)?.controller.abort(new Error("The job was stopped or the lease was lost."));
     } catch (error) {
-      this.log(`worker: heartbeat failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(`worker: heartbeat failed: ${describeError(error)}`);
     }
   }
+}
+
+/** A log line's account of an error: its message, else its name and code (some driver errors carry no message). */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return error.message.trim() || `${error.name}${typeof code === "string" ? ` ${code}` : ""}`;
 }
