@@ -1,6 +1,6 @@
-// `npm run worker`: runs a job worker as its own process (judging, imports, generation, Dify execution) until SIGINT/SIGTERM; several may run at
-// once against one database, on any machine that reaches it. Flags: --database URL, --once (exit when no job has work
-// left), --lease-ms, --poll-ms, --max-in-flight.
+// `npm run worker`: runs a job worker as its own process (judging, imports, generation, Dify execution) until
+// SIGINT/SIGTERM; several may run at once against one database, on any machine that reaches it. Flags: --database
+// URL, --once (exit when no job has work left), --lease-ms, --poll-ms, --max-in-flight.
 import { createDatabaseClient } from "@/lib/server/db";
 import { stopPgBoss } from "@/lib/server/jobs/pg-queue";
 import { createWorker } from "@/lib/server/jobs/runtime";
