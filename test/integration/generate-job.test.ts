@@ -14,10 +14,11 @@ import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-p
 import { startEvaluation } from "@/lib/server/evaluations/start-evaluation";
 import { closeFinishedGeneratedRuns, generateJobHandler, SKILL_PLACEHOLDER } from "@/lib/server/jobs/generate-job";
 import { JUDGE_JOB_KIND, judgeJobHandler } from "@/lib/server/jobs/judge-job";
-import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
+import { jobQueue } from "@/lib/server/jobs/instance";
+import { stopPgBoss } from "@/lib/server/jobs/pg-queue";
 import { JobWorker } from "@/lib/server/jobs/worker";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
 import { actor, importBenchmarkOnly, stubEndpoint } from "../support/evaluation-fixtures";
 import { recordedAnswerText, zeroShotReplay } from "../support/generation-replay";
 import { fixedReply, startOpenAIStub, type OpenAIStub } from "../support/openai-stub";
@@ -30,7 +31,8 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
   let files: BenchmarkFiles;
   let stub: OpenAIStub;
   let benchmarkId: string;
-  const queue = () => new SqliteJobQueue(db, { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 40 });
+  // The queue the test database selects (pg-boss on PostgreSQL), so judge items appended mid-job are leased there too.
+  const queue = () => jobQueue(db, testDatabaseUrl(), { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 40 });
   const worker = () => new JobWorker(db, queue(), [generateJobHandler({ clientRetries: 0, clientBackoffBaseMs: 5 })], { pollMs: 20, leaseMs: 10_000 });
   const builderPrompt = () => files.prompts.find((prompt) => prompt.name === "builder_prompt")?.text ?? "";
   const recorded = (model: string) => files.runs.find((run) => run.model === model)?.records ?? [];
@@ -43,7 +45,10 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     await emptyDatabase(db);
     benchmarkId = await importBenchmarkOnly(db, benchmarkDir as string);
   });
-  afterAll(() => stub?.close());
+  afterAll(async () => {
+    await stub?.close();
+    await stopPgBoss();
+  });
   beforeEach(async () => {
     await db.job.deleteMany();
     await db.evaluation.deleteMany();

@@ -48,6 +48,31 @@ describe(`job queue on ${onPostgres ? "PostgreSQL (pg-boss)" : "SQLite"}`, () =>
     expect((await db.job.findUniqueOrThrow({ where: { id: jobId } })).doneCount).toBe(1);
   });
 
+  it("takes items appended inside a caller's transaction, reopening a job that had finished", async () => {
+    const jobId = await queue.enqueue({ kind: "test", params: {}, createdBy: null, items: items(1) });
+    const [only] = await queue.lease(jobId, "worker-a", 1, 60_000);
+    expect(await queue.complete(only!, {}, NO_USAGE)).toBe(true);
+    expect((await db.job.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("succeeded");
+
+    await db.$transaction((tx) => queue.appendItems(tx, jobId, [{ key: "late-1", payload: { late: 1 } }, { key: "late-2", payload: { late: 2 } }]));
+    expect(await db.job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ status: "running", itemCount: 3, finishedAt: null });
+    const late = await queue.lease(jobId, "worker-b", 5, 60_000);
+    expect(late.map((item) => item.key).sort()).toEqual(["late-1", "late-2"]);
+    expect(late.map((item) => item.payload)).toContainEqual({ late: 2 });
+    for (const item of late) expect(await queue.complete(item, {}, NO_USAGE)).toBe(true);
+    expect(await db.job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ status: "succeeded", doneCount: 3 });
+
+    // A transaction that fails adds nothing.
+    await expect(
+      db.$transaction(async (tx) => {
+        await queue.appendItems(tx, jobId, [{ key: "never", payload: {} }]);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(await db.jobItem.count({ where: { jobId } })).toBe(3);
+    expect(await queue.lease(jobId, "worker-c", 5, 60_000)).toEqual([]);
+  });
+
   it("returns items of an expired lease to the queue, and the late holder can no longer record them", async () => {
     const jobId = await queue.enqueue({ kind: "test", params: {}, createdBy: null, items: items(2) });
     const leased = await queue.lease(jobId, "crashed", 2, 1);

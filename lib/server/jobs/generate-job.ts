@@ -29,7 +29,7 @@ import { promptFingerprint, type CallCache, type ChatClient, type ChatOutcome } 
 import { databaseCallCache } from "./db-call-cache";
 import { coolDownFailure, endpointCapacity, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
 import { JUDGE_JOB_KIND, type JudgeItemPayload, type JudgeJobParams } from "./judge-job";
-import { NO_USAGE, type ItemUsage } from "./queue";
+import { NO_USAGE, type ItemUsage, type JobQueue } from "./queue";
 import type { QueueTx } from "./sqlite-queue";
 import type { JobHandler } from "./worker";
 
@@ -188,6 +188,7 @@ function attemptRows(record: TurnRecord, responseId: string, query: string, call
 /** Adds the pass-stage judge items of a new response to the run's judge job for this judge (made on first use). */
 async function appendJudgeItems(
   tx: QueueTx,
+  queue: JobQueue<QueueTx>,
   input: { evaluationId: string; runId: string; responseId: string; judge: { id: string; label: string }; samples: number; createdBy: string | null; payload: Omit<JudgeItemPayload, "sampleIndex">; promptFingerprint: string },
 ): Promise<void> {
   const marker = `"evaluationId":${JSON.stringify(input.evaluationId)}`;
@@ -211,15 +212,11 @@ async function appendJudgeItems(
       select: { id: true, status: true },
     });
   }
-  const jobId = job.id;
   const items = Array.from({ length: input.samples }, (_, sampleIndex) => ({
-    jobId,
     key: `${input.responseId}:pass:0:s${sampleIndex}`,
-    payload: JSON.stringify({ ...input.payload, sampleIndex } satisfies JudgeItemPayload),
+    payload: { ...input.payload, sampleIndex } satisfies JudgeItemPayload,
   }));
-  await tx.jobItem.createMany({ data: items });
-  const reopen = job.status === "succeeded" || job.status === "failed";
-  await tx.job.update({ where: { id: jobId }, data: { itemCount: { increment: items.length }, ...(reopen ? { status: "running", finishedAt: null } : {}) } });
+  await queue.appendItems(tx, job.id, items);
 }
 
 /**
@@ -289,7 +286,7 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
   return {
     kind: GENERATE_JOB_KIND,
     capacity: (db, job) => endpointCapacity(db, job, GENERATE_JOB_KIND),
-    async run({ db, job, item, signal }) {
+    async run({ db, job, item, queue, signal }) {
       const params = job.params as GenerateJobParams;
       const payload = item.payload as GenerateItemPayload;
       const context = await contextFor(db, job.id, params);
@@ -339,7 +336,7 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
         const spec = context.turnSpecs.get(turnKey(task.task, round));
         if (!spec) return { ok: false, failure: { message: `${turnKey(task.task, round)} has no turn specification.`, retryable: false } };
         try {
-          await storeTurn(db, { job, params, payload, item, context, record, spec, turnId, query, calls, usage });
+          await storeTurn(db, queue, { job, params, payload, item, context, record, spec, turnId, query, calls, usage });
         } catch (error) {
           if (error instanceof TurnNotStored) return { ok: false, failure: { message: error.message, retryable: error.retryable, usage } };
           throw error;
@@ -371,7 +368,7 @@ interface StoreTurnInput {
 }
 
 /** Stores one finished turn with its attempts, scoring and judge items, only while the item's lease is ours. */
-async function storeTurn(db: Database, input: StoreTurnInput): Promise<void> {
+async function storeTurn(db: Database, queue: JobQueue<QueueTx>, input: StoreTurnInput): Promise<void> {
   const { params, payload, record, spec, turnId, usage } = input;
   const answer = record.answer as string;
   const now = new Date();
@@ -428,7 +425,7 @@ async function storeTurn(db: Database, input: StoreTurnInput): Promise<void> {
     await tx.job.update({ where: { id: input.job.id }, data: { ...increments, ...(usage.cost !== null ? { cost: { increment: usage.cost } } : {}) } });
     if (judgePayload && params.judge.kind === "llm" && input.context.passPrompt) {
       for (const judge of input.context.judges) {
-        await appendJudgeItems(tx, {
+        await appendJudgeItems(tx, queue, {
           evaluationId: params.evaluationId,
           runId: payload.runId,
           responseId,

@@ -29,6 +29,13 @@ export function newJobRow(job: NewJob) {
   };
 }
 
+/** Counts items appended to a job and reopens it when it had finished (its new items need a worker). */
+export async function countAppendedItems(tx: QueueTx, jobId: string, added: number): Promise<void> {
+  const job = await tx.job.findUniqueOrThrow({ where: { id: jobId }, select: { status: true } });
+  const reopen = job.status === "succeeded" || job.status === "failed";
+  await tx.job.update({ where: { id: jobId }, data: { itemCount: { increment: added }, ...(reopen ? { status: "running", finishedAt: null } : {}) } });
+}
+
 /** Pausing only stops new leases; items in flight finish. */
 export async function pauseJob(db: Database, jobId: string): Promise<boolean> {
   const paused = await db.job.updateMany({ where: { id: jobId, status: { in: ["queued", "running"] } }, data: { status: "paused" } });

@@ -19,7 +19,7 @@ import {
   type NewJob,
   type RetryPolicy,
 } from "./queue";
-import { COUNTS, finishJobIfSettled, newJobRow, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
+import { COUNTS, countAppendedItems, finishJobIfSettled, newJobRow, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
 import type { QueueTx } from "./sqlite-queue";
 
 /** pg-boss keeps its tables in this schema, apart from the app's. */
@@ -153,20 +153,35 @@ export class PgJobQueue implements JobQueue<QueueTx> {
         const chunk = rows.slice(start, start + 500);
         await tx.jobItem.createMany({ data: chunk });
         // The pg-boss job shares the item's id; its retry limit and backoff are the queue's retry policy.
-        await boss.insert(
-          chunk.map((row) => ({
-            id: row.id,
-            name,
-            data: { itemId: row.id },
-            retryLimit: Math.max(0, this.retry.maxAttempts - 1),
-            retryDelay: Math.max(1, Math.round(this.retry.baseDelayMs / 1000)),
-            retryBackoff: true,
-          })),
-          { db: inTransaction(tx) },
-        );
+        await boss.insert(chunk.map((row) => this.bossJob(name, row.id)), { db: inTransaction(tx) });
       }
       return jobId;
     }, TX_OPTIONS);
+  }
+
+  /** The pg-boss job of an item: it shares the item's id; its retry limit and backoff are the queue's retry policy. */
+  private bossJob(name: string, itemId: string) {
+    return {
+      id: itemId,
+      name,
+      data: { itemId },
+      retryLimit: Math.max(0, this.retry.maxAttempts - 1),
+      retryDelay: Math.max(1, Math.round(this.retry.baseDelayMs / 1000)),
+      retryBackoff: true,
+    };
+  }
+
+  async appendItems(tx: QueueTx, jobId: string, items: readonly { key: string; payload: unknown }[]): Promise<void> {
+    if (items.length === 0) return;
+    const boss = await this.boss();
+    const name = bossQueueName(jobId);
+    // A job made inside the caller's transaction has no pg-boss queue yet, and a finished one may have lost it to
+    // maintenance; creating a queue that exists does nothing.
+    await boss.createQueue(name, { name, policy: "standard" });
+    const rows = items.map((item) => ({ id: randomUUID(), jobId, key: item.key, payload: JSON.stringify(item.payload ?? {}) }));
+    await tx.jobItem.createMany({ data: rows });
+    await boss.insert(rows.map((row) => this.bossJob(name, row.id)), { db: inTransaction(tx) });
+    await countAppendedItems(tx, jobId, rows.length);
   }
 
   async lease(jobId: string, workerId: string, limit: number, leaseMs: number, capacity?: LeaseCapacity): Promise<LeasedItem[]> {

@@ -79,6 +79,11 @@ export interface LeaseCapacity {
 export interface JobQueue<Tx = unknown> {
   enqueue(job: NewJob): Promise<string>;
   /**
+   * Adds items to an existing job inside the caller's transaction, for work that arrives while the job runs (judging
+   * turns as they are generated); a finished job is reopened. Keys must be new to the job.
+   */
+  appendItems(tx: Tx, jobId: string, items: readonly { key: string; payload: unknown }[]): Promise<void>;
+  /**
    * Leases up to `limit` due items of one job to `workerId` until now + leaseMs. Jobs not queued/running lease
    * nothing. A queued job becomes running on its first lease. With `capacity`, no more than its limit minus the live
    * leases matching its filter, counted so that workers leasing at once cannot together exceed it.

@@ -14,7 +14,7 @@ import {
   type RetryPolicy,
   type CommitResults,
 } from "./queue";
-import { COUNTS, finishJobIfSettled, newJobRow, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
+import { COUNTS, countAppendedItems, finishJobIfSettled, newJobRow, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
 
 /** The transaction client handed to `$transaction(async (tx) => …)` callbacks. */
 export type QueueTx = Omit<Database, "$extends" | "$transaction" | "$connect" | "$disconnect" | "$on">;
@@ -43,6 +43,12 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
       for (let start = 0; start < rows.length; start += 500) await tx.jobItem.createMany({ data: rows.slice(start, start + 500) });
       return created.id;
     }, TX_OPTIONS);
+  }
+
+  async appendItems(tx: QueueTx, jobId: string, items: readonly { key: string; payload: unknown }[]): Promise<void> {
+    if (items.length === 0) return;
+    await tx.jobItem.createMany({ data: items.map((item) => ({ jobId, key: item.key, payload: JSON.stringify(item.payload ?? {}) })) });
+    await countAppendedItems(tx, jobId, items.length);
   }
 
   async lease(jobId: string, workerId: string, limit: number, leaseMs: number, capacity?: LeaseCapacity): Promise<LeasedItem[]> {

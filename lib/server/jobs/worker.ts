@@ -19,6 +19,8 @@ export interface ItemContext {
   db: Database;
   job: ActiveJob;
   item: LeasedItem;
+  /** The queue the item came from, for handlers that add work to jobs as results arrive. */
+  queue: JobQueue<QueueTx>;
   /** Aborted when the lease is lost or the job is cancelled: stop calling out. */
   signal: AbortSignal;
 }
@@ -194,7 +196,7 @@ export class JobWorker {
   private async runItem(handler: JobHandler, job: ActiveJob, item: LeasedItem, signal: AbortSignal): Promise<void> {
     let outcome: ItemOutcome;
     try {
-      outcome = await handler.run({ db: this.db, job, item, signal });
+      outcome = await handler.run({ db: this.db, job, item, queue: this.queue, signal });
     } catch (error) {
       outcome = { ok: false, failure: { message: error instanceof Error ? error.message : String(error), retryable: true } };
     }
@@ -210,7 +212,7 @@ export class JobWorker {
       // The lease expires and another worker takes the item over; the call cache keeps that free.
       this.log(`worker: could not record ${job.kind} item ${item.key}: ${describeError(error)}`);
     }
-    await handler.settled?.({ db: this.db, job, item }).catch((error: unknown) => this.log(`worker: after ${job.kind} item ${item.key}: ${error instanceof Error ? error.message : String(error)}`));
+    await handler.settled?.({ db: this.db, job, item, queue: this.queue }).catch((error: unknown) => this.log(`worker: after ${job.kind} item ${item.key}: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   private async heartbeat(): Promise<void> {
