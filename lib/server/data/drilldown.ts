@@ -212,6 +212,8 @@ export interface TaskDetail {
   matrix: TaskMatrix;
   /** The matrix in the compact form pages send to the browser. */
   wire: WireMatrix;
+  /** Runs still being generated (their rows fill in; marked "in progress"). */
+  inProgressRuns: string[];
 }
 
 /** A task's turns and every run's verdicts on them; null when the benchmark has no such task. */
@@ -229,11 +231,11 @@ async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: st
   });
   if (!task) return null;
   const responses = await db.$queryRawUnsafe<
-    { responseId: string; runId: string; turnId: string; valid: unknown; failStep: string | null; casesPassed: unknown; label: string; hasResolve: unknown; model: string; displayName: string; importedAt: unknown; cases?: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }[]
+    { responseId: string; runId: string; turnId: string; valid: unknown; failStep: string | null; casesPassed: unknown; label: string; hasResolve: unknown; status: string; model: string; displayName: string; importedAt: unknown; cases?: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }[]
   >(
     `SELECT r."id" AS responseId, r."runId" AS runId, r."turnId" AS turnId, p."valid" AS valid, p."failStep" AS failStep,
             (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = 1) AS casesPassed,
-            ru."label" AS label, ru."hasResolve" AS hasResolve, m."name" AS model, m."displayName" AS displayName, ru."importedAt" AS importedAt${judged.columns}
+            ru."label" AS label, ru."hasResolve" AS hasResolve, ru."status" AS status, m."name" AS model, m."displayName" AS displayName, ru."importedAt" AS importedAt${judged.columns}
      FROM "Turn" t
      JOIN "Response" r ON r."turnId" = t."id"
      JOIN "PassResult" p ON p."responseId" = r."id"
@@ -267,6 +269,7 @@ async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: st
     turns: task.turns.map((turn) => ({ turnId: turn.id, round: turn.round, key: turn.key, instruction: turn.instruction })),
     matrix,
     wire: encodeMatrix(matrix),
+    inProgressRuns: [...new Set(responses.filter((row) => row.status === "in-progress").map((row) => row.runId))],
   };
 }
 
