@@ -1,0 +1,12 @@
+import "server-only";
+// Finds the jobs that belong to an evaluation: its one generate job and the judge jobs of its runs.
+import type { Database } from "../db";
+import { GENERATE_JOB_KIND } from "./types";
+
+/** The evaluation's generate job (its params name the evaluation). */
+export async function findGenerateJob(db: Pick<Database, "job">, evaluationId: string) {
+  return db.job.findFirst({
+    where: { kind: GENERATE_JOB_KIND, params: { contains: `"evaluationId":${JSON.stringify(evaluationId)}` } },
+    orderBy: { createdAt: "asc" },
+  });
+}

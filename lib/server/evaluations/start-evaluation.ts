@@ -1,0 +1,174 @@
+import "server-only";
+// Starts an evaluation: validates the request, then creates in one transaction the Evaluation, its model, runCount
+// generated runs ("in-progress") and one durable "generate" job with an item per (run, task). Nothing is created
+// when any check fails; the worker does the generating.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { CORE_VERSION } from "@/lib/workflow/version";
+import { assertAllowed } from "../authz";
+import type { Database } from "../db";
+import { MODEL_NAME_PATTERN } from "../import/import-service";
+import { resolveAllowedPath } from "../import/allowed-dirs";
+import { jobQueue, wakeWorker } from "../jobs/instance";
+import type { SessionUser } from "../session";
+import {
+  GENERATE_JOB_KIND,
+  generateItemKey,
+  startEvaluationSchema,
+  type GenerateItemPayload,
+  type GenerateJobParams,
+  type StartEvaluationInput,
+} from "./types";
+
+export type StartEvaluationResult = { ok: true; evaluationId: string; jobId: string; runIds: string[] } | { ok: false; message: string };
+
+/** Where the benchmark directory keeps the agentic baseline's skill text. */
+export const SKILL_PATH = path.join(".agents", "skills", "chat2workflow", "SKILL.md");
+
+/** A model name (Model.name) from an endpoint's model id: the characters a run-file name may hold, nothing else. */
+export function modelNameFor(endpointModel: string): string {
+  const name = endpointModel
+    .trim()
+    .replace(/[^\w.-]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 100);
+  return MODEL_NAME_PATTERN.test(name) ? name : "model";
+}
+
+export function generatedContentHash(evaluationId: string, runNumber: number): string {
+  return `generated:${evaluationId}:${runNumber}`;
+}
+
+async function readSkill(sourceDir: string | null): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+  const missing = "The agentic modes need the benchmark's .agents/skills/chat2workflow/SKILL.md; re-import the benchmark from a directory that has it.";
+  if (!sourceDir) return { ok: false, message: missing };
+  const allowed = await resolveAllowedPath(path.join(sourceDir, SKILL_PATH));
+  if (!allowed.ok) return { ok: false, message: missing };
+  try {
+    return { ok: true, text: await readFile(allowed.path, "utf8") };
+  } catch {
+    return { ok: false, message: missing };
+  }
+}
+
+export async function startEvaluation(db: Database, actor: SessionUser, input: StartEvaluationInput): Promise<StartEvaluationResult> {
+  assertAllowed(actor, "runJobs");
+  const parsed = startEvaluationSchema.safeParse(input);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    return { ok: false, message: first ? `${first.path.join(".") || "input"}: ${first.message}` : "Invalid evaluation request." };
+  }
+  const request = parsed.data;
+
+  const benchmark = await db.benchmark.findUnique({
+    where: { id: request.benchmarkId },
+    select: {
+      id: true,
+      sourceDir: true,
+      prompts: { where: { name: "builder_prompt" }, select: { name: true } },
+      tasks: { orderBy: { externalId: "asc" }, select: { id: true, name: true, roundCount: true } },
+    },
+  });
+  if (!benchmark) return { ok: false, message: "No such benchmark." };
+  if (benchmark.tasks.length === 0) return { ok: false, message: "The benchmark has no tasks." };
+  const endpoint = await db.modelEndpoint.findUnique({ where: { id: request.endpointId }, select: { id: true, model: true } });
+  if (!endpoint) return { ok: false, message: "No such model endpoint." };
+  if (request.mode === "zero-shot" && benchmark.prompts.length === 0) {
+    return { ok: false, message: "Zero-shot generation needs the benchmark's prompts/builder_prompt.txt; re-import the benchmark with its prompts folder." };
+  }
+  let skill = "";
+  if (request.mode !== "zero-shot") {
+    const read = await readSkill(benchmark.sourceDir);
+    if (!read.ok) return read;
+    skill = read.text;
+  }
+  if (request.judge.kind === "llm") {
+    const ids = [...new Set(request.judge.endpointIds)];
+    const found = await db.modelEndpoint.count({ where: { id: { in: ids } } });
+    if (found !== ids.length) return { ok: false, message: "judge.endpointIds: a judge endpoint does not exist." };
+    request.judge.endpointIds = ids;
+  }
+  if (request.difyConnectionId !== undefined) {
+    const connection = await db.difyConnection.findUnique({ where: { id: request.difyConnectionId }, select: { id: true } });
+    if (!connection) return { ok: false, message: "No such Dify connection." };
+  }
+  let caseFilesDir: string | null = null;
+  if (request.caseFilesDir !== undefined) {
+    const allowed = await resolveAllowedPath(request.caseFilesDir);
+    if (!allowed.ok) return { ok: false, message: `caseFilesDir: ${allowed.message}` };
+    caseFilesDir = allowed.path;
+  }
+
+  const modelName = modelNameFor(endpoint.model);
+  const created = await db.$transaction(async (tx) => {
+    const evaluation = await tx.evaluation.create({
+      data: {
+        benchmarkId: benchmark.id,
+        endpointId: endpoint.id,
+        mode: request.mode,
+        judge: JSON.stringify(request.judge),
+        difyConnectionId: request.difyConnectionId ?? null,
+        caseFilesDir,
+        runCount: request.runCount,
+        params: JSON.stringify(request.params),
+        status: "running",
+        createdBy: actor.id,
+      },
+      select: { id: true },
+    });
+    const model =
+      (await tx.model.findUnique({ where: { name: modelName }, select: { id: true } })) ??
+      (await tx.model.create({ data: { name: modelName, displayName: endpoint.model.slice(0, 200) || modelName }, select: { id: true } }));
+    const runs: { id: string; runNumber: number }[] = [];
+    for (let runNumber = 1; runNumber <= request.runCount; runNumber++) {
+      const run = await tx.run.create({
+        data: {
+          benchmarkId: benchmark.id,
+          modelId: model.id,
+          label: `${modelName} ${request.mode} run ${runNumber}`,
+          origin: "generated",
+          contentHash: generatedContentHash(evaluation.id, runNumber),
+          importedBy: actor.id,
+          coreVersion: CORE_VERSION,
+          responseCount: 0,
+          status: "in-progress",
+          evaluationId: evaluation.id,
+          runNumber,
+          generationMode: request.mode,
+        },
+        select: { id: true },
+      });
+      runs.push({ id: run.id, runNumber });
+    }
+    return { evaluationId: evaluation.id, runs };
+  });
+
+  // Longer chains first: items are leased in creation order, and a task's rounds are sequential.
+  const tasks = [...benchmark.tasks].sort((a, b) => b.roundCount - a.roundCount);
+  const items = tasks.flatMap((task) =>
+    created.runs.map((run) => ({
+      key: generateItemKey(run.id, task.name),
+      payload: { runId: run.id, runNumber: run.runNumber, taskId: task.id, task: task.name } satisfies GenerateItemPayload,
+    })),
+  );
+  const params: GenerateJobParams = {
+    evaluationId: created.evaluationId,
+    benchmarkId: benchmark.id,
+    endpointId: endpoint.id,
+    mode: request.mode,
+    judge: request.judge,
+    overrides: request.params,
+    skill,
+  };
+  let jobId: string;
+  try {
+    jobId = await jobQueue(db).enqueue({ kind: GENERATE_JOB_KIND, params, createdBy: actor.id, endpointId: endpoint.id, items });
+  } catch (error) {
+    // The queue is a separate write: without its job the evaluation would never run, so undo it.
+    await db.evaluation.delete({ where: { id: created.evaluationId } }).catch(() => undefined);
+    await db.run.deleteMany({ where: { id: { in: created.runs.map((run) => run.id) } } }).catch(() => undefined);
+    throw error;
+  }
+  wakeWorker();
+  return { ok: true, evaluationId: created.evaluationId, jobId, runIds: created.runs.map((run) => run.id) };
+}
