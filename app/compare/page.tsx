@@ -95,6 +95,7 @@ function StageResult({ title, result, nameA, nameB, unit, testId }: { title: str
           : significant
             ? "The two models differ at the 5% level."
             : "No significant difference at the 5% level."}
+        {mcnemar.method === "exact-binomial" ? null : <> Exact binomial p = {formatP(result.exact.pValue)}.</>}
       </p>
     </section>
   );
@@ -127,6 +128,7 @@ function RunSelect({ name, label, runs, value }: { name: string; label: string; 
         {runs.map((run) => (
           <option key={run.id} value={run.id}>
             {run.label}
+            {run.status === "in-progress" ? " (in progress)" : ""}
           </option>
         ))}
       </select>
@@ -192,7 +194,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             </button>
             <p className="w-full text-xs text-slate-500">
               Benchmark {selection.benchmark?.name}. A model with several runs is compared through one run at a time (the first imported unless you pick
-              another), so every item is paired once.
+              another), so every item is paired once. To compare two runs of one model (say agentic against error feedback), choose it as both A and B
+              and pick the two runs.
             </p>
           </form>
 
@@ -230,6 +233,49 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                   </section>
                 )}
               </div>
+
+              {runA.status === "in-progress" || runB.status === "in-progress" ? (
+                <p className="text-sm text-sky-800 dark:text-sky-300" data-testid="compare-in-progress">
+                  {runA.status === "in-progress" && runB.status === "in-progress" ? "Both runs are" : `Run ${runA.status === "in-progress" ? "A" : "B"} is`} still being generated (in
+                  progress): the comparison covers the turns stored so far.
+                </p>
+              ) : null}
+
+              <details className="space-y-2" data-testid="paired-turns">
+                <summary className="cursor-pointer text-lg font-semibold">Every shared turn ({comparison.value.turns.length}): pass in A and in B</summary>
+                <div className={`${tableStyles.wrapper} max-h-[32rem] overflow-y-auto`}>
+                  <table className={tableStyles.table}>
+                    <caption className="sr-only">Each turn both runs answered, with the pass verdict of A and of B</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col" className={tableStyles.th}>Turn</th>
+                        <th scope="col" className={tableStyles.th}>{nameA}</th>
+                        <th scope="col" className={tableStyles.th}>{nameB}</th>
+                      </tr>
+                    </thead>
+                    <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                      {comparison.value.turns.map((turn) => (
+                        <tr key={turn.turn} className={turn.passA !== turn.passB ? "bg-amber-50 dark:bg-amber-950/30" : undefined}>
+                          <td className={tableStyles.td}>
+                            {turn.task} round {turn.round}
+                            {turn.passA !== turn.passB ? <span className="ml-2 text-xs text-amber-800 dark:text-amber-300">differs</span> : null}
+                          </td>
+                          <td className={tableStyles.td}>
+                            <Link prefetch={false} href={`/responses/${encodeURIComponent(turn.responseA)}`} className="hover:underline">
+                              {turn.passA ? "✓ pass" : "✗ fail"}
+                            </Link>
+                          </td>
+                          <td className={tableStyles.td}>
+                            <Link prefetch={false} href={`/responses/${encodeURIComponent(turn.responseB)}`} className="hover:underline">
+                              {turn.passB ? "✓ pass" : "✗ fail"}
+                            </Link>
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </details>
 
               <section aria-labelledby="discordant-heading" className="space-y-3">
                 <h2 id="discordant-heading" className="text-lg font-semibold">

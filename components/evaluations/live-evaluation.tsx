@@ -139,6 +139,14 @@ export function LiveEvaluation({ initial, mayControl, benchmarkParam }: { initia
             <Link href={`/runs/${run.id}`} className="text-sm font-normal text-brand-600 hover:underline dark:text-brand-500">
               Open the run ({run.label})
             </Link>
+            {evaluation.model ? (
+              <Link
+                href={`/compare?${new URLSearchParams({ ...(benchmarkParam ? { benchmark: benchmarkParam } : {}), a: evaluation.model.name, runA: run.id, b: evaluation.model.name })}`}
+                className="text-sm font-normal text-brand-600 hover:underline dark:text-brand-500"
+              >
+                Compare with another run
+              </Link>
+            ) : null}
           </h2>
           <p className="text-xs text-slate-500">
             {run.counts.passed} pass · {run.counts.failed} fail · {run.counts.running} running · {run.counts.error} in error · {run.counts.pending} pending

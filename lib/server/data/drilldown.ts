@@ -313,6 +313,8 @@ export interface CompareRunChoice {
   displayName: string;
   label: string;
   hasResolve: boolean;
+  /** "complete" | "in-progress" | ...: a run still being generated is compared on the turns it has so far. */
+  status: string;
 }
 
 /** Runs on the benchmark for the comparison pickers, by model name then import order. */
@@ -321,7 +323,7 @@ export async function listCompareRuns(db: Database, actor: SessionUser | null, b
   const runs = await db.run.findMany({
     where: { benchmarkId },
     orderBy: [{ model: { name: "asc" } }, { importedAt: "asc" }, { id: "asc" }],
-    select: { id: true, label: true, hasResolve: true, model: { select: { name: true, displayName: true } } },
+    select: { id: true, label: true, hasResolve: true, status: true, model: { select: { name: true, displayName: true } } },
   });
-  return runs.map((run) => ({ id: run.id, model: run.model.name, displayName: run.model.displayName, label: run.label, hasResolve: run.hasResolve }));
+  return runs.map((run) => ({ id: run.id, model: run.model.name, displayName: run.model.displayName, label: run.label, hasResolve: run.hasResolve, status: run.status }));
 }
