@@ -339,7 +339,8 @@ export function planRecordedRun(
 
 // -- raw generation output -----------------------------------------------------------------------------------------
 
-function planGeneratedResponse(task: string, round: number, raw: string, turn: TurnSpec, hash: Hasher): ResponsePlan {
+/** Scores one raw answer of generation output exactly as an import of the response file would (live scoring reuses it). */
+export function planGeneratedResponse(task: string, round: number, raw: string, turn: TurnSpec, hash: Hasher): ResponsePlan {
   const scored = scoreResponse({ raw }, turn);
   const { nodeSelection, designPrinciple, workflowText } = scored.parsed;
   const inputFingerprint = hash(passJudgeInput(nodeSelection, designPrinciple, workflowText, turn));

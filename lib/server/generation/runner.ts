@@ -7,6 +7,7 @@ import "server-only";
 //   generateResponses(options) -> GenerationRun { items, turns, generated, skipped, failed, cancelled }
 //   ResponseItem: the official response file entry {id, category, task, answer1..N}
 //   responseItemsFrom(tasks, existing) -> ResponseItem[]     existing answers put in task order (resume)
+//   generateTurn(context, task, round, history) -> TurnRecord   one round (what a generate job item runs)
 
 import { turnKey } from "@/lib/benchmark/dataset";
 import { runAgenticTurn, type Attempt, type CallResult } from "@/lib/generation/attempts";
@@ -104,13 +105,77 @@ function describeFailure(outcome: Extract<ChatOutcome, { ok: false }>): string {
   return `${outcome.error.kind}${outcome.error.status !== null ? ` (HTTP ${outcome.error.status})` : ""}: ${outcome.error.message}`;
 }
 
+/** What one turn needs besides its task, round and history. */
+export interface TurnContext {
+  client: ChatClient;
+  mode: GenerationMode;
+  /** prompts/builder_prompt.txt (zero-shot). */
+  builderPrompt: string;
+  /** SKILL.md (agentic modes). */
+  skill?: string;
+  /** Turn specifications by "<Task>_<round>" (feedback mode's diagnostics). */
+  turns?: ReadonlyMap<string, ScoreTurn>;
+  /** Overrides of the official parameters (zero-shot defaults: ZERO_SHOT_PARAMS; agentic: none). */
+  params?: ChatParams;
+  signal?: AbortSignal;
+}
+
+/** Generates one round of a task after the given earlier exchanges: one call (zero-shot) or up to 5 attempts. */
+export function generateTurn(context: TurnContext, task: GenerationTask, round: number, history: readonly Exchange[]): Promise<TurnRecord> {
+  return context.mode === "zero-shot" ? zeroShotTurn(context, task, round, history) : agenticTurn(context, task, round, history);
+}
+
+async function zeroShotTurn(context: TurnContext, task: GenerationTask, round: number, history: readonly Exchange[]): Promise<TurnRecord> {
+  const { client, signal, mode } = context;
+  const params: ChatParams = { ...ZERO_SHOT_PARAMS, ...(context.params ?? {}) };
+  const started = performance.now();
+  const outcome = await client.complete(zeroShotMessages(context.builderPrompt, history, task.queries[round - 1] as string), { params, ...(signal ? { signal } : {}) });
+  const base = { task: task.task, round, mode, calls: 1, latencyMs: Math.round(performance.now() - started) };
+  if (!outcome.ok) return { ...base, ok: false, error: describeFailure(outcome) };
+  return { ...base, ok: true, raw: outcome.content, answer: storedAnswer(outcome.content) };
+}
+
+async function agenticTurn(context: TurnContext, task: GenerationTask, round: number, history: readonly Exchange[]): Promise<TurnRecord> {
+  const { client, signal, mode } = context;
+  const params: ChatParams = { ...(context.params ?? {}) };
+  const started = performance.now();
+  const base = { task: task.task, round, mode, calls: 0, latencyMs: 0 };
+  const prefix = contextPrefix(history.map((exchange, index) => ({ round: index + 1, query: exchange.query, answer: exchange.answer })));
+  if (!prefix.ok) return { ...base, ok: false, error: prefix.reason };
+  const complete = async (message: string): Promise<CallResult> => {
+    const outcome = await client.complete([{ role: "user", content: message }], { params, ...(signal ? { signal } : {}) });
+    if (outcome.ok) return { kind: "reply", content: outcome.content };
+    // A timeout stands for the official 300 s opencode timeout; any other failure is the official non-zero exit.
+    return outcome.error.kind === "timeout" ? { kind: "timeout", message: describeFailure(outcome) } : { kind: "error", message: describeFailure(outcome) };
+  };
+  const turnSpec = context.turns?.get(turnKey(task.task, round));
+  const result = await runAgenticTurn({
+    skill: context.skill ?? "",
+    round,
+    query: task.queries[round - 1] as string,
+    prefix: prefix.prefix,
+    feedback: mode === "feedback",
+    ...(turnSpec ? { turn: turnSpec } : {}),
+    complete,
+  });
+  const done = { ...base, calls: result.attempts.length + (result.ok ? 0 : 1), latencyMs: Math.round(performance.now() - started), attempts: result.attempts };
+  return result.ok ? { ...done, ok: true, answer: result.answer, accepted: result.accepted } : { ...done, ok: false, error: result.error };
+}
+
 export async function generateResponses(options: GenerationOptions): Promise<GenerationRun> {
   const { client, mode, signal } = options;
   const items = responseItemsFrom(options.tasks, options.existing);
   const turns: TurnRecord[] = [];
   const counts = { generated: 0, skipped: 0, failed: 0 };
-  const zeroShotParams: ChatParams = { ...ZERO_SHOT_PARAMS, ...(options.params ?? {}) };
-  const agenticParams: ChatParams = { ...(options.params ?? {}) };
+  const turnContext: TurnContext = {
+    client,
+    mode,
+    builderPrompt: options.builderPrompt,
+    ...(options.skill !== undefined ? { skill: options.skill } : {}),
+    ...(options.turns ? { turns: options.turns } : {}),
+    ...(options.params ? { params: options.params } : {}),
+    ...(signal ? { signal } : {}),
+  };
   let saving: Promise<void> = Promise.resolve();
 
   const finish = async (record: TurnRecord, index: number) => {
@@ -124,39 +189,6 @@ export async function generateResponses(options: GenerationOptions): Promise<Gen
     saving = saving.then(() => options.onTurn?.(record, snapshot));
     await saving;
   };
-
-  async function zeroShotTurn(task: GenerationTask, round: number, history: readonly Exchange[]): Promise<TurnRecord> {
-    const started = performance.now();
-    const outcome = await client.complete(zeroShotMessages(options.builderPrompt, history, task.queries[round - 1] as string), { params: zeroShotParams, ...(signal ? { signal } : {}) });
-    const base = { task: task.task, round, mode, calls: 1, latencyMs: Math.round(performance.now() - started) };
-    if (!outcome.ok) return { ...base, ok: false, error: describeFailure(outcome) };
-    return { ...base, ok: true, raw: outcome.content, answer: storedAnswer(outcome.content) };
-  }
-
-  async function agenticTurn(task: GenerationTask, round: number, history: readonly Exchange[]): Promise<TurnRecord> {
-    const started = performance.now();
-    const base = { task: task.task, round, mode, calls: 0, latencyMs: 0 };
-    const prefix = contextPrefix(history.map((exchange, index) => ({ round: index + 1, query: exchange.query, answer: exchange.answer })));
-    if (!prefix.ok) return { ...base, ok: false, error: prefix.reason };
-    const complete = async (message: string): Promise<CallResult> => {
-      const outcome = await client.complete([{ role: "user", content: message }], { params: agenticParams, ...(signal ? { signal } : {}) });
-      if (outcome.ok) return { kind: "reply", content: outcome.content };
-      // A timeout stands for the official 300 s opencode timeout; any other failure is the official non-zero exit.
-      return outcome.error.kind === "timeout" ? { kind: "timeout", message: describeFailure(outcome) } : { kind: "error", message: describeFailure(outcome) };
-    };
-    const turnSpec = options.turns?.get(turnKey(task.task, round));
-    const result = await runAgenticTurn({
-      skill: options.skill ?? "",
-      round,
-      query: task.queries[round - 1] as string,
-      prefix: prefix.prefix,
-      feedback: mode === "feedback",
-      ...(turnSpec ? { turn: turnSpec } : {}),
-      complete,
-    });
-    const done = { ...base, calls: result.attempts.length + (result.ok ? 0 : 1), latencyMs: Math.round(performance.now() - started), attempts: result.attempts };
-    return result.ok ? { ...done, ok: true, answer: result.answer, accepted: result.accepted } : { ...done, ok: false, error: result.error };
-  }
 
   // Per task: the next round to look at, the exchanges so far, and whether a turn is in flight or the task is over.
   const states = options.tasks.map(() => ({ next: 1, history: [] as Exchange[], busy: false, over: false }));
@@ -180,7 +212,7 @@ export async function generateResponses(options: GenerationOptions): Promise<Gen
     const task = options.tasks[index] as GenerationTask;
     const state = states[index] as (typeof states)[number];
     const round = state.next;
-    const record = mode === "zero-shot" ? await zeroShotTurn(task, round, state.history) : await agenticTurn(task, round, state.history);
+    const record = await generateTurn(turnContext, task, round, state.history);
     if (signal?.aborted && !record.ok) {
       state.over = true;
       return;

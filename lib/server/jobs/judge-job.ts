@@ -5,10 +5,11 @@ import { passJudgeItem, reachedPassJudge, resolveJudgeItem, type TestPosition } 
 import { officialSystemPrompt, type ChatMessage, type JudgeStage, type JudgeTestInput } from "@/lib/judge/protocol";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
-import { callCost, chatClientFor, loadEndpointConfig, redactKey, type EndpointConfig } from "../endpoints/endpoints";
-import { inputFingerprint, judgeIdentity, judgeSample, promptFingerprint, type ChatClient, type LlmErrorKind } from "../llm";
+import { callCost, redactKey } from "../endpoints/endpoints";
+import { inputFingerprint, judgeIdentity, judgeSample, promptFingerprint, type LlmErrorKind } from "../llm";
 import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
+import { coolDownFailure, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
 import { jobQueue, wakeWorker } from "./instance";
 import type { ItemUsage } from "./queue";
 import type { JobHandler } from "./worker";
@@ -185,44 +186,13 @@ export async function startJudgeJob(db: Database, actor: SessionUser, request: J
 }
 
 /** Worth another try later: the endpoint was busy, down or slow, or the lease was lost mid-call. */
-const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(["rate-limited", "server-error", "timeout", "connection", "malformed-response", "cancelled"]);
+export const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(["rate-limited", "server-error", "timeout", "connection", "malformed-response", "cancelled"]);
 
-interface ClientEntry {
-  config: EndpointConfig;
-  client: ChatClient;
-  /** Until when the endpoint asked us to wait (its last Retry-After): items leased meanwhile go back untried. */
-  coolDownUntil: number;
-}
-
-export interface JudgeHandlerOptions {
-  /** Client retries before the item fails back to the queue (default CLIENT_RETRIES). */
-  clientRetries?: number;
-  clientBackoffBaseMs?: number;
-}
+export type JudgeHandlerOptions = EndpointClientOptions;
 
 /** The worker's handler for judge items. Clients are shared per endpoint so its concurrency and rate limits hold. */
 export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
-  const clients = new Map<string, ClientEntry>();
-
-  async function clientFor(db: Database, endpointId: string): Promise<ClientEntry | null> {
-    const config = await loadEndpointConfig(db, endpointId);
-    if (!config) return null;
-    const cached = clients.get(endpointId);
-    if (cached && cached.config.updatedAt.getTime() === config.updatedAt.getTime()) return cached;
-    const entry: ClientEntry = {
-      config,
-      coolDownUntil: 0,
-      client: chatClientFor(config, {
-        ...(options.clientRetries !== undefined ? { maxRetries: options.clientRetries } : {}),
-        ...(options.clientBackoffBaseMs !== undefined ? { backoffBaseMs: options.clientBackoffBaseMs } : {}),
-        onRetryAfter: (delayMs) => {
-          entry.coolDownUntil = Math.max(entry.coolDownUntil, Date.now() + delayMs);
-        },
-      }),
-    };
-    clients.set(endpointId, entry);
-    return entry;
-  }
+  const clientFor = endpointClients(options);
 
   return {
     kind: JUDGE_JOB_KIND,
@@ -236,11 +206,8 @@ export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
       const payload = item.payload as JudgeItemPayload;
       const entry = await clientFor(db, params.endpointId);
       if (!entry) return { ok: false, failure: { message: "The endpoint was deleted.", retryable: false } };
-      const waitMs = entry.coolDownUntil - Date.now();
-      if (waitMs > 0) {
-        // Not a failed call: no request is sent, so the attempt is given back rather than spent.
-        return { ok: false, failure: { message: `rate-limited: the endpoint asked to wait ${Math.ceil(waitMs / 1000)} s`, retryable: true, retryAfterMs: waitMs, refund: true } };
-      }
+      const coolingDown = coolDownFailure(entry);
+      if (coolingDown) return { ok: false, failure: coolingDown };
       const sample = await judgeSample({ messages: payload.messages }, payload.sampleIndex, {
         client: entry.client,
         strict: params.strict,

@@ -5,11 +5,12 @@ import { createDatabaseClient, type Database } from "../db";
 import { serverEnv } from "../env";
 import { importJobHandler } from "../import/jobs";
 import { jobQueue, onWorkerWake } from "./instance";
+import { generateJobHandler } from "./generate-job";
 import { judgeJobHandler } from "./judge-job";
 import { JobWorker, type JobHandler, type WorkerOptions } from "./worker";
 
 export function jobHandlers(): JobHandler[] {
-  return [judgeJobHandler(), importJobHandler()];
+  return [judgeJobHandler(), importJobHandler(), generateJobHandler()];
 }
 
 export function createWorker(db: Database, options: WorkerOptions = {}): JobWorker {

@@ -32,6 +32,8 @@ export interface JobHandler {
   /** How many of this job's items may be leased at once across all workers, and which leases count against it. */
   capacity(db: Database, job: ActiveJob): Promise<{ filter: { endpointId?: string; kind?: string }; limit: number }>;
   run(context: ItemContext): Promise<ItemOutcome>;
+  /** Called once the item's outcome is recorded (done, retry, failed or lost), e.g. to close what the job works on. */
+  settled?(context: Omit<ItemContext, "signal">): Promise<void>;
 }
 
 export interface WorkerOptions {
@@ -208,6 +210,7 @@ export class JobWorker {
       // The lease expires and another worker takes the item over; the call cache keeps that free.
       this.log(`worker: could not record ${job.kind} item ${item.key}: ${error instanceof Error ? error.message : String(error)}`);
     }
+    await handler.settled?.({ db: this.db, job, item }).catch((error: unknown) => this.log(`worker: after ${job.kind} item ${item.key}: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   private async heartbeat(): Promise<void> {

@@ -1,0 +1,416 @@
+import "server-only";
+// The generate job: an item is one task of one generated run; it generates the task's remaining rounds in order
+// (stored rounds are history, never asked again) and commits each finished turn at once, in one transaction that
+// also checks the item's lease is still ours: the Response with its tags split as an import splits them, its
+// attempts, its live scoring (PassResult, Diagnostics, rule judge through the import's own code) and, when an LLM
+// judge was chosen, the judge items for it. Calls go through the database call cache, so an item taken over after a
+// crash replays a reply that had already arrived instead of paying for it again. A failed call fails its turn only:
+// the item is retried by the queue's policy and the task's later rounds wait for it.
+import { turnKey } from "@/lib/benchmark/dataset";
+import { buildTurnSpecs, type TurnSpec } from "@/lib/benchmark/turn";
+import type { Attempt } from "@/lib/generation/attempts";
+import type { Exchange } from "@/lib/generation/protocol";
+import { planGeneratedResponse } from "@/lib/import/plan";
+import { passJudgeItem } from "@/lib/judge/items";
+import { callCacheMaterial, type ChatParams } from "@/lib/judge/identity";
+import { officialSystemPrompt } from "@/lib/judge/protocol";
+import { CORE_VERSION } from "@/lib/workflow/version";
+import { insertRows } from "../bulk-insert";
+import type { Database } from "../db";
+import { callCost, redactKey } from "../endpoints/endpoints";
+import { afterRunGenerated } from "../evaluations/after-generation";
+import { GENERATE_JOB_KIND, type GenerateItemPayload, type GenerateJobParams, type GenerationOverrides } from "../evaluations/types";
+import { generateTurn, type GenerationTask, type TurnRecord } from "../generation/runner";
+import { sha256 } from "../hash";
+import { loadBenchmarkSource } from "../import/benchmark-source";
+import { responseRows } from "../import/write-import";
+import { promptFingerprint, type CallCache, type ChatClient, type ChatOutcome } from "../llm";
+import { databaseCallCache } from "./db-call-cache";
+import { coolDownFailure, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
+import { JUDGE_JOB_KIND, type JudgeItemPayload, type JudgeJobParams } from "./judge-job";
+import { NO_USAGE, type ItemUsage } from "./queue";
+import type { QueueTx } from "./sqlite-queue";
+import type { JobHandler } from "./worker";
+
+export { GENERATE_JOB_KIND };
+
+const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
+/** What an attempt's stored message says instead of repeating the skill text it carried. */
+export const SKILL_PLACEHOLDER = "[SKILL.md]";
+
+/** One model call of a turn, in call order (attempt i of an agentic turn is call i). */
+interface CallLog {
+  cached: boolean;
+  requests: number;
+  latencyMs: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+interface BenchmarkContext {
+  tasks: Map<string, { task: GenerationTask; turnIds: Map<number, string> }>;
+  turnSpecs: Map<string, TurnSpec>;
+  builderPrompt: string;
+  passPrompt: { system: string; fingerprint: string } | null;
+  judges: { id: string; label: string }[];
+  modelName: string;
+}
+
+class LeaseLost extends Error {
+  constructor() {
+    super("The item's lease was lost before the turn was stored; another worker carries on.");
+  }
+}
+
+function chatParams(overrides: GenerationOverrides): ChatParams {
+  return { ...(overrides.temperature !== undefined ? { temperature: overrides.temperature } : {}), ...(overrides.maxTokens !== undefined ? { max_tokens: overrides.maxTokens } : {}) };
+}
+
+/**
+ * The client a turn calls through: each call is looked up in the call cache first, under the call's content
+ * address plus the run and the call's number within the turn (so the runs of an evaluation, and the identical
+ * attempts of an agentic turn, are distinct samples), and a reply is stored the moment it arrives.
+ */
+function cachingClient(inner: ChatClient, cache: CallCache, scope: string, refresh: boolean, log: CallLog[]): ChatClient {
+  let callIndex = 0;
+  return {
+    endpoint: inner.endpoint,
+    model: inner.model,
+    params: inner.params,
+    concurrency: inner.concurrency,
+    usage: () => inner.usage(),
+    async complete(messages, options = {}): Promise<ChatOutcome> {
+      const params = { ...inner.params, ...(options.params ?? {}) };
+      const key = sha256(`${callCacheMaterial({ endpoint: inner.endpoint, model: inner.model, params, messages, sample: 0 })}\n${scope}:${callIndex++}`);
+      const hit = refresh ? null : await cache.get(key);
+      if (hit) {
+        log.push({ cached: true, requests: 0, latencyMs: 0, inputTokens: hit.usage?.promptTokens ?? 0, outputTokens: hit.usage?.completionTokens ?? 0 });
+        return { ok: true, content: hit.content, usage: hit.usage, finishReason: null, attempts: 0, latencyMs: 0 };
+      }
+      const outcome = await inner.complete(messages, options);
+      const usage = outcome.ok ? outcome.usage : null;
+      log.push({ cached: false, requests: outcome.attempts, latencyMs: outcome.latencyMs, inputTokens: usage?.promptTokens ?? 0, outputTokens: usage?.completionTokens ?? 0 });
+      if (outcome.ok) await cache.put(key, { content: outcome.content, usage: outcome.usage, storedAt: new Date().toISOString() });
+      return outcome;
+    },
+  };
+}
+
+/** Usage of a turn's calls; tokens and cost count paid calls only (a replayed reply costs nothing). */
+function turnUsage(calls: readonly CallLog[], price: (input: number, output: number) => number | null): ItemUsage {
+  const paid = calls.filter((call) => !call.cached);
+  const inputTokens = paid.reduce((sum, call) => sum + call.inputTokens, 0);
+  const outputTokens = paid.reduce((sum, call) => sum + call.outputTokens, 0);
+  return {
+    calls: paid.reduce((sum, call) => sum + call.requests, 0),
+    cachedCalls: calls.length - paid.length,
+    inputTokens,
+    outputTokens,
+    latencyMs: Math.round(calls.reduce((sum, call) => sum + call.latencyMs, 0)),
+    cost: paid.length > 0 ? price(inputTokens, outputTokens) : null,
+  };
+}
+
+async function loadContext(db: Database, params: GenerateJobParams): Promise<BenchmarkContext | string> {
+  const source = await loadBenchmarkSource(db, params.benchmarkId);
+  if (!source) return "The evaluation's benchmark was deleted.";
+  const tasks = await db.task.findMany({
+    where: { benchmarkId: params.benchmarkId },
+    select: { name: true, externalId: true, domain: { select: { name: true } }, turns: { orderBy: { round: "asc" }, select: { id: true, round: true, instruction: true } } },
+  });
+  const builderPrompt = source.prompts.find((prompt) => prompt.name === "builder_prompt")?.text;
+  if (params.mode === "zero-shot" && builderPrompt === undefined) return "The benchmark has no builder_prompt prompt.";
+  const passText = source.prompts.find((prompt) => prompt.name === "evaluation_pass_system")?.text;
+  const judges =
+    params.judge.kind === "llm" ? await db.modelEndpoint.findMany({ where: { id: { in: params.judge.endpointIds } }, select: { id: true, label: true } }) : [];
+  const evaluationRun = await db.run.findFirst({ where: { evaluationId: params.evaluationId }, select: { model: { select: { name: true } } } });
+  return {
+    tasks: new Map(
+      tasks.map((task) => [
+        task.name,
+        {
+          task: { id: task.externalId, category: task.domain.name, task: task.name, queries: task.turns.map((turn) => turn.instruction) },
+          turnIds: new Map(task.turns.map((turn) => [turn.round, turn.id])),
+        },
+      ]),
+    ),
+    turnSpecs: buildTurnSpecs(source.checkPass, source.checkResolve),
+    builderPrompt: builderPrompt ?? "",
+    passPrompt: passText === undefined ? null : { system: officialSystemPrompt(passText), fingerprint: promptFingerprint(passText) },
+    judges,
+    modelName: evaluationRun?.model.name ?? "model",
+  };
+}
+
+function attemptRows(record: TurnRecord, responseId: string, query: string, calls: readonly CallLog[], skill: string) {
+  const timing = (index: number) => {
+    const call = calls[index];
+    return { latencyMs: call ? Math.round(call.latencyMs) : null, inputTokens: call ? call.inputTokens : null, outputTokens: call ? call.outputTokens : null };
+  };
+  if (record.mode === "zero-shot") {
+    return [
+      {
+        responseId,
+        index: 1,
+        message: query,
+        raw: record.raw ?? record.answer ?? "",
+        outcome: "answered",
+        candidate: record.answer ?? null,
+        repairs: "[]",
+        issues: "[]",
+        diagnostics: "[]",
+        ...timing(0),
+      },
+    ];
+  }
+  return (record.attempts ?? []).map((attempt: Attempt, position) => ({
+    responseId,
+    index: attempt.index,
+    message: skill ? attempt.message.split(skill).join(SKILL_PLACEHOLDER) : attempt.message,
+    raw: attempt.raw,
+    outcome: attempt.outcome,
+    candidate: attempt.candidate,
+    repairs: JSON.stringify(attempt.repairs),
+    issues: JSON.stringify(attempt.issues),
+    diagnostics: JSON.stringify(attempt.diagnostics),
+    ...timing(position),
+  }));
+}
+
+/** Adds the pass-stage judge items of a new response to the run's judge job for this judge (made on first use). */
+async function appendJudgeItems(
+  tx: QueueTx,
+  input: { evaluationId: string; runId: string; responseId: string; judge: { id: string; label: string }; samples: number; createdBy: string | null; payload: Omit<JudgeItemPayload, "sampleIndex">; promptFingerprint: string },
+): Promise<void> {
+  const marker = `"evaluationId":${JSON.stringify(input.evaluationId)}`;
+  let job = await tx.job.findFirst({
+    where: { kind: JUDGE_JOB_KIND, runId: input.runId, endpointId: input.judge.id, status: { not: "cancelled" }, params: { contains: marker } },
+    select: { id: true, status: true },
+  });
+  if (!job) {
+    const params: JudgeJobParams & { evaluationId: string } = {
+      runId: input.runId,
+      stage: "pass",
+      samples: input.samples,
+      strict: false,
+      endpointId: input.judge.id,
+      judge: input.judge.label,
+      promptFingerprint: input.promptFingerprint,
+      evaluationId: input.evaluationId,
+    };
+    job = await tx.job.create({
+      data: { kind: JUDGE_JOB_KIND, params: JSON.stringify(params), createdBy: input.createdBy, runId: input.runId, endpointId: input.judge.id, status: "queued" },
+      select: { id: true, status: true },
+    });
+  }
+  const jobId = job.id;
+  const items = Array.from({ length: input.samples }, (_, sampleIndex) => ({
+    jobId,
+    key: `${input.responseId}:pass:0:s${sampleIndex}`,
+    payload: JSON.stringify({ ...input.payload, sampleIndex } satisfies JudgeItemPayload),
+  }));
+  await tx.jobItem.createMany({ data: items });
+  const reopen = job.status === "succeeded" || job.status === "failed";
+  await tx.job.update({ where: { id: jobId }, data: { itemCount: { increment: items.length }, ...(reopen ? { status: "running", finishedAt: null } : {}) } });
+}
+
+/**
+ * Closes a run whose generate items have all settled: "complete", or "failed" when a task's turn failed for good
+ * ("cancelled" runs stay so); then the evaluation once none of its runs is in progress. Returns whether this call
+ * closed the run (exactly one caller does).
+ */
+export async function settleGeneratedRun(db: Database, jobId: string, runId: string): Promise<boolean> {
+  const prefix = `${runId}:`;
+  const open = await db.jobItem.count({ where: { jobId, key: { startsWith: prefix }, status: { in: ["pending", "leased"] } } });
+  if (open > 0) return false;
+  const failed = await db.jobItem.count({ where: { jobId, key: { startsWith: prefix }, status: "failed" } });
+  const cancelled = await db.jobItem.count({ where: { jobId, key: { startsWith: prefix }, status: "cancelled" } });
+  const responseCount = await db.response.count({ where: { runId } });
+  const status = failed > 0 ? "failed" : cancelled > 0 ? "cancelled" : "complete";
+  const closed = await db.run.updateMany({ where: { id: runId, status: "in-progress" }, data: { status, responseCount } });
+  if (closed.count === 0) return false;
+  const run = await db.run.findUnique({ where: { id: runId }, select: { evaluationId: true } });
+  if (status !== "cancelled") await afterRunGenerated(db, runId);
+  if (run?.evaluationId) await settleEvaluation(db, run.evaluationId);
+  return true;
+}
+
+async function settleEvaluation(db: Database, evaluationId: string): Promise<void> {
+  const runs = await db.run.findMany({ where: { evaluationId }, select: { status: true } });
+  if (runs.length === 0 || runs.some((run) => run.status === "in-progress")) return;
+  const status = runs.every((run) => run.status === "complete") ? "succeeded" : runs.some((run) => run.status === "failed") ? "failed" : "cancelled";
+  await db.evaluation.updateMany({ where: { id: evaluationId, status: "running" }, data: { status, finishedAt: new Date() } });
+}
+
+export type GenerateHandlerOptions = EndpointClientOptions;
+
+export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHandler {
+  const clientFor = endpointClients(options);
+  const contexts = new Map<string, Promise<BenchmarkContext | string>>();
+  const contextFor = (db: Database, jobId: string, params: GenerateJobParams) => {
+    let context = contexts.get(jobId);
+    if (!context) {
+      context = loadContext(db, params);
+      contexts.set(jobId, context);
+      context.catch(() => contexts.delete(jobId));
+    }
+    return context;
+  };
+
+  return {
+    kind: GENERATE_JOB_KIND,
+    async capacity(db, job) {
+      if (!job.endpointId) return { filter: { kind: GENERATE_JOB_KIND }, limit: 1 };
+      const endpoint = await db.modelEndpoint.findUnique({ where: { id: job.endpointId }, select: { concurrency: true } });
+      return { filter: { endpointId: job.endpointId }, limit: endpoint?.concurrency ?? 1 };
+    },
+    async run({ db, job, item, signal }) {
+      const params = job.params as GenerateJobParams;
+      const payload = item.payload as GenerateItemPayload;
+      const context = await contextFor(db, job.id, params);
+      if (typeof context === "string") return { ok: false, failure: { message: context, retryable: false } };
+      const entry = await clientFor(db, params.endpointId);
+      if (!entry) return { ok: false, failure: { message: "The model endpoint was deleted.", retryable: false } };
+      const coolingDown = coolDownFailure(entry);
+      if (coolingDown) return { ok: false, failure: coolingDown };
+      const taskEntry = context.tasks.get(payload.task);
+      if (!taskEntry) return { ok: false, failure: { message: `${payload.task} is not a task of the benchmark.`, retryable: false } };
+      const run = await db.run.findUnique({ where: { id: payload.runId }, select: { status: true } });
+      if (!run || run.status !== "in-progress") return { ok: false, failure: { message: "The run is no longer in progress.", retryable: false } };
+
+      const { task, turnIds } = taskEntry;
+      const stored = await db.response.findMany({ where: { runId: payload.runId, turnId: { in: [...turnIds.values()] } }, select: { turnId: true, rawText: true } });
+      const storedByTurn = new Map(stored.map((response) => [response.turnId, response.rawText ?? ""]));
+      const cache = databaseCallCache(db);
+      const price = (input: number, output: number) => callCost(entry.config, input, output);
+      const history: Exchange[] = [];
+      let generated = 0;
+      let latencyMs = 0;
+      for (let round = 1; round <= task.queries.length; round++) {
+        const query = task.queries[round - 1] as string;
+        const turnId = turnIds.get(round);
+        if (!turnId) return { ok: false, failure: { message: `${turnKey(task.task, round)} has no turn row.`, retryable: false } };
+        const existing = storedByTurn.get(turnId);
+        if (existing !== undefined) {
+          history.push({ query, answer: existing });
+          continue;
+        }
+        const calls: CallLog[] = [];
+        const client = cachingClient(entry.client, cache, `generate:${params.evaluationId}:${payload.runNumber}:${turnKey(task.task, round)}`, job.refresh, calls);
+        const record = await generateTurn(
+          { client, mode: params.mode, builderPrompt: context.builderPrompt, skill: params.skill, turns: context.turnSpecs, params: chatParams(params.overrides), signal },
+          task,
+          round,
+          history,
+        );
+        const usage = turnUsage(calls, price);
+        latencyMs += usage.latencyMs ?? 0;
+        if (!record.ok || record.answer === undefined) {
+          const message = redactKey(`${turnKey(task.task, round)}: ${record.error ?? "no answer"}`, entry.config.apiKey);
+          const coolDown = entry.coolDownUntil - Date.now();
+          return { ok: false, failure: { message, retryable: !/^client-error/.test(record.error ?? ""), retryAfterMs: coolDown > 0 ? coolDown : null, usage } };
+        }
+        const spec = context.turnSpecs.get(turnKey(task.task, round));
+        if (!spec) return { ok: false, failure: { message: `${turnKey(task.task, round)} has no turn specification.`, retryable: false } };
+        try {
+          await storeTurn(db, { job, params, payload, item, context, record, spec, turnId, query, calls, usage });
+        } catch (error) {
+          if (error instanceof LeaseLost) return { ok: false, failure: { message: error.message, retryable: true } };
+          throw error;
+        }
+        generated += 1;
+        history.push({ query, answer: record.answer });
+      }
+      return { ok: true, result: { generated, kept: stored.length }, usage: { ...NO_USAGE, latencyMs } };
+    },
+    async settled({ db, job, item }) {
+      const payload = item.payload as GenerateItemPayload;
+      await settleGeneratedRun(db, job.id, payload.runId);
+    },
+  };
+}
+
+interface StoreTurnInput {
+  job: { id: string };
+  params: GenerateJobParams;
+  payload: GenerateItemPayload;
+  item: { id: string; leaseOwner: string };
+  context: BenchmarkContext;
+  record: TurnRecord;
+  spec: TurnSpec;
+  turnId: string;
+  query: string;
+  calls: readonly CallLog[];
+  usage: ItemUsage;
+}
+
+/** Stores one finished turn with its attempts, scoring and judge items, only while the item's lease is ours. */
+async function storeTurn(db: Database, input: StoreTurnInput): Promise<void> {
+  const { params, payload, record, spec, turnId, usage } = input;
+  const answer = record.answer as string;
+  const now = new Date();
+  const plan = planGeneratedResponse(spec.task, spec.round, answer, spec, sha256);
+  const rows = responseRows(payload.runId, new Map([[plan.turnKey, turnId]]), [plan], now);
+  const responseRow = rows.responses[0]!;
+  const responseId = responseRow.id;
+  const passRow = rows.passResults[0]!;
+  passRow.coreVersion = CORE_VERSION;
+  const attempts = attemptRows(record, responseId, input.query, input.calls, params.skill);
+  const reachedJudge = plan.pass.officialFailStep === null && plan.nodeSelection !== null && plan.designPrinciple !== null && plan.workflow !== null;
+  const judgePayload =
+    params.judge.kind === "llm" && reachedJudge && input.context.passPrompt
+      ? (() => {
+          const question = passJudgeItem(
+            {
+              model: input.context.modelName,
+              task: spec.task,
+              round: spec.round,
+              nodeSelection: plan.nodeSelection as string,
+              designPrinciple: plan.designPrinciple as string,
+              workflow: plan.workflow as string,
+              keyNodes: spec.keyNodes,
+              recorded: null,
+            },
+            input.context.passPrompt.system,
+          );
+          return { responseId, casePosition: 0, messages: question.messages, inputMaterial: question.inputMaterial };
+        })()
+      : null;
+
+  await db.$transaction(async (tx) => {
+    const held = await tx.jobItem.count({ where: { id: input.item.id, leaseOwner: input.item.leaseOwner, status: "leased" } });
+    if (held === 0) throw new LeaseLost();
+    // The unique (runId, turnId) makes a second copy impossible; this check keeps the first one quietly.
+    const present = await tx.response.findUnique({ where: { runId_turnId: { runId: payload.runId, turnId } }, select: { id: true } });
+    if (present) return;
+    await insertRows(tx, "Response", [{ ...responseRow, generatedAt: now, generationMs: record.latencyMs, accepted: record.mode === "zero-shot" ? null : (record.accepted ?? null) }]);
+    await insertRows(tx, "PassResult", rows.passResults);
+    await insertRows(tx, "Diagnostic", rows.diagnostics);
+    await insertRows(tx, "JudgeVerdict", rows.judges);
+    await tx.generationAttempt.createMany({ data: attempts });
+    await tx.run.update({ where: { id: payload.runId }, data: { responseCount: { increment: 1 } } });
+    // The turn's usage lands with the turn, so the evaluation's cost so far is right while the item still runs.
+    const increments = {
+      calls: { increment: usage.calls },
+      cachedCalls: { increment: usage.cachedCalls },
+      inputTokens: { increment: usage.inputTokens },
+      outputTokens: { increment: usage.outputTokens },
+    };
+    await tx.jobItem.update({ where: { id: input.item.id }, data: increments });
+    await tx.job.update({ where: { id: input.job.id }, data: { ...increments, ...(usage.cost !== null ? { cost: { increment: usage.cost } } : {}) } });
+    if (judgePayload && params.judge.kind === "llm" && input.context.passPrompt) {
+      for (const judge of input.context.judges) {
+        await appendJudgeItems(tx, {
+          evaluationId: params.evaluationId,
+          runId: payload.runId,
+          responseId,
+          judge,
+          samples: params.judge.samples ?? 1,
+          createdBy: null,
+          payload: judgePayload,
+          promptFingerprint: input.context.passPrompt.fingerprint,
+        });
+      }
+    }
+  }, TX_OPTIONS);
+}
