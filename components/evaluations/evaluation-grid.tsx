@@ -4,7 +4,12 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { tableStyles } from "@/components/ui/styles";
-import type { GridCell as GridCellView, GridCellState, GridRow as GridRowView } from "@/lib/generation/progress-grid";
+import type { ProgressCell as GridCellView, ProgressCellState as GridCellState } from "@/lib/server/evaluations/get-evaluation-progress";
+
+interface GridRowView {
+  task: string;
+  cells: GridCellView[];
+}
 
 const STATE_CLASS: Record<GridCellState, string> = {
   pending: "border border-dashed border-slate-300 text-slate-500 dark:border-slate-600 dark:text-slate-400",

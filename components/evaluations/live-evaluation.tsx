@@ -9,7 +9,7 @@ import { formatUsd } from "@/components/jobs/job-card";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { buttonStyles, cardStyles } from "@/components/ui/styles";
-import type { EvaluationProgress } from "@/lib/server/data/evaluation-progress";
+import type { EvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { EvaluationGrid, GridLegend } from "./evaluation-grid";
 
 export const POLL_INTERVAL_MS = 2_000;
@@ -53,39 +53,48 @@ function CancelButton({ evaluationId, onDone }: { evaluationId: string; onDone: 
   );
 }
 
-export function LiveEvaluation({ initial, mayControl, benchmarkParam }: { initial: EvaluationProgress; mayControl: boolean; benchmarkParam: string }) {
+/** Header facts the page knows once (they do not change while the evaluation runs). */
+export interface EvaluationContext {
+  benchmarkName: string;
+  /** What links carry as ?benchmark=. */
+  benchmarkParam: string;
+  /** The generated runs' model name, for the comparison link; null once unknown. */
+  modelName: string | null;
+}
+
+export function LiveEvaluation({ initial, mayControl, context }: { initial: EvaluationProgress; mayControl: boolean; context: EvaluationContext }) {
   const queryClient = useQueryClient();
-  const id = initial.evaluation.id;
+  const id = initial.evaluationId;
   const { data, error } = useQuery({
     queryKey: ["evaluation", id],
     queryFn: () => fetchProgress(id),
     initialData: initial,
     staleTime: 0,
-    refetchInterval: (query) => (query.state.data?.active === false ? false : POLL_INTERVAL_MS),
+    refetchInterval: (query) => (query.state.data && query.state.data.status !== "running" ? false : POLL_INTERVAL_MS),
   });
   const progress = data ?? initial;
-  const { evaluation, counts, usage } = progress;
-  const total = counts.pending + counts.running + counts.passed + counts.failed + counts.error;
+  const { counts, usage } = progress;
+  const active = progress.status === "running";
   const stored = counts.passed + counts.failed;
-  const leaderboardHref = `/${benchmarkParam ? `?benchmark=${encodeURIComponent(benchmarkParam)}` : ""}`;
+  const leaderboardHref = `/${context.benchmarkParam ? `?benchmark=${encodeURIComponent(context.benchmarkParam)}` : ""}`;
 
   return (
     <div className="space-y-6">
       {error ? <p className="text-sm text-amber-700 dark:text-amber-400">{error.message} Retrying.</p> : null}
-      <section className={`${cardStyles} space-y-3`} aria-label="Progress" aria-live="polite" data-testid="evaluation-summary" data-status={evaluation.status}>
+      <section className={`${cardStyles} space-y-3`} aria-label="Progress" aria-live="polite" data-testid="evaluation-summary" data-status={progress.status}>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="flex items-center gap-2">
-            <Badge tone={STATUS_TONES[evaluation.status] ?? "neutral"}>{evaluation.status}</Badge>
-            <span className="text-sm text-slate-600 dark:text-slate-400">
-              {stored} of {total} turns stored · {counts.passed} pass · {counts.failed} fail
+            <Badge tone={STATUS_TONES[progress.status] ?? "neutral"}>{progress.status}</Badge>
+            <span className="text-sm text-slate-600 dark:text-slate-400" data-testid="evaluation-counts">
+              {stored} of {counts.turns} turns stored · {counts.passed} pass · {counts.failed} fail
               {counts.running ? ` · ${counts.running} running` : ""}
               {counts.error ? ` · ${counts.error} in error` : ""}
             </span>
           </p>
-          {mayControl && progress.active ? <CancelButton evaluationId={id} onDone={() => void queryClient.invalidateQueries({ queryKey: ["evaluation", id] })} /> : null}
+          {mayControl && active ? <CancelButton evaluationId={id} onDone={() => void queryClient.invalidateQueries({ queryKey: ["evaluation", id] })} /> : null}
         </div>
         <div className="max-w-xl">
-          <ProgressBar label="Turns stored" value={stored} max={Math.max(total, 1)} />
+          <ProgressBar label="Turns stored" value={stored} max={Math.max(counts.turns, 1)} />
         </div>
         <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="evaluation-usage">
           <div>
@@ -106,42 +115,40 @@ export function LiveEvaluation({ initial, mayControl, benchmarkParam }: { initia
           <div>
             <dt className="text-xs uppercase tracking-wide text-slate-500">Cost so far</dt>
             <dd className="tabular-nums" title="Counted for endpoints with prices">
-              {formatUsd(usage.cost)}
+              {usage.cost === null ? "— (no prices set)" : formatUsd(usage.cost)}
             </dd>
           </div>
         </dl>
         <nav aria-label="Related pages" className="flex flex-wrap gap-3 text-sm">
           <Link href={leaderboardHref} className="text-brand-600 hover:underline dark:text-brand-500">
-            Leaderboard of {evaluation.benchmark.name}
+            Leaderboard of {context.benchmarkName}
           </Link>
-          {mayControl && evaluation.jobId ? (
-            <Link href={`/jobs/${evaluation.jobId}`} className="text-brand-600 hover:underline dark:text-brand-500">
-              Generation job
+          {mayControl && progress.jobId ? (
+            <Link href={`/jobs/${progress.jobId}`} className="text-brand-600 hover:underline dark:text-brand-500">
+              Generation job{progress.jobStatus ? ` (${progress.jobStatus})` : ""}
             </Link>
           ) : null}
-          {mayControl
-            ? progress.judgeJobIds.map((jobId, index) => (
-                <Link key={jobId} href={`/jobs/${jobId}`} className="text-brand-600 hover:underline dark:text-brand-500">
-                  Judge job {index + 1}
-                </Link>
-              ))
-            : null}
+          {mayControl ? (
+            <Link href="/jobs" className="text-brand-600 hover:underline dark:text-brand-500">
+              All jobs (judging included)
+            </Link>
+          ) : null}
         </nav>
       </section>
 
       <GridLegend />
 
       {progress.runs.map((run) => (
-        <section key={run.id} aria-labelledby={`run-${run.id}`} className="space-y-2" data-testid="evaluation-run">
-          <h2 id={`run-${run.id}`} className="flex flex-wrap items-center gap-2 text-lg font-semibold">
+        <section key={run.runId} aria-labelledby={`run-${run.runId}`} className="space-y-2" data-testid="evaluation-run">
+          <h2 id={`run-${run.runId}`} className="flex flex-wrap items-center gap-2 text-lg font-semibold">
             Run {run.runNumber}
             <Badge tone={run.status === "in-progress" ? "info" : run.status === "complete" ? "good" : "neutral"}>{RUN_STATUS_TEXT[run.status] ?? run.status}</Badge>
-            <Link href={`/runs/${run.id}`} className="text-sm font-normal text-brand-600 hover:underline dark:text-brand-500">
+            <Link href={`/runs/${run.runId}`} className="text-sm font-normal text-brand-600 hover:underline dark:text-brand-500">
               Open the run ({run.label})
             </Link>
-            {evaluation.model ? (
+            {context.modelName ? (
               <Link
-                href={`/compare?${new URLSearchParams({ ...(benchmarkParam ? { benchmark: benchmarkParam } : {}), a: evaluation.model.name, runA: run.id, b: evaluation.model.name })}`}
+                href={`/compare?${new URLSearchParams({ ...(context.benchmarkParam ? { benchmark: context.benchmarkParam } : {}), a: context.modelName, runA: run.runId, b: context.modelName })}`}
                 className="text-sm font-normal text-brand-600 hover:underline dark:text-brand-500"
               >
                 Compare with another run
@@ -151,7 +158,7 @@ export function LiveEvaluation({ initial, mayControl, benchmarkParam }: { initia
           <p className="text-xs text-slate-500">
             {run.counts.passed} pass · {run.counts.failed} fail · {run.counts.running} running · {run.counts.error} in error · {run.counts.pending} pending
           </p>
-          <EvaluationGrid rows={run.rows} label={`Run ${run.runNumber}`} />
+          <EvaluationGrid rows={run.tasks} label={`Run ${run.runNumber}`} />
         </section>
       ))}
     </div>

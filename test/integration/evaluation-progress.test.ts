@@ -1,10 +1,11 @@
-// The evaluation page's read models on a real database: the live task × round grid and usage of a started
-// evaluation as turns arrive, the attempt timeline of a generated turn, and the "in progress" marks of its runs on the
+// The evaluation pages' read models on a real database: the grid and usage contract the live page renders (the
+// evaluation service's progress) as turns arrive, the list's cost per evaluation, the attempt timeline of a generated turn, and the "in progress" marks of its runs on the
 // leaderboard and the task matrix.
 import { beforeAll, describe, expect, it } from "vitest";
 import { CORE_VERSION } from "@/lib/workflow/version";
 import { getTaskMatrix } from "@/lib/server/data/drilldown";
-import { evaluationCosts, getEvaluationProgress } from "@/lib/server/data/evaluation-progress";
+import { evaluationCosts } from "@/lib/server/data/evaluations";
+import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { listGenerationAttempts } from "@/lib/server/data/generation-attempts";
 import { loadLeaderboard } from "@/lib/server/data/leaderboard";
 import { listRunResponses } from "@/lib/server/data/responses";
@@ -50,8 +51,8 @@ describe.skipIf(!benchmarkDir)(`evaluation progress${benchmarkDir ? "" : ` (skip
     expect(empty).not.toBeNull();
     const turnCount = await db.turn.count({ where: { benchmarkId } });
     expect(empty!.runs).toHaveLength(2);
-    expect(empty!.counts).toEqual({ pending: 2 * turnCount, running: 0, passed: 0, failed: 0, error: 0 });
-    expect(empty!.active).toBe(true);
+    expect(empty!.counts).toEqual({ turns: 2 * turnCount, pending: 2 * turnCount, running: 0, passed: 0, failed: 0, error: 0 });
+    expect(empty!.status).toBe("running");
 
     const [run1] = runIds as [string, string];
     const passed = await storeTurn(run1, firstTask.name, 1, true, null);
@@ -61,20 +62,18 @@ describe.skipIf(!benchmarkDir)(`evaluation progress${benchmarkDir ? "" : ` (skip
     await db.job.update({ where: { id: jobId }, data: { calls: 7, inputTokens: 1000, outputTokens: 250, cost: 0.002 } });
 
     const progress = await getEvaluationProgress(db, viewer, evaluationId);
-    const run = progress!.runs.find((candidate) => candidate.id === run1)!;
-    const row = run.rows.find((candidate) => candidate.task === firstTask.name)!;
+    const run = progress!.runs.find((candidate) => candidate.runId === run1)!;
+    const row = run.tasks.find((candidate) => candidate.task === firstTask.name)!;
     expect(row.cells.slice(0, 3).map((cell) => [cell.state, cell.responseId, cell.failStep])).toEqual([
       ["passed", passed, null],
       ["failed", failed, "step_1_2"],
       ["running", null, null],
     ]);
-    const errored = run.rows.find((candidate) => candidate.task === secondTask.name)!;
+    const errored = run.tasks.find((candidate) => candidate.task === secondTask.name)!;
     expect(errored.cells[0]).toMatchObject({ state: "error", error: "HTTP 500 from the endpoint" });
     expect(run.counts).toMatchObject({ passed: 1, failed: 1, running: 1, error: 1 });
     expect(progress!.counts.pending).toBe(2 * turnCount - 4);
     expect(progress!.usage).toEqual({ calls: 7, cachedCalls: 0, inputTokens: 1000, outputTokens: 250, cost: 0.002 });
-    // A user id is not shown to anonymous readers.
-    expect((await getEvaluationProgress(db, null, evaluationId))!.evaluation.createdBy).toBeNull();
 
     const view = await getEvaluation(db, viewer, evaluationId);
     expect((await evaluationCosts(db, viewer, [view!])).get(evaluationId)).toBeCloseTo(0.002, 6);

@@ -7,7 +7,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { can } from "@/lib/auth/roles";
 import { formatDateTime } from "@/lib/format";
 import { database } from "@/lib/server/db";
-import { getEvaluationProgress } from "@/lib/server/data/evaluation-progress";
+import { getEvaluation } from "@/lib/server/evaluations/get-evaluation";
+import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";
 
@@ -27,9 +28,8 @@ export default async function EvaluationPage({ params }: PageProps<"/evaluations
   const { id } = await params;
   const user = await requirePagePermission("read", `/evaluations/${encodeURIComponent(id)}`);
   const db = database();
-  const progress = await getEvaluationProgress(db, user, id);
-  if (!progress) notFound();
-  const { evaluation } = progress;
+  const [evaluation, progress] = await Promise.all([getEvaluation(db, user, id), getEvaluationProgress(db, user, id)]);
+  if (!evaluation || !progress) notFound();
   const selection = await selectBenchmark(db, user, evaluation.benchmark.id);
   const mode = MODE_CHOICES.find((choice) => choice.value === evaluation.mode);
   const model = evaluation.model?.displayName ?? evaluation.endpoint?.model ?? "deleted endpoint";
@@ -56,7 +56,11 @@ export default async function EvaluationPage({ params }: PageProps<"/evaluations
           </>
         }
       />
-      <LiveEvaluation initial={progress} mayControl={user !== null && can(user.role, "runJobs")} benchmarkParam={selection.param} />
+      <LiveEvaluation
+        initial={progress}
+        mayControl={user !== null && can(user.role, "runJobs")}
+        context={{ benchmarkName: evaluation.benchmark.name, benchmarkParam: selection.param, modelName: evaluation.model?.name ?? null }}
+      />
     </div>
   );
 }

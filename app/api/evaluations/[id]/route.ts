@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { database } from "@/lib/server/db";
-import { getEvaluationProgress } from "@/lib/server/data/evaluation-progress";
+import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { checkAccess } from "@/lib/server/session";
 
 export const dynamic = "force-dynamic";
