@@ -60,7 +60,7 @@ async function startGenerationStub(): Promise<void> {
   const { startOpenAIStub } = await import("../test/support/openai-stub");
   const { generationStubHandler } = await import("../test/support/generation-stub");
   // Lives as long as this process, which stays up while it serves the app; each reply waits a little so the grid fills visibly.
-  const stub = await startOpenAIStub(generationStubHandler(200), { record: false });
+  const stub = await startOpenAIStub(generationStubHandler(400), { record: false });
   const env = await setup({ log: () => undefined });
   const db = createDatabaseClient(env.DATABASE_URL);
   try {
