@@ -101,6 +101,17 @@ function StageResult({ title, result, nameA, nameB, unit, testId }: { title: str
   );
 }
 
+/** One side's pass verdict on a turn, in words, opening its response. */
+function PassCell({ responseId, passed }: { responseId: string; passed: boolean }) {
+  return (
+    <td className={tableStyles.td}>
+      <Link prefetch={false} href={`/responses/${encodeURIComponent(responseId)}`} className="hover:underline">
+        {passed ? "✓ pass" : "✗ fail"}
+      </Link>
+    </td>
+  );
+}
+
 function ModelSelect({ name, label, runs, value }: { name: string; label: string; runs: CompareRunChoice[]; value: string }) {
   const models = [...new Map(runs.map((run) => [run.model, run])).values()];
   return (
@@ -260,16 +271,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                             {turn.task} round {turn.round}
                             {turn.passA !== turn.passB ? <span className="ml-2 text-xs text-amber-800 dark:text-amber-300">differs</span> : null}
                           </td>
-                          <td className={tableStyles.td}>
-                            <Link prefetch={false} href={`/responses/${encodeURIComponent(turn.responseA)}`} className="hover:underline">
-                              {turn.passA ? "✓ pass" : "✗ fail"}
-                            </Link>
-                          </td>
-                          <td className={tableStyles.td}>
-                            <Link prefetch={false} href={`/responses/${encodeURIComponent(turn.responseB)}`} className="hover:underline">
-                              {turn.passB ? "✓ pass" : "✗ fail"}
-                            </Link>
-                          </td>
+                          <PassCell responseId={turn.responseA} passed={turn.passA} />
+                          <PassCell responseId={turn.responseB} passed={turn.passB} />
                         </tr>
                       ))}
                     </tbody>
