@@ -10,6 +10,8 @@ import { signIn } from "./support";
 const SHARED = process.env.C2W_BENCHMARK_DIR ?? path.resolve(__dirname, "..", "..", "shared", "chat2workflow");
 const STUB_ENDPOINT = "Loopback generation stub (not a model)";
 const STUB_MODEL = "loopback-stub_fixed-workflow";
+// Screenshots for the README (git-ignored here; copies live in docs/screenshots).
+const SCREENSHOTS = path.resolve(__dirname, "screenshots", "evaluation");
 
 test.describe("evaluating a model endpoint from the UI", () => {
   test.skip(!existsSync(path.join(SHARED, ".agents", "skills", "chat2workflow", "SKILL.md")), `Chat2Workflow benchmark (with its agentic skill) not found at ${SHARED}`);
@@ -30,7 +32,8 @@ test.describe("evaluating a model endpoint from the UI", () => {
     await form.getByLabel("Number of runs").fill("1");
     await form.getByRole("button", { name: "Start the evaluation" }).click();
 
-    await expect(page).toHaveURL(/\/evaluations\/[^/]+$/, { timeout: 30_000 });
+    // The evaluation's own page (not the form's /evaluations/new, which also matches a looser pattern).
+    await expect(page).toHaveURL(/\/evaluations\/(?!new$)[^/]+$/, { timeout: 30_000 });
     const evaluationUrl = page.url();
     const grid = page.getByTestId("evaluation-grid");
     await expect(grid).toBeVisible();
@@ -44,6 +47,7 @@ test.describe("evaluating a model endpoint from the UI", () => {
     await expect(stored).toHaveCount(79);
     await expect(stored.first()).toHaveText(/✓ pass|✗ /);
     await expect(page.getByTestId("evaluation-usage")).not.toContainText(/^Calls0/);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "evaluation-grid.png") });
 
     // A generated agentic turn's attempts: the tagless first reply, then the fenced one repaired and accepted.
     await stored.first().click();
@@ -57,6 +61,8 @@ test.describe("evaluating a model endpoint from the UI", () => {
     await expect(tabs.nth(1)).toHaveAttribute("aria-selected", "true");
     await expect(timeline.getByTestId("attempt-2")).toContainText("Code fence stripped");
     await expect(timeline.getByTestId("attempt-2").getByTestId("text-diff").first()).toContainText("```json");
+    await timeline.scrollIntoViewIfNeeded();
+    await timeline.screenshot({ path: path.join(SCREENSHOTS, "attempt-timeline.png") });
     // Keyboard: the arrow keys move between attempts.
     await tabs.nth(1).focus();
     await page.keyboard.press("ArrowLeft");

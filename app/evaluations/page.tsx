@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { formatUsd } from "@/components/jobs/job-card";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { buttonStyles, tableStyles } from "@/components/ui/styles";
 import { can } from "@/lib/auth/roles";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime, formatUsd } from "@/lib/format";
 import { database } from "@/lib/server/db";
 import { evaluationCosts } from "@/lib/server/data/evaluations";
 import { listEvaluations } from "@/lib/server/evaluations/list-evaluations";
