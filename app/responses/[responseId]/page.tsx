@@ -158,7 +158,8 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
   const appName = difyAppName(detail.turn.task.name, detail.turn.round);
   const graph = view.original.view ?? view.repaired.view;
   const isRepaired = view.original.view === null && view.repaired.view !== null;
-  const attempts = detail.run.origin === "generated" ? await listGenerationAttempts(database(), user, detail.id) : [];
+  // In a blind review the attempts (their outcomes and checks) stay hidden with the verdicts.
+  const attempts = detail.run.origin === "generated" && !judgesHidden ? await listGenerationAttempts(database(), user, detail.id) : [];
 
   return (
     <div className="space-y-8">

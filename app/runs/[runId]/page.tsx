@@ -91,7 +91,7 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
             ) : null}
             {run.benchmark.name} · {run.origin}
             {run.generationMode ? ` (${run.generationMode})` : ""}
-            {run.evaluationId && mayJudge ? (
+            {run.evaluationId ? (
               <>
                 {" "}
                 · <Link href={`/evaluations/${run.evaluationId}`} className="text-brand-600 hover:underline dark:text-brand-500">its evaluation</Link>
