@@ -61,8 +61,9 @@ test.describe("evaluating a model endpoint from the UI", () => {
     await expect(tabs.nth(1)).toHaveAttribute("aria-selected", "true");
     await expect(timeline.getByTestId("attempt-2")).toContainText("Code fence stripped");
     await expect(timeline.getByTestId("attempt-2").getByTestId("text-diff").first()).toContainText("```json");
-    await timeline.scrollIntoViewIfNeeded();
-    await timeline.screenshot({ path: path.join(SCREENSHOTS, "attempt-timeline.png") });
+    // Below the sticky header: the timeline's heading at the top of the window.
+    await timeline.evaluate((element) => window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - 80));
+    await page.screenshot({ path: path.join(SCREENSHOTS, "attempt-timeline.png") });
     // Keyboard: the arrow keys move between attempts.
     await tabs.nth(1).focus();
     await page.keyboard.press("ArrowLeft");

@@ -77,11 +77,18 @@ function AttemptPanel({ attempt }: { attempt: TimelineAttempt }) {
         {attempt.repairs.length === 0 ? (
           <p className="text-slate-600 dark:text-slate-400">{attempt.candidate === null ? "None: the reply had no workflow to repair." : "None: the answer needed no repair."}</p>
         ) : (
-          attempt.repairs.map((repair, i) => <TextDiffView key={i} diff={repair.diff} label={`${i + 1}. ${REPAIR_LABELS[repair.code] ?? repair.code}`} />)
+          attempt.repairs.map((repair, i) => (
+            <TextDiffView
+              key={i}
+              diff={repair.diff}
+              label={`${i + 1}. ${REPAIR_LABELS[repair.code] ?? repair.code}${attempt.repairs.length === 1 ? " (the whole change from the raw answer to the candidate)" : ""}`}
+            />
+          ))
         )}
       </section>
 
-      {attempt.diff ? (
+      {/* With one repair its diff above is already the whole change. */}
+      {attempt.diff && attempt.repairs.length !== 1 ? (
         <section aria-label={`Raw answer against the repaired candidate, attempt ${attempt.index}`}>
           <h4 className="font-medium">Raw answer → repaired candidate</h4>
           <TextDiffView diff={attempt.diff} label="All repairs together" />
