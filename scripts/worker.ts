@@ -1,4 +1,4 @@
-// `npm run worker`: runs a job worker as its own process (judging, imports) until SIGINT/SIGTERM; several may run at
+// `npm run worker`: runs a job worker as its own process (judging, imports, generation) until SIGINT/SIGTERM; several may run at
 // once against one database. Flags: --database URL, --once (exit when no job has work left), --lease-ms, --poll-ms.
 import { createDatabaseClient } from "@/lib/server/db";
 import { createWorker } from "@/lib/server/jobs/runtime";
@@ -6,7 +6,7 @@ import { commandLineEnv, parseCommandLine, prepareDatabase, runCommandLine, usag
 
 const USAGE = `Usage: npm run worker -- [--database URL] [--once] [--lease-ms N] [--poll-ms N]
 
-Runs queued jobs (judging, imports) from the database. Start the web server with IN_PROCESS_WORKER=false when
+Runs queued jobs (judging, imports, generation) from the database. Start the web server with IN_PROCESS_WORKER=false when
 workers run separately. A worker that dies leaves its items leased until the lease expires; another worker then
 takes them over, and the call cache keeps replies already received from being paid for again.`;
 

@@ -41,4 +41,6 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/api/search/route.ts#GET": "read",
   "app/api/review/matching/route.ts#GET": "manageQueues",
   "app/responses/[responseId]/coze/route.ts#GET": "read",
+  "app/runs/[runId]/download/responses/route.ts#GET": "read",
+  "app/runs/[runId]/download/pass-records/route.ts#GET": "read",
 };

@@ -1,5 +1,6 @@
 // The evaluation service on a real database: starting creates the evaluation, its model, in-progress generated runs
 // and one generate job with an item per (run, task); bad requests create nothing; roles are enforced.
+import path from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AuthorizationError } from "@/lib/server/authz";
 import { cancelEvaluation } from "@/lib/server/evaluations/cancel-evaluation";
@@ -88,5 +89,19 @@ describe.skipIf(!benchmarkDir)(`the evaluation service${benchmarkDir ? "" : ` (s
     expect((await db.job.findUniqueOrThrow({ where: { id: started.jobId } })).status).toBe("cancelled");
     expect((await db.run.findFirstOrThrow({ where: { evaluationId: started.evaluationId } })).status).toBe("cancelled");
     expect((await cancelEvaluation(db, researcher, started.evaluationId)).ok).toBe(false);
+  });
+});
+
+describe("evaluations of the demo benchmark", () => {
+  const db = testDatabase();
+
+  it("start in every mode: the demo benchmark has the prompts and a stand-in skill text", async () => {
+    await emptyDatabase(db);
+    const demo = await importBenchmarkOnly(db, path.resolve(__dirname, "../../prisma/demo/benchmark"));
+    const endpointId = await stubEndpoint(db, "http://127.0.0.1:9/v1");
+    for (const mode of ["zero-shot", "agentic", "feedback"] as const) {
+      const started = await startEvaluation(db, researcher, { benchmarkId: demo, endpointId, mode, judge: { kind: "llm", endpointIds: [endpointId] } });
+      expect(started).toMatchObject({ ok: true });
+    }
   });
 });

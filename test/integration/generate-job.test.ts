@@ -7,17 +7,20 @@ import { turnKey } from "@/lib/benchmark/dataset";
 import type { RunRecord } from "@/lib/benchmark/runs";
 import { RULE_JUDGE_ID } from "@/lib/import/plan";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
+import { getMeasuredRates } from "@/lib/server/data/leaderboard";
+import { getRunResponseFile } from "@/lib/server/data/official-downloads";
+import { cancelEvaluation } from "@/lib/server/evaluations/cancel-evaluation";
 import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { startEvaluation } from "@/lib/server/evaluations/start-evaluation";
-import { generateJobHandler, SKILL_PLACEHOLDER } from "@/lib/server/jobs/generate-job";
-import { JUDGE_JOB_KIND } from "@/lib/server/jobs/judge-job";
+import { closeFinishedGeneratedRuns, generateJobHandler, SKILL_PLACEHOLDER } from "@/lib/server/jobs/generate-job";
+import { JUDGE_JOB_KIND, judgeJobHandler } from "@/lib/server/jobs/judge-job";
 import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
 import { JobWorker } from "@/lib/server/jobs/worker";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
 import { emptyDatabase, testDatabase } from "../support/database";
 import { actor, importBenchmarkOnly, stubEndpoint } from "../support/evaluation-fixtures";
-import { zeroShotReplay } from "../support/generation-replay";
-import { startOpenAIStub, type OpenAIStub } from "../support/openai-stub";
+import { recordedAnswerText, zeroShotReplay } from "../support/generation-replay";
+import { fixedReply, startOpenAIStub, type OpenAIStub } from "../support/openai-stub";
 
 const researcher = actor("researcher");
 const recordedEarlyStep = (record: RunRecord) => (record.fail_step === "step_1_1" || record.fail_step === "step_1_2" || record.fail_step === "step_1_3" ? record.fail_step : null);
@@ -95,6 +98,17 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     expect(firstFailed?.failStep).toMatch(/^step_1_[1-4]$/);
     expect(progress?.usage.calls).toBe(79);
     expect(progress?.usage.inputTokens).toBe(job.inputTokens);
+
+    // The run downloads as the official response file: every answer as replayed, without its <think> block.
+    const file = await getRunResponseFile(db, actor("viewer"), runId);
+    expect(file?.data.map((item) => item.task)).toEqual(files.queries.map((task) => task.task));
+    const downloaded = new Map((file?.data ?? []).flatMap((item) => Object.entries(item).filter(([key]) => key.startsWith("answer")).map(([key, answer]) => [`${item.task}_${key.slice(6)}`, answer])));
+    expect(downloaded.size).toBe(79);
+    expect(records.filter((record) => downloaded.get(turnKey(record.task, record.round)) !== recordedAnswerText(record))).toEqual([]);
+
+    // The generated run is on the leaderboard like an imported one: its overall pass rate over its 79 turns.
+    const rates = await getMeasuredRates(db, actor("viewer"), benchmarkId);
+    expect(rates.rates.find((row) => row.model === "replay-stub_model_v1" && row.scope === "overall")).toMatchObject({ passNum: valid, passDen: 79 });
   });
 
   it("progress: cells are pending, running while leased, and show the error of a failed call", async () => {
@@ -150,15 +164,32 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     expect((await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).status).toBe("complete");
   });
 
-  it("with an LLM judge, each turn that reaches step 1_4 gets a judge item on the run's judge job", async () => {
+  it("a run whose worker died before closing it is closed when a worker starts", async () => {
+    stub.setHandler(fixedReply("<node_selection>start, end</node_selection><design_principle>x</design_principle><workflow>{}</workflow>"));
+    const endpointId = await stubEndpoint(db, stub.baseURL);
+    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "zero-shot", judge: { kind: "none" } });
+    if (!started.ok) throw new Error(started.message);
+    // The worker records every item but "dies" before closing the run.
+    const { settled: _dropped, ...withoutSettling } = generateJobHandler();
+    await new JobWorker(db, queue(), [withoutSettling], { pollMs: 20 }).runUntilIdle();
+    expect((await db.job.findUniqueOrThrow({ where: { id: started.jobId } })).status).toBe("succeeded");
+    expect((await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).status).toBe("in-progress");
+    expect(await closeFinishedGeneratedRuns(db)).toBe(1);
+    expect(await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).toMatchObject({ status: "complete", responseCount: 79 });
+    expect((await db.evaluation.findUniqueOrThrow({ where: { id: started.evaluationId } })).status).toBe("succeeded");
+    expect(await closeFinishedGeneratedRuns(db)).toBe(0);
+  });
+
+  it("with an LLM judge, each turn that reaches step 1_4 gets judge items on the run's judge job, and a worker judges them", async () => {
     const records = recorded("claude_sonnet4d5");
     const replay = zeroShotReplay(builderPrompt(), files.queries, records);
-    stub.setHandler(replay.handler);
+    const PASS = "<reason>The nodes match.</reason>\n<result>\ntrue\n</result>";
+    stub.setHandler((request) => ((request.messages.at(-1)?.content ?? "").includes("gt_nodes:") ? { kind: "reply", content: PASS } : replay.handler(request)));
     const endpointId = await stubEndpoint(db, stub.baseURL);
     const judgeId = await stubEndpoint(db, stub.baseURL, { label: "judge-stub" });
     const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "zero-shot", judge: { kind: "llm", endpointIds: [judgeId], samples: 2 } });
     if (!started.ok) throw new Error(started.message);
-    // Only the generate handler runs: the judge items stay queued for a judge worker.
+    // Only the generate handler runs first: the judge items stay queued for a judge worker.
     await worker().runUntilIdle();
     const reached = await db.passResult.count({ where: { response: { runId: started.runIds[0] }, officialFailStep: null } });
     expect(reached).toBeGreaterThan(0);
@@ -166,9 +197,56 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     expect(judgeJobs).toHaveLength(1);
     expect(judgeJobs[0]).toMatchObject({ endpointId: judgeId, itemCount: reached * 2, status: "queued" });
     expect(judgeJobs[0]?.items).toHaveLength(reached * 2);
+
+    await new JobWorker(db, queue(), [judgeJobHandler({ clientRetries: 0 })], { pollMs: 20 }).runUntilIdle();
+    expect(replay.violations).toEqual([]);
+    expect((await db.job.findUniqueOrThrow({ where: { id: judgeJobs[0]!.id } })).status).toBe("succeeded");
+    expect(await db.judgeVerdict.count({ where: { judge: "judge-stub", response: { runId: started.runIds[0] } } })).toBe(reached * 2);
   });
 
-  it("agentic: each turn keeps its attempts in order, with the skill text replaced by a placeholder", async () => {
+  it("a turn that fails for good fails its run and the evaluation; the other tasks are stored", async () => {
+    const records = recorded("gpt_5d2");
+    const replay = zeroShotReplay(builderPrompt(), files.queries, records);
+    const target = files.queries[0]!;
+    // A 400 is not retried: the first task's round 1 fails for good, its later rounds are never asked.
+    stub.setHandler((request) => (request.messages.at(-1)?.content === target.queries[0] ? { kind: "error", status: 400, message: "bad request" } : replay.handler(request)));
+    const endpointId = await stubEndpoint(db, stub.baseURL);
+    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "zero-shot", judge: { kind: "rule" } });
+    if (!started.ok) throw new Error(started.message);
+    await worker().runUntilIdle();
+    expect(await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).toMatchObject({ status: "failed", responseCount: 79 - target.queries.length });
+    expect((await db.evaluation.findUniqueOrThrow({ where: { id: started.evaluationId } })).status).toBe("failed");
+    const failedItems = await db.jobItem.findMany({ where: { jobId: started.jobId, status: "failed" } });
+    expect(failedItems.map((item) => item.key)).toEqual([`${started.runIds[0]}:${target.task}`]);
+    expect(failedItems[0]?.error).toContain(`${target.task}_1: client-error (HTTP 400)`);
+    const progress = await getEvaluationProgress(db, actor("viewer"), started.evaluationId);
+    const row = progress?.runs[0]?.tasks.find((task) => task.task === target.task);
+    expect(row?.cells.map((cell) => cell.state)).toEqual(["error", ...target.queries.slice(1).map(() => "pending")]);
+  });
+
+  it("cancelling mid-generation stops the job; stored turns stay and the run is cancelled", async () => {
+    stub.setHandler(fixedReply("<node_selection>start, end</node_selection><design_principle>x</design_principle><workflow>{}</workflow>", 150));
+    const endpointId = await stubEndpoint(db, stub.baseURL, { concurrency: 2 });
+    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "zero-shot", judge: { kind: "none" } });
+    if (!started.ok) throw new Error(started.message);
+    const running = worker();
+    running.start();
+    const runId = started.runIds[0] as string;
+    const deadline = Date.now() + 30_000;
+    while ((await db.response.count({ where: { runId } })) < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await cancelEvaluation(db, researcher, started.evaluationId)).toEqual({ ok: true });
+    await running.stop();
+    const stored = await db.response.count({ where: { runId } });
+    expect(stored).toBeGreaterThanOrEqual(3);
+    expect(stored).toBeLessThan(79);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await db.response.count({ where: { runId } })).toBe(stored);
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("cancelled");
+    expect((await db.evaluation.findUniqueOrThrow({ where: { id: started.evaluationId } })).status).toBe("cancelled");
+    expect((await db.job.findUniqueOrThrow({ where: { id: started.jobId } })).status).toBe("cancelled");
+  });
+
+  it.each(["agentic", "feedback"] as const)("%s: each turn keeps its attempts in order, with the skill text replaced by a placeholder", async (mode) => {
     const records = recorded("claude_sonnet4d5");
     const answers = new Map(records.map((record) => [turnKey(record.task, record.round), record]));
     const attemptsPerTurn = new Map<string, number>();
@@ -185,7 +263,7 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
       return { kind: "reply", content: `<node_selection>${record.node_selection ?? ""}</node_selection><design_principle>${record.design_principle ?? ""}</design_principle><workflow>${record.workflow ?? "{}"}</workflow>` };
     });
     const endpointId = await stubEndpoint(db, stub.baseURL);
-    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "agentic", judge: { kind: "rule" } });
+    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode, judge: { kind: "rule" } });
     if (!started.ok) throw new Error(started.message);
     await worker().runUntilIdle();
     const responses = await db.response.findMany({ where: { runId: started.runIds[0] }, include: { attempts: { orderBy: { index: "asc" } }, turn: { select: { key: true } } } });
@@ -197,6 +275,9 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
       expect(response.attempts.map((attempt) => attempt.index)).toEqual(Array.from({ length: made }, (_, index) => index + 1));
       expect(response.attempts[0]?.outcome).toBe("no-tags");
       expect(response.attempts[0]?.message).toContain(SKILL_PLACEHOLDER);
+      // Error feedback tells attempt 2 what was wrong with attempt 1; the official baseline repeats the same prompt.
+      if (mode === "feedback") expect(response.attempts[1]?.message).toContain("- missing-tags: the previous attempt had no <workflow>...</workflow> section.");
+      else expect(response.attempts[1]?.message).toBe(response.attempts[0]?.message);
       expect(response.accepted).not.toBeNull();
     }
     expect((await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).status).toBe("complete");

@@ -1,42 +1,20 @@
 // `kill -9` of a `npm run worker` process in the middle of a judge job, with calls in flight, then a new worker: the
 // job finishes and no question is answered twice (counted at the loopback stub as replies delivered).
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoData } from "@/lib/server/demo-data";
 import { createEndpoint } from "@/lib/server/endpoints/endpoints";
 import { startJudgeJob } from "@/lib/server/jobs/judge-job";
 import { emptyDatabase, testDatabase } from "../support/database";
 import { startDeliveryCountingStub, type DeliveryCountingStub } from "../support/delivery-counting-stub";
+import { exited, startWorkerProcess, waitFor } from "../support/worker-process";
 
 const SECRETS_KEY = randomBytes(32).toString("base64");
 process.env.C2W_SECRETS_KEY = SECRETS_KEY;
 
-const ROOT = path.resolve(__dirname, "../..");
 const admin = { id: "admin", email: "admin@example.org", name: null, role: "admin" as const };
 const REPLY = "<reason>ok</reason>\n<result>\ntrue\n</result>";
-
-function startWorker(databaseUrl: string): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    // tsx as a loader in this very process (its CLI would run the script in a grandchild that SIGKILL misses).
-    ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts", "--lease-ms", "1500", "--poll-ms", "100"],
-    { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, C2W_SECRETS_KEY: SECRETS_KEY, APP_ENV: "local" }, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(`[worker ${child.pid}] ${chunk.toString()}`));
-  return child;
-}
-
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
-
-async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("a worker killed with SIGKILL mid-job", () => {
   const db = testDatabase();
@@ -66,7 +44,7 @@ describe("a worker killed with SIGKILL mid-job", () => {
     expect(started.items).toBeGreaterThan(10);
     const deliveredTotal = () => [...stub.delivered.values()].reduce((sum, count) => sum + count, 0);
 
-    const first = startWorker(inject("databaseUrl"));
+    const first = startWorkerProcess(inject("databaseUrl"), { C2W_SECRETS_KEY: SECRETS_KEY });
     children.push(first);
     await waitFor(() => deliveredTotal() >= 4, 60_000, "the first worker to get 4 replies");
     // Replies stop before the kill, so every reply delivered went to a live worker; the calls it has in flight die
@@ -80,7 +58,7 @@ describe("a worker killed with SIGKILL mid-job", () => {
     const doneAtKill = await db.jobItem.count({ where: { jobId: started.jobId, status: "done" } });
     expect(doneAtKill).toBeLessThan(started.items);
 
-    const second = startWorker(inject("databaseUrl"));
+    const second = startWorkerProcess(inject("databaseUrl"), { C2W_SECRETS_KEY: SECRETS_KEY });
     children.push(second);
     await waitFor(
       async () => (await db.job.findUniqueOrThrow({ where: { id: started.jobId } })).status === "succeeded",

@@ -8,5 +8,7 @@ export async function findGenerateJob(db: Pick<Database, "job">, evaluationId: s
   return db.job.findFirst({
     where: { kind: GENERATE_JOB_KIND, params: { contains: `"evaluationId":${JSON.stringify(evaluationId)}` } },
     orderBy: { createdAt: "asc" },
+    // Never the params: they carry the skill text.
+    select: { id: true, status: true, calls: true, cachedCalls: true, inputTokens: true, outputTokens: true, cost: true },
   });
 }

@@ -4,7 +4,7 @@ import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import type { SessionUser } from "../session";
 import { EVALUATION_SELECT, evaluationView, type EvaluationView } from "./get-evaluation";
-import { GENERATE_JOB_KIND } from "./types";
+import { findGenerateJob } from "./jobs-of-evaluation";
 
 export async function listEvaluations(db: Database, actor: SessionUser | null, filter: { benchmarkId?: string; limit?: number } = {}): Promise<EvaluationView[]> {
   assertAllowed(actor, "read");
@@ -19,11 +19,6 @@ export async function listEvaluations(db: Database, actor: SessionUser | null, f
   const endpoints = new Map(
     (await db.modelEndpoint.findMany({ where: { id: { in: endpointIds } }, select: { id: true, label: true, model: true } })).map((endpoint) => [endpoint.id, endpoint]),
   );
-  const jobs = await db.job.findMany({ where: { kind: GENERATE_JOB_KIND }, select: { id: true, params: true } });
-  const jobByEvaluation = new Map<string, string>();
-  for (const job of jobs) {
-    const match = /"evaluationId":"([^"]+)"/.exec(job.params);
-    if (match?.[1] && !jobByEvaluation.has(match[1])) jobByEvaluation.set(match[1], job.id);
-  }
-  return rows.map((row) => evaluationView(row, (row.endpointId && endpoints.get(row.endpointId)) || null, jobByEvaluation.get(row.id) ?? null));
+  const jobIds = await Promise.all(rows.map(async (row) => (await findGenerateJob(db, row.id))?.id ?? null));
+  return rows.map((row, index) => evaluationView(row, (row.endpointId && endpoints.get(row.endpointId)) || null, jobIds[index] ?? null));
 }

@@ -65,7 +65,7 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
     select: {
       id: true,
       sourceDir: true,
-      prompts: { where: { name: "builder_prompt" }, select: { name: true } },
+      prompts: { where: { name: { in: ["builder_prompt", "evaluation_pass_system"] } }, select: { name: true } },
       tasks: { orderBy: { externalId: "asc" }, select: { id: true, name: true, roundCount: true } },
     },
   });
@@ -73,7 +73,8 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
   if (benchmark.tasks.length === 0) return { ok: false, message: "The benchmark has no tasks." };
   const endpoint = await db.modelEndpoint.findUnique({ where: { id: request.endpointId }, select: { id: true, model: true } });
   if (!endpoint) return { ok: false, message: "No such model endpoint." };
-  if (request.mode === "zero-shot" && benchmark.prompts.length === 0) {
+  const hasPrompt = (name: string) => benchmark.prompts.some((prompt) => prompt.name === name);
+  if (request.mode === "zero-shot" && !hasPrompt("builder_prompt")) {
     return { ok: false, message: "Zero-shot generation needs the benchmark's prompts/builder_prompt.txt; re-import the benchmark with its prompts folder." };
   }
   let skill = "";
@@ -83,6 +84,7 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
     skill = read.text;
   }
   if (request.judge.kind === "llm") {
+    if (!hasPrompt("evaluation_pass_system")) return { ok: false, message: "An LLM judge needs the benchmark's prompts/evaluation_pass_system.txt; re-import the benchmark with its prompts folder." };
     const ids = [...new Set(request.judge.endpointIds)];
     const found = await db.modelEndpoint.count({ where: { id: { in: ids } } });
     if (found !== ids.length) return { ok: false, message: "judge.endpointIds: a judge endpoint does not exist." };

@@ -10,6 +10,7 @@ import "server-only";
 //   generateTurn(context, task, round, history) -> TurnRecord   one round (what a generate job item runs)
 
 import { turnKey } from "@/lib/benchmark/dataset";
+import type { ResponseItem } from "@/lib/benchmark/official-files";
 import { runAgenticTurn, type Attempt, type CallResult } from "@/lib/generation/attempts";
 import { contextPrefix, storedAnswer, ZERO_SHOT_PARAMS, zeroShotMessages, type Exchange, type GenerationMode } from "@/lib/generation/protocol";
 import type { ChatParams } from "@/lib/judge/identity";
@@ -23,8 +24,7 @@ export interface GenerationTask {
   queries: readonly string[];
 }
 
-/** An entry of the official response file: id, category, task, then answer1..answerN. */
-export type ResponseItem = { id: number; category: string; task: string } & Record<`answer${number}`, string>;
+export type { ResponseItem };
 
 export interface TurnRecord {
   task: string;

@@ -48,3 +48,10 @@ export function coolDownFailure(entry: EndpointClientEntry): ItemFailure | null 
   if (waitMs <= 0) return null;
   return { message: `rate-limited: the endpoint asked to wait ${Math.ceil(waitMs / 1000)} s`, retryable: true, retryAfterMs: waitMs, refund: true };
 }
+
+/** A job's share of its endpoint: the endpoint's concurrency, counted over every job's leases on that endpoint. */
+export async function endpointCapacity(db: Database, job: { endpointId: string | null }, kind: string): Promise<{ filter: { endpointId?: string; kind?: string }; limit: number }> {
+  if (!job.endpointId) return { filter: { kind }, limit: 1 };
+  const endpoint = await db.modelEndpoint.findUnique({ where: { id: job.endpointId }, select: { concurrency: true } });
+  return { filter: { endpointId: job.endpointId }, limit: endpoint?.concurrency ?? 1 };
+}

@@ -19,6 +19,7 @@ import { insertRows } from "../bulk-insert";
 import type { Database } from "../db";
 import { callCost, redactKey } from "../endpoints/endpoints";
 import { afterRunGenerated } from "../evaluations/after-generation";
+import { findGenerateJob } from "../evaluations/jobs-of-evaluation";
 import { GENERATE_JOB_KIND, type GenerateItemPayload, type GenerateJobParams, type GenerationOverrides } from "../evaluations/types";
 import { generateTurn, type GenerationTask, type TurnRecord } from "../generation/runner";
 import { sha256 } from "../hash";
@@ -26,7 +27,7 @@ import { loadBenchmarkSource } from "../import/benchmark-source";
 import { responseRows } from "../import/write-import";
 import { promptFingerprint, type CallCache, type ChatClient, type ChatOutcome } from "../llm";
 import { databaseCallCache } from "./db-call-cache";
-import { coolDownFailure, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
+import { coolDownFailure, endpointCapacity, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
 import { JUDGE_JOB_KIND, type JudgeItemPayload, type JudgeJobParams } from "./judge-job";
 import { NO_USAGE, type ItemUsage } from "./queue";
 import type { QueueTx } from "./sqlite-queue";
@@ -56,9 +57,13 @@ interface BenchmarkContext {
   modelName: string;
 }
 
-class LeaseLost extends Error {
-  constructor() {
-    super("The item's lease was lost before the turn was stored; another worker carries on.");
+/** The turn cannot be stored: the lease moved to another worker, or the run was cancelled meanwhile. */
+class TurnNotStored extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
   }
 }
 
@@ -235,6 +240,21 @@ export async function settleGeneratedRun(db: Database, jobId: string, runId: str
   return true;
 }
 
+/**
+ * Closes generated runs left "in-progress" although their generate job has finished: a worker that died between
+ * recording an item's outcome and closing its run (workers run this when they start). Returns how many it closed.
+ */
+export async function closeFinishedGeneratedRuns(db: Database): Promise<number> {
+  const open = await db.run.findMany({ where: { status: "in-progress", origin: "generated", evaluationId: { not: null } }, select: { id: true, evaluationId: true } });
+  let closed = 0;
+  for (const run of open) {
+    const job = await findGenerateJob(db, run.evaluationId as string);
+    if (!job || job.status === "queued" || job.status === "running" || job.status === "paused") continue;
+    if (await settleGeneratedRun(db, job.id, run.id)) closed += 1;
+  }
+  return closed;
+}
+
 async function settleEvaluation(db: Database, evaluationId: string): Promise<void> {
   const runs = await db.run.findMany({ where: { evaluationId }, select: { status: true } });
   if (runs.length === 0 || runs.some((run) => run.status === "in-progress")) return;
@@ -259,11 +279,7 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
 
   return {
     kind: GENERATE_JOB_KIND,
-    async capacity(db, job) {
-      if (!job.endpointId) return { filter: { kind: GENERATE_JOB_KIND }, limit: 1 };
-      const endpoint = await db.modelEndpoint.findUnique({ where: { id: job.endpointId }, select: { concurrency: true } });
-      return { filter: { endpointId: job.endpointId }, limit: endpoint?.concurrency ?? 1 };
-    },
+    capacity: (db, job) => endpointCapacity(db, job, GENERATE_JOB_KIND),
     async run({ db, job, item, signal }) {
       const params = job.params as GenerateJobParams;
       const payload = item.payload as GenerateItemPayload;
@@ -295,6 +311,7 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
           history.push({ query, answer: existing });
           continue;
         }
+        if (signal.aborted) return { ok: false, failure: { message: "The job was stopped or the lease was lost.", retryable: true } };
         const calls: CallLog[] = [];
         const client = cachingClient(entry.client, cache, `generate:${params.evaluationId}:${payload.runNumber}:${turnKey(task.task, round)}`, job.refresh, calls);
         const record = await generateTurn(
@@ -315,7 +332,7 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
         try {
           await storeTurn(db, { job, params, payload, item, context, record, spec, turnId, query, calls, usage });
         } catch (error) {
-          if (error instanceof LeaseLost) return { ok: false, failure: { message: error.message, retryable: true } };
+          if (error instanceof TurnNotStored) return { ok: false, failure: { message: error.message, retryable: error.retryable, usage } };
           throw error;
         }
         generated += 1;
@@ -379,7 +396,9 @@ async function storeTurn(db: Database, input: StoreTurnInput): Promise<void> {
 
   await db.$transaction(async (tx) => {
     const held = await tx.jobItem.count({ where: { id: input.item.id, leaseOwner: input.item.leaseOwner, status: "leased" } });
-    if (held === 0) throw new LeaseLost();
+    if (held === 0) throw new TurnNotStored("The item's lease was lost before the turn was stored; another worker carries on.", true);
+    const run = await tx.run.findUnique({ where: { id: payload.runId }, select: { status: true } });
+    if (run?.status !== "in-progress") throw new TurnNotStored("The run is no longer in progress.", false);
     // The unique (runId, turnId) makes a second copy impossible; this check keeps the first one quietly.
     const present = await tx.response.findUnique({ where: { runId_turnId: { runId: payload.runId, turnId } }, select: { id: true } });
     if (present) return;

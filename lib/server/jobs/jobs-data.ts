@@ -112,6 +112,7 @@ function titleOf(row: JobRow, params: Record<string, unknown>, runLabel: string 
     return `Judge ${String(params.stage ?? "")} stage · ${runLabel ?? "deleted run"} · ${String(params.judge ?? "")}${samples}${strict}`;
   }
   if (row.kind === "import") return `Import of ${String(params.files ?? "?")} run file(s)`;
+  if (row.kind === "generate") return `Generation (${String(params.mode ?? "?")}) for evaluation ${String(params.evaluationId ?? "?")}`;
   return row.kind;
 }
 

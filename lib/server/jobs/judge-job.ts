@@ -9,7 +9,7 @@ import { callCost, redactKey } from "../endpoints/endpoints";
 import { inputFingerprint, judgeIdentity, judgeSample, promptFingerprint, type LlmErrorKind } from "../llm";
 import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
-import { coolDownFailure, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
+import { coolDownFailure, endpointCapacity, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
 import { jobQueue, wakeWorker } from "./instance";
 import type { ItemUsage } from "./queue";
 import type { JobHandler } from "./worker";
@@ -196,11 +196,7 @@ export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
 
   return {
     kind: JUDGE_JOB_KIND,
-    async capacity(db, job) {
-      if (!job.endpointId) return { filter: { kind: JUDGE_JOB_KIND }, limit: 1 };
-      const endpoint = await db.modelEndpoint.findUnique({ where: { id: job.endpointId }, select: { concurrency: true } });
-      return { filter: { endpointId: job.endpointId }, limit: endpoint?.concurrency ?? 1 };
-    },
+    capacity: (db, job) => endpointCapacity(db, job, JUDGE_JOB_KIND),
     async run({ db, job, item, signal }) {
       const params = job.params as JudgeJobParams;
       const payload = item.payload as JudgeItemPayload;

@@ -5,7 +5,7 @@ import { createDatabaseClient, type Database } from "../db";
 import { serverEnv } from "../env";
 import { importJobHandler } from "../import/jobs";
 import { jobQueue, onWorkerWake } from "./instance";
-import { generateJobHandler } from "./generate-job";
+import { closeFinishedGeneratedRuns, generateJobHandler } from "./generate-job";
 import { judgeJobHandler } from "./judge-job";
 import { JobWorker, type JobHandler, type WorkerOptions } from "./worker";
 
@@ -17,6 +17,7 @@ export function createWorker(db: Database, options: WorkerOptions = {}): JobWork
   const env = serverEnv();
   const worker = new JobWorker(db, jobQueue(db), jobHandlers(), { leaseMs: env.WORKER_LEASE_MS, pollMs: env.WORKER_POLL_MS, ...options });
   onWorkerWake(() => worker.wake());
+  void closeFinishedGeneratedRuns(db).catch((error: unknown) => options.log?.(`worker: closing finished generated runs: ${error instanceof Error ? error.message : String(error)}`));
   return worker;
 }
 
