@@ -83,6 +83,26 @@ test.describe("evaluating a model endpoint from the UI", () => {
     const listed = page.getByTestId("evaluation-row").first();
     await expect(listed).toContainText("agentic");
     await expect(listed).toContainText("succeeded");
+
+    // The same model in error-feedback mode, then the paired comparison of its two runs.
+    await page.getByRole("link", { name: "New evaluation" }).first().click();
+    await form.getByLabel("Benchmark").selectOption(benchmark ?? "");
+    await form.getByLabel("Model endpoint").selectOption({ label: `${STUB_ENDPOINT} (loopback-stub/fixed-workflow)` });
+    await form.getByRole("radio", { name: /^Error feedback/ }).check();
+    await form.getByLabel("Number of runs").fill("1");
+    await form.getByRole("button", { name: "Start the evaluation" }).click();
+    await expect(page).toHaveURL(/\/evaluations\/(?!new$)[^/]+$/, { timeout: 30_000 });
+    expect(page.url()).not.toBe(evaluationUrl);
+    await expect(page.getByTestId("evaluation-summary")).toHaveAttribute("data-status", "succeeded", { timeout: 180_000 });
+    await page.getByRole("link", { name: "Compare with another run" }).click();
+    await expect(page).toHaveURL(/\/compare\?/);
+    // A is the feedback run the link names; B defaults to the model's other run, the agentic one.
+    await expect(page.getByLabel("Run of A").locator("option:checked")).toHaveText(/feedback run 1/);
+    await expect(page.getByLabel("Run of B").locator("option:checked")).toHaveText(/agentic run 1/);
+    await expect(page.getByTestId("compare-pass")).toBeVisible();
+    const paired = page.getByTestId("paired-turns");
+    await expect(paired.locator("summary")).toHaveText("Every shared turn (79): pass in A and in B");
+    await expect(page.getByTestId("compare-pass-mcnemar")).toContainText("McNemar");
   });
 });
 

@@ -159,7 +159,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const runsA = runs.filter((run) => run.model === a);
   const runsB = runs.filter((run) => run.model === b);
   const runA = runsA.find((run) => run.id === param(params, "runA")) ?? runsA[0] ?? null;
-  const runB = runsB.find((run) => run.id === param(params, "runB")) ?? runsB[0] ?? null;
+  // One model on both sides (two modes of it, say): B defaults to another of its runs than A's.
+  const runB = runsB.find((run) => run.id === param(params, "runB")) ?? (a === b ? runsB.find((run) => run.id !== runA?.id) : undefined) ?? runsB[0] ?? null;
   const judgedBy = await resolveJudgedBy(db, user, selection.benchmark?.id ?? null, param(params, "judge"));
   const underJudge = selection.benchmark ? await drilldownJudge(db, user, selection.benchmark.id, judgedBy.choice) : null;
   const bq = [selection.param ? `benchmark=${encodeURIComponent(selection.param)}` : "", judgedBy.choice.param ? `judge=${encodeURIComponent(judgedBy.choice.param)}` : ""].filter(Boolean).join("&");
