@@ -32,6 +32,8 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/api/evaluations/[id]/route.ts#GET": "read",
   "app/api/export/leaderboard/route.ts#GET": "read",
   "app/api/health/route.ts#GET": "public",
+  "app/runs/[runId]/download/responses/route.ts#GET": "read",
+  "app/runs/[runId]/download/pass-records/route.ts#GET": "read",
   "app/api/imports/route.ts#POST": "import",
   "app/api/imports/[id]/route.ts#GET": "import",
   "app/api/jobs/route.ts#GET": "runJobs",
@@ -41,6 +43,4 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/api/search/route.ts#GET": "read",
   "app/api/review/matching/route.ts#GET": "manageQueues",
   "app/responses/[responseId]/coze/route.ts#GET": "read",
-  "app/runs/[runId]/download/responses/route.ts#GET": "read",
-  "app/runs/[runId]/download/pass-records/route.ts#GET": "read",
 };

@@ -26,6 +26,16 @@ const RUNS = 3;
 const TARGET_SECONDS = 12.5;
 const REPLY = "<node_selection>start, end</node_selection>\n<design_principle>A fixed stub reply.</design_principle>\n<workflow>{}</workflow>";
 
+/** When the last of `chains` (calls per item) ends on `slots` slots, longest first, as the job leases its items. */
+function itemSchedule(chains: readonly number[], slots: number): number {
+  const ends = Array.from({ length: slots }, () => 0);
+  for (const chain of [...chains].sort((a, b) => b - a)) {
+    const slot = ends.indexOf(Math.min(...ends));
+    ends[slot] = (ends[slot] ?? 0) + chain;
+  }
+  return Math.max(...ends);
+}
+
 /** Wall seconds of one zero-shot evaluation run through the generate job, from start to the run's completion. */
 async function jobRuns(benchmarkDir: string, baseURL: string, turns: number): Promise<number[]> {
   const scratch = mkdtempSync(path.join(tmpdir(), "c2w-bench-generate-"));
@@ -93,7 +103,12 @@ async function main(): Promise<void> {
       [
         ["wall time (s)", wall.toFixed(2), `≤ ${TARGET_SECONDS} (schedule bound ${bound})`, wall <= TARGET_SECONDS ? "ok" : "MISSED"],
         ["runs (s)", seconds.map((value) => value.toFixed(2)).join(", "), "", ""],
-        ["as a generate job (s)", jobWall.toFixed(2), `≤ ${TARGET_SECONDS}`, jobWall <= TARGET_SECONDS ? "ok" : "MISSED"],
+        [
+          "as a generate job (s)",
+          jobWall.toFixed(2),
+          `≤ ${TARGET_SECONDS} (item schedule ${itemSchedule(tasks.map((task) => task.queries.length), CONCURRENCY) * (SERVER_DELAY_MS / 1000)})`,
+          jobWall <= TARGET_SECONDS ? "ok" : "MISSED",
+        ],
         ["job runs (s)", jobSeconds.map((value) => value.toFixed(2)).join(", "), "", ""],
         ["peak RSS (MB)", peakRssMb().toFixed(0), "", ""],
       ],

@@ -164,6 +164,22 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     expect((await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).status).toBe("complete");
   });
 
+  it("the runs of one evaluation are distinct samples: none replays another's cached replies", async () => {
+    let counter = 0;
+    stub.setHandler(() => ({ kind: "reply", content: `<node_selection>start, end</node_selection><design_principle>reply ${++counter}</design_principle><workflow>{}</workflow>` }));
+    const endpointId = await stubEndpoint(db, stub.baseURL);
+    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode: "zero-shot", judge: { kind: "none" }, runCount: 2 });
+    if (!started.ok) throw new Error(started.message);
+    const before = stub.calls;
+    await worker().runUntilIdle();
+    expect(stub.calls - before).toBe(158);
+    const texts = await db.response.findMany({ where: { runId: { in: started.runIds } }, select: { runId: true, turnId: true, rawText: true } });
+    expect(texts).toHaveLength(158);
+    const byTurn = new Map<string, Set<string | null>>();
+    for (const text of texts) byTurn.set(text.turnId, (byTurn.get(text.turnId) ?? new Set()).add(text.rawText));
+    expect([...byTurn.values()].filter((answers) => answers.size !== 2)).toEqual([]);
+  });
+
   it("a run whose worker died before closing it is closed when a worker starts", async () => {
     stub.setHandler(fixedReply("<node_selection>start, end</node_selection><design_principle>x</design_principle><workflow>{}</workflow>"));
     const endpointId = await stubEndpoint(db, stub.baseURL);
@@ -250,7 +266,9 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     const records = recorded("claude_sonnet4d5");
     const answers = new Map(records.map((record) => [turnKey(record.task, record.round), record]));
     const attemptsPerTurn = new Map<string, number>();
+    const sentParams = new Set<string>();
     stub.setHandler((request) => {
+      sentParams.add(JSON.stringify({ temperature: request.body.temperature, max_tokens: request.body.max_tokens }));
       const message = request.messages.at(-1)?.content ?? "";
       const task = files.queries.find((candidate) => candidate.queries.some((query) => message.includes(query)));
       const round = task ? Math.max(...task.queries.map((query, index) => (message.includes(query) ? index + 1 : 0))) : 0;
@@ -263,7 +281,7 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
       return { kind: "reply", content: `<node_selection>${record.node_selection ?? ""}</node_selection><design_principle>${record.design_principle ?? ""}</design_principle><workflow>${record.workflow ?? "{}"}</workflow>` };
     });
     const endpointId = await stubEndpoint(db, stub.baseURL);
-    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode, judge: { kind: "rule" } });
+    const started = await startEvaluation(db, researcher, { benchmarkId, endpointId, mode, judge: { kind: "rule" }, params: { maxTokens: 2000 } });
     if (!started.ok) throw new Error(started.message);
     await worker().runUntilIdle();
     const responses = await db.response.findMany({ where: { runId: started.runIds[0] }, include: { attempts: { orderBy: { index: "asc" } }, turn: { select: { key: true } } } });
@@ -281,5 +299,7 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
       expect(response.accepted).not.toBeNull();
     }
     expect((await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).status).toBe("complete");
+    // Agentic calls send only the evaluation's overrides, never the endpoint's judge defaults (temperature 0).
+    expect([...sentParams]).toEqual([JSON.stringify({ max_tokens: 2000 })]);
   });
 });

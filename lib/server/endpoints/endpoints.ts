@@ -4,6 +4,7 @@ import "server-only";
 import { z } from "zod";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
+import type { ChatParams } from "@/lib/judge/identity";
 import { createChatClient, retryAfterMs, type ChatClient } from "../llm";
 import { decryptSecret, encryptSecret, secretHint } from "../secrets";
 import type { SessionUser } from "../session";
@@ -151,6 +152,10 @@ export interface ClientOverrides {
   backoffBaseMs?: number;
   /** Called with the delay an endpoint asked for (Retry-After on a 429 or 503), so callers can hold off too. */
   onRetryAfter?: (delayMs: number) => void;
+  /** Default parameters in place of the endpoint's temperature and max tokens (generation sends its protocol's). */
+  params?: ChatParams;
+  /** Per-call timeout in place of the endpoint's (generation follows its protocol's timeouts). */
+  timeoutMs?: number;
 }
 
 /** Wraps fetch to report the endpoint's Retry-After answers (the client honours them itself, then gives up). */
@@ -171,11 +176,11 @@ export function chatClientFor(config: EndpointConfig, overrides: ClientOverrides
     baseURL: config.baseUrl,
     apiKey: config.apiKey,
     model: config.model,
-    params: { temperature: config.temperature, ...(config.maxTokens !== null ? { max_tokens: config.maxTokens } : {}) },
+    params: overrides.params ?? { temperature: config.temperature, ...(config.maxTokens !== null ? { max_tokens: config.maxTokens } : {}) },
     concurrency: config.concurrency,
     requestsPerMinute: config.rpm,
     tokensPerMinute: config.tpm,
-    timeoutMs: config.timeoutMs,
+    timeoutMs: overrides.timeoutMs ?? config.timeoutMs,
     maxRetries: overrides.maxRetries ?? CLIENT_RETRIES,
     ...(overrides.backoffBaseMs !== undefined ? { backoffBaseMs: overrides.backoffBaseMs } : {}),
   }, deps);

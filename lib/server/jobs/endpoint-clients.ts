@@ -2,7 +2,7 @@ import "server-only";
 // Chat clients for job handlers, one per endpoint and kept while the endpoint is unchanged, so the endpoint's
 // concurrency and rate limits hold across items; each remembers the endpoint's last Retry-After (cool-down).
 import type { Database } from "../db";
-import { chatClientFor, loadEndpointConfig, type EndpointConfig } from "../endpoints/endpoints";
+import { chatClientFor, loadEndpointConfig, type ClientOverrides, type EndpointConfig } from "../endpoints/endpoints";
 import type { ChatClient } from "../llm";
 import type { ItemFailure } from "./queue";
 
@@ -19,7 +19,10 @@ export interface EndpointClientOptions {
   clientBackoffBaseMs?: number;
 }
 
-export function endpointClients(options: EndpointClientOptions = {}): (db: Database, endpointId: string) => Promise<EndpointClientEntry | null> {
+/** What a job kind sets in place of the endpoint's defaults (see ClientOverrides). */
+type ClientDefaults = Pick<ClientOverrides, "params" | "timeoutMs">;
+
+export function endpointClients(options: EndpointClientOptions = {}, defaults: ClientDefaults = {}): (db: Database, endpointId: string) => Promise<EndpointClientEntry | null> {
   const clients = new Map<string, EndpointClientEntry>();
   return async (db, endpointId) => {
     const config = await loadEndpointConfig(db, endpointId);
@@ -30,6 +33,7 @@ export function endpointClients(options: EndpointClientOptions = {}): (db: Datab
       config,
       coolDownUntil: 0,
       client: chatClientFor(config, {
+        ...defaults,
         ...(options.clientRetries !== undefined ? { maxRetries: options.clientRetries } : {}),
         ...(options.clientBackoffBaseMs !== undefined ? { backoffBaseMs: options.clientBackoffBaseMs } : {}),
         onRetryAfter: (delayMs) => {

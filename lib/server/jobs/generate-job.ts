@@ -9,7 +9,7 @@ import "server-only";
 import { turnKey } from "@/lib/benchmark/dataset";
 import { buildTurnSpecs, type TurnSpec } from "@/lib/benchmark/turn";
 import type { Attempt } from "@/lib/generation/attempts";
-import type { Exchange } from "@/lib/generation/protocol";
+import { AGENTIC_TIMEOUT_MS, type Exchange } from "@/lib/generation/protocol";
 import { planGeneratedResponse } from "@/lib/import/plan";
 import { passJudgeItem } from "@/lib/judge/items";
 import { callCacheMaterial, type ChatParams } from "@/lib/judge/identity";
@@ -36,6 +36,9 @@ import type { JobHandler } from "./worker";
 export { GENERATE_JOB_KIND };
 
 const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
+/** A zero-shot call may write up to 32768 tokens: it gets 10 minutes, as `npm run generate` gives it by default. */
+export const ZERO_SHOT_TIMEOUT_MS = 600_000;
+const MAX_CACHED_CONTEXTS = 8;
 /** What an attempt's stored message says instead of repeating the skill text it carried. */
 export const SKILL_PLACEHOLDER = "[SKILL.md]";
 
@@ -265,13 +268,19 @@ async function settleEvaluation(db: Database, evaluationId: string): Promise<voi
 export type GenerateHandlerOptions = EndpointClientOptions;
 
 export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHandler {
-  const clientFor = endpointClients(options);
+  // Generation sends only its protocol's parameters (zero-shot: temperature 0.7 and max_tokens 32768 unless the
+  // evaluation overrides them; agentic: only the overrides) and waits as its protocol does, not as the endpoint's
+  // judge defaults say.
+  const zeroShotClients = endpointClients(options, { params: {}, timeoutMs: ZERO_SHOT_TIMEOUT_MS });
+  const agenticClients = endpointClients(options, { params: {}, timeoutMs: AGENTIC_TIMEOUT_MS });
   const contexts = new Map<string, Promise<BenchmarkContext | string>>();
   const contextFor = (db: Database, jobId: string, params: GenerateJobParams) => {
     let context = contexts.get(jobId);
     if (!context) {
       context = loadContext(db, params);
       contexts.set(jobId, context);
+      // A long-lived worker sees many jobs: keep the few most recent benchmarks' contexts.
+      while (contexts.size > MAX_CACHED_CONTEXTS) contexts.delete(contexts.keys().next().value as string);
       context.catch(() => contexts.delete(jobId));
     }
     return context;
@@ -285,7 +294,7 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
       const payload = item.payload as GenerateItemPayload;
       const context = await contextFor(db, job.id, params);
       if (typeof context === "string") return { ok: false, failure: { message: context, retryable: false } };
-      const entry = await clientFor(db, params.endpointId);
+      const entry = await (params.mode === "zero-shot" ? zeroShotClients : agenticClients)(db, params.endpointId);
       if (!entry) return { ok: false, failure: { message: "The model endpoint was deleted.", retryable: false } };
       const coolingDown = coolDownFailure(entry);
       if (coolingDown) return { ok: false, failure: coolingDown };

@@ -106,13 +106,13 @@ function parseParams(text: string): Record<string, unknown> {
 }
 
 function titleOf(row: JobRow, params: Record<string, unknown>, runLabel: string | null): string {
+  if (row.kind === "generate") return `Generation (${String(params.mode ?? "?")}) for evaluation ${String(params.evaluationId ?? "?")}`;
   if (row.kind === "judge") {
     const samples = typeof params.samples === "number" && params.samples > 1 ? ` ×${params.samples}` : "";
     const strict = params.strict === true ? " (strict)" : "";
     return `Judge ${String(params.stage ?? "")} stage · ${runLabel ?? "deleted run"} · ${String(params.judge ?? "")}${samples}${strict}`;
   }
   if (row.kind === "import") return `Import of ${String(params.files ?? "?")} run file(s)`;
-  if (row.kind === "generate") return `Generation (${String(params.mode ?? "?")}) for evaluation ${String(params.evaluationId ?? "?")}`;
   return row.kind;
 }
 
