@@ -68,6 +68,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           linkBenchmark={benchmark}
           benchmarkName={data.selection.benchmark?.name ?? null}
           runCount={data.runCount}
+          inProgressModels={data.inProgressModels}
         />
       )}
       {data.selection.benchmark && param(params, "grades") === "1" ? <LeaderboardGrades user={user} benchmarkId={data.selection.benchmark.id} /> : null}

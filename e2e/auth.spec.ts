@@ -69,6 +69,8 @@ test.describe("app shell", () => {
       ["/runs", "Runs"],
       ["/review", "Review"],
       ["/import", "Import"],
+      ["/evaluations", "Evaluations"],
+      ["/evaluations/new", "New evaluation"],
     ] as const) {
       await page.goto(path);
       await expect(page).toHaveTitle(new RegExp(title));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatDateTime, formatPercent, formatRatio } from "./format";
+import { formatBytes, formatDateTime, formatPercent, formatRatio, formatUsd } from "./format";
 
 describe("formatting", () => {
   it("prints rates as percentages with two decimals and a dash when unknown", () => {
@@ -7,6 +7,12 @@ describe("formatting", () => {
     expect(formatRatio(55, 79)).toBe("69.62%");
     expect(formatRatio(1, 0)).toBe("—");
     expect(formatPercent(null)).toBe("—");
+  });
+
+  it("prints dollars in cents, with five decimals under a cent", () => {
+    expect(formatUsd(0)).toBe("$0.00");
+    expect(formatUsd(0.0021)).toBe("$0.00210");
+    expect(formatUsd(12.345)).toBe("$12.35");
   });
 
   it("prints sizes and UTC times", () => {

@@ -20,6 +20,11 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** US dollars: cents, or five decimals for amounts under a cent (a few cheap calls). */
+export function formatUsd(value: number): string {
+  return value < 0.01 && value > 0 ? `$${value.toFixed(5)}` : `$${value.toFixed(2)}`;
+}
+
 /** A stable, locale-independent date and time (UTC), e.g. "2026-11-22 07:15 UTC". */
 export function formatDateTime(value: Date | string): string {
   const date = typeof value === "string" ? new Date(value) : value;

@@ -1,6 +1,8 @@
 // Starts the production app for Playwright on a throwaway database (data/e2e.db, recreated each run), with the demo
 // data and, when the shared Chat2Workflow benchmark is present, its benchmark and 12 recorded runs imported too.
 // A stub judge's verdicts (test/support/stub-judge-seed.ts) on one demo run give the "judged by" journeys a judge.
+// A loopback generation stub (test/support/generation-stub.ts, not a model) is started here on 127.0.0.1, with a model
+// endpoint row pointing at it, for the evaluation journey.
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 
@@ -49,8 +51,31 @@ async function seedJudges(): Promise<void> {
   }
 }
 
+/** The endpoint label the evaluation journey picks. */
+const GENERATION_STUB_LABEL = "Loopback generation stub (not a model)";
+
+async function startGenerationStub(): Promise<void> {
+  const { setup } = await import("./setup");
+  const { createDatabaseClient } = await import("@/lib/server/db");
+  const { startOpenAIStub } = await import("../test/support/openai-stub");
+  const { generationStubHandler } = await import("../test/support/generation-stub");
+  // Lives as long as this process, which stays up while it serves the app; each reply waits a little so the grid fills visibly.
+  const stub = await startOpenAIStub(generationStubHandler(400), { record: false });
+  const env = await setup({ log: () => undefined });
+  const db = createDatabaseClient(env.DATABASE_URL);
+  try {
+    await db.modelEndpoint.create({
+      data: { label: GENERATION_STUB_LABEL, baseUrl: stub.baseURL, model: "loopback-stub/fixed-workflow", temperature: 0.7, concurrency: 8, timeoutMs: 10_000, inputPricePerMTok: 1, outputPricePerMTok: 2, createdBy: "e2e" },
+    });
+    console.log(`• generation stub on ${stub.baseURL} with the endpoint "${GENERATION_STUB_LABEL}"`);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 importSharedBenchmark()
   .then(seedJudges)
+  .then(startGenerationStub)
   .then(() => import("./start"))
   .catch((error: unknown) => {
     console.error(error);

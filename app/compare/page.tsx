@@ -95,8 +95,20 @@ function StageResult({ title, result, nameA, nameB, unit, testId }: { title: str
           : significant
             ? "The two models differ at the 5% level."
             : "No significant difference at the 5% level."}
+        {mcnemar.method === "exact-binomial" ? null : <> Exact binomial p = {formatP(result.exact.pValue)}.</>}
       </p>
     </section>
+  );
+}
+
+/** One side's pass verdict on a turn, in words, opening its response. */
+function PassCell({ responseId, passed }: { responseId: string; passed: boolean }) {
+  return (
+    <td className={tableStyles.td}>
+      <Link prefetch={false} href={`/responses/${encodeURIComponent(responseId)}`} className="hover:underline">
+        {passed ? "✓ pass" : "✗ fail"}
+      </Link>
+    </td>
   );
 }
 
@@ -127,6 +139,7 @@ function RunSelect({ name, label, runs, value }: { name: string; label: string; 
         {runs.map((run) => (
           <option key={run.id} value={run.id}>
             {run.label}
+            {run.status === "in-progress" ? " (in progress)" : ""}
           </option>
         ))}
       </select>
@@ -146,7 +159,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const runsA = runs.filter((run) => run.model === a);
   const runsB = runs.filter((run) => run.model === b);
   const runA = runsA.find((run) => run.id === param(params, "runA")) ?? runsA[0] ?? null;
-  const runB = runsB.find((run) => run.id === param(params, "runB")) ?? runsB[0] ?? null;
+  // One model on both sides (two modes of it, say): B defaults to another of its runs than A's.
+  const runB = runsB.find((run) => run.id === param(params, "runB")) ?? (a === b ? runsB.find((run) => run.id !== runA?.id) : undefined) ?? runsB[0] ?? null;
   const judgedBy = await resolveJudgedBy(db, user, selection.benchmark?.id ?? null, param(params, "judge"));
   const underJudge = selection.benchmark ? await drilldownJudge(db, user, selection.benchmark.id, judgedBy.choice) : null;
   const bq = [selection.param ? `benchmark=${encodeURIComponent(selection.param)}` : "", judgedBy.choice.param ? `judge=${encodeURIComponent(judgedBy.choice.param)}` : ""].filter(Boolean).join("&");
@@ -192,7 +206,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             </button>
             <p className="w-full text-xs text-slate-500">
               Benchmark {selection.benchmark?.name}. A model with several runs is compared through one run at a time (the first imported unless you pick
-              another), so every item is paired once.
+              another), so every item is paired once. To compare two runs of one model (say agentic against error feedback), choose it as both A and B
+              and pick the two runs.
             </p>
           </form>
 
@@ -230,6 +245,41 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                   </section>
                 )}
               </div>
+
+              {runA.status === "in-progress" || runB.status === "in-progress" ? (
+                <p className="text-sm text-sky-800 dark:text-sky-300" data-testid="compare-in-progress">
+                  {runA.status === "in-progress" && runB.status === "in-progress" ? "Both runs are" : `Run ${runA.status === "in-progress" ? "A" : "B"} is`} still being generated (in
+                  progress): the comparison covers the turns stored so far.
+                </p>
+              ) : null}
+
+              <details className="space-y-2" data-testid="paired-turns">
+                <summary className="cursor-pointer text-lg font-semibold">Every shared turn ({comparison.value.turns.length}): pass in A and in B</summary>
+                <div className={`${tableStyles.wrapper} max-h-[32rem] overflow-y-auto`}>
+                  <table className={tableStyles.table}>
+                    <caption className="sr-only">Each turn both runs answered, with the pass verdict of A and of B</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col" className={tableStyles.th}>Turn</th>
+                        <th scope="col" className={tableStyles.th}>{nameA}</th>
+                        <th scope="col" className={tableStyles.th}>{nameB}</th>
+                      </tr>
+                    </thead>
+                    <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                      {comparison.value.turns.map((turn) => (
+                        <tr key={turn.turn} className={turn.passA !== turn.passB ? "bg-amber-50 dark:bg-amber-950/30" : undefined}>
+                          <td className={tableStyles.td}>
+                            {turn.task} round {turn.round}
+                            {turn.passA !== turn.passB ? <span className="ml-2 text-xs text-amber-800 dark:text-amber-300">differs</span> : null}
+                          </td>
+                          <PassCell responseId={turn.responseA} passed={turn.passA} />
+                          <PassCell responseId={turn.responseB} passed={turn.passB} />
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </details>
 
               <section aria-labelledby="discordant-heading" className="space-y-3">
                 <h2 id="discordant-heading" className="text-lg font-semibold">

@@ -77,9 +77,14 @@ export default async function RunsPage() {
                 {run.label}
               </Link>,
               run.benchmark.name,
-              <Badge key="origin" title={ORIGIN_HINTS[run.origin]}>
-                {run.origin}
-              </Badge>,
+              <span key="origin" className="inline-flex flex-wrap gap-1">
+                <Badge title={ORIGIN_HINTS[run.origin]}>{run.origin}</Badge>
+                {run.status === "in-progress" ? (
+                  <Badge tone="info" title="Still being generated: its figures fill in as turns arrive">
+                    in progress
+                  </Badge>
+                ) : null}
+              </span>,
               run.responseCount,
               <span key="pass" title={`${run.passed} of ${run.responseCount} turns pass`}>
                 {formatRatio(run.passed, run.responseCount)}

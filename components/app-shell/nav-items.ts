@@ -17,5 +17,6 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: "/promote", label: "Promote", permission: "read" },
   { href: "/review", label: "Review", permission: "annotate" },
   { href: "/import", label: "Import", permission: "import" },
+  { href: "/evaluations", label: "Evaluations", permission: "runJobs" },
   { href: "/jobs", label: "Jobs", permission: "runJobs" },
 ];

@@ -6,6 +6,7 @@ import { controlJobAction } from "@/app/actions/jobs";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { buttonStyles, cardStyles } from "@/components/ui/styles";
+import { formatUsd } from "@/lib/format";
 import type { JobView } from "@/lib/server/jobs/jobs-data";
 
 const STATUS_TONES: Record<JobView["status"], BadgeTone> = {
@@ -21,10 +22,6 @@ export function formatDuration(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
   return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
-}
-
-export function formatUsd(value: number): string {
-  return value < 0.01 && value > 0 ? `$${value.toFixed(5)}` : `$${value.toFixed(2)}`;
 }
 
 /** A job's live figures and its controls; `onChanged` refetches after a control. */

@@ -141,10 +141,12 @@ interface RowProps {
   /** "<column>.<metric>" of the figure showing its tooltip, when it is in this row. */
   active: string | null;
   above: boolean;
+  /** A run of the model is still being generated: its figures are partial. */
+  inProgress: boolean;
 }
 
 /** Memoized: hovering a figure re-renders only its row. */
-const LeaderboardRow = memo(function LeaderboardRow({ row, columns, metrics, source, rankBy, benchmark, judge, mobileDomain, active, above }: RowProps) {
+const LeaderboardRow = memo(function LeaderboardRow({ row, columns, metrics, source, rankBy, benchmark, judge, mobileDomain, active, above, inProgress }: RowProps) {
   const rank = row.ranks[primarySource(source)][rankBy];
   const rankFigure = row.cells[AVERAGE]?.[rankBy][primarySource(source)] ?? null;
   const base = modelHref(row.name, benchmark, null, judge);
@@ -167,6 +169,11 @@ const LeaderboardRow = memo(function LeaderboardRow({ row, columns, metrics, sou
           {row.runs > 1 ? (
             <span className={`${styles.tag} ${styles.tagRuns}`} title="Runs pooled into the measured figures">
               {row.runs} runs
+            </span>
+          ) : null}
+          {inProgress ? (
+            <span className={styles.tag} title="A run of this model is still being generated: its figures fill in as turns arrive" data-testid="in-progress">
+              in progress
             </span>
           ) : null}
         </span>
@@ -207,9 +214,11 @@ export interface LeaderboardTableProps {
   linkBenchmark: string;
   benchmarkName: string | null;
   runCount: number;
+  /** Models with a run still being generated (marked "in progress"). */
+  inProgressModels?: readonly string[];
 }
 
-export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, benchmarkName, runCount }: LeaderboardTableProps) {
+export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, benchmarkName, runCount, inProgressModels = [] }: LeaderboardTableProps) {
   const board = useMemo(() => decodeBoard(wire), [wire]);
   const searchParams = useSearchParams();
   const pathname = usePathname();
@@ -432,6 +441,7 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
                   active={active?.model === row.name ? active.cell : null}
                   // Tooltips of the last rows open upwards so the scrolling wrapper does not clip them.
                   above={rows.length > 4 && rowIndex >= rows.length - 3}
+                  inProgress={inProgressModels.includes(row.name)}
                 />
               ))}
             </tbody>

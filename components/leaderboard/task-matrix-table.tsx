@@ -29,7 +29,22 @@ function Cell({ cell, round }: { cell: MatrixCell; round: number }) {
 }
 
 /** The turns × models matrix: one row per run, one column per turn; every answered cell opens its response. */
-export function TaskMatrixTable({ wire, benchmark, judge = "", taskName, downloadName }: { wire: WireMatrix; benchmark: string; judge?: string; taskName: string; downloadName: string[] }) {
+export function TaskMatrixTable({
+  wire,
+  benchmark,
+  judge = "",
+  taskName,
+  downloadName,
+  inProgressRuns = [],
+}: {
+  wire: WireMatrix;
+  benchmark: string;
+  judge?: string;
+  taskName: string;
+  downloadName: string[];
+  /** Runs still being generated: marked "in progress". */
+  inProgressRuns?: readonly string[];
+}) {
   const matrix = useMemo(() => decodeMatrix(wire), [wire]);
   const exportRows = useMemo(() => matrixExportRows(matrix), [matrix]);
   const query = `?${new URLSearchParams({ ...(benchmark ? { benchmark } : {}), ...(judge ? { judge } : {}) })}`.replace(/^\?$/, "");
@@ -80,6 +95,11 @@ export function TaskMatrixTable({ wire, benchmark, judge = "", taskName, downloa
                     {row.displayName}
                   </a>
                   {row.showLabel ? <span className="block font-mono text-xs text-slate-500">{row.label}</span> : null}
+                  {inProgressRuns.includes(row.runId) ? (
+                    <span className="block text-xs font-medium text-sky-800 dark:text-sky-300" title="Still being generated: cells fill in as turns arrive" data-testid="in-progress">
+                      in progress
+                    </span>
+                  ) : null}
                   {matrix.columns.length >= 2 ? (
                     <a
                       href={turnDiffHref({ runId: row.runId, task: taskName, round: matrix.columns[1]!.round })}

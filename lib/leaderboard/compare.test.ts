@@ -31,6 +31,18 @@ describe("comparing two runs", () => {
     expect(result.value.onlyB).toEqual(["W_1"]);
   });
 
+  it("lists every shared turn with both verdicts, and the exact McNemar p-value of the pass stage", () => {
+    if (!result.ok) return;
+    expect(result.value.turns.map((row) => [row.turn, row.passA, row.passB, row.responseA, row.responseB])).toEqual([
+      ["T_1", true, true, "a1", "b1"],
+      ["T_2", true, false, "a2", "b2"],
+      ["T_3", false, true, "a3", "b3"],
+      ["U_1", true, false, "a4", "b4"],
+    ]);
+    // b = 2, c = 1: 2 · P(X ≤ 1 | n = 3) = 2 · 4/8, capped at 1.
+    expect(result.value.pass.exact).toMatchObject({ b: 2, c: 1, method: "exact-binomial", pValue: 1 });
+  });
+
   it("runs McNemar's test on turns for pass and on test cases for resolve", () => {
     if (!result.ok) return;
     expect([result.value.pass.mcnemar.b, result.value.pass.mcnemar.c, result.value.pass.mcnemar.method]).toEqual([2, 1, "exact-binomial"]);

@@ -32,6 +32,18 @@ export interface DiscordantTurn {
   casesB: number | null;
 }
 
+/** A turn both runs answered, with each side's pass verdict (the per-turn table of a paired comparison). */
+export interface PairedTurn {
+  turn: string;
+  task: string;
+  domain: string;
+  round: number;
+  passA: boolean;
+  passB: boolean;
+  responseA: string;
+  responseB: string;
+}
+
 export interface RunComparison {
   pass: PairedComparison;
   /** Null unless both runs carry resolve data. */
@@ -40,6 +52,8 @@ export interface RunComparison {
   onlyA: string[];
   onlyB: string[];
   discordant: DiscordantTurn[];
+  /** Every turn both runs answered, in run A's order. */
+  turns: PairedTurn[];
 }
 
 export interface CompareOptions {
@@ -72,9 +86,12 @@ export function compareRuns(a: readonly PairTurn[], b: readonly PairTurn[], opti
 
   const byTurnB = new Map(b.map((turn) => [turn.turn, turn]));
   const discordant: DiscordantTurn[] = [];
+  const turns: PairedTurn[] = [];
   for (const turnA of a) {
     const turnB = byTurnB.get(turnA.turn);
-    if (!turnB || turnA.passed === turnB.passed) continue;
+    if (!turnB) continue;
+    turns.push({ turn: turnA.turn, task: turnA.task, domain: turnA.domain, round: turnA.round, passA: turnA.passed, passB: turnB.passed, responseA: turnA.responseId, responseB: turnB.responseId });
+    if (turnA.passed === turnB.passed) continue;
     discordant.push({
       turn: turnA.turn,
       task: turnA.task,
@@ -90,7 +107,7 @@ export function compareRuns(a: readonly PairTurn[], b: readonly PairTurn[], opti
   if (paired.value.pairs.length === 0 && (a.length > 0 || b.length > 0)) {
     return err({ code: "no-common-turns", message: "the two runs share no turns" });
   }
-  return ok({ pass: pass.value, resolve, onlyA: paired.value.onlyA, onlyB: paired.value.onlyB, discordant });
+  return ok({ pass: pass.value, resolve, onlyA: paired.value.onlyA, onlyB: paired.value.onlyB, discordant, turns });
 }
 
 export const DISCORDANT_COLUMNS: readonly Column<DiscordantTurn>[] = [

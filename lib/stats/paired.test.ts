@@ -5,6 +5,7 @@ import {
   bootstrapMeanDifference,
   comparePaired,
   discordantItems,
+  exactMcNemarTest,
   mcnemarTest,
   mulberry32,
   pairedCounts,
@@ -149,6 +150,32 @@ describe("mcnemarTest", () => {
   it("refuses non-count input", () => {
     const result = mcnemarTest(-1, 2.5);
     expect(result.ok || result.issues.map((found) => found.code)).toEqual(["invalid-count"]);
+  });
+});
+
+describe("exactMcNemarTest", () => {
+  const exact = (b: number, c: number): McNemarResult => {
+    const result = exactMcNemarTest(b, c);
+    if (!result.ok) throw new Error(result.issues.map((found) => found.message).join("; "));
+    return result.value;
+  };
+
+  it("gives the hand-computed two-sided binomial tails", () => {
+    // b = 1, c = 4: P(X ≤ 1 | n = 5) = (1 + 5) / 32, doubled = 12/32.
+    expect(exactMcNemarTest(1, 4)).toEqual({ ok: true, value: { b: 1, c: 4, method: "exact-binomial", statistic: 1, pValue: 0.375 } });
+    // b = 0, c = 6: 2 · 1/64.
+    expect(exact(0, 6)).toMatchObject({ pValue: 2 / 64 });
+    // b = 3, c = 1 is symmetric to b = 1, c = 3: 2 · (1 + 4) / 16 = 10/16.
+    expect(exact(3, 1)).toMatchObject({ statistic: 1, pValue: 0.625 });
+    // b = c = 2: the doubled tail 2 · 11/16 exceeds 1 and is capped.
+    expect(exact(2, 2)).toMatchObject({ pValue: 1 });
+  });
+
+  it("stays exact where the default switches to chi-square", () => {
+    // b = 0, c = 30: exactly 2 / 2³⁰, whereas mcnemarTest would use the chi-square approximation.
+    expect(exact(0, 30)).toMatchObject({ method: "exact-binomial", pValue: 2 / 2 ** 30 });
+    expect(mcnemar(0, 30).method).toBe("chi-square-continuity");
+    expect(exactMcNemarTest(-1, 3).ok).toBe(false);
   });
 });
 

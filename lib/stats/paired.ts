@@ -156,6 +156,14 @@ export function mcnemarTest(b: number, c: number, options: McNemarOptions = {}):
 }
 
 /**
+ * The exact McNemar test at any b + c: the two-sided Binomial(b + c, 1/2) tail, never the chi-square approximation.
+ * For paired runs of one model (agentic against error feedback) where the exact p-value is the one to report.
+ */
+export function exactMcNemarTest(b: number, c: number): Result<McNemarResult, StatsIssue> {
+  return mcnemarTest(b, c, { exactBelow: Number.POSITIVE_INFINITY });
+}
+
+/**
  * mulberry32: a 32-bit-state generator, plenty for resampling a few thousand items, with a seed that fits in a
  * URL. Returns uniform doubles in [0, 1) with 32 random bits each.
  */
@@ -268,6 +276,8 @@ export interface PairedComparison {
   /** Rate of A − rate of B; null without items. */
   difference: number | null;
   mcnemar: McNemarResult;
+  /** The exact binomial McNemar test whatever b + c (equal to `mcnemar` when that one is exact). */
+  exact: McNemarResult;
   bootstrap: BootstrapInterval | null;
   discordant: DiscordantItems;
 }
@@ -281,14 +291,16 @@ export function comparePaired(
   if (idIssues.length > 0) return err(...idIssues);
   const counts = pairedCounts(pairs);
   const mcnemar = mcnemarTest(counts.aOnly, counts.bOnly, options);
+  const exact = exactMcNemarTest(counts.aOnly, counts.bOnly);
   const bootstrap = bootstrapDifference(pairs, options);
-  if (!mcnemar.ok || !bootstrap.ok) return err(...(mcnemar.ok ? [] : mcnemar.issues), ...(bootstrap.ok ? [] : bootstrap.issues));
+  if (!mcnemar.ok || !exact.ok || !bootstrap.ok) return err(...(mcnemar.ok ? [] : mcnemar.issues), ...(bootstrap.ok ? [] : bootstrap.issues));
   return ok({
     counts,
     rateA: proportion(counts.bothPass + counts.aOnly, counts.n),
     rateB: proportion(counts.bothPass + counts.bOnly, counts.n),
     difference: counts.n === 0 ? null : (counts.aOnly - counts.bOnly) / counts.n,
     mcnemar: mcnemar.value,
+    exact: exact.value,
     bootstrap: bootstrap.value,
     discordant: discordantItems(pairs),
   });

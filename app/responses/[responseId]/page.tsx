@@ -6,6 +6,7 @@ import { cache } from "react";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Tabs, type TabItem } from "@/components/ui/tabs";
+import { AttemptTimeline } from "@/components/viewer/attempt-timeline";
 import { DiagnosticList } from "@/components/viewer/diagnostic-list";
 import { MarkedText } from "@/components/viewer/marked-text";
 import { Conversation, JudgesAndTests, ParseErrorPanel, RepairBanner, VerdictSummary, categorySummary } from "@/components/viewer/response-sections";
@@ -13,6 +14,7 @@ import { WorkflowViewer } from "@/components/viewer/workflow-viewer";
 import { GradeSection } from "./grade-section";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { database } from "@/lib/server/db";
+import { listGenerationAttempts } from "@/lib/server/data/generation-attempts";
 import { loadResponseWithView } from "@/lib/server/data/response-view";
 import { blindPendingResponseIds } from "@/lib/server/data/review";
 import { checkAccess, requirePagePermission } from "@/lib/server/session";
@@ -156,6 +158,8 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
   const appName = difyAppName(detail.turn.task.name, detail.turn.round);
   const graph = view.original.view ?? view.repaired.view;
   const isRepaired = view.original.view === null && view.repaired.view !== null;
+  // In a blind review the attempts (their outcomes and checks) stay hidden with the verdicts.
+  const attempts = detail.run.origin === "generated" && !judgesHidden ? await listGenerationAttempts(database(), user, detail.id) : [];
 
   return (
     <div className="space-y-8">
@@ -231,6 +235,8 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
           </div>
         ) : null}
       </section>
+
+      <AttemptTimeline attempts={attempts} />
 
       <section aria-labelledby="source-title" className="space-y-2">
         <h2 id="source-title" className="text-lg font-semibold">

@@ -87,7 +87,22 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
         title={`${run.model.displayName} · ${run.label}`}
         description={
           <>
-            {run.benchmark.name} · {run.origin} · {run.responseCount} responses · {formatRatio(passed, responses.length)} valid · imported {formatDateTime(run.importedAt)} · scored with core{" "}
+            {run.status === "in-progress" ? (
+              <>
+                <Badge tone="info" title="Still being generated: the figures below fill in as turns arrive">
+                  in progress
+                </Badge>{" "}
+              </>
+            ) : null}
+            {run.benchmark.name} · {run.origin}
+            {run.generationMode ? ` (${run.generationMode})` : ""}
+            {run.evaluationId ? (
+              <>
+                {" "}
+                · <Link href={`/evaluations/${run.evaluationId}`} className="text-brand-600 hover:underline dark:text-brand-500">its evaluation</Link>
+              </>
+            ) : null}{" "}
+            · {run.responseCount} responses · {formatRatio(passed, responses.length)} valid · imported {formatDateTime(run.importedAt)} · scored with core{" "}
             <span className="font-mono">{run.coreVersion}</span>
           </>
         }

@@ -95,7 +95,7 @@ export default async function TaskPage({ params, searchParams }: Props) {
               </li>
             ))}
           </ul>
-          <TaskMatrixTable wire={detail.wire} benchmark={benchmarkValue} judge={judgedBy.choice.param} taskName={detail.name} downloadName={["task", detail.name, benchmark.name]} />
+          <TaskMatrixTable wire={detail.wire} benchmark={benchmarkValue} judge={judgedBy.choice.param} taskName={detail.name} downloadName={["task", detail.name, benchmark.name]} inProgressRuns={detail.inProgressRuns} />
         </>
       )}
     </>

@@ -213,6 +213,8 @@ export interface TaskDetail {
   matrix: TaskMatrix;
   /** The matrix in the compact form pages send to the browser. */
   wire: WireMatrix;
+  /** Runs still being generated (their rows fill in; marked "in progress"). */
+  inProgressRuns: string[];
 }
 
 /** A task's turns and every run's verdicts on them; null when the benchmark has no such task. */
@@ -230,11 +232,11 @@ async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: st
   });
   if (!task) return null;
   const responses = await db.$queryRawUnsafe<
-    { responseId: string; runId: string; turnId: string; valid: unknown; failStep: string | null; casesPassed: unknown; label: string; hasResolve: unknown; model: string; displayName: string; importedAt: unknown; cases?: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }[]
+    { responseId: string; runId: string; turnId: string; valid: unknown; failStep: string | null; casesPassed: unknown; label: string; hasResolve: unknown; status: string; model: string; displayName: string; importedAt: unknown; cases?: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }[]
   >(
     `SELECT r."id" AS "responseId", r."runId" AS "runId", r."turnId" AS "turnId", p."valid" AS valid, p."failStep" AS "failStep",
             (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = TRUE) AS "casesPassed",
-            ru."label" AS label, ru."hasResolve" AS "hasResolve", m."name" AS model, m."displayName" AS "displayName", ru."importedAt" AS "importedAt"${judged.columns}
+            ru."label" AS label, ru."hasResolve" AS "hasResolve", ru."status" AS status, m."name" AS model, m."displayName" AS "displayName", ru."importedAt" AS "importedAt"${judged.columns}
      FROM "Turn" t
      JOIN "Response" r ON r."turnId" = t."id"
      JOIN "PassResult" p ON p."responseId" = r."id"
@@ -268,6 +270,7 @@ async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: st
     turns: task.turns.map((turn) => ({ turnId: turn.id, round: turn.round, key: turn.key, instruction: turn.instruction })),
     matrix,
     wire: encodeMatrix(matrix),
+    inProgressRuns: [...new Set(responses.filter((row) => row.status === "in-progress").map((row) => row.runId))],
   };
 }
 
@@ -311,6 +314,8 @@ export interface CompareRunChoice {
   displayName: string;
   label: string;
   hasResolve: boolean;
+  /** "complete" | "in-progress" | ...: a run still being generated is compared on the turns it has so far. */
+  status: string;
 }
 
 /** Runs on the benchmark for the comparison pickers, by model name then import order. */
@@ -319,7 +324,7 @@ export async function listCompareRuns(db: Database, actor: SessionUser | null, b
   const runs = await db.run.findMany({
     where: { benchmarkId },
     orderBy: [{ model: { name: "asc" } }, { importedAt: "asc" }, { id: "asc" }],
-    select: { id: true, label: true, hasResolve: true, model: { select: { name: true, displayName: true } } },
+    select: { id: true, label: true, hasResolve: true, status: true, model: { select: { name: true, displayName: true } } },
   });
-  return runs.map((run) => ({ id: run.id, model: run.model.name, displayName: run.model.displayName, label: run.label, hasResolve: run.hasResolve }));
+  return runs.map((run) => ({ id: run.id, model: run.model.name, displayName: run.model.displayName, label: run.label, hasResolve: run.hasResolve, status: run.status }));
 }

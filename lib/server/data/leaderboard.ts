@@ -62,6 +62,8 @@ export interface RunInfo {
   label: string;
   origin: string;
   hasResolve: boolean;
+  /** "complete" | "in-progress" | "failed" | "cancelled": a generated run fills in while it runs. */
+  status: string;
 }
 
 export interface MeasuredCounts {
@@ -91,8 +93,8 @@ export async function getMeasuredCounts(db: Database, actor: SessionUser | null,
 }
 
 async function getRecordedCounts(db: Database, benchmarkId: string): Promise<MeasuredCounts> {
-  const runs = await db.$queryRawUnsafe<{ id: string; label: string; origin: string; hasResolve: unknown; model: string; displayName: string; family: string | null; access: string | null }[]>(
-    `SELECT r."id" AS id, r."label" AS label, r."origin" AS origin, r."hasResolve" AS "hasResolve",
+  const runs = await db.$queryRawUnsafe<{ id: string; label: string; origin: string; hasResolve: unknown; status: string; model: string; displayName: string; family: string | null; access: string | null }[]>(
+    `SELECT r."id" AS id, r."label" AS label, r."origin" AS origin, r."hasResolve" AS "hasResolve", r."status" AS status,
             m."name" AS model, m."displayName" AS "displayName", m."family" AS family, m."access" AS access
      FROM "Run" r JOIN "Model" m ON m."id" = r."modelId"
      WHERE r."benchmarkId" = ?
@@ -120,7 +122,7 @@ async function getRecordedCounts(db: Database, benchmarkId: string): Promise<Mea
     benchmarkId,
   );
 
-  const runInfo: RunInfo[] = runs.map((run) => ({ id: run.id, model: run.model, label: run.label, origin: run.origin, hasResolve: int(run.hasResolve) === 1 }));
+  const runInfo: RunInfo[] = runs.map((run) => ({ id: run.id, model: run.model, label: run.label, origin: run.origin, hasResolve: int(run.hasResolve) === 1, status: run.status }));
   // Positions number a benchmark's domains 0, 1, 2… at import, so they identify a domain within it.
   const domainName = new Map(shape.map((row) => [String(int(row.position)), row.domain]));
   const packedByRun = new Map(packed.map((row) => [row.runId, row.cells]));
@@ -202,6 +204,8 @@ export interface LeaderboardData {
   runCount: number;
   /** Under a chosen judge or panel: what it covers of every run; null for the recorded verdicts. */
   judging: RunJudging[] | null;
+  /** Models with a run still being generated: their figures are partial. */
+  inProgressModels: string[];
 }
 
 export interface ReadOptions {
@@ -211,11 +215,11 @@ export interface ReadOptions {
   judge?: JudgeChoice;
 }
 
-async function computeBoard(db: Database, actor: SessionUser | null, benchmarkId: string | null, judge: JudgeChoice): Promise<{ board: Board; wire: WireBoard; runCount: number; judging: RunJudging[] | null }> {
+async function computeBoard(db: Database, actor: SessionUser | null, benchmarkId: string | null, judge: JudgeChoice): Promise<{ board: Board; wire: WireBoard; runCount: number; judging: RunJudging[] | null; inProgressModels: string[] }> {
   const published = await getPublishedFigures(db, actor);
   if (!benchmarkId) {
     const board = buildBoard(null, published);
-    return { board, wire: encodeBoard(board), runCount: 0, judging: null };
+    return { board, wire: encodeBoard(board), runCount: 0, judging: null, inProgressModels: [] };
   }
   const counts = await getMeasuredCounts(db, actor, benchmarkId, judge);
   const summary = summarizeCounts(counts.cells);
@@ -223,7 +227,8 @@ async function computeBoard(db: Database, actor: SessionUser | null, benchmarkId
   const runs = new Map<string, number>();
   for (const run of counts.runs) runs.set(run.model, (runs.get(run.model) ?? 0) + 1);
   const board = buildBoard({ models: counts.models, rates: summary.value.rates, spreads: summary.value.spreads, runs }, published);
-  return { board, wire: encodeBoard(board), runCount: counts.runs.length, judging: counts.judging ?? null };
+  const inProgressModels = [...new Set(counts.runs.filter((run) => run.status === "in-progress").map((run) => run.model))];
+  return { board, wire: encodeBoard(board), runCount: counts.runs.length, judging: counts.judging ?? null, inProgressModels };
 }
 
 /** Everything the leaderboard page shows: measured figures for the chosen benchmark and the published ones. */

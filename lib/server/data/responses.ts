@@ -174,6 +174,10 @@ export interface RunResponses {
     hasResolve: boolean;
     responseCount: number;
     importedAt: Date;
+    /** "complete" | "in-progress" | "failed" | "cancelled"; generated runs also name their evaluation and mode. */
+    status: string;
+    evaluationId: string | null;
+    generationMode: string | null;
     model: { name: string; displayName: string };
     benchmark: { id: string; name: string };
   };
@@ -240,6 +244,9 @@ export async function listRunResponses(db: Database, actor: SessionUser | null, 
       hasResolve: run.hasResolve,
       responseCount: run.responseCount,
       importedAt: run.importedAt,
+      status: run.status,
+      evaluationId: run.evaluationId,
+      generationMode: run.generationMode,
       model: run.model,
       benchmark: run.benchmark,
     },

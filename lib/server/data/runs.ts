@@ -10,6 +10,8 @@ export interface RunListItem {
   id: string;
   label: string;
   origin: string;
+  /** "complete" | "in-progress" | "failed" | "cancelled". */
+  status: string;
   model: { name: string; displayName: string; family: string | null; access: string | null };
   benchmark: { id: string; name: string };
   responseCount: number;
@@ -43,6 +45,7 @@ export async function listRuns(db: Database, actor: SessionUser | null): Promise
     id: run.id,
     label: run.label,
     origin: run.origin,
+    status: run.status,
     model: { name: run.model.name, displayName: run.model.displayName, family: run.model.family, access: run.model.access },
     benchmark: run.benchmark,
     responseCount: run.responseCount,

@@ -87,6 +87,8 @@ action("app/actions/dify-connections.ts#updateDifyConnectionAction", (m) => m.up
 action("app/actions/dify-connections.ts#deleteDifyConnectionAction", (m) => m.deleteDifyConnectionAction!({ id: "no-such-connection" } as never));
 action("app/actions/dify-connections.ts#testDifyConnectionAction", (m) => m.testDifyConnectionAction!({ id: "no-such-connection" } as never));
 action("app/actions/dify-execution.ts#startDifyExecutionAction", (m) => m.startDifyExecutionAction!({} as never));
+action("app/actions/evaluations.ts#startEvaluationAction", (m) => m.startEvaluationAction!({ benchmarkId: "no-such-benchmark", endpointId: "no-such-endpoint", mode: "zero-shot" } as never));
+action("app/actions/evaluations.ts#cancelEvaluationAction", (m) => m.cancelEvaluationAction!({ evaluationId: "no-such-evaluation" } as never));
 action("app/actions/jobs.ts#startJudgeJobAction", (m) => m.startJudgeJobAction!({} as never));
 action("app/actions/jobs.ts#controlJobAction", (m) => m.controlJobAction!({ jobId: "no-such-job", control: "cancel" } as never));
 action("app/actions/judges.ts#createDisagreementQueueAction", (m) => m.createDisagreementQueueAction!({} as never));
@@ -95,6 +97,7 @@ action("app/actions/run-actions.ts#rescoreRunAction", (m) => m.rescoreRunAction!
 action("app/actions/settings.ts#setDefaultBenchmarkAction", (m) => m.setDefaultBenchmarkAction!({ benchmarkId: "no-such-benchmark" } as never));
 action("app/actions/start-import.ts#startDirectoryImport", (m) => m.startDirectoryImport!(form({ mode: "directory", benchmarkDir: "/no/such/dir" }) as never));
 route("app/api/export/leaderboard/route.ts#GET", (handler) => handler(get("/api/export/leaderboard?source=published&format=json") as never));
+route("app/api/evaluations/[id]/route.ts#GET", (handler) => handler(get("/api/evaluations/no-such-evaluation") as never, params({ id: "no-such-evaluation" }) as never));
 route("app/api/health/route.ts#GET", (handler) => handler());
 route("app/api/imports/route.ts#POST", (handler) => handler(new Request("http://127.0.0.1:3000/api/imports", { method: "POST", body: form({ mode: "upload" }) }) as never));
 route("app/api/imports/[id]/route.ts#GET", (handler) => handler(get("/api/imports/no-such-job") as never, params({ id: "no-such-job" }) as never));
