@@ -76,9 +76,20 @@ export function passRecord(source: PassRecordSource): PassRecord {
   return record;
 }
 
+/** Python's default string order: by code point, not UTF-16 unit. */
+export function codePointCompare(a: string, b: string): number {
+  const left = [...a];
+  const right = [...b];
+  for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
+    const difference = left[index]!.codePointAt(0)! - right[index]!.codePointAt(0)!;
+    if (difference !== 0) return difference;
+  }
+  return left.length - right.length;
+}
+
 /** Sorted by (task, round) as the official pass stage sorts its (task, round) tuples. */
 export function sortPassRecords(records: readonly PassRecord[]): PassRecord[] {
-  return [...records].sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : a.round - b.round));
+  return [...records].sort((a, b) => codePointCompare(a.task, b.task) || a.round - b.round);
 }
 
 /** A scored answer as the import plans it (ResponsePlan's fields this needs). */

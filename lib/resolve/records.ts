@@ -3,6 +3,7 @@
 // sorted by (task, round) in code-point order, each valid item with test1..3 and, where judged, the judge's reason and
 // the outputs it saw. Pure; a field is present exactly when the official stage would have written it.
 
+import { codePointCompare, passRecord, reachedJudge } from "@/lib/benchmark/official-files";
 import type { RunRecord } from "@/lib/benchmark/runs";
 
 export interface StoredCase {
@@ -28,35 +29,13 @@ export interface StoredTurn {
   cases: StoredCase[];
 }
 
-const STEPS_BEFORE_JUDGE = new Set(["step_1_1", "step_1_2", "step_1_3"]);
 /** Reasons the resolve job writes when Dify itself failed before any case ran (the official "Other-Error" key). */
 const DIFY_SETUP_FAILURE = /^Dify (sign-in|import|confirm|publish|api-key) failed/;
-
-/** Python's default string order: by code point, not UTF-16 unit. */
-function codePointCompare(a: string, b: string): number {
-  const left = [...a];
-  const right = [...b];
-  for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
-    const difference = left[index]!.codePointAt(0)! - right[index]!.codePointAt(0)!;
-    if (difference !== 0) return difference;
-  }
-  return left.length - right.length;
-}
 
 export function resolveRecordFile(turns: readonly StoredTurn[]): RunRecord[] {
   const sorted = [...turns].sort((a, b) => codePointCompare(a.task, b.task) || a.round - b.round);
   return sorted.map((turn) => {
-    const record: RunRecord = {
-      task: turn.task,
-      round: turn.round,
-      node_selection: turn.nodeSelection,
-      design_principle: turn.designPrinciple,
-      workflow: turn.workflow,
-      valid: turn.valid,
-      has_been_judged: turn.failStep === null || !STEPS_BEFORE_JUDGE.has(turn.failStep),
-    };
-    if (!turn.valid && turn.failStep) record.fail_step = turn.failStep as NonNullable<RunRecord["fail_step"]>;
-    if (turn.passReason !== null && record.has_been_judged) record.reason = turn.passReason;
+    const record: RunRecord = passRecord({ ...turn, judged: reachedJudge(turn.failStep), reason: turn.passReason });
     if (!turn.valid) return record;
     const cases = [...turn.cases].sort((a, b) => a.position - b.position);
     if (cases.length > 0 && cases.every((entry) => entry.error !== null && DIFY_SETUP_FAILURE.test(entry.error))) record.api_key = "Other-Error";
