@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { isSharedPageRequest } from "@/lib/page-cache";
 import { newNonce, securityHeaders } from "@/lib/security-headers";
-import { CACHE_STATUS_HEADER, encodedPageBody, FILL_HEADER, serverPageCache } from "@/lib/server/page-cache";
+import { CACHE_STATUS_HEADER, FILL_HEADER, pageBody, serverPageCache } from "@/lib/server/page-cache";
 
 // Every request gets a fresh script nonce: Next.js reads it from the request's Content-Security-Policy header and puts
 // it on its scripts; the root layout hands it to next-themes. The same headers go on the response.
@@ -23,10 +23,10 @@ export async function proxy(request: NextRequest) {
     const key = `${forwarded["x-forwarded-host"] ?? ""}|${https ? "https" : "http"}|${path}`;
     const page = await cache.lookup(key, path, forwarded);
     if (page) {
-      // A plain Response: NextResponse would rewrite a stored redirect's relative Location.
-      const { body, encoding } = await encodedPageBody(page, nonce, request.headers.get("accept-encoding"));
-      const response = new Response(body as Uint8Array<ArrayBuffer>, { status: page.status, headers: page.headers });
-      if (encoding) response.headers.set("content-encoding", encoding);
+      // Next.js wants a proxy's redirect absolute (it answers same-origin ones relative again).
+      const stored = page.headers.map(([name, value]): [string, string] => [name, name === "location" ? new URL(value, request.url).toString() : value]);
+      // Next.js compresses it for readers that accept gzip, as it does rendered pages.
+      const response = new NextResponse(pageBody(page, nonce) as Uint8Array<ArrayBuffer>, { status: page.status, headers: stored });
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
       response.headers.set(CACHE_STATUS_HEADER, "stored");
       return response;

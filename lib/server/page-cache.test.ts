@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { encodedPageBody, FILL_HEADER, PageCache, pageBody, SqliteDataVersion } from "./page-cache";
+import { FILL_HEADER, PageCache, pageBody, SqliteDataVersion } from "./page-cache";
 
 const RENDER_NONCE = "renderNonce0123456789==";
 
@@ -93,16 +92,6 @@ describe("PageCache", () => {
     expect(renders).toHaveLength(5);
     await cache.lookup("1", "/1", {});
     expect(renders).toHaveLength(6);
-  });
-
-  it("gzips for readers that accept it and sends plain bytes otherwise", async () => {
-    const { cache, respondWith } = harness();
-    respondWith(() => page(`<script nonce="${RENDER_NONCE}">${"abc ".repeat(1000)}</script>`));
-    const stored = (await cache.lookup("z", "/z", {}))!;
-    const zipped = await encodedPageBody(stored, "freshNonceForReaderZip3", "br, gzip");
-    expect(zipped.encoding).toBe("gzip");
-    expect(gunzipSync(zipped.body).toString()).toBe(pageBody(stored, "freshNonceForReaderZip3").toString());
-    expect((await encodedPageBody(stored, "freshNonceForReaderZip3", null)).encoding).toBeNull();
   });
 });
 

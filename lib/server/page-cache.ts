@@ -6,8 +6,6 @@
 // read-only SQLite connection, whose `PRAGMA data_version` changes whenever any other connection (this server's
 // Prisma client, a CLI, a worker) commits. A miss renders the page through the app itself with one loopback request
 // that carries FILL_HEADER, so the proxy lets it through; that request's nonce is swapped for a fresh one per reader.
-import { promisify } from "node:util";
-import { gzip } from "node:zlib";
 import BetterSqlite3 from "better-sqlite3";
 import { databaseFilePath, resolveDatabaseUrl } from "@/lib/database-url";
 import { nonceInPolicy, splitOnNonce } from "@/lib/page-cache";
@@ -185,18 +183,6 @@ export function pageBody(page: StoredPage, nonce: string): Buffer {
     pieces.push(part);
   });
   return Buffer.concat(pieces);
-}
-
-const gzipAsync = promisify(gzip);
-
-/**
- * The body for a reader: gzip-compressed (fastest level, on libuv's thread pool, off the event loop) when the reader
- * accepts it, as Next.js would compress a rendered page.
- */
-export async function encodedPageBody(page: StoredPage, nonce: string, acceptEncoding: string | null): Promise<{ body: Buffer; encoding: "gzip" | null }> {
-  const body = pageBody(page, nonce);
-  if (body.length < 1024 || !/\bgzip\b/i.test(acceptEncoding ?? "")) return { body, encoding: null };
-  return { body: await gzipAsync(body, { level: 1 }), encoding: "gzip" };
 }
 
 export type { StoredPage };

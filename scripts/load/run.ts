@@ -122,7 +122,8 @@ async function measureHealthDuring(stop: { done: boolean }): Promise<number[]> {
 
 async function load(target: Target) {
   const url = `${BASE}${target.path}`;
-  const probe = await fetch(url, { redirect: "manual" });
+  // Uncompressed, like autocannon's requests: the size is the page's HTML.
+  const probe = await fetch(url, { redirect: "manual", headers: { "accept-encoding": "identity" } });
   const bytes = (await probe.arrayBuffer()).byteLength;
   const expected = (status: number) => (target.redirects ? status >= 300 && status < 400 : status >= 200 && status < 300);
   if (!expected(probe.status)) throw new Error(`${target.path} answers ${probe.status} before the load starts`);
