@@ -158,7 +158,8 @@ async function toEntry(response: Response, version: number): Promise<Entry> {
   const unstorable: Unstorable = { kind: "unstorable", version, storedAt, bytes: 64 };
   const length = Number(response.headers.get("content-length") ?? 0);
   if (!STORED_STATUSES.has(response.status) || response.headers.has("set-cookie") || length > MAX_PAGE_BYTES) {
-    await response.body?.cancel();
+    // Drained, not cancelled: cancelling a not-found answer mid-stream left the reader's own render of it waiting.
+    await response.arrayBuffer();
     return unstorable;
   }
   const nonce = nonceInPolicy(response.headers.get("content-security-policy"));
