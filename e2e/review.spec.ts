@@ -183,7 +183,7 @@ test.describe.serial("reviewing judge verdicts", () => {
   test("an annotator of a blind queue never gets the response page stored for anonymous readers", async ({ browser, playwright, baseURL }) => {
     const responseId = pendingBlindResponse(blindId, "annotator@demo.local");
     // Anonymous readers share one stored page per data version, verdicts included.
-    const anonymous = await playwright.request.newContext({ baseURL });
+    const anonymous = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { accept: "text/html" } });
     await anonymous.get(`/responses/${responseId}`);
     const shared = await anonymous.get(`/responses/${responseId}`);
     expect(shared.status()).toBe(200);

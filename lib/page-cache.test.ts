@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { isCacheablePath, isSharedPageRequest, nonceInPolicy, splitOnNonce } from "./page-cache";
 
+const DOCUMENT_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
+/** A browser's page load unless `headers` say otherwise. */
 function request(pathname: string, headers: Record<string, string> = {}, method = "GET") {
-  return { method, pathname, headers: new Headers(headers) };
+  return { method, pathname, headers: new Headers({ accept: DOCUMENT_ACCEPT, ...headers }) };
 }
 
 describe("which requests share a stored page", () => {
@@ -30,6 +33,9 @@ describe("which requests share a stored page", () => {
     expect(isSharedPageRequest(request("/", {}, "POST"))).toBe(false);
     expect(isSharedPageRequest(request("/", {}, "HEAD"))).toBe(false);
     expect(isSharedPageRequest(request("/", { rsc: "1" }))).toBe(false);
+    // The router's navigation fetch as proxy.ts sees it (Next.js strips its rsc header and _rsc parameter).
+    expect(isSharedPageRequest(request("/", { accept: "*/*" }))).toBe(false);
+    expect(isSharedPageRequest({ method: "GET", pathname: "/", headers: new Headers() })).toBe(false);
     expect(isSharedPageRequest(request("/", { "next-router-prefetch": "1" }))).toBe(false);
     expect(isSharedPageRequest(request("/", { "next-action": "abc" }))).toBe(false);
     expect(isSharedPageRequest(request("/", { authorization: "Bearer x" }))).toBe(false);

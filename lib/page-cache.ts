@@ -24,12 +24,16 @@ export function isCacheablePath(pathname: string): boolean {
 
 /**
  * A full-page GET by a reader without a session, for a public reading page. Client-side navigations (RSC payloads),
- * prefetches and server actions are rendered as usual.
+ * prefetches and server actions are rendered as usual. Next.js hides a navigation's `rsc` header and `_rsc` parameter
+ * from proxy.ts, so the page load is recognised by what it accepts: browsers ask for `text/html` when loading a
+ * document, while the router's fetches accept any type. Mistaking one for the other costs speed only:
+ * a stored page is always HTML rendered for nobody in particular.
  */
 export function isSharedPageRequest(request: PageRequest): boolean {
   if (request.method !== "GET") return false;
   if (!isCacheablePath(request.pathname)) return false;
   const { headers } = request;
+  if (!/\btext\/html\b/i.test(headers.get("accept") ?? "")) return false;
   if (headers.get("rsc") !== null || headers.get("next-router-prefetch") !== null || headers.get("next-action") !== null) return false;
   if (headers.get("authorization") !== null) return false;
   return !SESSION_COOKIE.test(headers.get("cookie") ?? "");

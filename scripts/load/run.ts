@@ -22,6 +22,8 @@ const BASE = process.env.LOAD_URL ?? `http://127.0.0.1:${PORT}`;
 const DATABASE_FILE = path.join(ROOT, "data", "e2e.db");
 const REPORT_ONLY = process.env.LOAD_REPORT_ONLY === "1";
 const HEALTH_LIMIT_MS = 50;
+/** What a browser sends when it loads a page (the readers being simulated). */
+const PAGE_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
 interface Target {
   name: string;
@@ -123,7 +125,7 @@ async function measureHealthDuring(stop: { done: boolean }): Promise<number[]> {
 async function load(target: Target) {
   const url = `${BASE}${target.path}`;
   // Uncompressed, like autocannon's requests: the size is the page's HTML.
-  const probe = await fetch(url, { redirect: "manual", headers: { "accept-encoding": "identity" } });
+  const probe = await fetch(url, { redirect: "manual", headers: { "accept-encoding": "identity", accept: PAGE_ACCEPT } });
   const bytes = (await probe.arrayBuffer()).byteLength;
   const expected = (status: number) => (target.redirects ? status >= 300 && status < 400 : status >= 200 && status < 300);
   if (!expected(probe.status)) throw new Error(`${target.path} answers ${probe.status} before the load starts`);
@@ -132,7 +134,7 @@ async function load(target: Target) {
   const stop = { done: false };
   const health = target.watchHealth ? measureHealthDuring(stop) : Promise.resolve([] as number[]);
   const result = await new Promise<LoadResult>((resolve, reject) => {
-    const instance = autocannon({ url, connections: target.connections ?? CONNECTIONS, duration: DURATION_S, timeout: 30 }, (error, outcome) => (error ? reject(error) : resolve(outcome)));
+    const instance = autocannon({ url, connections: target.connections ?? CONNECTIONS, duration: DURATION_S, timeout: 30, headers: { accept: PAGE_ACCEPT } }, (error, outcome) => (error ? reject(error) : resolve(outcome)));
     instance.on("response", (_client, status, _bytes, responseTime) => {
       times.push(responseTime);
       if (!expected(status)) unexpected += 1;
@@ -182,7 +184,7 @@ async function healthWhileReading(path: string, clients: number, seconds: number
     Array.from({ length: clients }, async () => {
       while (Date.now() < deadline) {
         const started = performance.now();
-        await (await fetch(`${BASE}${path}`)).arrayBuffer();
+        await (await fetch(`${BASE}${path}`, { headers: { accept: PAGE_ACCEPT } })).arrayBuffer();
         page.push(performance.now() - started);
       }
     }),
