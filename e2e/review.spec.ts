@@ -184,11 +184,19 @@ test.describe.serial("reviewing judge verdicts", () => {
     const responseId = pendingBlindResponse(blindId, "annotator@demo.local");
     // Anonymous readers share one stored page per data version, verdicts included.
     const anonymous = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { accept: "text/html" } });
-    await anonymous.get(`/responses/${responseId}`);
+    const first = await anonymous.get(`/responses/${responseId}`);
     const shared = await anonymous.get(`/responses/${responseId}`);
     expect(shared.status()).toBe(200);
     expect(shared.headers()["x-studio-page-cache"]).toBe("stored");
-    expect(await shared.text()).toContain('data-testid="recorded-verdict"');
+    const sharedHtml = await shared.text();
+    expect(sharedHtml).toContain('data-testid="recorded-verdict"');
+    // Each reader of the stored page gets a nonce of its own, in the policy and on the page's scripts.
+    const nonceOf = (policy: string | undefined) => /'nonce-([^']+)'/.exec(policy ?? "")?.[1] ?? "";
+    const [firstNonce, sharedNonce] = [nonceOf(first.headers()["content-security-policy"]), nonceOf(shared.headers()["content-security-policy"])];
+    expect(sharedNonce.length).toBeGreaterThan(15);
+    expect(sharedNonce).not.toBe(firstNonce);
+    expect(sharedHtml).toContain(`nonce="${sharedNonce}"`);
+    expect(sharedHtml).not.toContain(firstNonce);
     await anonymous.dispose();
 
     const annotator = await asRole(browser, "annotator", "/review");
