@@ -1,4 +1,6 @@
+import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import BetterSqlite3 from "better-sqlite3";
 import { signIn, type DemoRole } from "./support";
 
 // Queues are drawn from the demo benchmark's pass-stage judge verdicts, so these journeys hold whether or not the
@@ -59,8 +61,27 @@ async function agreementFigures(page: Page, queueId: string) {
   return { strict: row.getByTestId("strict"), raw: row.getByTestId("raw") };
 }
 
+/** The response of a blind queue's item the annotator has not voted on yet (read from the e2e database). */
+function pendingBlindResponse(queueId: string, annotatorEmail: string): string {
+  const db = new BetterSqlite3(path.resolve(__dirname, "..", "data", "e2e.db"), { readonly: true });
+  try {
+    const row = db
+      .prepare(
+        `SELECT i."responseId" AS responseId FROM "ReviewItem" i WHERE i."queueId" = ? AND NOT EXISTS (
+           SELECT 1 FROM "ReviewVote" v JOIN "User" u ON u."id" = v."annotatorId" WHERE v."itemId" = i."id" AND u."email" = ?)
+         ORDER BY i."position" LIMIT 1`,
+      )
+      .get(queueId, annotatorEmail) as { responseId: string } | undefined;
+    if (!row) throw new Error(`queue ${queueId} has no item ${annotatorEmail} has yet to vote on`);
+    return row.responseId;
+  } finally {
+    db.close();
+  }
+}
+
 test.describe.serial("reviewing judge verdicts", () => {
   let queueId = "";
+  let blindId = "";
 
   test("a researcher samples 10 pass-stage verdicts into a queue for two annotators", async ({ page }) => {
     await signIn(page, "researcher", "/review");
@@ -138,7 +159,7 @@ test.describe.serial("reviewing judge verdicts", () => {
 
   test("blind mode hides the judge's verdict and reason until the annotator votes", async ({ page, browser }) => {
     await signIn(page, "researcher", "/review/new");
-    const blindId = await createQueue(page, { name: "E2E blind sample", size: 2, perItem: 1, mode: "blind", annotators: [/^Demo Annotator/] });
+    blindId = await createQueue(page, { name: "E2E blind sample", size: 2, perItem: 1, mode: "blind", annotators: [/^Demo Annotator/] });
 
     const annotator = await asRole(browser, "annotator", `/review/${blindId}`);
     await expect(annotator.getByTestId("item-heading")).toHaveText("Item 1 of 2");
@@ -156,6 +177,34 @@ test.describe.serial("reviewing judge verdicts", () => {
     await expect(annotator.getByTestId("item-heading")).toHaveText("Item 2 of 2");
     await expect(annotator.getByTestId("judge-hidden")).toBeVisible();
     await expect(annotator.getByTestId("judge-verdict")).toHaveCount(0);
+    await annotator.context().close();
+  });
+
+  test("an annotator of a blind queue never gets the response page stored for anonymous readers", async ({ browser, playwright, baseURL }) => {
+    const responseId = pendingBlindResponse(blindId, "annotator@demo.local");
+    // Anonymous readers share one stored page per data version, verdicts included.
+    const anonymous = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { accept: "text/html" } });
+    const first = await anonymous.get(`/responses/${responseId}`);
+    const shared = await anonymous.get(`/responses/${responseId}`);
+    expect(shared.status()).toBe(200);
+    expect(shared.headers()["x-studio-page-cache"]).toBe("stored");
+    const sharedHtml = await shared.text();
+    expect(sharedHtml).toContain('data-testid="recorded-verdict"');
+    // Each reader of the stored page gets a nonce of its own, in the policy and on the page's scripts.
+    const nonceOf = (policy: string | undefined) => /'nonce-([^']+)'/.exec(policy ?? "")?.[1] ?? "";
+    const [firstNonce, sharedNonce] = [nonceOf(first.headers()["content-security-policy"]), nonceOf(shared.headers()["content-security-policy"])];
+    expect(sharedNonce.length).toBeGreaterThan(15);
+    expect(sharedNonce).not.toBe(firstNonce);
+    expect(sharedHtml).toContain(`nonce="${sharedNonce}"`);
+    expect(sharedHtml).not.toContain(firstNonce);
+    await anonymous.dispose();
+
+    const annotator = await asRole(browser, "annotator", "/review");
+    const own = await annotator.goto(`/responses/${responseId}`);
+    expect(own?.headers()["x-studio-page-cache"]).toBeUndefined();
+    await expect(annotator.getByTestId("verdicts-hidden")).toBeVisible();
+    await expect(annotator.getByTestId("recorded-verdict")).toHaveCount(0);
+    expect(await own?.text()).not.toContain('data-testid="recorded-verdict"');
     await annotator.context().close();
   });
 

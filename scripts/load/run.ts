@@ -1,9 +1,12 @@
 // `npm run test:load`: fifty concurrent anonymous clients against the production build on loopback, one page at a
-// time, with the 12 shared runs imported. Reports per page: requests, errors, p50/p95/p99 latency and response size,
-// and /api/health's latency while the heaviest page is under load; exits 1 when a target is missed.
-//   LOAD_DURATION_S   seconds per page (default 30; CI may lower it), LOAD_CONNECTIONS (default 50),
+// time, with the 12 shared runs imported. Reports per page: requests, errors, p50/p95/p99 latency, response size and
+// whether the page came from the page store; /api/health's latency while response pages are under load, and while two
+// clients read the 2 MB-field page (the issue's stall). Exits 1 on any error, a page over 2 MB, or (unless
+// LOAD_REPORT_ONLY=1) a missed latency target. Bounded: pages × LOAD_DURATION_S plus start-up.
+//   LOAD_DURATION_S   seconds per page (default 30), LOAD_CONNECTIONS (default 50),
 //   LOAD_PORT         port of the server it starts (default 3206), LOAD_URL to use an already running server
-//                     (loopback only; then the database must already hold the shared runs).
+//                     (loopback only; then the database must already hold the shared runs),
+//   LOAD_REPORT_ONLY  1: report latency figures without failing on them (busy machines, CI); errors still fail.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -17,6 +20,10 @@ const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 50);
 const PORT = Number(process.env.LOAD_PORT ?? 3206);
 const BASE = process.env.LOAD_URL ?? `http://127.0.0.1:${PORT}`;
 const DATABASE_FILE = path.join(ROOT, "data", "e2e.db");
+const REPORT_ONLY = process.env.LOAD_REPORT_ONLY === "1";
+const HEALTH_LIMIT_MS = 50;
+/** What a browser sends when it loads a page (the readers being simulated). */
+const PAGE_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
 interface Target {
   name: string;
@@ -24,6 +31,10 @@ interface Target {
   p95LimitMs: number;
   connections?: number;
   watchHealth?: boolean;
+  /** A redirect is the expected answer (a URL without `?benchmark=`). */
+  redirects?: boolean;
+  /** Fail on latency (otherwise reported only). */
+  enforced?: boolean;
 }
 
 function assertLoopback(url: string): void {
@@ -113,20 +124,26 @@ async function measureHealthDuring(stop: { done: boolean }): Promise<number[]> {
 
 async function load(target: Target) {
   const url = `${BASE}${target.path}`;
-  const probe = await fetch(url);
+  // Uncompressed, like autocannon's requests: the size is the page's HTML.
+  const probe = await fetch(url, { redirect: "manual", headers: { "accept-encoding": "identity", accept: PAGE_ACCEPT } });
   const bytes = (await probe.arrayBuffer()).byteLength;
-  if (!probe.ok) throw new Error(`${target.path} answers ${probe.status} before the load starts`);
+  const expected = (status: number) => (target.redirects ? status >= 300 && status < 400 : status >= 200 && status < 300);
+  if (!expected(probe.status)) throw new Error(`${target.path} answers ${probe.status} before the load starts`);
   const times: number[] = [];
+  let unexpected = 0;
   const stop = { done: false };
   const health = target.watchHealth ? measureHealthDuring(stop) : Promise.resolve([] as number[]);
   const result = await new Promise<LoadResult>((resolve, reject) => {
-    const instance = autocannon({ url, connections: target.connections ?? CONNECTIONS, duration: DURATION_S, timeout: 30 }, (error, outcome) => (error ? reject(error) : resolve(outcome)));
-    instance.on("response", (_client, _status, _bytes, responseTime) => times.push(responseTime));
+    const instance = autocannon({ url, connections: target.connections ?? CONNECTIONS, duration: DURATION_S, timeout: 30, headers: { accept: PAGE_ACCEPT } }, (error, outcome) => (error ? reject(error) : resolve(outcome)));
+    instance.on("response", (_client, status, _bytes, responseTime) => {
+      times.push(responseTime);
+      if (!expected(status)) unexpected += 1;
+    });
   });
   stop.done = true;
   const healthTimes = await health;
   times.sort((a, b) => a - b);
-  const errors = result.errors + result.timeouts + result.non2xx;
+  const errors = result.errors + result.timeouts + unexpected;
   const p95 = quantile(times, 0.95);
   return {
     page: target.name,
@@ -138,10 +155,44 @@ async function load(target: Target) {
     p95Ms: Math.round(p95),
     p99Ms: Math.round(quantile(times, 0.99)),
     htmlBytes: bytes,
+    stored: probe.headers.get("x-studio-page-cache") === "stored",
     p95LimitMs: target.p95LimitMs,
     ...(target.watchHealth ? { healthP50Ms: Math.round(quantile(healthTimes, 0.5)), healthP95Ms: Math.round(quantile(healthTimes, 0.95)), healthMaxMs: Math.round(healthTimes.at(-1) ?? NaN) } : {}),
-    ok: errors === 0 && p95 <= target.p95LimitMs,
+    latencyOk: p95 <= target.p95LimitMs,
+    enforced: target.enforced !== false,
+    errors0: errors === 0,
   };
+}
+
+/** Where a reader of `path` lands: the path itself, or the target of its redirect (e.g. `/` → `/?benchmark=…`). */
+async function landingPath(path: string): Promise<string> {
+  const response = await fetch(`${BASE}${path}`, { redirect: "manual" });
+  await response.arrayBuffer();
+  const location = response.headers.get("location");
+  if (response.status < 300 || response.status >= 400 || !location) return path;
+  const url = new URL(location, BASE);
+  return `${url.pathname}${url.search}`;
+}
+
+/** /api/health latencies while `clients` read `path` for `seconds` (the issue: two 2 MB-field requests stalled it). */
+async function healthWhileReading(path: string, clients: number, seconds: number) {
+  const stop = { done: false };
+  const health = measureHealthDuring(stop);
+  const page: number[] = [];
+  const deadline = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < deadline) {
+        const started = performance.now();
+        await (await fetch(`${BASE}${path}`, { headers: { accept: PAGE_ACCEPT } })).arrayBuffer();
+        page.push(performance.now() - started);
+      }
+    }),
+  );
+  stop.done = true;
+  const times = await health;
+  page.sort((a, b) => a - b);
+  return { clients, pageP95Ms: Math.round(quantile(page, 0.95)), healthP50Ms: Math.round(quantile(times, 0.5)), healthP95Ms: Math.round(quantile(times, 0.95)), healthMaxMs: Math.round(times.at(-1) ?? NaN) };
 }
 
 async function main(): Promise<number> {
@@ -161,9 +212,13 @@ async function main(): Promise<number> {
     await waitForHealth(15 * 60 * 1000);
     const largest = process.env.LOAD_URL ? null : await largestResponseId();
     const planted = largest ? await plantTwoMegabyteField(largest.id) : null;
+    const leaderboard = await landingPath("/");
+    const task = await landingPath("/tasks/PaperQA");
     const targets: Target[] = [
-      { name: "leaderboard", path: "/", p95LimitMs: 300 },
-      { name: "task page", path: "/tasks/PaperQA", p95LimitMs: 300 },
+      ...(leaderboard !== "/" ? [{ name: "/ (its redirect)", path: "/", p95LimitMs: 300, redirects: true }] : []),
+      { name: "leaderboard", path: leaderboard, p95LimitMs: 300 },
+      ...(task !== "/tasks/PaperQA" ? [{ name: "task page (its redirect)", path: "/tasks/PaperQA", p95LimitMs: 300, redirects: true }] : []),
+      { name: "task page", path: task, p95LimitMs: 300 },
       ...(largest ? [{ name: `largest response page (${largest.chars} characters of model output)`, path: `/responses/${largest.id}`, p95LimitMs: 500, watchHealth: true }] : []),
       ...(planted ? [{ name: "response page with a 2 MB design_principle", path: `/responses/${planted}`, p95LimitMs: 500, watchHealth: true }] : []),
     ];
@@ -174,15 +229,23 @@ async function main(): Promise<number> {
       console.log(JSON.stringify(result));
       results.push(result);
     }
+    const stall = planted ? await healthWhileReading(`/responses/${planted}`, 2, Math.min(10, DURATION_S)) : null;
+    if (stall) console.log(`• /api/health while 2 clients read the 2 MB-field page: ${JSON.stringify(stall)}`);
     console.log("• anonymous 60 MB posts (upload route, then a server action)");
     const refusals = await measureUploadRefusals(BASE);
     for (const refusal of refusals) console.log(JSON.stringify(refusal));
-    console.log("\npage | req/s | errors | p50 ms | p95 ms (limit) | p99 ms | bytes");
-    for (const r of results) console.log(`${r.page} | ${r.requestsPerSecond} | ${r.errors} | ${r.p50Ms} | ${r.p95Ms} (${r.p95LimitMs}) | ${r.p99Ms} | ${r.htmlBytes}`);
+    console.log("\npage | req/s | errors | p50 ms | p95 ms (limit) | p99 ms | bytes | stored | /api/health p50/p95 ms");
+    for (const r of results) {
+      const health = "healthP95Ms" in r ? `${r.healthP50Ms}/${r.healthP95Ms}` : "";
+      console.log(`${r.page} | ${r.requestsPerSecond} | ${r.errors} | ${r.p50Ms} | ${r.p95Ms} (${r.p95LimitMs}) | ${r.p99Ms} | ${r.htmlBytes} | ${r.stored ? "yes" : "no"} | ${health}`);
+    }
+    const errorFree = results.every((r) => r.errors0);
     const bounded = results.every((r) => r.htmlBytes <= 2 * 1024 * 1024);
-    const healthy = results.every((r) => !("healthP95Ms" in r) || (r.healthP95Ms ?? 0) <= 50);
-    console.log(`every page ≤ 2 MB of HTML: ${bounded}; /api/health p95 ≤ 50 ms under response-page load: ${healthy}`);
-    return results.every((r) => r.ok) && bounded ? 0 : 1;
+    const fast = results.every((r) => r.latencyOk || !r.enforced);
+    const unstalled = !stall || stall.healthP95Ms <= HEALTH_LIMIT_MS;
+    console.log(`zero errors: ${errorFree}; every page ≤ 2 MB of HTML: ${bounded}; every p95 within its limit: ${fast}; /api/health p95 ≤ ${HEALTH_LIMIT_MS} ms while the 2 MB-field page is read: ${unstalled}`);
+    if (REPORT_ONLY && !(fast && unstalled)) console.log("LOAD_REPORT_ONLY=1: latency figures are reported, not enforced");
+    return errorFree && bounded && (REPORT_ONLY || (fast && unstalled)) ? 0 : 1;
   } finally {
     if (server?.pid) process.kill(-server.pid, "SIGTERM");
   }

@@ -1,0 +1,210 @@
+// Stores fully rendered public pages for anonymous readers, keyed by URL and the database's data version, and serves
+// them with a fresh CSP nonce. Guarantees: a stored page is served only while no commit happened since it was
+// rendered; each page is rendered once per version however many readers wait for it; memory stays under a bound.
+//
+// Runs inside proxy.ts (Node.js runtime), so it holds no Prisma client and no "server-only" import: it opens its own
+// read-only SQLite connection, whose `PRAGMA data_version` changes whenever any other connection (this server's
+// Prisma client, a CLI, a worker) commits. A miss renders the page through the app itself with one loopback request
+// that carries FILL_HEADER, so the proxy lets it through; that request's nonce is swapped for a fresh one per reader.
+import BetterSqlite3 from "better-sqlite3";
+import { databaseFilePath, resolveDatabaseUrl } from "@/lib/database-url";
+import { nonceInPolicy, splitOnNonce } from "@/lib/page-cache";
+
+export const FILL_HEADER = "x-studio-page-fill";
+export const CACHE_STATUS_HEADER = "x-studio-page-cache";
+
+/** Response headers a stored page keeps; security headers are rebuilt per reader. */
+const KEPT_HEADERS = ["content-type", "cache-control", "vary", "location", "x-content-type-options", "referrer-policy", "x-frame-options"] as const;
+/** A page bigger than this is rendered per request (response pages are bounded far below it). */
+const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+/** Redirects (a URL without `?benchmark=`) are as stable as pages. */
+const STORED_STATUSES = new Set([200, 307, 308]);
+/** How long before a failed version source is tried again. */
+const REOPEN_AFTER_MS = 10_000;
+
+interface StoredPage {
+  kind: "page";
+  version: number;
+  storedAt: number;
+  status: number;
+  headers: [string, string][];
+  /** The page split around its render-time nonce. */
+  parts: Buffer[];
+  bytes: number;
+}
+
+/** A URL whose answer cannot be stored at this version (error, cookie set, no nonce, too big): rendered per request. */
+interface Unstorable {
+  kind: "unstorable";
+  version: number;
+  storedAt: number;
+  bytes: number;
+}
+
+type Entry = StoredPage | Unstorable;
+
+export interface PageCacheOptions {
+  maxBytes: number;
+  maxAgeMs: number;
+}
+
+export function pageCacheOptions(env: Record<string, string | undefined> = process.env): PageCacheOptions | null {
+  const megabytes = Number(env.PAGE_CACHE_MB ?? 64);
+  const seconds = Number(env.PAGE_CACHE_MAX_AGE_S ?? 600);
+  if (!Number.isFinite(megabytes) || megabytes <= 0) return null;
+  return { maxBytes: Math.floor(megabytes * 1024 * 1024), maxAgeMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 600_000 };
+}
+
+/** The data version of a SQLite database file, read on a private read-only connection; null when unavailable. */
+export class SqliteDataVersion {
+  private connection: BetterSqlite3.Database | null = null;
+  private failedAt = 0;
+
+  constructor(private readonly file: string) {}
+
+  read(): number | null {
+    if (!this.connection) {
+      if (Date.now() - this.failedAt < REOPEN_AFTER_MS) return null;
+      try {
+        this.connection = new BetterSqlite3(this.file, { readonly: true, fileMustExist: true });
+      } catch {
+        this.failedAt = Date.now();
+        return null;
+      }
+    }
+    try {
+      return Number(this.connection.pragma("data_version", { simple: true }));
+    } catch {
+      this.connection.close();
+      this.connection = null;
+      this.failedAt = Date.now();
+      return null;
+    }
+  }
+}
+
+export class PageCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly filling = new Map<string, Promise<Entry | null>>();
+  private bytes = 0;
+  readonly fillToken = crypto.randomUUID();
+
+  constructor(
+    private readonly options: PageCacheOptions,
+    private readonly version: () => number | null,
+    private readonly render: (url: string, headers: Record<string, string>) => Promise<Response>,
+  ) {}
+
+  /**
+   * The stored page for `key`, rendering it first when needed; null when it must be rendered per request (no version
+   * source, or the answer is not storable).
+   */
+  async lookup(key: string, url: string, forwarded: Record<string, string>): Promise<StoredPage | null> {
+    const version = this.version();
+    if (version === null) return null;
+    const hit = this.entries.get(key);
+    if (hit && hit.version === version && Date.now() - hit.storedAt < this.options.maxAgeMs) {
+      // Most recently used last, so the oldest entry is the first to go.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.kind === "page" ? hit : null;
+    }
+    const fillKey = `${version}\n${key}`;
+    let pending = this.filling.get(fillKey);
+    if (!pending) {
+      pending = this.fill(key, version, url, forwarded).finally(() => this.filling.delete(fillKey));
+      this.filling.set(fillKey, pending);
+    }
+    const entry = await pending;
+    return entry?.kind === "page" ? entry : null;
+  }
+
+  /** Stored pages and their total size (tests, diagnostics). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  private async fill(key: string, version: number, url: string, forwarded: Record<string, string>): Promise<Entry | null> {
+    let entry: Entry;
+    try {
+      const response = await this.render(url, { ...forwarded, [FILL_HEADER]: this.fillToken, accept: "text/html", "accept-encoding": "identity" });
+      entry = await toEntry(response, version);
+    } catch {
+      // The reader's own request renders the page as usual; the next reader tries again.
+      return null;
+    }
+    this.store(key, entry);
+    return entry;
+  }
+
+  private store(key: string, entry: Entry): void {
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.bytes -= previous.bytes;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, entry);
+    this.bytes += entry.bytes;
+    while (this.bytes > this.options.maxBytes && this.entries.size > 0) {
+      const [oldestKey, oldest] = this.entries.entries().next().value!;
+      this.entries.delete(oldestKey);
+      this.bytes -= oldest.bytes;
+    }
+  }
+}
+
+async function toEntry(response: Response, version: number): Promise<Entry> {
+  const storedAt = Date.now();
+  const unstorable: Unstorable = { kind: "unstorable", version, storedAt, bytes: 64 };
+  const length = Number(response.headers.get("content-length") ?? 0);
+  if (!STORED_STATUSES.has(response.status) || response.headers.has("set-cookie") || length > MAX_PAGE_BYTES) {
+    // Drained, not cancelled: cancelling a not-found answer mid-stream left the reader's own render of it waiting.
+    await response.arrayBuffer();
+    return unstorable;
+  }
+  const nonce = nonceInPolicy(response.headers.get("content-security-policy"));
+  const html = await response.text();
+  const parts = nonce && Buffer.byteLength(html) <= MAX_PAGE_BYTES ? splitOnNonce(html, nonce) : null;
+  if (!parts) return unstorable;
+  const buffers = parts.map((part) => Buffer.from(part));
+  const headers: [string, string][] = [];
+  for (const name of KEPT_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) headers.push([name, value]);
+  }
+  return { kind: "page", version, storedAt, status: response.status, headers, parts: buffers, bytes: buffers.reduce((sum, part) => sum + part.length, 0) + 512 };
+}
+
+/** The stored page's body with `nonce` wherever the render-time nonce was. */
+export function pageBody(page: StoredPage, nonce: string): Buffer {
+  const separator = Buffer.from(nonce);
+  const pieces: Buffer[] = [];
+  page.parts.forEach((part, index) => {
+    if (index > 0) pieces.push(separator);
+    pieces.push(part);
+  });
+  return Buffer.concat(pieces);
+}
+
+export type { StoredPage };
+
+let shared: PageCache | null | undefined;
+
+/** The server's page cache, or null when disabled (PAGE_CACHE_MB=0) or the database is not a SQLite file. */
+export function serverPageCache(): PageCache | null {
+  if (shared !== undefined) return shared;
+  const options = pageCacheOptions();
+  const file = databaseFilePath(resolveDatabaseUrl(process.env.DATABASE_URL, process.cwd()));
+  if (!options || !file) {
+    shared = null;
+    return shared;
+  }
+  const source = new SqliteDataVersion(file);
+  shared = new PageCache(options, () => source.read(), (url, headers) => fetch(new URL(url, internalOrigin()), { headers, redirect: "manual" }));
+  return shared;
+}
+
+/** Where this server answers on its own machine (next start records it once listening). */
+function internalOrigin(): string {
+  return process.env.__NEXT_PRIVATE_ORIGIN ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+}
