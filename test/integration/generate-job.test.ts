@@ -218,10 +218,15 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
     expect(judgeJobs).toHaveLength(1);
     expect(judgeJobs[0]).toMatchObject({ endpointId: judgeId, itemCount: reached * 2, status: "queued" });
     expect(judgeJobs[0]?.items).toHaveLength(reached * 2);
+    // Generated but not yet judged: the evaluation is not finished while its judge job has work.
+    expect(await db.run.findUniqueOrThrow({ where: { id: started.runIds[0] } })).toMatchObject({ status: "complete" });
+    expect((await db.evaluation.findUniqueOrThrow({ where: { id: started.evaluationId } })).status).toBe("running");
 
     await new JobWorker(db, queue(), [judgeJobHandler({ clientRetries: 0 })], { pollMs: 20 }).runUntilIdle();
     expect(replay.violations).toEqual([]);
     expect((await db.job.findUniqueOrThrow({ where: { id: judgeJobs[0]!.id } })).status).toBe("succeeded");
+    // The judge job's last item closes the evaluation.
+    expect(await db.evaluation.findUniqueOrThrow({ where: { id: started.evaluationId } })).toMatchObject({ status: "succeeded", finishedAt: expect.any(Date) });
     expect(await db.judgeVerdict.count({ where: { judge: "judge-stub", response: { runId: started.runIds[0] } } })).toBe(reached * 2);
   });
 

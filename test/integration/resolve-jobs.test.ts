@@ -118,11 +118,14 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     ]);
     const enqueued = await enqueueDifyExecution(db, runId);
     expect(enqueued?.items).toBe(responses.length);
+    expect((await db.evaluation.findUniqueOrThrow({ where: { id: evaluation.id } })).status).toBe("running");
     expect(await enqueueDifyExecution(db, runId)).toEqual(enqueued);
     await worker().runUntilIdle();
 
     const job = await db.job.findUniqueOrThrow({ where: { id: enqueued!.jobId } });
     expect(job).toMatchObject({ kind: "resolve", status: "succeeded", doneCount: responses.length, failedCount: 0 });
+    // The evaluation was running while its Dify execution had work; the execution's last item closed it.
+    expect(await db.evaluation.findUniqueOrThrow({ where: { id: evaluation.id } })).toMatchObject({ status: "succeeded", finishedAt: expect.any(Date) });
     const cases = await db.caseResult.findMany({ where: { response: { runId } }, include: { response: { select: { turn: { select: { key: true } } } } } });
     expect(cases).toHaveLength(3 * valid.length);
     expect(cases.every((row) => row.executedAt !== null)).toBe(true);

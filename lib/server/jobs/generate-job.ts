@@ -20,6 +20,7 @@ import type { Database } from "../db";
 import { callCost, redactKey } from "../endpoints/endpoints";
 import { afterRunGenerated } from "../evaluations/after-generation";
 import { findGenerateJob } from "../evaluations/jobs-of-evaluation";
+import { settleEvaluation } from "../evaluations/settle-evaluation";
 import { GENERATE_JOB_KIND, type GenerateItemPayload, type GenerateJobParams, type GenerationOverrides } from "../evaluations/types";
 import { generateTurn, type GenerationTask, type TurnRecord } from "../generation/runner";
 import { sha256 } from "../hash";
@@ -253,13 +254,6 @@ export async function closeFinishedGeneratedRuns(db: Database): Promise<number> 
     if (await settleGeneratedRun(db, job.id, run.id)) closed += 1;
   }
   return closed;
-}
-
-async function settleEvaluation(db: Database, evaluationId: string): Promise<void> {
-  const runs = await db.run.findMany({ where: { evaluationId }, select: { status: true } });
-  if (runs.length === 0 || runs.some((run) => run.status === "in-progress")) return;
-  const status = runs.every((run) => run.status === "complete") ? "succeeded" : runs.some((run) => run.status === "failed") ? "failed" : "cancelled";
-  await db.evaluation.updateMany({ where: { id: evaluationId, status: "running" }, data: { status, finishedAt: new Date() } });
 }
 
 export type GenerateHandlerOptions = EndpointClientOptions;

@@ -35,6 +35,7 @@ import { inputFingerprint, judgeIdentity, judgeSample, promptFingerprint } from 
 import { executeCase, retryingTransient } from "../resolve/execute-case";
 import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
+import { settleEvaluationAfterJob } from "../evaluations/settle-evaluation";
 import { jobQueue, wakeWorker } from "./instance";
 import { DEFAULT_RETRY, type ItemUsage } from "./queue";
 import type { QueueTx } from "./sqlite-queue";
@@ -50,6 +51,8 @@ export type ResolveJudge = { kind: "none" } | { kind: "rule" } | { kind: "llm"; 
 
 export interface ResolveJobParams {
   runId: string;
+  /** Set when an evaluation queued the execution: the evaluation stays running until this job finishes. */
+  evaluationId?: string;
   connectionId: string;
   caseFilesDir: string;
   judge: ResolveJudge;
@@ -92,13 +95,13 @@ async function createResolveJob(db: Database, params: ResolveJobParams, createdB
  * the hook the generation job calls once a run is generated. Null when there is nothing to execute.
  */
 export async function enqueueDifyExecution(db: Database, runId: string): Promise<{ jobId: string; items: number } | null> {
-  const run = await db.run.findUnique({ where: { id: runId }, select: { evaluation: { select: { difyConnectionId: true, caseFilesDir: true, judge: true, createdBy: true } } } });
+  const run = await db.run.findUnique({ where: { id: runId }, select: { evaluation: { select: { id: true, difyConnectionId: true, caseFilesDir: true, judge: true, createdBy: true } } } });
   const evaluation = run?.evaluation;
   if (!evaluation?.difyConnectionId || !evaluation.caseFilesDir) return null;
   // Called again for the same run (a generation job resumed after a restart): the execution already queued stands.
   const active = await db.job.findFirst({ where: { kind: RESOLVE_JOB_KIND, runId, status: { in: ["queued", "running", "paused"] } }, select: { id: true, itemCount: true } });
   if (active) return { jobId: active.id, items: active.itemCount };
-  return createResolveJob(db, { runId, connectionId: evaluation.difyConnectionId, caseFilesDir: evaluation.caseFilesDir, judge: parseResolveJudge(evaluation.judge) }, evaluation.createdBy);
+  return createResolveJob(db, { runId, evaluationId: evaluation.id, connectionId: evaluation.difyConnectionId, caseFilesDir: evaluation.caseFilesDir, judge: parseResolveJudge(evaluation.judge) }, evaluation.createdBy);
 }
 
 export type StartResolveJob = { ok: true; jobId: string; items: number } | { ok: false; message: string };
@@ -194,6 +197,7 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
     capacity() {
       return Promise.resolve({ filter: { kind: RESOLVE_JOB_KIND }, limit: RESOLVE_CONCURRENCY });
     },
+    settled: ({ db, job }) => settleEvaluationAfterJob(db, job),
     async run({ db, job, item, signal }): Promise<ItemOutcome> {
       const params = job.params as ResolveJobParams;
       const { responseId } = item.payload as ResolveItemPayload;
