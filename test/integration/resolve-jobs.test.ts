@@ -17,6 +17,7 @@ import { createDifyConnection } from "@/lib/server/dify-connections/connections"
 import { createEndpoint } from "@/lib/server/endpoints/endpoints";
 import { getResolveRecordFile } from "@/lib/server/data/resolve-records";
 import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/import-service";
+import { afterEvaluationJudgeJob, afterRunGenerated } from "@/lib/server/evaluations/after-generation";
 import { appMarker, enqueueDifyExecution, resolveJobHandler, startResolveJob } from "@/lib/server/jobs/resolve-job";
 import { signIn } from "@/lib/server/dify/client";
 import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
@@ -265,5 +266,41 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect(leftovers.every((id) => dify.apps.get(id)?.deleted)).toBe(true);
     expect(keep.every((id) => dify.apps.get(id)?.deleted === false)).toBe(true);
     expect((await db.job.findUniqueOrThrow({ where: { id: started.jobId } })).status).toBe("succeeded");
+  });
+
+  it("with an LLM pass judge, execution waits for the evaluation's judging and runs only the turns that judge passed", async () => {
+    const passJudge = await createEndpoint(db, admin, { label: "pass-judge", baseUrl: judge.baseURL, model: "stub", temperature: 0, maxTokens: null, concurrency: 2, rpm: null, tpm: null, timeoutMs: 10_000, inputPricePerMTok: null, outputPricePerMTok: null }, null);
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { benchmarkId: true } });
+    const evaluation = await db.evaluation.create({
+      data: { benchmarkId: run.benchmarkId, mode: "zero-shot", difyConnectionId: connectionId, caseFilesDir: caseFiles, judge: JSON.stringify({ kind: "llm", endpointIds: [passJudge.id], samples: 1 }) },
+    });
+    await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id } });
+    const marker = `"evaluationId":${JSON.stringify(evaluation.id)}`;
+    const executions = () => db.job.findMany({ where: { kind: "resolve", runId, params: { contains: marker } }, select: { id: true } });
+
+    // Generation has settled but the evaluation's pass judging still has work: nothing goes to Dify yet.
+    const judging = await db.job.create({ data: { kind: "judge", runId, status: "running", params: JSON.stringify({ runId, stage: "pass", evaluationId: evaluation.id }) } });
+    await afterRunGenerated(db, runId);
+    expect(await executions()).toEqual([]);
+
+    // The judge fails one turn the rule judge had passed and passes the others.
+    const valid = await db.response.findMany({ where: { runId, passResult: { valid: true, officialFailStep: null } }, select: { id: true }, orderBy: { id: "asc" } });
+    expect(valid.length).toBeGreaterThanOrEqual(2);
+    const rejected = valid[0]!.id;
+    await db.judgeVerdict.createMany({
+      data: valid.map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: "pass-judge", inputFingerprint: "test", verdict: response.id !== rejected, jobId: judging.id })),
+    });
+    await db.job.update({ where: { id: judging.id }, data: { status: "succeeded", finishedAt: new Date() } });
+    await afterEvaluationJudgeJob(db, { id: judging.id, params: JSON.parse(judging.params) as unknown });
+    const [execution] = await executions();
+    expect(execution).toBeDefined();
+    expect((await db.evaluation.findUniqueOrThrow({ where: { id: evaluation.id } })).status).toBe("running");
+
+    await worker().runUntilIdle();
+    const items = await db.jobItem.findMany({ where: { jobId: execution!.id }, select: { key: true, result: true } });
+    const resultOf = (responseId: string) => JSON.parse(items.find((item) => item.key === `${responseId}:resolve`)?.result ?? "null") as { skipped?: string; cases?: number } | null;
+    expect(resultOf(rejected)).toEqual({ skipped: "not valid at the pass stage" });
+    for (const response of valid.slice(1)) expect(resultOf(response.id)?.cases).toBe(3);
+    expect(await db.evaluation.findUniqueOrThrow({ where: { id: evaluation.id } })).toMatchObject({ status: "succeeded" });
   });
 });

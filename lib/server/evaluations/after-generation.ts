@@ -1,10 +1,38 @@
 import "server-only";
 // What follows a generated run's generation, once all its tasks are settled (complete, or failed for good): the
-// place where later stages of an evaluation start. Called exactly once per run; each stage is idempotent per run.
+// place where later stages of an evaluation start. With an LLM pass judge, Dify execution waits for the run's
+// judging, as the official pipeline runs step 1_5 and the resolve stage only on turns the judge passed.
 import type { Database } from "../db";
 import { enqueueDifyExecution } from "../jobs/resolve-job";
+import { settleEvaluation } from "./settle-evaluation";
 
+const ACTIVE = ["queued", "running", "paused"];
+
+/** Whether a pass judge job the evaluation queued for this run still has work. */
+async function passJudgingPending(db: Database, runId: string): Promise<boolean> {
+  // "judge" is JUDGE_JOB_KIND, not imported: judge-job imports this module for its settled hook.
+  const pending = await db.job.count({ where: { kind: "judge", runId, status: { in: ACTIVE }, params: { contains: '"evaluationId":' } } });
+  return pending > 0;
+}
+
+/** Called exactly once per run, when its generation settles. */
 export async function afterRunGenerated(db: Database, runId: string): Promise<void> {
+  if (await passJudgingPending(db, runId)) return;
   // Dify execution (pass step 1_5 and the resolve stage), when the evaluation names a Dify connection and case files.
   await enqueueDifyExecution(db, runId);
+}
+
+/**
+ * The `settled` hook of the pass judge jobs an evaluation queues: when the last of a generated run's judging has
+ * finished, its Dify execution starts; then the evaluation may close. Other judge jobs carry no evaluationId.
+ */
+export async function afterEvaluationJudgeJob(db: Database, job: { id: string; params: unknown }): Promise<void> {
+  const params = job.params as { evaluationId?: unknown; runId?: unknown } | null;
+  if (typeof params?.evaluationId !== "string" || typeof params.runId !== "string") return;
+  const row = await db.job.findUnique({ where: { id: job.id }, select: { status: true } });
+  if (!row || ACTIVE.includes(row.status)) return;
+  const run = await db.run.findUnique({ where: { id: params.runId }, select: { status: true } });
+  // A run still generating starts its execution from afterRunGenerated; a cancelled one never does.
+  if ((run?.status === "complete" || run?.status === "failed") && !(await passJudgingPending(db, params.runId))) await enqueueDifyExecution(db, params.runId);
+  await settleEvaluation(db, params.evaluationId);
 }

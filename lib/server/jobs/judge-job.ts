@@ -10,7 +10,7 @@ import { inputFingerprint, judgeIdentity, judgeSample, promptFingerprint, type L
 import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
 import { coolDownFailure, endpointCapacity, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
-import { settleEvaluationAfterJob } from "../evaluations/settle-evaluation";
+import { afterEvaluationJudgeJob } from "../evaluations/after-generation";
 import { jobQueue, wakeWorker } from "./instance";
 import type { ItemUsage } from "./queue";
 import type { JobHandler } from "./worker";
@@ -198,7 +198,7 @@ export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
   return {
     kind: JUDGE_JOB_KIND,
     capacity: (db, job) => endpointCapacity(db, job, JUDGE_JOB_KIND),
-    settled: ({ db, job }) => settleEvaluationAfterJob(db, job),
+    settled: ({ db, job }) => afterEvaluationJudgeJob(db, job),
     async run({ db, job, item, signal }) {
       const params = job.params as JudgeJobParams;
       const payload = item.payload as JudgeItemPayload;

@@ -76,6 +76,28 @@ export function parseResolveJudge(text: string | null | undefined): ResolveJudge
   }
 }
 
+/**
+ * Whether a turn passed the pass stage as its evaluation judged it: with an LLM judge (or panel), steps 1_1–1_3 and
+ * the majority of that judge's pass verdicts over all samples (ties fail); otherwise the stored verdict.
+ */
+async function passedPassStage(
+  db: Database,
+  response: { id: string; passResult: { valid: boolean; officialFailStep: string | null } | null },
+  params: ResolveJobParams,
+): Promise<boolean> {
+  const stored = response.passResult?.valid ?? false;
+  if (!params.evaluationId || params.judge.kind !== "llm" || !response.passResult) return stored;
+  if (response.passResult.officialFailStep !== null) return false;
+  const judges = await db.modelEndpoint.findMany({ where: { id: { in: params.judge.endpointIds } }, select: { label: true } });
+  const verdicts = await db.judgeVerdict.findMany({
+    where: { responseId: response.id, stage: "pass", casePosition: 0, judge: { in: judges.map((judge) => judge.label) } },
+    select: { verdict: true },
+  });
+  // A judge that never answered this turn leaves the stored (rule judge) verdict standing.
+  if (verdicts.length === 0) return stored;
+  return majorityVerdict(verdicts.map((row) => row.verdict)).verdict === true;
+}
+
 async function createResolveJob(db: Database, params: ResolveJobParams, createdBy: string | null): Promise<{ jobId: string; items: number } | null> {
   const responses = await db.response.findMany({ where: { runId: params.runId }, select: { id: true }, orderBy: { id: "asc" } });
   if (responses.length === 0) return null;
@@ -211,7 +233,7 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
           nodeSelection: true,
           designPrinciple: true,
           workflow: true,
-          passResult: { select: { valid: true } },
+          passResult: { select: { valid: true, officialFailStep: true } },
           run: { select: { benchmarkId: true, model: { select: { name: true } } } },
           turn: { select: { key: true, round: true, taskId: true, inputVars: true, outputVars: true, keyNodes: true, fileChecks: true, task: { select: { name: true } }, testCases: { orderBy: { position: "asc" }, select: { position: true, inputs: true, groundTruth: true } } } },
         },
@@ -228,7 +250,7 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
         },
       });
       // Only items that passed steps 1_1–1_4 reach Dify; the official resolve rate counts the others as 3 failures.
-      if (!response.passResult?.valid) return done({ skipped: "not valid at the pass stage" }, async () => undefined);
+      if (!(await passedPassStage(db, response, params))) return done({ skipped: "not valid at the pass stage" }, async () => undefined);
 
       const turn = response.turn;
       const spec: TurnSpec = {
