@@ -15,6 +15,7 @@ import { testFiles, uploadFileName } from "@/lib/resolve/official";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
 import { createDifyConnection } from "@/lib/server/dify-connections/connections";
 import { createEndpoint } from "@/lib/server/endpoints/endpoints";
+import { getRunPassRecords } from "@/lib/server/data/official-downloads";
 import { getResolveRecordFile } from "@/lib/server/data/resolve-records";
 import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/import-service";
 import { afterEvaluationJudgeJob, afterRunGenerated } from "@/lib/server/evaluations/after-generation";
@@ -74,7 +75,7 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const spec = benchmark.turns.get(turnKey(found.task, found.round));
     missingFile = spec?.tests.flatMap((test) => testFiles(test.inputs))[0]?.value ?? "";
     caseFiles = await mkdtemp(path.join(os.tmpdir(), "c2w-case-files-"));
-    for (const name of await readdir(path.join(dir, "case_files"))) if (name !== missingFile) await symlink(path.join(dir, "case_files", name), path.join(caseFiles, name));
+    for (const name of await readdir(path.join(dir, "case_files"))) if (name !== missingFile) await symlink(path.resolve(dir, "case_files", name), path.join(caseFiles, name));
 
     dify = await startFakeDify({
       password: PASSWORD,
@@ -302,5 +303,18 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect(resultOf(rejected)).toEqual({ skipped: "not valid at the pass stage" });
     for (const response of valid.slice(1)) expect(resultOf(response.id)?.cases).toBe(3);
     expect(await db.evaluation.findUniqueOrThrow({ where: { id: evaluation.id } })).toMatchObject({ status: "succeeded" });
+
+    // The official files say what Dify was given: the turn the LLM judge failed is a step_1_4 failure in both the pass
+    // and the resolve records, though its stored (rule judge) verdict is still a pass.
+    const keyOf = await db.response.findUniqueOrThrow({ where: { id: rejected }, select: { turn: { select: { task: { select: { name: true } }, round: true } }, passResult: { select: { valid: true } } } });
+    expect(keyOf.passResult?.valid).toBe(true);
+    const find = <T extends { task: string; round: number }>(records: readonly T[] | undefined) => records?.find((record) => record.task === keyOf.turn.task.name && record.round === keyOf.turn.round);
+    const passRecords = await getRunPassRecords(db, researcher, runId);
+    const resolveRecords = await getResolveRecordFile(db, researcher, runId);
+    expect(find(passRecords?.data)).toMatchObject({ valid: false, fail_step: "step_1_4" });
+    expect(find(resolveRecords?.records)).toMatchObject({ valid: false, fail_step: "step_1_4" });
+    expect(find(resolveRecords?.records)?.test1).toBeUndefined();
+    const refusedByDify = await db.passResult.count({ where: { responseId: { in: valid.slice(1).map((response) => response.id) }, failStep: "step_1_5" } });
+    expect(passRecords?.data.filter((record) => record.valid)).toHaveLength(valid.length - 1 - refusedByDify);
   });
 });

@@ -6,7 +6,8 @@ import path from "node:path";
 function locateBenchmarkDir(): string | null {
   const candidates = [process.env.C2W_BENCHMARK_DIR, path.resolve(__dirname, "../../../shared/chat2workflow")];
   for (const candidate of candidates) {
-    if (candidate && existsSync(path.join(candidate, "dataset", "query.json"))) return candidate;
+    // Absolute, so paths built from it (symlink targets, child processes' working directories) resolve anywhere.
+    if (candidate && existsSync(path.join(candidate, "dataset", "query.json"))) return path.resolve(candidate);
   }
   return null;
 }

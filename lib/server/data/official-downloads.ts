@@ -1,10 +1,12 @@
 import "server-only";
 // A stored run (imported, recorded or generated) in the official file formats: the response file and the pass
-// record file, named as the official pipeline names them. Readers may download; the check is before the query.
+// record file, named as the official pipeline names them. A generated run's verdicts are its evaluation judge's.
+// Readers may download; the check is before the query.
 import { answerFromFields, passRecord, reachedJudge, responseFile, sortPassRecords, type PassRecord, type ResponseItem } from "@/lib/benchmark/official-files";
 import { RECORDED_JUDGE_ID, RULE_JUDGE_ID } from "@/lib/import/plan";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
+import { evaluationLlmJudgeOfRun, passStageVerdicts } from "../evaluations/pass-stage-verdicts";
 import type { SessionUser } from "../session";
 
 export interface OfficialDownload<T> {
@@ -48,17 +50,18 @@ export async function getRunPassRecords(db: Database, actor: SessionUser | null,
   const responses = await db.response.findMany({
     where: { runId },
     select: {
+      id: true,
       nodeSelection: true,
       designPrinciple: true,
       workflow: true,
       turn: { select: { round: true, task: { select: { name: true } } } },
-      passResult: { select: { valid: true, failStep: true } },
+      passResult: { select: { valid: true, failStep: true, officialFailStep: true } },
       judgeVerdicts: { where: { stage: "pass", casePosition: 0 }, select: { judge: true, sampleIndex: true, reason: true } },
     },
   });
+  const verdicts = await passStageVerdicts(db, await evaluationLlmJudgeOfRun(db, runId), responses);
   const records = responses.map((response) => {
-    const failStep = response.passResult?.failStep ?? null;
-    const valid = response.passResult?.valid ?? false;
+    const { valid, failStep } = verdicts.get(response.id) ?? { valid: false, failStep: "step_1_1" };
     const judged = reachedJudge(valid ? null : (failStep ?? "step_1_1"));
     return passRecord({
       task: response.turn.task.name,

@@ -35,6 +35,7 @@ import { inputFingerprint, judgeIdentity, judgeSample, promptFingerprint } from 
 import { executeCase, retryingTransient } from "../resolve/execute-case";
 import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
+import { passStageVerdicts, type StoredPassVerdict } from "../evaluations/pass-stage-verdicts";
 import { settleEvaluationAfterJob } from "../evaluations/settle-evaluation";
 import { jobQueue, wakeWorker } from "./instance";
 import { DEFAULT_RETRY, type ItemUsage } from "./queue";
@@ -77,25 +78,13 @@ export function parseResolveJudge(text: string | null | undefined): ResolveJudge
 }
 
 /**
- * Whether a turn passed the pass stage as its evaluation judged it: with an LLM judge (or panel), steps 1_1–1_3 and
- * the majority of that judge's pass verdicts over all samples (ties fail); otherwise the stored verdict.
+ * Whether a turn passed the pass stage as its evaluation judged it (see passStageVerdicts): with an LLM judge (or
+ * panel) chosen by the evaluation that queued this job, steps 1_1–1_3 and that judge's majority; otherwise the stored
+ * verdict.
  */
-async function passedPassStage(
-  db: Database,
-  response: { id: string; passResult: { valid: boolean; officialFailStep: string | null } | null },
-  params: ResolveJobParams,
-): Promise<boolean> {
-  const stored = response.passResult?.valid ?? false;
-  if (!params.evaluationId || params.judge.kind !== "llm" || !response.passResult) return stored;
-  if (response.passResult.officialFailStep !== null) return false;
-  const judges = await db.modelEndpoint.findMany({ where: { id: { in: params.judge.endpointIds } }, select: { label: true } });
-  const verdicts = await db.judgeVerdict.findMany({
-    where: { responseId: response.id, stage: "pass", casePosition: 0, judge: { in: judges.map((judge) => judge.label) } },
-    select: { verdict: true },
-  });
-  // A judge that never answered this turn leaves the stored (rule judge) verdict standing.
-  if (verdicts.length === 0) return stored;
-  return majorityVerdict(verdicts.map((row) => row.verdict)).verdict === true;
+async function passedPassStage(db: Database, response: StoredPassVerdict, params: ResolveJobParams): Promise<boolean> {
+  const judge = params.evaluationId && params.judge.kind === "llm" ? params.judge : null;
+  return (await passStageVerdicts(db, judge, [response])).get(response.id)?.valid ?? false;
 }
 
 async function createResolveJob(db: Database, params: ResolveJobParams, createdBy: string | null): Promise<{ jobId: string; items: number } | null> {
@@ -233,7 +222,7 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
           nodeSelection: true,
           designPrinciple: true,
           workflow: true,
-          passResult: { select: { valid: true, officialFailStep: true } },
+          passResult: { select: { valid: true, failStep: true, officialFailStep: true } },
           run: { select: { benchmarkId: true, model: { select: { name: true } } } },
           turn: { select: { key: true, round: true, taskId: true, inputVars: true, outputVars: true, keyNodes: true, fileChecks: true, task: { select: { name: true } }, testCases: { orderBy: { position: "asc" }, select: { position: true, inputs: true, groundTruth: true } } } },
         },
