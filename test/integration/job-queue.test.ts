@@ -1,8 +1,11 @@
 // The job queue's contract, run against the implementation the test database selects (SQLite: sqlite-queue.ts;
 // PostgreSQL: pg-boss in pg-queue.ts): exclusive leases, expiry and take-over, retries with backoff and Retry-After,
-// bounded attempts, cancellation, live-lease limits, and a result recorded only by the lease holder.
+// bounded attempts, cancellation, live-lease limits, a result recorded only by the lease holder, and at-most-once
+// enqueueing under a fixed id.
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { isPostgresUrl } from "@/lib/database-url";
+import { isUniqueViolation } from "@/lib/server/errors";
 import { jobQueue } from "@/lib/server/jobs/instance";
 import { PG_BOSS_SCHEMA, stopPgBoss } from "@/lib/server/jobs/pg-queue";
 import { NO_USAGE, retryDelayMs } from "@/lib/server/jobs/queue";
@@ -71,6 +74,19 @@ describe(`job queue on ${onPostgres ? "PostgreSQL (pg-boss)" : "SQLite"}`, () =>
     ).rejects.toThrow("rolled back");
     expect(await db.jobItem.count({ where: { jobId } })).toBe(3);
     expect(await queue.lease(jobId, "worker-c", 5, 60_000)).toEqual([]);
+  });
+
+  it("queues a job with a fixed id at most once, even when two enqueue it at the same instant", async () => {
+    const id = randomUUID();
+    const results = await Promise.allSettled([0, 1].map(() => queue.enqueue({ id, kind: "test", params: {}, createdBy: null, items: items(2) })));
+    expect(results.filter((result) => result.status === "fulfilled").map((result) => (result as PromiseFulfilledResult<string>).value)).toEqual([id]);
+    const refused = results.find((result) => result.status === "rejected") as PromiseRejectedResult | undefined;
+    expect(isUniqueViolation(refused?.reason)).toBe(true);
+    expect(await db.jobItem.count({ where: { jobId: id } })).toBe(2);
+    const leased = await queue.lease(id, "w", 5, 60_000);
+    expect(leased).toHaveLength(2);
+    for (const item of leased) expect(await queue.complete(item, {}, NO_USAGE)).toBe(true);
+    expect(await db.job.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "succeeded", doneCount: 2 });
   });
 
   it("returns items of an expired lease to the queue, and the late holder can no longer record them", async () => {

@@ -19,7 +19,8 @@ import { getRunPassRecords } from "@/lib/server/data/official-downloads";
 import { getResolveRecordFile } from "@/lib/server/data/resolve-records";
 import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/import-service";
 import { afterEvaluationJudgeJob, afterRunGenerated } from "@/lib/server/evaluations/after-generation";
-import { appMarker, enqueueDifyExecution, resolveJobHandler, startResolveJob } from "@/lib/server/jobs/resolve-job";
+import { jobQueue } from "@/lib/server/jobs/instance";
+import { appMarker, difyExecutionJobId, enqueueDifyExecution, resolveJobHandler, startResolveJob } from "@/lib/server/jobs/resolve-job";
 import { signIn } from "@/lib/server/dify/client";
 import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
 import { JobWorker } from "@/lib/server/jobs/worker";
@@ -316,5 +317,21 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect(find(resolveRecords?.records)?.test1).toBeUndefined();
     const refusedByDify = await db.passResult.count({ where: { responseId: { in: valid.slice(1).map((response) => response.id) }, failStep: "step_1_5" } });
     expect(passRecords?.data.filter((record) => record.valid)).toHaveLength(valid.length - 1 - refusedByDify);
+  });
+
+  it("queues one Dify execution per evaluation run, however many hooks ask at the same instant", async () => {
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { benchmarkId: true } });
+    const evaluation = await db.evaluation.create({ data: { benchmarkId: run.benchmarkId, mode: "zero-shot", difyConnectionId: connectionId, caseFilesDir: caseFiles } });
+    await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id } });
+    const before = await db.job.count({ where: { kind: "resolve", runId } });
+    const asked = await Promise.all(Array.from({ length: 4 }, () => enqueueDifyExecution(db, runId)));
+    const jobIds = new Set(asked.map((entry) => entry?.jobId));
+    expect(asked.every((entry) => entry !== null)).toBe(true);
+    expect([...jobIds]).toEqual([difyExecutionJobId(evaluation.id, runId)]);
+    expect(await db.job.count({ where: { kind: "resolve", runId } })).toBe(before + 1);
+    // Finished, it is still the evaluation run's execution: asking again queues nothing new.
+    await jobQueue(db).cancel(difyExecutionJobId(evaluation.id, runId));
+    expect((await enqueueDifyExecution(db, runId))?.jobId).toBe(difyExecutionJobId(evaluation.id, runId));
+    expect(await db.job.count({ where: { kind: "resolve", runId } })).toBe(before + 1);
   });
 });

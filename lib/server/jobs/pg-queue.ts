@@ -140,7 +140,7 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     const keys = new Set(job.items.map((item) => item.key));
     if (keys.size !== job.items.length) throw new Error("Job items need unique keys.");
     const boss = await this.boss();
-    const jobId = randomUUID();
+    const jobId = job.id ?? randomUUID();
     const name = bossQueueName(jobId);
     // Creating a queue creates a table, outside the transaction; a queue whose job never committed is pruned later.
     if (job.items.length > 0) await boss.createQueue(name, { name, policy: "standard" });

@@ -8,6 +8,11 @@ export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = ["queued", "running"];
 export const FINISHED_JOB_STATUSES: readonly JobStatus[] = ["cancelled", "succeeded", "failed"];
 
 export interface NewJob {
+  /**
+   * A fixed id (a UUID) for work that must be queued at most once: a second enqueue with the same id creates nothing
+   * and fails with the unique-constraint error (Prisma's P2002), even when both run at the same instant.
+   */
+  id?: string;
   kind: string;
   params: unknown;
   createdBy: string | null;

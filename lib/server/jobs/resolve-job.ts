@@ -15,6 +15,7 @@ import "server-only";
 // official provisional verdict (outputs present and file checks passed: true) and its shown outputs are stored, so a
 // later resolve judge job can judge it. Dify being unreachable is not the model's failure: such items retry, and only
 // on their last attempt record the official outcome (api_key "Other-Error": the three cases fail).
+import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { TestInputValue } from "@/lib/benchmark/dataset";
@@ -27,6 +28,7 @@ import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
 import { toDifyYaml } from "@/lib/workflow/dify-yaml";
 import { scoreResponse } from "@/lib/workflow/score";
 import { assertAllowed } from "../authz";
+import { isUniqueViolation } from "../errors";
 import type { Database } from "../db";
 import { consoleBaseOf, loadDifyConnectionConfig, serviceBaseOf, type DifyConnectionConfig } from "../dify-connections/connections";
 import { isTransient, signIn, type DifyConsole, type DifyDeps, type DifyError, type DifyResult } from "../dify/client";
@@ -87,10 +89,11 @@ async function passedPassStage(db: Database, response: StoredPassVerdict, params
   return (await passStageVerdicts(db, judge, [response])).get(response.id)?.valid ?? false;
 }
 
-async function createResolveJob(db: Database, params: ResolveJobParams, createdBy: string | null): Promise<{ jobId: string; items: number } | null> {
+async function createResolveJob(db: Database, params: ResolveJobParams, createdBy: string | null, id?: string): Promise<{ jobId: string; items: number } | null> {
   const responses = await db.response.findMany({ where: { runId: params.runId }, select: { id: true }, orderBy: { id: "asc" } });
   if (responses.length === 0) return null;
   const jobId = await jobQueue(db).enqueue({
+    ...(id ? { id } : {}),
     kind: RESOLVE_JOB_KIND,
     params,
     createdBy,
@@ -102,17 +105,37 @@ async function createResolveJob(db: Database, params: ResolveJobParams, createdB
 }
 
 /**
+ * The id of an evaluation run's Dify execution job: fixed, so that hooks settling at the same instant (the last
+ * generate item, the judge jobs of a panel) queue one execution between them. A UUID, as pg-boss queue names allow.
+ */
+export function difyExecutionJobId(evaluationId: string, runId: string): string {
+  const hex = createHash("sha256").update(`dify-execution\0${evaluationId}\0${runId}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
  * Enqueues Dify execution of a generated run whose evaluation names a Dify connection and a case-files directory:
- * the hook the generation job calls once a run is generated. Null when there is nothing to execute.
+ * the hook the generation job calls once a run is generated. Null when there is nothing to execute. Queued once per
+ * evaluation run: a later call (a generation job resumed after a restart, a second judge job settling) returns the
+ * execution already queued, running or finished.
  */
 export async function enqueueDifyExecution(db: Database, runId: string): Promise<{ jobId: string; items: number } | null> {
   const run = await db.run.findUnique({ where: { id: runId }, select: { evaluation: { select: { id: true, difyConnectionId: true, caseFilesDir: true, judge: true, createdBy: true } } } });
   const evaluation = run?.evaluation;
   if (!evaluation?.difyConnectionId || !evaluation.caseFilesDir) return null;
-  // Called again for the same run (a generation job resumed after a restart): the execution already queued stands.
-  const active = await db.job.findFirst({ where: { kind: RESOLVE_JOB_KIND, runId, status: { in: ["queued", "running", "paused"] } }, select: { id: true, itemCount: true } });
-  if (active) return { jobId: active.id, items: active.itemCount };
-  return createResolveJob(db, { runId, evaluationId: evaluation.id, connectionId: evaluation.difyConnectionId, caseFilesDir: evaluation.caseFilesDir, judge: parseResolveJudge(evaluation.judge) }, evaluation.createdBy);
+  const id = difyExecutionJobId(evaluation.id, runId);
+  const existing = () => db.job.findFirst({ where: { kind: RESOLVE_JOB_KIND, runId, OR: [{ id }, { status: { in: ["queued", "running", "paused"] } }] }, select: { id: true, itemCount: true } });
+  const queued = await existing();
+  if (queued) return { jobId: queued.id, items: queued.itemCount };
+  try {
+    return await createResolveJob(db, { runId, evaluationId: evaluation.id, connectionId: evaluation.difyConnectionId, caseFilesDir: evaluation.caseFilesDir, judge: parseResolveJudge(evaluation.judge) }, evaluation.createdBy, id);
+  } catch (error) {
+    // Another hook queued it between our look and our write.
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await existing();
+    if (!winner) throw error;
+    return { jobId: winner.id, items: winner.itemCount };
+  }
 }
 
 export type StartResolveJob = { ok: true; jobId: string; items: number } | { ok: false; message: string };

@@ -36,7 +36,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     if (keys.size !== job.items.length) throw new Error("Job items need unique keys.");
     return this.db.$transaction(async (tx) => {
       const created = await tx.job.create({
-        data: newJobRow(job),
+        data: { ...(job.id ? { id: job.id } : {}), ...newJobRow(job) },
         select: { id: true },
       });
       const rows = job.items.map((item) => ({ jobId: created.id, key: item.key, payload: JSON.stringify(item.payload ?? {}) }));
