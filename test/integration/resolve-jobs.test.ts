@@ -19,6 +19,7 @@ import { getRunPassRecords } from "@/lib/server/data/official-downloads";
 import { getResolveRecordFile } from "@/lib/server/data/resolve-records";
 import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/import-service";
 import { afterEvaluationJudgeJob, afterRunGenerated } from "@/lib/server/evaluations/after-generation";
+import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { jobQueue } from "@/lib/server/jobs/instance";
 import { appMarker, difyExecutionJobId, enqueueDifyExecution, resolveJobHandler, startResolveJob } from "@/lib/server/jobs/resolve-job";
 import { signIn } from "@/lib/server/dify/client";
@@ -315,6 +316,10 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect(find(passRecords?.data)).toMatchObject({ valid: false, fail_step: "step_1_4" });
     expect(find(resolveRecords?.records)).toMatchObject({ valid: false, fail_step: "step_1_4" });
     expect(find(resolveRecords?.records)?.test1).toBeUndefined();
+    // The evaluation's grid shows the same verdict.
+    const progress = await getEvaluationProgress(db, researcher, evaluation.id);
+    const cell = progress?.runs[0]?.tasks.find((row) => row.task === keyOf.turn.task.name)?.cells.find((entry) => entry.round === keyOf.turn.round);
+    expect(cell).toMatchObject({ state: "failed", failStep: "step_1_4", responseId: rejected });
     const refusedByDify = await db.passResult.count({ where: { responseId: { in: valid.slice(1).map((response) => response.id) }, failStep: "step_1_5" } });
     expect(passRecords?.data.filter((record) => record.valid)).toHaveLength(valid.length - 1 - refusedByDify);
   });
