@@ -2,12 +2,16 @@
 // them with a fresh CSP nonce. Guarantees: a stored page is served only while no commit happened since it was
 // rendered; each page is rendered once per version however many readers wait for it; memory stays under a bound.
 //
-// Runs inside proxy.ts (Node.js runtime), so it holds no Prisma client and no "server-only" import: it opens its own
-// read-only SQLite connection, whose `PRAGMA data_version` changes whenever any other connection (this server's
-// Prisma client, a CLI, a worker) commits. A miss renders the page through the app itself with one loopback request
-// that carries FILL_HEADER, so the proxy lets it through; that request's nonce is swapped for a fresh one per reader.
+// Runs inside proxy.ts (Node.js runtime), so it holds no Prisma client and no "server-only" import: it reads the
+// version on a connection of its own. SQLite: a read-only connection, whose `PRAGMA data_version` changes whenever
+// any other connection (this server's Prisma client, a CLI, a worker) commits. PostgreSQL: the current snapshot
+// (`pg_current_snapshot()`), which changes whenever a transaction that wrote ends, on any app instance or worker; the
+// read cache (lib/server/data/read-cache.ts) relies on the same fact. A miss renders the page through the app itself
+// with one loopback request that carries FILL_HEADER, so the proxy lets it through; that request's nonce is swapped
+// for a fresh one per reader.
 import BetterSqlite3 from "better-sqlite3";
-import { databaseFilePath, resolveDatabaseUrl } from "@/lib/database-url";
+import pg from "pg";
+import { databaseFilePath, isPostgresUrl, postgresConnectionConfig, resolveDatabaseUrl } from "@/lib/database-url";
 import { nonceInPolicy, splitOnNonce } from "@/lib/page-cache";
 
 export const FILL_HEADER = "x-studio-page-fill";
@@ -22,9 +26,12 @@ const STORED_STATUSES = new Set([200, 307, 308]);
 /** How long before a failed version source is tried again. */
 const REOPEN_AFTER_MS = 10_000;
 
+/** A data version: equal values mean no commit in between. */
+type DataVersion = number | string;
+
 interface StoredPage {
   kind: "page";
-  version: number;
+  version: DataVersion;
   storedAt: number;
   status: number;
   headers: [string, string][];
@@ -36,7 +43,7 @@ interface StoredPage {
 /** A URL whose answer cannot be stored at this version (error, cookie set, no nonce, too big): rendered per request. */
 interface Unstorable {
   kind: "unstorable";
-  version: number;
+  version: DataVersion;
   storedAt: number;
   bytes: number;
 }
@@ -83,6 +90,50 @@ export class SqliteDataVersion {
   }
 }
 
+/** The current snapshot of a PostgreSQL database, read on a connection of its own; null when unavailable. */
+export class PostgresSnapshotVersion {
+  private client: Promise<pg.Client> | null = null;
+  private failedAt = 0;
+
+  constructor(private readonly url: string) {}
+
+  async read(): Promise<string | null> {
+    if (!this.client) {
+      if (Date.now() - this.failedAt < REOPEN_AFTER_MS) return null;
+      this.client = this.connect();
+    }
+    try {
+      // Asked per request, never shared between requests: a reader must see a version taken after it arrived.
+      const result = await (await this.client).query<{ snapshot: string }>("SELECT pg_current_snapshot()::text AS snapshot");
+      return result.rows[0]?.snapshot ?? null;
+    } catch {
+      this.drop();
+      return null;
+    }
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    await client?.then((connected) => connected.end()).catch(() => undefined);
+  }
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client({ ...postgresConnectionConfig(this.url), application_name: "studio page store" });
+    // A server restart or a dropped connection: the next read reconnects (after REOPEN_AFTER_MS).
+    client.on("error", () => this.drop());
+    await client.connect();
+    return client;
+  }
+
+  private drop(): void {
+    const client = this.client;
+    this.client = null;
+    this.failedAt = Date.now();
+    void client?.then((connected) => connected.end()).catch(() => undefined);
+  }
+}
+
 export class PageCache {
   private readonly entries = new Map<string, Entry>();
   private readonly filling = new Map<string, Promise<Entry | null>>();
@@ -91,7 +142,7 @@ export class PageCache {
 
   constructor(
     private readonly options: PageCacheOptions,
-    private readonly version: () => number | null,
+    private readonly version: () => DataVersion | null | Promise<DataVersion | null>,
     private readonly render: (url: string, headers: Record<string, string>) => Promise<Response>,
   ) {}
 
@@ -100,7 +151,7 @@ export class PageCache {
    * source, or the answer is not storable).
    */
   async lookup(key: string, url: string, forwarded: Record<string, string>): Promise<StoredPage | null> {
-    const version = this.version();
+    const version = await this.version();
     if (version === null) return null;
     const hit = this.entries.get(key);
     if (hit && hit.version === version && Date.now() - hit.storedAt < this.options.maxAgeMs) {
@@ -124,7 +175,7 @@ export class PageCache {
     return { entries: this.entries.size, bytes: this.bytes };
   }
 
-  private async fill(key: string, version: number, url: string, forwarded: Record<string, string>): Promise<Entry | null> {
+  private async fill(key: string, version: DataVersion, url: string, forwarded: Record<string, string>): Promise<Entry | null> {
     let entry: Entry;
     try {
       const response = await this.render(url, { ...forwarded, [FILL_HEADER]: this.fillToken, accept: "text/html", "accept-encoding": "identity" });
@@ -153,7 +204,7 @@ export class PageCache {
   }
 }
 
-async function toEntry(response: Response, version: number): Promise<Entry> {
+async function toEntry(response: Response, version: DataVersion): Promise<Entry> {
   const storedAt = Date.now();
   const unstorable: Unstorable = { kind: "unstorable", version, storedAt, bytes: 64 };
   const length = Number(response.headers.get("content-length") ?? 0);
@@ -190,16 +241,17 @@ export type { StoredPage };
 
 let shared: PageCache | null | undefined;
 
-/** The server's page cache, or null when disabled (PAGE_CACHE_MB=0) or the database is not a SQLite file. */
+/** The server's page cache, or null when disabled (PAGE_CACHE_MB=0) or the database has no version source. */
 export function serverPageCache(): PageCache | null {
   if (shared !== undefined) return shared;
   const options = pageCacheOptions();
-  const file = databaseFilePath(resolveDatabaseUrl(process.env.DATABASE_URL, process.cwd()));
-  if (!options || !file) {
+  const databaseUrl = resolveDatabaseUrl(process.env.DATABASE_URL, process.cwd());
+  const file = databaseFilePath(databaseUrl);
+  const source = isPostgresUrl(databaseUrl) ? new PostgresSnapshotVersion(databaseUrl) : file ? new SqliteDataVersion(file) : null;
+  if (!options || !source) {
     shared = null;
     return shared;
   }
-  const source = new SqliteDataVersion(file);
   shared = new PageCache(options, () => source.read(), (url, headers) => fetch(new URL(url, internalOrigin()), { headers, redirect: "manual" }));
   return shared;
 }
