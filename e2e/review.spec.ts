@@ -1,7 +1,5 @@
-import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import BetterSqlite3 from "better-sqlite3";
-import { signIn, type DemoRole } from "./support";
+import { queryE2eDatabase, signIn, type DemoRole } from "./support";
 
 // Queues are drawn from the demo benchmark's pass-stage judge verdicts, so these journeys hold whether or not the
 // shared benchmark is in the e2e database. Each journey creates its own queues and leaves other data alone.
@@ -62,21 +60,16 @@ async function agreementFigures(page: Page, queueId: string) {
 }
 
 /** The response of a blind queue's item the annotator has not voted on yet (read from the e2e database). */
-function pendingBlindResponse(queueId: string, annotatorEmail: string): string {
-  const db = new BetterSqlite3(path.resolve(__dirname, "..", "data", "e2e.db"), { readonly: true });
-  try {
-    const row = db
-      .prepare(
-        `SELECT i."responseId" AS responseId FROM "ReviewItem" i WHERE i."queueId" = ? AND NOT EXISTS (
-           SELECT 1 FROM "ReviewVote" v JOIN "User" u ON u."id" = v."annotatorId" WHERE v."itemId" = i."id" AND u."email" = ?)
-         ORDER BY i."position" LIMIT 1`,
-      )
-      .get(queueId, annotatorEmail) as { responseId: string } | undefined;
-    if (!row) throw new Error(`queue ${queueId} has no item ${annotatorEmail} has yet to vote on`);
-    return row.responseId;
-  } finally {
-    db.close();
-  }
+async function pendingBlindResponse(queueId: string, annotatorEmail: string): Promise<string> {
+  const [row] = await queryE2eDatabase<{ responseId: string }>(
+    `SELECT i."responseId" AS "responseId" FROM "ReviewItem" i WHERE i."queueId" = ? AND NOT EXISTS (
+       SELECT 1 FROM "ReviewVote" v JOIN "User" u ON u."id" = v."annotatorId" WHERE v."itemId" = i."id" AND u."email" = ?)
+     ORDER BY i."position" LIMIT 1`,
+    queueId,
+    annotatorEmail,
+  );
+  if (!row) throw new Error(`queue ${queueId} has no item ${annotatorEmail} has yet to vote on`);
+  return row.responseId;
 }
 
 test.describe.serial("reviewing judge verdicts", () => {
@@ -181,7 +174,7 @@ test.describe.serial("reviewing judge verdicts", () => {
   });
 
   test("an annotator of a blind queue never gets the response page stored for anonymous readers", async ({ browser, playwright, baseURL }) => {
-    const responseId = pendingBlindResponse(blindId, "annotator@demo.local");
+    const responseId = await pendingBlindResponse(blindId, "annotator@demo.local");
     // Anonymous readers share one stored page per data version, verdicts included.
     const anonymous = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { accept: "text/html" } });
     const first = await anonymous.get(`/responses/${responseId}`);

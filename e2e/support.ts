@@ -1,4 +1,7 @@
+import path from "node:path";
 import { expect, type Page } from "@playwright/test";
+import BetterSqlite3 from "better-sqlite3";
+import pg from "pg";
 
 export const DEMO = {
   admin: { email: "admin@demo.local", password: "admin-demo-pass", label: "Admin" },
@@ -16,4 +19,28 @@ export async function signIn(page: Page, role: DemoRole, callbackUrl = "/"): Pro
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("user-role")).toHaveText(account.label);
+}
+
+/**
+ * Reads the e2e database directly, for facts the journey cannot see on a page: data/e2e.db, or the PostgreSQL
+ * database E2E_DATABASE_URL names (`npm run test:e2e:pg`). `sql` is written once with `?` parameters.
+ */
+export async function queryE2eDatabase<Row>(sql: string, ...values: unknown[]): Promise<Row[]> {
+  const postgresUrl = process.env.E2E_DATABASE_URL;
+  if (postgresUrl) {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      let parameter = 0;
+      return (await client.query(sql.replace(/\?/g, () => `$${(parameter += 1)}`), values)).rows as Row[];
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new BetterSqlite3(path.resolve(__dirname, "..", "data", "e2e.db"), { readonly: true });
+  try {
+    return db.prepare(sql).all(...values) as Row[];
+  } finally {
+    db.close();
+  }
 }

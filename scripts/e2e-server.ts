@@ -1,5 +1,6 @@
-// Starts the production app for Playwright on a throwaway database (data/e2e.db, recreated each run), with the demo
-// data and, when the shared Chat2Workflow benchmark is present, its benchmark and 12 recorded runs imported too.
+// Starts the production app for Playwright on a throwaway database (data/e2e.db, recreated each run; or the empty
+// PostgreSQL database E2E_DATABASE_URL names, which `npm run test:e2e:pg` starts), with the demo data and, when the
+// shared Chat2Workflow benchmark is present, its benchmark and 12 recorded runs imported too.
 // A stub judge's verdicts (test/support/stub-judge-seed.ts) on one demo run give the "judged by" journeys a judge.
 // A loopback generation stub (test/support/generation-stub.ts, not a model) is started here on 127.0.0.1, with a model
 // endpoint row pointing at it, for the evaluation journey.
@@ -8,9 +9,11 @@ import path from "node:path";
 
 const ROOT = path.resolve(__dirname, "..");
 const databaseFile = path.join(ROOT, "data", "e2e.db");
-for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${databaseFile}${suffix}`, { force: true });
+const postgresUrl = process.env.E2E_DATABASE_URL;
+if (postgresUrl && !/^postgres(ql)?:\/\//i.test(postgresUrl)) throw new Error(`E2E_DATABASE_URL must be a postgres:// URL (got ${postgresUrl})`);
+if (!postgresUrl) for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${databaseFile}${suffix}`, { force: true });
 
-process.env.DATABASE_URL = `file:${databaseFile}`;
+process.env.DATABASE_URL = postgresUrl ?? `file:${databaseFile}`;
 process.env.APP_ENV = "local";
 process.env.PUBLIC_READ = process.env.PUBLIC_READ ?? "true";
 
