@@ -38,7 +38,7 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: "integration", ...integration } },
-      // The same suite on PostgreSQL: `npm run test:integration:pg` (scripts/test-integration-pg.mjs). Left out where
+      // The same suite on PostgreSQL: `npm run test:integration:pg` (scripts/test-on-postgres.mjs). Left out where
       // no server can be had (no binaries, no C2W_TEST_POSTGRES_URL); that script says so and skips.
       ...(postgresUnavailableReason() === null ? [{ extends: true as const, test: { name: "integration-pg", ...integration, exclude: SQLITE_ONLY } }] : []),
     ],
