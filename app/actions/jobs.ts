@@ -5,7 +5,8 @@ import { z } from "zod";
 import { authorizedAction, type ActionResult } from "@/lib/server/action";
 import { database } from "@/lib/server/db";
 import { controlJob } from "@/lib/server/jobs/jobs-data";
-import { MAX_JUDGE_SAMPLES, startJudgeJob } from "@/lib/server/jobs/judge-job";
+import { MAX_JUDGE_SAMPLES } from "@/lib/judge/majority";
+import { startJudgeJob } from "@/lib/server/jobs/judge-job";
 import { ensureInProcessWorker } from "@/lib/server/jobs/runtime";
 
 const judgeSchema = z.object({

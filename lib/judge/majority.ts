@@ -3,6 +3,9 @@
 
 export type TiePolicy = "fail" | "pass" | "undecided";
 
+/** The most samples one judge is asked per question: odd, so a majority needs no tie rule, and a bounded cost. */
+export const MAX_JUDGE_SAMPLES = 9;
+
 export interface MajorityVerdict {
   /** null when no sample answered, or on a tie under the "undecided" policy. */
   verdict: boolean | null;

@@ -3,7 +3,7 @@ import "server-only";
 // parameters and item payloads. Shared by the evaluation service, the generate job and the progress read model.
 import { z } from "zod";
 import { GENERATION_MODES, type GenerationMode } from "@/lib/generation/protocol";
-import { MAX_JUDGE_SAMPLES } from "../jobs/judge-job";
+import { MAX_JUDGE_SAMPLES } from "@/lib/judge/majority";
 
 export const GENERATE_JOB_KIND = "generate";
 export const MAX_EVALUATION_RUNS = 5;

@@ -1,6 +1,7 @@
 import "server-only";
 // The judge job: asks an endpoint the benchmark's pass-stage (step 1_4) or resolve-stage question for every eligible
 // item of a stored run, K samples each, through the database call cache; each answered sample becomes a JudgeVerdict.
+import { MAX_JUDGE_SAMPLES } from "@/lib/judge/majority";
 import { passJudgeItem, reachedPassJudge, resolveJudgeItem, type TestPosition } from "@/lib/judge/items";
 import { officialSystemPrompt, type ChatMessage, type JudgeStage, type JudgeTestInput } from "@/lib/judge/protocol";
 import { assertAllowed } from "../authz";
@@ -16,7 +17,6 @@ import type { ItemUsage } from "./queue";
 import type { JobHandler } from "./worker";
 
 export const JUDGE_JOB_KIND = "judge";
-export const MAX_JUDGE_SAMPLES = 9;
 
 export interface JudgeJobParams {
   runId: string;

@@ -20,7 +20,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { TestInputValue } from "@/lib/benchmark/dataset";
 import type { TurnSpec } from "@/lib/benchmark/turn";
-import { majorityVerdict } from "@/lib/judge/majority";
+import { MAX_JUDGE_SAMPLES, majorityVerdict } from "@/lib/judge/majority";
 import { resolveJudgeItem, type TestPosition } from "@/lib/judge/items";
 import { officialOutputText, officialSystemPrompt, type JudgeTestInput } from "@/lib/judge/protocol";
 import { importFailureRecord } from "@/lib/resolve/official";
@@ -70,7 +70,7 @@ export function parseResolveJudge(text: string | null | undefined): ResolveJudge
   try {
     const value = JSON.parse(text ?? "") as { kind?: unknown; endpointIds?: unknown; samples?: unknown };
     if (value.kind === "llm" && Array.isArray(value.endpointIds) && value.endpointIds.every((id) => typeof id === "string") && value.endpointIds.length > 0) {
-      const samples = typeof value.samples === "number" && Number.isInteger(value.samples) && value.samples > 0 ? Math.min(value.samples, 9) : 1;
+      const samples = typeof value.samples === "number" && Number.isInteger(value.samples) && value.samples > 0 ? Math.min(value.samples, MAX_JUDGE_SAMPLES) : 1;
       return { kind: "llm", endpointIds: value.endpointIds as string[], samples };
     }
     return value.kind === "rule" ? { kind: "rule" } : { kind: "none" };
