@@ -2,6 +2,7 @@ import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
+import { toPostgresStatement } from "../lib/sql/postgres-statement";
 
 export const DEMO = {
   admin: { email: "admin@demo.local", password: "admin-demo-pass", label: "Admin" },
@@ -31,8 +32,7 @@ export async function queryE2eDatabase<Row>(sql: string, ...values: unknown[]): 
     const client = new pg.Client({ connectionString: postgresUrl });
     await client.connect();
     try {
-      let parameter = 0;
-      return (await client.query(sql.replace(/\?/g, () => `$${(parameter += 1)}`), values)).rows as Row[];
+      return (await client.query(toPostgresStatement(sql), values)).rows as Row[];
     } finally {
       await client.end();
     }

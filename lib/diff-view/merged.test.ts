@@ -86,6 +86,8 @@ describe("mergeWorkflows", () => {
     expect(empty.workflow).toEqual({ nodes_info: [], edges: [] });
     const onlyBefore = mergeWorkflows(BEFORE, null, diffWorkflows({ workflow: BEFORE }, { workflow: null }));
     expect(onlyBefore.workflow.nodes_info).toHaveLength(BEFORE.nodes_info.length);
-    expect(Object.values(onlyBefore.marks.nodes).every((mark) => mark.label === "removed")).toBe(true);
+    const marks = Object.values(onlyBefore.marks.nodes);
+    expect(marks).toHaveLength(BEFORE.nodes_info.length);
+    expect(marks.every((mark) => mark.label === "removed")).toBe(true);
   });
 });

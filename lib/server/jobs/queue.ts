@@ -9,7 +9,7 @@ export const FINISHED_JOB_STATUSES: readonly JobStatus[] = ["cancelled", "succee
 
 export interface NewJob {
   /**
-   * A fixed id (a UUID) for work that must be queued at most once: a second enqueue with the same id creates nothing
+   * A fixed id (letters, digits, hyphens) for work that must be queued at most once: a second enqueue with the same id creates nothing
    * and fails with the unique-constraint error (Prisma's P2002), even when both run at the same instant.
    */
   id?: string;

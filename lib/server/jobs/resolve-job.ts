@@ -106,11 +106,11 @@ async function createResolveJob(db: Database, params: ResolveJobParams, createdB
 
 /**
  * The id of an evaluation run's Dify execution job: fixed, so that hooks settling at the same instant (the last
- * generate item, the judge jobs of a panel) queue one execution between them. A UUID, as pg-boss queue names allow.
+ * generate item, the judge jobs of a panel) queue one execution between them. Letters, digits and hyphens, as pg-boss
+ * queue names (which carry the job id) allow.
  */
 export function difyExecutionJobId(evaluationId: string, runId: string): string {
-  const hex = createHash("sha256").update(`dify-execution\0${evaluationId}\0${runId}`).digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return `dify-execution-${createHash("sha256").update(`${evaluationId}\0${runId}`).digest("hex").slice(0, 32)}`;
 }
 
 /**
