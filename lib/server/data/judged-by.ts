@@ -23,7 +23,7 @@ const VERDICT_INDEX = `"JudgeVerdict_responseId_stage_casePosition_judge_verdict
 /**
  * The panel's verdict on one item as a scalar subquery: 1, 0, or NULL when a member has no verdict on it. Each
  * member's verdict is the majority of its samples (SUM·2 > COUNT: ties fail), then the majority over members with
- * the same rule, mirroring lib/judges/majority. One index range per item; the covering index holds the verdicts.
+ * the same rule as panelVerdict in lib/judge/majority. One index range per item; the covering index holds the verdicts.
  */
 export function panelVerdictSql(members: readonly string[], stage: "pass" | "resolve", responseExpr: string, positionExpr: string): SqlPart {
   const n = members.length;

@@ -3,7 +3,7 @@ import "server-only";
 // the turn arrived (steps 1_1–1_3 and the rule judge); an evaluation that chose an LLM judge (or panel) decides step
 // 1_4 with that judge instead, as the official pipeline does. Dify execution and the official record downloads both
 // read the verdict from here, so the turns sent to Dify are exactly the turns the downloaded files call valid.
-import { panelMajority } from "@/lib/judges/majority";
+import { panelVerdict } from "@/lib/judge/majority";
 import type { Database } from "../db";
 import { parseEvaluationJudge, type EvaluationJudge } from "./types";
 
@@ -60,7 +60,7 @@ export async function passStageVerdicts(
     }
   }
   for (const response of reachedJudge) {
-    const majority = panelMajority(members, samples.get(response.id) ?? new Map());
+    const majority = panelVerdict(members, samples.get(response.id) ?? new Map());
     if (majority !== null) verdicts.set(response.id, { valid: majority, failStep: majority ? null : "step_1_4" });
   }
   return verdicts;

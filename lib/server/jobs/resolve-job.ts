@@ -11,7 +11,7 @@ import "server-only";
 //
 // Verdicts follow the official resolve stage (§4): no outputs, a failed run or a failed file check fails the case; a
 // case whose outputs all went to the file checks passes with no judge call; otherwise the evaluation's LLM judge (or
-// panel: majority of every sample, ties fail) decides. Without an LLM judge ("none" or "rule") the case keeps the
+// panel: panelVerdict, each member's sample majority and then the members', ties fail) decides. Without an LLM judge ("none" or "rule") the case keeps the
 // official provisional verdict (outputs present and file checks passed: true) and its shown outputs are stored, so a
 // later resolve judge job can judge it. Dify being unreachable is not the model's failure: such items retry, and only
 // on their last attempt record the official outcome (api_key "Other-Error": the three cases fail).
@@ -20,7 +20,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { TestInputValue } from "@/lib/benchmark/dataset";
 import type { TurnSpec } from "@/lib/benchmark/turn";
-import { MAX_JUDGE_SAMPLES, majorityVerdict } from "@/lib/judge/majority";
+import { MAX_JUDGE_SAMPLES, panelVerdict } from "@/lib/judge/majority";
 import { resolveJudgeItem, type TestPosition } from "@/lib/judge/items";
 import { officialOutputText, officialSystemPrompt, type JudgeTestInput } from "@/lib/judge/protocol";
 import { importFailureRecord } from "@/lib/resolve/official";
@@ -391,7 +391,7 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
             { model: response.run.model.name, task: spec.task, round: spec.round, test: position, queries: judge.queries, inputs: inputs as Record<string, JudgeTestInput>, outputs: row.outputs, groundTruth: test.groundTruth, recorded: null },
             judge.systemPrompt,
           );
-          const votes: (boolean | null)[] = [];
+          const votes = new Map<string, (boolean | null)[]>();
           const errors: string[] = [];
           for (const panelist of judge.panel) {
             for (let sampleIndex = 0; sampleIndex < judge.samples; sampleIndex += 1) {
@@ -404,7 +404,7 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
               usage.outputTokens += outputTokens;
               const cost = callCost(panelist.config, inputTokens, outputTokens);
               if (cost !== null) usage.cost = (usage.cost ?? 0) + cost;
-              votes.push(sample.verdict);
+              votes.set(panelist.label, [...(votes.get(panelist.label) ?? []), sample.verdict]);
               if (sample.verdict === null || sample.raw === null) {
                 errors.push(redactKey(sample.error ? `${panelist.label}: ${sample.error.kind}: ${sample.error.message}` : `${panelist.label}: no verdict`, panelist.config.apiKey));
                 continue;
@@ -425,9 +425,9 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
               });
             }
           }
-          const majority = majorityVerdict(votes);
-          row.verdict = majority.verdict === true;
-          if (majority.verdict === null) row.error = `The judge gave no verdict (${errors.join("; ") || "no reply"}).`;
+          const majority = panelVerdict(judge.panel.map((panelist) => panelist.label), votes);
+          row.verdict = majority === true;
+          if (majority === null) row.error = `The judge gave no verdict (${errors.join("; ") || "no reply"}).`;
         }
         const passed = rows.filter((row) => row.verdict).length;
         return done({ cases: rows.length, passed, notes }, writeCases(rows, verdicts, judge?.panel.map((panelist) => panelist.label) ?? []), usage);
