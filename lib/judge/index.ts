@@ -14,7 +14,8 @@
 //             panelVerdict(members, samplesByMember) -> boolean | null (each member's majority, then the members')
 //   identity  endpointIdentity(baseURL), callCacheMaterial({endpoint, model, params, messages, sample}),
 //             judgeIdentityJson({endpoint, model, params, promptFingerprint, strict}), canonicalJson,
-//             OFFICIAL_JUDGE_PARAMS ({temperature: 0, max_tokens: 8192})
+//             OFFICIAL_JUDGE_PARAMS ({temperature: 0, max_tokens: 8192}), OFFICIAL_JUDGE_TIMEOUT_MS (600 s),
+//             judgeParams(overrides), describeJudgeParams(params)
 
 export * from "./protocol";
 export * from "./items";

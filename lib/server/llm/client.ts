@@ -100,6 +100,8 @@ export interface ChatClient {
   readonly model: string;
   readonly params: Readonly<ChatParams>;
   readonly concurrency: number;
+  /** Per-request timeout in milliseconds. */
+  readonly timeoutMs: number;
   complete(messages: readonly ChatMessage[], options?: ChatCallOptions): Promise<ChatOutcome>;
   usage(): UsageTotals;
 }
@@ -312,6 +314,7 @@ export function createChatClient(endpoint: LlmEndpoint, deps: ClientDeps = {}): 
     model: endpoint.model,
     params,
     concurrency,
+    timeoutMs,
     complete,
     usage: () => ({ ...totals }),
   };
