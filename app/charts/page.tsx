@@ -85,7 +85,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   }
 
   const { counts, rates } = await getMeasuredRates(db, user, benchmark.id, judgedBy.choice);
-  const failures = await getFailureCounts(db, user, benchmark.id, { judge: judgedBy.choice, runIds: counts.runs.map((run) => run.id) });
+  const failures = await getFailureCounts(db, user, counts.runs, judgedBy.choice);
   const requested = ([] as string[]).concat(params.models ?? []).flatMap((value) => value.split(",")).filter(Boolean);
   // Eight lines by default: more pile up; the picker draws any others, and every table lists all models.
   const models = chooseChartModels(rates, counts.models, requested, 8);

@@ -277,7 +277,8 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const evaluation = await db.evaluation.create({
       data: { benchmarkId: run.benchmarkId, mode: "zero-shot", difyConnectionId: connectionId, caseFilesDir: caseFiles, judge: JSON.stringify({ kind: "llm", endpointIds: [passJudge.id], samples: 1 }) },
     });
-    await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id } });
+    // The run's own judge is the evaluation's, as startEvaluation records it on the runs it creates.
+    await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id, judge: JSON.stringify({ kind: "llm", members: ["pass-judge"], samples: 1 }) } });
     const marker = `"evaluationId":${JSON.stringify(evaluation.id)}`;
     const executions = () => db.job.findMany({ where: { kind: "resolve", runId, params: { contains: marker } }, select: { id: true } });
 
@@ -306,10 +307,10 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     for (const response of valid.slice(1)) expect(resultOf(response.id)?.cases).toBe(3);
     expect(await db.evaluation.findUniqueOrThrow({ where: { id: evaluation.id } })).toMatchObject({ status: "succeeded" });
 
-    // The official files say what Dify was given: the turn the LLM judge failed is a step_1_4 failure in both the pass
-    // and the resolve records, though its stored (rule judge) verdict is still a pass.
-    const keyOf = await db.response.findUniqueOrThrow({ where: { id: rejected }, select: { turn: { select: { task: { select: { name: true } }, round: true } }, passResult: { select: { valid: true } } } });
-    expect(keyOf.passResult?.valid).toBe(true);
+    // The official files say what Dify was given: the turn the LLM judge failed (the rule judge had passed it) is a
+    // step_1_4 failure in both the pass and the resolve records, and its stored verdict is the judge's.
+    const keyOf = await db.response.findUniqueOrThrow({ where: { id: rejected }, select: { turn: { select: { task: { select: { name: true } }, round: true } }, passResult: { select: { valid: true, deterministicValid: true, verdictSource: true } } } });
+    expect(keyOf.passResult).toMatchObject({ valid: false, deterministicValid: true, verdictSource: "judge" });
     const find = <T extends { task: string; round: number }>(records: readonly T[] | undefined) => records?.find((record) => record.task === keyOf.turn.task.name && record.round === keyOf.turn.round);
     const passRecords = await getRunPassRecords(db, researcher, runId);
     const resolveRecords = await getResolveRecordFile(db, researcher, runId);

@@ -17,8 +17,8 @@ import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import type { SessionUser } from "../session";
 import { findGenerateJob } from "./jobs-of-evaluation";
-import { passStageVerdicts } from "./pass-stage-verdicts";
-import { generateItemKey, parseEvaluationJudge, type EvaluationStatus } from "./types";
+import { passStageVerdict } from "./pass-stage-verdicts";
+import { generateItemKey, type EvaluationStatus } from "./types";
 import type { GenerationMode } from "@/lib/generation/protocol";
 
 export type ProgressCellState = "pending" | "running" | "passed" | "failed" | "error";
@@ -79,7 +79,6 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
       id: true,
       status: true,
       mode: true,
-      judge: true,
       benchmarkId: true,
       runs: { orderBy: { runNumber: "asc" }, select: { id: true, runNumber: true, label: true, status: true } },
     },
@@ -94,16 +93,14 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
     }),
     db.response.findMany({
       where: { runId: { in: runIds } },
-      select: { id: true, runId: true, turn: { select: { round: true, task: { select: { name: true } } } }, passResult: { select: { valid: true, failStep: true, officialFailStep: true } } },
+      select: { id: true, runId: true, turn: { select: { round: true, task: { select: { name: true } } } }, passResult: { select: { valid: true, failStep: true } } },
     }),
     findGenerateJob(db, evaluationId),
     db.job.findMany({ where: { runId: { in: runIds } }, select: { calls: true, cachedCalls: true, inputTokens: true, outputTokens: true, cost: true } }),
   ]);
   const items = job ? await db.jobItem.findMany({ where: { jobId: job.id }, select: { key: true, status: true, error: true } }) : [];
   const itemByKey = new Map(items.map((item) => [item.key, item]));
-  // Cells show the verdict of the evaluation's judge: the rule judge's as a turn arrives, an LLM judge's once it answers.
-  const judge = parseEvaluationJudge(evaluation.judge);
-  const verdicts = await passStageVerdicts(db, judge.kind === "llm" ? judge : null, responses);
+  // Cells show the verdict of the runs' own judge, as stored: the rule judge's as a turn arrives, an LLM judge's once it answers.
   const stored = new Map(responses.map((response) => [`${response.runId}:${response.turn.task.name}:${response.turn.round}`, response]));
 
   const total = emptyCounts();
@@ -117,7 +114,7 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
         const response = stored.get(`${run.id}:${task.name}:${round}`);
         let cell: ProgressCell;
         if (response) {
-          const verdict = verdicts.get(response.id) ?? { valid: false, failStep: null };
+          const verdict = passStageVerdict(response);
           cell = { round, state: verdict.valid ? "passed" : "failed", responseId: response.id, failStep: verdict.failStep, error: null };
         } else if (frontier && item?.status === "leased") {
           cell = { round, state: "running", responseId: null, failStep: null, error: null };

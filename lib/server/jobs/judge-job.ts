@@ -15,6 +15,7 @@ import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
 import { coolDownFailure, endpointCapacity, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
 import { afterEvaluationJudgeJob } from "../evaluations/after-generation";
+import { applyOwnJudge } from "../evaluations/pass-stage-verdicts";
 import { jobQueue, wakeWorker } from "./instance";
 import type { ItemUsage } from "./queue";
 import type { JobHandler } from "./worker";
@@ -195,6 +196,11 @@ export async function startJudgeJob(db: Database, actor: SessionUser, request: J
   return { ok: true, jobId, items: items.length };
 }
 
+/** A pass judge job an evaluation queued for its run: its verdicts make the run's own figures. */
+export function ownJudgeJob(params: JudgeJobParams & { evaluationId?: unknown }): boolean {
+  return params.stage === "pass" && typeof params.evaluationId === "string";
+}
+
 /** Worth another try later: the endpoint was busy, down or slow, or the lease was lost mid-call. */
 export const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(["rate-limited", "server-error", "timeout", "connection", "malformed-response", "cancelled"]);
 
@@ -285,6 +291,8 @@ export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
             create: { responseId: payload.responseId, stage: params.stage, casePosition: payload.casePosition, judge: params.judge, sampleIndex: payload.sampleIndex, ...row },
             update: row,
           });
+          // The evaluation's own pass judge: the turn's verdict is decided once every member has all its samples.
+          if (ownJudgeJob(params)) await applyOwnJudge(tx, params.runId, { responseIds: [payload.responseId], wait: "every-sample" });
         },
       };
     },

@@ -37,7 +37,7 @@ import { inputFingerprint, judgeIdentity, judgeSample, promptFingerprint } from 
 import { executeCase, retryingTransient } from "../resolve/execute-case";
 import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
-import { passStageVerdicts, type StoredPassVerdict } from "../evaluations/pass-stage-verdicts";
+import { passStageVerdict, type StoredPassVerdict } from "../evaluations/pass-stage-verdicts";
 import { settleEvaluationAfterJob } from "../evaluations/settle-evaluation";
 import { jobQueue, wakeWorker } from "./instance";
 import { DEFAULT_RETRY, type ItemUsage } from "./queue";
@@ -79,14 +79,9 @@ export function parseResolveJudge(text: string | null | undefined): ResolveJudge
   }
 }
 
-/**
- * Whether a turn passed the pass stage as its evaluation judged it (see passStageVerdicts): with an LLM judge (or
- * panel) chosen by the evaluation that queued this job, steps 1_1–1_3 and that judge's majority; otherwise the stored
- * verdict.
- */
-async function passedPassStage(db: Database, response: StoredPassVerdict, params: ResolveJobParams): Promise<boolean> {
-  const judge = params.evaluationId && params.judge.kind === "llm" ? params.judge : null;
-  return (await passStageVerdicts(db, judge, [response])).get(response.id)?.valid ?? false;
+/** Whether a turn passed the pass stage as its run's own judge decided it (stored on PassResult: see applyOwnJudge). */
+function passedPassStage(response: StoredPassVerdict): boolean {
+  return passStageVerdict(response).valid;
 }
 
 async function createResolveJob(db: Database, params: ResolveJobParams, createdBy: string | null, id?: string): Promise<{ jobId: string; items: number } | null> {
@@ -262,7 +257,7 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
         },
       });
       // Only items that passed steps 1_1–1_4 reach Dify; the official resolve rate counts the others as 3 failures.
-      if (!(await passedPassStage(db, response, params))) return done({ skipped: "not valid at the pass stage" }, async () => undefined);
+      if (!passedPassStage(response)) return done({ skipped: "not valid at the pass stage" }, async () => undefined);
 
       const turn = response.turn;
       const spec: TurnSpec = {

@@ -100,8 +100,8 @@ export interface ChatClient {
   readonly model: string;
   readonly params: Readonly<ChatParams>;
   readonly concurrency: number;
-  /** Per-request timeout in milliseconds. */
-  readonly timeoutMs: number;
+  /** Per-request timeout in milliseconds (wrappers that delegate the calls may leave it out). */
+  readonly timeoutMs?: number;
   complete(messages: readonly ChatMessage[], options?: ChatCallOptions): Promise<ChatOutcome>;
   usage(): UsageTotals;
 }
