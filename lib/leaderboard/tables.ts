@@ -90,7 +90,9 @@ export function boardViewColumns(columns: readonly string[], state: Pick<BoardSt
   const out: Column<BoardRow>[] = [
     { key: "rank", value: (row) => row.ranks[source][state.rankBy].rank },
     { key: "rank_ub", value: (row) => row.ranks[source][state.rankBy].upperBound },
-    { key: "model", value: (row) => row.name },
+    { key: "model", value: (row) => row.model ?? row.name },
+    { key: "configuration", value: (row) => row.configuration ?? null },
+    { key: "judge", value: (row) => row.judge ?? null },
     { key: "displayName", value: (row) => row.displayName },
     { key: "family", value: (row) => row.family },
     { key: "access", value: (row) => row.access },

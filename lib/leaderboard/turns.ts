@@ -64,6 +64,9 @@ export interface MatrixRun {
   displayName: string;
   label: string;
   hasResolve: boolean;
+  /** The run's leaderboard row (model × configuration) and the judge of its verdicts, when known. */
+  series?: string;
+  judge?: string;
 }
 
 export interface MatrixResponse {
@@ -136,6 +139,8 @@ export function buildTaskMatrix(turns: readonly MatrixTurn[], runs: readonly Mat
 export interface MatrixExportRow {
   model: string;
   run: string;
+  /** Who made the run's verdicts. */
+  judge: string | null;
   turn: string;
   round: number;
   responseId: string | null;
@@ -151,6 +156,7 @@ export function matrixExportRows(matrix: TaskMatrix): MatrixExportRow[] {
       return {
         model: row.model,
         run: row.label,
+        judge: row.judge ?? null,
         turn: column.key,
         round: column.round,
         responseId: cell.responseId,
@@ -165,6 +171,7 @@ export function matrixExportRows(matrix: TaskMatrix): MatrixExportRow[] {
 export const MATRIX_COLUMNS: readonly Column<MatrixExportRow>[] = [
   { key: "model", value: (row) => row.model },
   { key: "run", value: (row) => row.run },
+  { key: "judge", value: (row) => row.judge },
   { key: "turn", value: (row) => row.turn },
   { key: "round", value: (row) => row.round },
   { key: "responseId", value: (row) => row.responseId },
@@ -230,7 +237,7 @@ export type WireMatrixCell = [string, number, string | null, number | null] | nu
 
 export interface WireMatrix {
   turns: MatrixTurn[];
-  runs: { runId: string; model: string; displayName: string; label: string; hasResolve: boolean }[];
+  runs: MatrixRun[];
   /** Per run (same order), per turn (same order). */
   cells: WireMatrixCell[][];
 }
@@ -239,7 +246,7 @@ export interface WireMatrix {
 export function encodeMatrix(matrix: TaskMatrix): WireMatrix {
   return {
     turns: matrix.columns.map(({ turnId, round, key }) => ({ turnId, round, key })),
-    runs: matrix.rows.map(({ runId, model, displayName, label, hasResolve }) => ({ runId, model, displayName, label, hasResolve })),
+    runs: matrix.rows.map(({ runId, model, displayName, label, hasResolve, series, judge }) => ({ runId, model, displayName, label, hasResolve, ...(series === undefined ? {} : { series }), ...(judge === undefined ? {} : { judge }) })),
     cells: matrix.rows.map((row) => row.cells.map((cell) => (cell.responseId === null ? null : [cell.responseId, cell.valid ? 1 : 0, cell.failStep, cell.casesPassed]))),
   };
 }

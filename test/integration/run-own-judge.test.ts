@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunRecord } from "@/lib/benchmark/runs";
 import { parseJudgeChoice } from "@/lib/judges/choice";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
-import { getMeasuredRates } from "@/lib/server/data/leaderboard";
+import { getModelOverview, getModelTurns, getPairTurns, getTaskMatrix } from "@/lib/server/data/drilldown";
+import { getExportRates, getMeasuredRates, loadLeaderboard } from "@/lib/server/data/leaderboard";
+import { getRunFigures } from "@/lib/server/data/runs";
 import { getRunPassRecords } from "@/lib/server/data/official-downloads";
 import { listRunResponses } from "@/lib/server/data/responses";
 import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
@@ -20,6 +22,7 @@ import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
 import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
 import { actor, importBenchmarkOnly, stubEndpoint } from "../support/evaluation-fixtures";
 import { zeroShotReplay } from "../support/generation-replay";
+import { generationStubHandler } from "../support/generation-stub";
 import { replay, replayTable, startOpenAIStub, type OpenAIStub } from "../support/openai-stub";
 
 const viewer = actor("viewer");
@@ -85,12 +88,71 @@ describe.skipIf(!benchmarkDir)(`a generated run's figures come from its evaluati
     expect(download?.data.filter((record) => record.valid)).toHaveLength(judgePassed);
   });
 
+  it("says which judge made the figures, and the run page, its leaderboard row, the model page, the task matrix and the comparison agree", async () => {
+    const figures = (await getRunFigures(db, viewer, [runId])).get(runId);
+    expect(figures).toMatchObject({ turns: 79, passed: 55, casesPassed: null, judge: "judge: recorded-judge-replay ×1", awaitingJudge: 0, configuration: "zero-shot · T 0.7 · max 32768 · judge: recorded-judge-replay ×1" });
+    const progress = await getEvaluationProgress(db, viewer, evaluationId);
+    expect(progress?.runs[0]?.figures).toEqual(figures);
+
+    const board = await loadLeaderboard(db, viewer, benchmarkId, { fresh: true });
+    const row = board.board.rows.find((entry) => entry.name === figures?.series);
+    expect(row).toMatchObject({ model: "replay-stub_model_v1", configuration: figures?.configuration, judge: "judge: recorded-judge-replay ×1", runs: 1 });
+    expect(row?.cells.Average?.pass.measured).toMatchObject({ num: 55, den: 79 });
+    expect(row?.cells.Average?.resolve.measured).toBeNull();
+
+    const exported = await getExportRates(db, viewer, "measured", benchmarkId);
+    expect(exported.rows.find((entry) => entry.model === "replay-stub_model_v1" && entry.scope === "overall")).toMatchObject({ passNum: 55, configuration: figures?.configuration, judge: "judge: recorded-judge-replay ×1" });
+
+    const overview = await getModelOverview(db, viewer, benchmarkId, figures!.series);
+    expect(overview?.chosen?.runs.map((run) => run.id)).toEqual([runId]);
+    const turns = await getModelTurns(db, viewer, benchmarkId, "replay-stub_model_v1", { runIds: [runId] });
+    expect(turns.filter((turn) => turn.valid)).toHaveLength(55);
+    const pair = await getPairTurns(db, viewer, runId);
+    expect(pair.filter((turn) => turn.passed)).toHaveLength(55);
+    let matrixPassed = 0;
+    for (const task of files.queries) {
+      const matrix = await getTaskMatrix(db, viewer, benchmarkId, task.task, { fresh: true });
+      const own = matrix?.matrix.rows.find((entry) => entry.runId === runId);
+      expect(own?.judge).toBe("judge: recorded-judge-replay ×1");
+      matrixPassed += own?.passed ?? 0;
+    }
+    expect(matrixPassed).toBe(55);
+  });
+
+  it("an agentic run of the same model is a row of its own, beside the zero-shot one", async () => {
+    const agentic = await startOpenAIStub(generationStubHandler(), { record: false });
+    try {
+      const endpointId = await stubEndpoint(db, agentic.baseURL, { model: "replay-stub/model:v1" });
+      const started = await startEvaluation(db, actor("researcher"), { benchmarkId, endpointId, mode: "agentic", judge: { kind: "rule" } });
+      if (!started.ok) throw new Error(started.message);
+      const queue = jobQueue(db, testDatabaseUrl(), { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 40 });
+      await new JobWorker(db, queue, [generateJobHandler({ clientRetries: 0 })], { pollMs: 20, leaseMs: 10_000 }).runUntilIdle();
+      const board = await loadLeaderboard(db, viewer, benchmarkId, { fresh: true });
+      const rows = board.board.rows.filter((entry) => entry.model === "replay-stub_model_v1");
+      expect(rows.map((entry) => entry.configuration).sort()).toEqual([
+        "agentic · T server default · max server default · rule judge (not the official LLM judge)",
+        "zero-shot · T 0.7 · max 32768 · judge: recorded-judge-replay ×1",
+      ]);
+      expect(rows.every((entry) => entry.runs === 1)).toBe(true);
+      const zeroShot = rows.find((entry) => entry.configuration?.startsWith("zero-shot"));
+      expect(zeroShot?.cells.Average?.pass.measured).toMatchObject({ num: 55, den: 79 });
+      const agenticRun = started.runIds[0] as string;
+      const agenticFigures = (await getRunFigures(db, viewer, [agenticRun])).get(agenticRun);
+      const agenticRow = rows.find((entry) => entry.configuration?.startsWith("agentic"));
+      expect(agenticRow?.cells.Average?.pass.measured).toMatchObject({ num: agenticFigures?.passed, den: 79 });
+      expect(agenticFigures?.judge).toBe("rule judge (not the official LLM judge)");
+    } finally {
+      await agentic.close();
+    }
+  });
+
   it("re-viewed under the rule judge, the same run shows the rule judge's 59", async () => {
     const rule = parseJudgeChoice("rule");
     if (!rule.ok) throw new Error("rule parses");
     const { rates } = await getMeasuredRates(db, viewer, benchmarkId, rule.value);
-    const overall = rates.filter((row) => row.model.startsWith("replay-stub_model_v1") && row.scope === "overall");
-    expect(overall).toHaveLength(1);
-    expect(overall[0]).toMatchObject({ passNum: 59, passDen: 79 });
+    const overall = rates.filter((row) => row.model.startsWith("replay-stub_model_v1") && row.scope === "overall" && row.passDen === 79);
+    const series = (await getRunFigures(db, viewer, [runId])).get(runId)?.series;
+    const zeroShot = overall.find((row) => row.model === series);
+    expect(zeroShot).toMatchObject({ passNum: 59, passDen: 79 });
   });
 });

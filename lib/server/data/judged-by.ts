@@ -1,7 +1,7 @@
 import "server-only";
 // Figures "as judged by" a judge or panel: every turn re-decided from JudgeVerdict rows in grouped SQL (step 1_4 and
 // the resolve verdicts), with per-run coverage so a run the judge has not (fully) judged is reported, never zeroed.
-import type { JudgeChoice } from "@/lib/judges/choice";
+import { describeJudgeChoice, type JudgeChoice } from "@/lib/judges/choice";
 import type { CellCount } from "@/lib/leaderboard/counts";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
@@ -252,6 +252,8 @@ export async function getRunJudging(db: Database, actor: SessionUser | null, ben
 /** What drill-downs need to show a judge's verdicts: the panel and the runs it has judged at step 1_4. */
 export interface DrilldownJudge {
   members: readonly string[];
+  /** The judge in words, as rows re-viewed under it say (describeJudgeChoice). */
+  description: string;
   /** Runs judged at step 1_4, with whether their resolve stage is judged too. */
   runs: ReadonlyMap<string, { resolveJudged: boolean }>;
 }
@@ -260,5 +262,5 @@ export async function drilldownJudge(db: Database, actor: SessionUser | null, be
   if (choice.kind === "recorded") return null;
   const judging = await getRunJudging(db, actor, benchmarkId, choice);
   const runs = new Map(judging.filter((run) => run.pass === "judged").map((run) => [run.runId, { resolveJudged: run.resolve === "judged" }]));
-  return { judge: { members: choice.members, runs }, judging };
+  return { judge: { members: choice.members, description: describeJudgeChoice(choice), runs }, judging };
 }

@@ -7,9 +7,15 @@ import { parseRunJudge, type RunJudge } from "@/lib/judges/run-judge";
 import type { Database } from "../db";
 import { parseEvaluationJudge } from "../evaluations/types";
 
-/** The columns `runSetupOf` reads, for a query that aliases Run as r and LEFT JOINs RUN_SETUP_JOIN. */
-export const RUN_SETUP_COLUMNS = `r."origin" AS origin, r."generationMode" AS "generationMode", r."judge" AS "runJudge", e."params" AS "evaluationParams", e."judge" AS "evaluationJudge"`;
-export const RUN_SETUP_JOIN = `LEFT JOIN "Evaluation" e ON e."id" = r."evaluationId"`;
+/** The columns `runSetupOf` reads and the join they need, for a query that aliases Run as `run`. */
+export function runSetupSql(run: string): { columns: string; join: string } {
+  return {
+    columns: `${run}."origin" AS origin, ${run}."generationMode" AS "generationMode", ${run}."judge" AS "runJudge", ev."params" AS "evaluationParams", ev."judge" AS "evaluationJudge"`,
+    join: `LEFT JOIN "Evaluation" ev ON ev."id" = ${run}."evaluationId"`,
+  };
+}
+export const RUN_SETUP_COLUMNS = runSetupSql("r").columns;
+export const RUN_SETUP_JOIN = runSetupSql("r").join;
 
 export interface RunSetupRow {
   origin: string;

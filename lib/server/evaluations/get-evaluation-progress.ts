@@ -8,6 +8,7 @@ import "server-only";
 //     counts: ProgressCounts,                         // over all runs
 //     usage: { calls, cachedCalls, inputTokens, outputTokens, cost: number | null },   // generation + judging
 //     runs: [{ runId, runNumber, label, status: "in-progress" | "complete" | "failed" | "cancelled", counts,
+//              figures: RunFigures (lib/server/data/runs: pass and resolve by the run's own judge, and that judge),
 //              tasks: [{ task, category, cells: [{ round, state, responseId, failStep, error }] }] }]
 //   }
 //   state: "pending" (not asked yet) | "running" (being generated now) | "passed" | "failed" (stored; failStep says
@@ -16,6 +17,7 @@ import "server-only";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import type { SessionUser } from "../session";
+import { getRunFigures, type RunFigures } from "../data/runs";
 import { findGenerateJob } from "./jobs-of-evaluation";
 import { passStageVerdict } from "./pass-stage-verdicts";
 import { generateItemKey, type EvaluationStatus } from "./types";
@@ -46,6 +48,8 @@ export interface RunProgress {
   label: string;
   status: string;
   counts: ProgressCounts;
+  /** The run's pass and resolve figures by its own judge, as its run page and leaderboard row show them. */
+  figures: RunFigures | null;
   tasks: { task: string; category: string; cells: ProgressCell[] }[];
 }
 
@@ -85,7 +89,7 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
   });
   if (!evaluation) return null;
   const runIds = evaluation.runs.map((run) => run.id);
-  const [tasks, responses, job, judgeJobs] = await Promise.all([
+  const [tasks, responses, job, judgeJobs, figures] = await Promise.all([
     db.task.findMany({
       where: { benchmarkId: evaluation.benchmarkId },
       orderBy: { externalId: "asc" },
@@ -97,6 +101,7 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
     }),
     findGenerateJob(db, evaluationId),
     db.job.findMany({ where: { runId: { in: runIds } }, select: { calls: true, cachedCalls: true, inputTokens: true, outputTokens: true, cost: true } }),
+    getRunFigures(db, actor, runIds),
   ]);
   const items = job ? await db.jobItem.findMany({ where: { jobId: job.id }, select: { key: true, status: true, error: true } }) : [];
   const itemByKey = new Map(items.map((item) => [item.key, item]));
@@ -134,7 +139,7 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
       return { task: task.name, category: task.domain.name, cells };
     });
     for (const key of Object.keys(total) as (keyof ProgressCounts)[]) total[key] += counts[key];
-    return { runId: run.id, runNumber: run.runNumber ?? 0, label: run.label, status: run.status, counts, tasks: rows };
+    return { runId: run.id, runNumber: run.runNumber ?? 0, label: run.label, status: run.status, counts, figures: figures.get(run.id) ?? null, tasks: rows };
   });
 
   const spent = [...(job ? [job] : []), ...judgeJobs];
