@@ -164,7 +164,7 @@ export function LiveEvaluation({ initial, mayControl, context }: { initial: Eval
               <RunFigures figures={run.figures} />
               <p className="text-xs text-slate-500">
                 {run.figures.configuration} ·{" "}
-                <Link href={`/models/${encodeURIComponent(run.figures.series)}${context.benchmarkParam ? `?benchmark=${encodeURIComponent(context.benchmarkParam)}` : ""}`} className="text-brand-600 hover:underline dark:text-brand-500">
+                <Link href={`/models/${encodeURIComponent(run.figures.series)}${context.benchmarkParam ? `?benchmark=${encodeURIComponent(context.benchmarkParam)}` : ""}`} className="text-brand-600 underline dark:text-brand-500">
                   its leaderboard row
                 </Link>
               </p>

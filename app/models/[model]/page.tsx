@@ -268,7 +268,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
                             {row.topDiagnosticMessage ? <span className="block text-xs text-slate-600 dark:text-slate-400">{row.topDiagnosticMessage}</span> : null}
                           </>
                         ) : (
-                          <span className="text-slate-400">none</span>
+                          <span className="text-slate-500 dark:text-slate-400">none</span>
                         )}
                       </td>
                       <td className={tableStyles.td}>

@@ -101,7 +101,7 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
             {run.evaluationId ? (
               <>
                 {" "}
-                · <Link href={`/evaluations/${run.evaluationId}`} className="text-brand-600 hover:underline dark:text-brand-500">its evaluation</Link>
+                · <Link href={`/evaluations/${run.evaluationId}`} className="text-brand-600 underline dark:text-brand-500">its evaluation</Link>
               </>
             ) : null}{" "}
             · {run.responseCount} responses · imported {formatDateTime(run.importedAt)} · scored with core <span className="font-mono">{run.coreVersion}</span>
@@ -109,7 +109,7 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
               <>
                 {" "}
                 · <span data-testid="run-configuration">{figures.configuration}</span> ·{" "}
-                <Link href={`/models/${encodeURIComponent(figures.series)}?benchmark=${encodeURIComponent(run.benchmark.name)}`} className="text-brand-600 hover:underline dark:text-brand-500">
+                <Link href={`/models/${encodeURIComponent(figures.series)}?benchmark=${encodeURIComponent(run.benchmark.name)}`} className="text-brand-600 underline dark:text-brand-500">
                   its leaderboard row
                 </Link>
               </>
@@ -208,7 +208,7 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
                     {row.topDiagnostic ? (
                       <span className="flex items-start gap-1.5">
                         {isCategory(row.topDiagnostic.category) ? (
-                          <span className="mt-0.5 rounded px-1 text-[11px] font-semibold text-white" style={{ background: CATEGORY_COLORS[row.topDiagnostic.category] }}>
+                          <span className="mt-0.5 rounded border-l-4 bg-slate-100 px-1 text-[11px] font-semibold text-slate-800 dark:bg-slate-800 dark:text-slate-100" style={{ borderLeftColor: CATEGORY_COLORS[row.topDiagnostic.category] }}>
                             {CATEGORY_LABELS[row.topDiagnostic.category]}
                           </span>
                         ) : null}

@@ -309,27 +309,23 @@ export interface FailureCounts {
 /** Sums per-run counts into per-series counts (a row per model × configuration), in the runs' order. */
 export function countsPerSeries(runs: readonly Pick<RunInfo, "id" | "series">[], steps: readonly { runId: string; failStep: string | null; turns: unknown }[], categories: readonly { runId: string; category: string | null; turns: unknown }[]): FailureCounts {
   const seriesOf = new Map(runs.map((run) => [run.id, run.series]));
-  const stepCounts = new Map<string, FailStepCount>();
-  for (const row of steps) {
-    const model = seriesOf.get(row.runId);
-    if (model === undefined) continue;
-    const key = `${model}\u0000${row.failStep ?? ""}`;
-    const entry = stepCounts.get(key) ?? { model, failStep: row.failStep, turns: 0 };
-    entry.turns += int(row.turns);
-    stepCounts.set(key, entry);
-  }
-  const categoryCounts = new Map<string, CategoryCount>();
-  for (const row of categories) {
-    const model = seriesOf.get(row.runId);
-    if (model === undefined) continue;
-    const key = `${model}\u0000${row.category ?? ""}`;
-    const entry = categoryCounts.get(key) ?? { model, category: row.category, turns: 0 };
-    entry.turns += int(row.turns);
-    categoryCounts.set(key, entry);
-  }
   const order = new Map(runs.map((run, index) => [run.series, index]));
-  const byRow = <T extends { model: string }>(list: T[]) => list.sort((a, b) => (order.get(a.model) ?? 0) - (order.get(b.model) ?? 0));
-  return { steps: byRow([...stepCounts.values()]), categories: byRow([...categoryCounts.values()]) };
+  const sum = <Row extends { runId: string; turns: unknown }, Count extends { model: string; turns: number }>(rows: readonly Row[], label: (row: Row) => string | null, count: (model: string, row: Row) => Count): Count[] => {
+    const sums = new Map<string, Count>();
+    for (const row of rows) {
+      const model = seriesOf.get(row.runId);
+      if (model === undefined) continue;
+      const key = `${model}\u0000${label(row) ?? ""}`;
+      const entry = sums.get(key) ?? count(model, row);
+      entry.turns += int(row.turns);
+      sums.set(key, entry);
+    }
+    return [...sums.values()].sort((a, b) => (order.get(a.model) ?? 0) - (order.get(b.model) ?? 0));
+  };
+  return {
+    steps: sum(steps, (row) => row.failStep, (model, row): FailStepCount => ({ model, failStep: row.failStep, turns: 0 })),
+    categories: sum(categories, (row) => row.category, (model, row): CategoryCount => ({ model, category: row.category, turns: 0 })),
+  };
 }
 
 /**
