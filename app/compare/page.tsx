@@ -138,8 +138,9 @@ function runsOf(runs: readonly CompareRunChoice[], choice: string): CompareRunCh
   return series.length > 0 ? series : runs.filter((run) => run.model === choice);
 }
 
+/** Which run of the row is compared (shown even for one run, so the page always says which). */
 function RunSelect({ name, label, runs, value }: { name: string; label: string; runs: CompareRunChoice[]; value: string }) {
-  if (runs.length < 2) return null;
+  if (runs.length === 0) return null;
   return (
     <label className={labelStyles}>
       {label}
