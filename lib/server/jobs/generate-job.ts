@@ -315,7 +315,7 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
         const calls: CallLog[] = [];
         const client = cachingClient(entry.client, cache, `generate:${params.evaluationId}:${payload.runNumber}:${turnKey(task.task, round)}`, job.refresh, calls);
         const record = await generateTurn(
-          { client, mode: params.mode, builderPrompt: context.builderPrompt, skill: params.skill, turns: context.turnSpecs, params: chatParams(params.overrides), signal },
+          { client, mode: params.mode, builderPrompt: context.builderPrompt, skill: params.skill, params: chatParams(params.overrides), signal },
           task,
           round,
           history,
