@@ -13,6 +13,7 @@ describe("attemptTimeline", () => {
   it("orders attempts by index and diffs the raw answer (after </think>) against the repaired candidate", () => {
     const raw = `<think>plan</think>${answer("\n```json\n" + simple + "\n```\n")}`;
     const repaired = applyOfficialAutofixes(raw.split("</think>").at(-1)!);
+    if (!repaired.ok) throw new Error("the repairs raised");
     expect(repaired.applied.map((fix) => fix.code)).toContain("strip-code-fence");
     const timeline = attemptTimeline([
       row({ index: 2, raw, outcome: "accepted", candidate: repaired.text, repairs: JSON.stringify(repaired.applied), latencyMs: 1200 }),

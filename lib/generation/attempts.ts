@@ -9,7 +9,7 @@ import { diagnoseWithoutTask } from "@/lib/workflow/diagnose";
 import type { Diagnostic } from "@/lib/workflow/diagnostics";
 import { applyOfficialAutofixes, type AppliedAutofix } from "./autofix";
 import { agenticMessage, hasWorkflowTags, prefixedQuery, storedAnswer, TIMEOUT_ANSWER, TIMEOUT_PREFIX } from "./protocol";
-import { validateOfficial, workflowJsonIsObject, type ValidationIssue } from "./validate";
+import { officialValidation, workflowJsonIsObject, type ValidationIssue } from "./validate";
 
 export const MAX_ATTEMPTS = 5;
 
@@ -144,14 +144,17 @@ export async function runAgenticTurn(input: AgenticTurnInput): Promise<AgenticTu
       continue;
     }
     const repaired = applyOfficialAutofixes(storedAnswer(result.content));
-    attempt.candidate = repaired.text;
     attempt.repairs = repaired.applied;
+    if (!repaired.ok) return { ok: false, error: officialRaise(`the official auto-repair (${repaired.at}) raises ${repaired.raises} on attempt ${index}'s answer`), attempts };
+    attempt.candidate = repaired.text;
     attempt.diagnostics = diagnoseAnswer(repaired.text, input.query);
     if (!workflowJsonIsObject(repaired.text)) {
       attempt.outcome = "invalid-json";
       continue;
     }
-    attempt.issues = validateOfficial(repaired.text);
+    const validation = officialValidation(repaired.text);
+    if (!validation.ok) return { ok: false, error: officialRaise(`the official validation raises ${validation.raises} on attempt ${index}'s answer`), attempts };
+    attempt.issues = validation.issues;
     if (attempt.issues.length > 0) {
       attempt.outcome = "issues";
       fallback = repaired.text;
@@ -160,5 +163,16 @@ export async function runAgenticTurn(input: AgenticTurnInput): Promise<AgenticTu
     attempt.outcome = "accepted";
     return { ok: true, answer: repaired.text, accepted: true, attempts };
   }
-  return { ok: true, answer: fallback ?? applyOfficialAutofixes(storedAnswer(lastRaw)).text, accepted: false, attempts };
+  if (fallback !== null) return { ok: true, answer: fallback, accepted: false, attempts };
+  const last = applyOfficialAutofixes(storedAnswer(lastRaw));
+  if (!last.ok) return { ok: false, error: officialRaise(`the official auto-repair (${last.at}) raises ${last.raises} on the last answer`), attempts };
+  // The official loop validates the stored answer once more (to log it), which can raise too.
+  const logged = officialValidation(last.text);
+  if (!logged.ok) return { ok: false, error: officialRaise(`the official validation raises ${logged.raises} on the stored answer`), attempts };
+  return { ok: true, answer: last.text, accepted: false, attempts };
+}
+
+/** The official loop does not catch these: the rest of the task is abandoned, and a resumed run tries again. */
+function officialRaise(what: string): string {
+  return `${what}; the official run abandons the rest of the task here`;
 }

@@ -16,7 +16,7 @@ import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, s
 import { chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { AgentRunRecord, CallResult } from "@/lib/generation/attempts";
-import { chooseStep, OPENCODE_KEY_VARIABLE, OPENCODE_PACKAGE, OPENCODE_TIMEOUT_MS, opencodeConfig, opencodeModel, opencodeSteps } from "@/lib/generation/opencode";
+import { chooseStep, OPENCODE_KEY_VARIABLE, OPENCODE_PACKAGE, OPENCODE_PINNED_VERSION, OPENCODE_TIMEOUT_MS, opencodeConfig, opencodeModel, opencodeSteps } from "@/lib/generation/opencode";
 import { pyStrip } from "@/lib/workflow/python-values";
 
 const STDERR_TAIL = 4_000;
@@ -50,13 +50,13 @@ export function opencodeInstall(env: NodeJS.ProcessEnv = process.env): OpencodeI
   if (!onPath("rg", env.PATH)) {
     return { ok: false, reason: "ripgrep (rg) is not on PATH: opencode would download it from the web; install it first (Debian: apt-get install ripgrep)" };
   }
-  let version = "unknown";
+  if (env.OPENCODE_BIN) return { ok: true, bin, version: `opencode at ${bin}` };
   try {
-    version = (JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")) as { version?: string }).version ?? "unknown";
+    const version = (JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")) as { version?: unknown }).version;
+    return { ok: true, bin, version: `${OPENCODE_PACKAGE} ${typeof version === "string" ? version : "unknown"}` };
   } catch {
-    // an OPENCODE_BIN outside the package: its version is not known from here
+    return { ok: false, reason: `${path.join(packageDir, "package.json")} cannot be read; run npm ci` };
   }
-  return { ok: true, bin, version: `${OPENCODE_PACKAGE} ${version}` };
 }
 
 /** The files of a skill folder by relative path (the official code copies the whole folder per task). */
@@ -192,7 +192,7 @@ export async function openOpencodeAgent(options: OpencodeAgentOptions): Promise<
   if (options.skillFiles["SKILL.md"] !== undefined) await chmod(path.join(sandbox, "SKILL.md"), 0o444);
   for (const dir of ["home", "config/opencode/node_modules", "data", "cache", "state", "tmp", "runs"]) await mkdir(path.join(home, dir), { recursive: true });
   // opencode installs its plugin package from npm into a config dir whose package.json does not already name it.
-  const pinned = options.install.version.split(" ").at(-1) as string;
+  const pinned = options.install.version.startsWith(`${OPENCODE_PACKAGE} `) ? options.install.version.slice(OPENCODE_PACKAGE.length + 1) : OPENCODE_PINNED_VERSION;
   await writeFile(path.join(home, "config", "opencode", "package.json"), JSON.stringify({ dependencies: { "@opencode-ai/plugin": pinned } }));
   const configFile = path.join(home, "opencode.json");
   await writeFile(configFile, JSON.stringify(opencodeConfig({ baseURL: options.baseURL, model: options.model }), null, 2));
