@@ -84,7 +84,7 @@ describe("the official auto-repairs and validation, Python parity", () => {
       return isDeepStrictEqual(actual, comparable(expected)) || CRAFTED_DIVERGENCES.includes(name) ? [] : [{ name, expected: comparable(expected), actual }];
     });
     expect(differences).toEqual([]);
-    const divergent = fixture.crafted.filter(({ name, input, ...expected }) => !isDeepStrictEqual(comparable(ours(input, false)), comparable(expected))).map((entry) => entry.name);
+    const divergent = fixture.crafted.filter(({ name: _name, input, ...expected }) => !isDeepStrictEqual(comparable(ours(input, false)), comparable(expected))).map((entry) => entry.name);
     expect(divergent).toEqual(CRAFTED_DIVERGENCES);
   });
 
