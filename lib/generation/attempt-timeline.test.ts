@@ -50,6 +50,20 @@ describe("attemptTimeline", () => {
     expect(attempt!.diff).toBeNull();
   });
 
+  it("reads the opencode run behind an attempt, and says so when it cannot", () => {
+    const run = { agent: "opencode-ai 1.3.2", exitCode: 0, durationMs: 4100, timedOut: false, steps: ["thinking", answer(simple)], chosenStep: 1, hasTags: true, sessionId: "ses_1", stderrTail: "" };
+    const [read, broken, none] = attemptTimeline([
+      row({ index: 1, raw: answer(simple), outcome: "accepted", agentRun: JSON.stringify(run) }),
+      row({ index: 2, raw: "x", outcome: "no-tags", agentRun: "[1" }),
+      row({ index: 3, raw: "x", outcome: "no-tags" }),
+    ]);
+    expect(read?.agentRun).toEqual(run);
+    expect(broken?.agentRun).toBeNull();
+    expect(broken?.unreadable).toEqual(["agentRun"]);
+    expect(none?.agentRun).toBeNull();
+    expect(none?.unreadable).toEqual([]);
+  });
+
   it("gives each outcome a tone", () => {
     expect([outcomeTone("accepted"), outcomeTone("answered"), outcomeTone("issues"), outcomeTone("timeout"), outcomeTone("no-tags")]).toEqual(["good", "good", "warn", "bad", "bad"]);
   });

@@ -1,5 +1,6 @@
 // The attempt timeline of a generated turn: stored GenerationAttempt rows turned into display data (outcome, latency,
-// issues, diagnostics, each repair's own diff and the diff of the raw answer against the repaired candidate).
+// issues, diagnostics, each repair's own diff, the diff of the raw answer against the repaired candidate, and for
+// agentic-opencode the opencode run behind the attempt: its steps, the chosen step, exit code, duration, stderr).
 // Total: malformed JSON columns become an empty list plus a note, never a throw; texts stay plain text.
 
 import { textDiff } from "@/lib/diff/text-diff";
@@ -19,6 +20,21 @@ export interface StoredAttempt {
   latencyMs: number | null;
   inputTokens: number | null;
   outputTokens: number | null;
+  /** JSON AgentRunRecord (agentic-opencode), or null. */
+  agentRun?: string | null;
+}
+
+/** The opencode run behind an attempt. */
+export interface TimelineAgentRun {
+  agent: string;
+  exitCode: number | null;
+  durationMs: number | null;
+  timedOut: boolean;
+  steps: string[];
+  chosenStep: number | null;
+  hasTags: boolean;
+  sessionId: string | null;
+  stderrTail: string;
 }
 
 export interface TimelineIssue {
@@ -56,7 +72,8 @@ export interface TimelineAttempt {
   latencyMs: number | null;
   inputTokens: number | null;
   outputTokens: number | null;
-  /** Columns that did not hold the JSON list they should (shown, never hidden). */
+  agentRun: TimelineAgentRun | null;
+  /** Columns that did not hold the JSON they should (shown, never hidden). */
   unreadable: string[];
 }
 
@@ -104,6 +121,34 @@ function readList<T>(text: string, column: string, unreadable: string[], read: (
   });
 }
 
+const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
+
+function readAgentRun(text: string | null | undefined, unreadable: string[]): TimelineAgentRun | null {
+  if (text === null || text === undefined) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    unreadable.push("agentRun");
+    return null;
+  }
+  const entry = record(parsed);
+  return {
+    agent: str(entry.agent) ?? "unknown agent",
+    exitCode: num(entry.exitCode),
+    durationMs: num(entry.durationMs),
+    timedOut: entry.timedOut === true,
+    steps: Array.isArray(entry.steps) ? entry.steps.filter((step): step is string => typeof step === "string") : [],
+    chosenStep: num(entry.chosenStep),
+    hasTags: entry.hasTags === true,
+    sessionId: str(entry.sessionId),
+    stderrTail: str(entry.stderrTail) ?? "",
+  };
+}
+
 export function timelineAttempt(row: StoredAttempt): TimelineAttempt {
   const unreadable: string[] = [];
   const repairs = readList(row.repairs, "repairs", unreadable, (entry) => {
@@ -137,6 +182,7 @@ export function timelineAttempt(row: StoredAttempt): TimelineAttempt {
     latencyMs: row.latencyMs,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
+    agentRun: readAgentRun(row.agentRun, unreadable),
     unreadable,
   };
 }

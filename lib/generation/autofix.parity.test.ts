@@ -90,7 +90,7 @@ describe("the official auto-repairs and validation, Python parity", () => {
 
   it.skipIf(!benchmarkDir)(`gives Python's result on the recorded answers, but for the listed JSON repairs${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
     const corpus = loadRunCorpus(benchmarkDir);
-    const records = new Map(corpus.runs.flatMap(({ model, records: list }) => list.map((record) => [`${model}/${record.task}/${record.round}`, record] as const)));
+    const records = new Map<string, (typeof corpus.runs)[number]["records"][number]>(corpus.runs.flatMap(({ model, records: list }) => list.map((record) => [`${model}/${record.task}/${record.round}`, record] as const)));
     expect(fixture.recorded.length).toBe(946);
     const differing: string[] = [];
     for (const { run, task, round, ...expected } of fixture.recorded) {
