@@ -5,6 +5,7 @@
 
 import { textDiff } from "@/lib/diff/text-diff";
 import type { TextDiff } from "@/lib/diff/types";
+import type { AgentRunRecord } from "./attempts";
 import { storedAnswer } from "./protocol";
 
 /** A GenerationAttempt row as the database stores it (JSON columns still text). */
@@ -24,18 +25,8 @@ export interface StoredAttempt {
   agentRun?: string | null;
 }
 
-/** The opencode run behind an attempt. */
-export interface TimelineAgentRun {
-  agent: string;
-  exitCode: number | null;
-  durationMs: number | null;
-  timedOut: boolean;
-  steps: string[];
-  chosenStep: number | null;
-  hasTags: boolean;
-  sessionId: string | null;
-  stderrTail: string;
-}
+/** The opencode run behind an attempt, as stored (a duration that cannot be read is null). */
+export type TimelineAgentRun = Omit<AgentRunRecord, "durationMs"> & { durationMs: number | null };
 
 export interface TimelineIssue {
   code: string;
