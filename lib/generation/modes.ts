@@ -42,7 +42,7 @@ export const MODE_INFO: readonly ModeInfo[] = [
     description:
       "Ours: agentic with no agent framework, and attempts 2–5 also tell the model what was wrong with its previous attempt: the official static checks' issues and our " +
       "diagnostics found from the answer and the instruction alone (format, graph, semantics, and variables the instruction names as “(variable X)” that no start " +
-      "input or End output has). Never the benchmark's hidden check data: no key nodes, expected outputs or test cases.",
+      "input or End output has). Never the hidden check data: no key nodes, expected outputs or test cases.",
   },
 ];
 

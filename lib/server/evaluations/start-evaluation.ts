@@ -4,6 +4,7 @@ import "server-only";
 // when any check fails; the worker does the generating.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { modeLabel } from "@/lib/generation/modes";
 import { CORE_VERSION } from "@/lib/workflow/version";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
@@ -140,7 +141,7 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
         data: {
           benchmarkId: benchmark.id,
           modelId: model.id,
-          label: `${modelName} ${request.mode} run ${runNumber}`,
+          label: `${modelName} ${modeLabel(request.mode)} run ${runNumber}`,
           origin: "generated",
           contentHash: generatedContentHash(evaluation.id, runNumber),
           importedBy: actor.id,
