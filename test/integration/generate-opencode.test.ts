@@ -125,17 +125,17 @@ describe.skipIf(skip !== null)(`agentic-opencode generation${skip ? ` (skipped: 
       // Round 1 never answers in time; round 2 answers at once.
       return userText(request).includes("Round 1:") ? { kind: "reply", content: STUB_ANSWER, delayMs: 120_000 } : { kind: "reply", content: STUB_ANSWER };
     });
-    const result = await generate("timeout", ["--timeout", "6"]);
+    const result = await generate("timeout", ["--timeout", "8"]);
     const round1 = result.log.find((turn) => turn.round === 1);
     expect(round1?.attempts?.map((attempt) => attempt.outcome)).toEqual(["timeout", "timeout", "timeout", "timeout", "timeout"]);
     for (const attempt of round1?.attempts ?? []) {
       expect(attempt.raw).toBe(TIMEOUT_ANSWER);
       expect(attempt.agentRun?.timedOut).toBe(true);
-      expect(attempt.agentRun?.durationMs).toBeLessThan(12_000);
+      expect(attempt.agentRun?.durationMs).toBeLessThan(16_000);
     }
-    // One opencode run per attempt and at most one request from each (a slow start may be killed before it asks).
+    // One opencode run per attempt and at most one request from each: nothing retried the timed-out call (on a busy
+    // machine a run may be killed before it even asks).
     const round1Requests = stub.requests.slice(first).filter((request) => isAgentRequest(request) && userText(request).includes("Round 1:"));
-    expect(round1Requests.length).toBeGreaterThan(0);
     expect(round1Requests.length).toBeLessThanOrEqual(5);
     // The official fallback stores the TIMEOUT sentinel, and the next round is still generated after it.
     expect((result.file[0] as Record<string, string>).answer1).toBe(TIMEOUT_ANSWER);
