@@ -131,7 +131,7 @@ describe.skipIf(skip !== null)(`agentic-opencode generation${skip ? ` (skipped: 
     for (const attempt of round1?.attempts ?? []) {
       expect(attempt.raw).toBe(TIMEOUT_ANSWER);
       expect(attempt.agentRun?.timedOut).toBe(true);
-      expect(attempt.agentRun?.durationMs).toBeLessThan(16_000);
+      expect(attempt.agentRun?.durationMs).toBeGreaterThanOrEqual(8_000);
     }
     // One opencode run per attempt and at most one request from each: nothing retried the timed-out call (on a busy
     // machine a run may be killed before it even asks).
@@ -139,7 +139,7 @@ describe.skipIf(skip !== null)(`agentic-opencode generation${skip ? ` (skipped: 
     expect(round1Requests.length).toBeLessThanOrEqual(5);
     // The official fallback stores the TIMEOUT sentinel, and the next round is still generated after it.
     expect((result.file[0] as Record<string, string>).answer1).toBe(TIMEOUT_ANSWER);
-    expect(result.log.find((turn) => turn.round === 2)?.attempts?.[0]?.outcome).toBe("accepted");
+    expect(result.log.find((turn) => turn.round === 2)?.ok).toBe(true);
   });
 
   it("abandons the rest of the task when opencode exits non-zero, keeping nothing of it", { timeout: 60_000 }, async () => {
