@@ -34,7 +34,7 @@ async function evaluate(page: Page, mode: RegExp, judge: "rule" | "llm"): Promis
   const benchmark = await form.locator("select[name=benchmarkId] option", { hasText: new RegExp(`^${BENCHMARK}`) }).getAttribute("value");
   await form.getByLabel("Benchmark").selectOption(benchmark ?? "");
   await form.getByLabel("Model endpoint").selectOption({ label: REPLAY_ENDPOINT });
-  await form.getByRole("radio", { name: mode }).first().check();
+  await form.getByRole("radio", { name: mode }).check();
   if (judge === "llm") {
     await form.getByRole("radio", { name: /^LLM judge or panel/ }).check();
     await form.getByRole("checkbox", { name: new RegExp(`^${JUDGE_LABEL.replace(/[()]/g, "\\$&")}`) }).check();
@@ -115,7 +115,7 @@ test("a generated run shows the same figures, by its evaluation's judge, on its 
   await expect(average(rows, "pass").locator("a > span").first()).toHaveText(percent(rulePassed, TURNS));
 
   // Agentic, with the rule judge: a second row for the same model, beside the zero-shot one.
-  await evaluate(page, /^Agentic/, "rule");
+  await evaluate(page, /^Agentic, no agent framework/, "rule");
   const agentic = await evaluationRun(page);
   const agenticPassed = await count(`SELECT COUNT(*) AS n FROM "PassResult" p JOIN "Response" r ON r."id" = p."responseId" WHERE r."runId" = ? AND p."valid" = TRUE`, agentic.runId);
   expect(agentic).toMatchObject({ pass: `${percent(agenticPassed, TURNS)} (${agenticPassed} of ${TURNS})`, judge: "rule judge (not the official LLM judge)" });

@@ -20,6 +20,7 @@ describe("run configurations", () => {
     expect(runConfiguration(generated("zero-shot"), gptJudge).label).toBe("zero-shot · T 0.7 · max 32768 · judge: gpt-5.1 ×1");
     expect(runConfiguration(generated("zero-shot", { temperature: 0.2 }), gptJudge).label).toBe("zero-shot · T 0.2 · max 32768 · judge: gpt-5.1 ×1");
     expect(runConfiguration(generated("agentic"), { kind: "rule" }).label).toBe("agentic · T server default · max server default · rule judge (not the official LLM judge)");
+    expect(runConfiguration(generated("agentic-opencode"), gptJudge).label).toBe("agentic-opencode · opencode's own sampling · judge: gpt-5.1 ×1");
   });
 
   it("gives runs made or judged differently different keys, and runs made alike the same one", () => {

@@ -57,7 +57,9 @@ export function runConfiguration(setup: RunSetup, ownJudge: RunJudge, viewedBy?:
     return { key: `${slug(setup.origin)}.${shortHash(JSON.stringify([setup.origin, own]))}`, setup: described, judge, label: `${described} · ${judge}` };
   }
   const { temperature, maxTokens } = sampling(setup);
-  const described = [setup.mode, temperature === null ? "T server default" : `T ${temperature}`, maxTokens === null ? "max server default" : `max ${maxTokens}`].join(" · ");
+  // The opencode agent sends its own sampling parameters, as the official baseline does.
+  const parts = setup.mode === "agentic-opencode" ? ["opencode's own sampling"] : [temperature === null ? "T server default" : `T ${temperature}`, maxTokens === null ? "max server default" : `max ${maxTokens}`];
+  const described = [setup.mode, ...parts].join(" · ");
   return { key: `${slug(setup.mode)}.${shortHash(JSON.stringify([setup.mode, temperature, maxTokens, own]))}`, setup: described, judge, label: `${described} · ${judge}` };
 }
 

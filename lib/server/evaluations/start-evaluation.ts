@@ -5,11 +5,13 @@ import "server-only";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { runJudgeJson, type RunJudge } from "@/lib/judges/run-judge";
+import { modeLabel } from "@/lib/generation/modes";
 import { CORE_VERSION } from "@/lib/workflow/version";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import { MODEL_NAME_PATTERN } from "../import/import-service";
 import { resolveAllowedPath } from "../import/allowed-dirs";
+import { opencodeInstall, readSkillFolder } from "../generation/opencode";
 import { jobQueue, wakeWorker } from "../jobs/instance";
 import type { SessionUser } from "../session";
 import {
@@ -84,6 +86,18 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
     if (!read.ok) return read;
     skill = read.text;
   }
+  // agentic-opencode: the pinned opencode must be able to run here, and each task gets a copy of the skill folder.
+  let agentVersion: string | null = null;
+  let skillFiles: Record<string, string> | undefined;
+  if (request.mode === "agentic-opencode") {
+    if (request.params.temperature !== undefined || request.params.maxTokens !== undefined) {
+      return { ok: false, message: "params: agentic-opencode sends opencode's own sampling parameters, as the official baseline does; leave temperature and max tokens empty." };
+    }
+    const install = opencodeInstall();
+    if (!install.ok) return { ok: false, message: `agentic-opencode cannot run on this server: ${install.reason}.` };
+    agentVersion = install.version;
+    skillFiles = await readSkillFolder(path.dirname(path.join(benchmark.sourceDir as string, SKILL_PATH))).catch(() => ({ "SKILL.md": skill }));
+  }
   // The runs' own judge, by the labels its verdicts are stored under: every page shows the runs' figures as it decides them.
   let runJudge: RunJudge = { kind: "rule" };
   if (request.judge.kind === "llm") {
@@ -131,7 +145,7 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
         data: {
           benchmarkId: benchmark.id,
           modelId: model.id,
-          label: `${modelName} ${request.mode} run ${runNumber}`,
+          label: `${modelName} ${modeLabel(request.mode)} run ${runNumber}`,
           origin: "generated",
           contentHash: generatedContentHash(evaluation.id, runNumber),
           importedBy: actor.id,
@@ -142,6 +156,7 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
           runNumber,
           generationMode: request.mode,
           judge: runJudgeJson(runJudge),
+          agentVersion,
         },
         select: { id: true },
       });
@@ -166,6 +181,7 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
     judge: request.judge,
     overrides: request.params,
     skill,
+    ...(skillFiles ? { skillFiles } : {}),
   };
   let jobId: string;
   try {
