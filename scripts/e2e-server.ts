@@ -79,7 +79,7 @@ async function startGenerationStub(): Promise<void> {
 importSharedBenchmark()
   .then(seedJudges)
   .then(startGenerationStub)
-  .then(() => import("./start"))
+  .then(async () => (await import("./start")).runStart(process.argv.slice(2)))
   .catch((error: unknown) => {
     console.error(error);
     process.exit(1);

@@ -20,13 +20,17 @@ function runPrismaStep(args: string[], env: ResolvedServerEnv): void {
 export async function setup(options: { log?: (line: string) => void } = {}): Promise<ResolvedServerEnv> {
   const log = options.log ?? ((line: string) => console.log(line));
   const env = loadServerEnv();
-  log("• generating the Prisma clients (SQLite and PostgreSQL)");
+  const elapsed = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+  let step = Date.now();
+  log("• generating the Prisma clients (SQLite and PostgreSQL)…");
   // Both, whichever database DATABASE_URL names: lib/server/db.ts imports both clients.
   runPrismaStep(["generate", "--schema", path.join("prisma", "schema.prisma")], env);
   runPrismaStep(["generate", "--schema", path.join("prisma", "postgresql", "schema.prisma")], env);
-  log(`• applying migrations to ${env.DATABASE_URL}`);
+  log(`  generated in ${elapsed(step)}`);
+  step = Date.now();
+  log(`• applying migrations to ${env.DATABASE_URL}…`);
   const migrated = describeMigration(await migrateAnyDatabase(env.DATABASE_URL));
-  log(migrated ? `• ${migrated}` : "• database is up to date");
+  log(`  ${migrated ?? "the database is up to date"} (${elapsed(step)})`);
 
   const db = createDatabaseClient(env.DATABASE_URL);
   try {
