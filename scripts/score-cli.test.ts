@@ -39,7 +39,7 @@ function bearerTokens(dir: string): string[] {
   return tokens;
 }
 
-describe("score --github-token-env", () => {
+describe("npm run score", () => {
   it("writes the variable's value into every HTTP node of the Coze packages", () => {
     const out = path.join(scratch, "with-token");
     const result = score(["--coze-out", out, "--github-token-env", "C2W_TEST_GITHUB_TOKEN"], { C2W_TEST_GITHUB_TOKEN: "github_pat_from_env" });
@@ -71,5 +71,13 @@ describe("score --github-token-env", () => {
     const alone = score(["--github-token-env", "HOME"]);
     expect(alone.status).toBe(2);
     expect(alone.stderr).toContain("--github-token-env only applies with --coze-out");
+  }, 60_000);
+
+  it("says what to do when the benchmark is missing (exit 2)", () => {
+    const missing = path.join(scratch, "no-benchmark");
+    const result = spawnSync(process.execPath, ["scripts/run-cli.mjs", "scripts/score.ts", "--json"], { cwd: ROOT, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "", C2W_BENCHMARK_DIR: missing } });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`score: No Chat2Workflow benchmark at ${missing} (it needs dataset/query.json): clone https://github.com/zjunlp/Chat2Workflow there, or set C2W_BENCHMARK_DIR to a copy.\n`);
+    expect(result.stdout).toBe("");
   }, 60_000);
 });

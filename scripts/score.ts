@@ -10,6 +10,7 @@ import type { BenchmarkIssue } from "@/lib/benchmark/issues";
 import { parseGenerationFile, parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import type { TurnSpec } from "@/lib/benchmark/turn";
 import { readBenchmarkDir } from "@/lib/server/benchmark-files";
+import { configuredBenchmarkDir, locateBenchmarkDir } from "@/lib/server/benchmark-location";
 import type { Diagnostic } from "@/lib/workflow/diagnostics";
 import { cozePackage } from "@/lib/workflow/coze-package";
 import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
@@ -20,7 +21,7 @@ import { SUMMARY_STEPS as STEPS, summarizeScores as summary, type Rate, type Sco
 import { runPipedCommandLine } from "./lib/stdout";
 
 const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [--yaml-out <dir>] [--coze-out <dir> [--github-token-env <VAR>]] [--json]
-  --benchmark <dir>  Chat2Workflow benchmark directory (default ../shared/chat2workflow)
+  --benchmark <dir>  Chat2Workflow benchmark directory (default: C2W_BENCHMARK_DIR, else ../shared/chat2workflow)
   --run <file|dir>   a run file (runs/<model>.json or a generation output) or a directory of them
                      (default <benchmark>/runs); the model name is the file's base name
   --yaml-out <dir>   write <dir>/<model>/<Task>_<round>.yml for every response that converts
@@ -78,7 +79,7 @@ function parseOptions(argv: string[]): Options | "help" {
   if (tokenVariable !== undefined && process.env[tokenVariable] === undefined) {
     throw new UsageError(`--github-token-env ${tokenVariable}: the environment variable ${tokenVariable} is not set`);
   }
-  const benchmark = path.resolve(values.benchmark ?? path.join("..", "shared", "chat2workflow"));
+  const benchmark = configuredBenchmarkDir({ explicit: values.benchmark });
   return {
     benchmark,
     run: path.resolve(values.run ?? path.join(benchmark, "runs")),
@@ -310,6 +311,8 @@ async function main(): Promise<number> {
     return 0;
   }
   try {
+    const location = locateBenchmarkDir({ explicit: options.benchmark });
+    if (!location.ok) throw new UsageError(location.message);
     // The runs are read from --run below (which may be the benchmark's own runs folder): not twice.
     const benchmark = await readBenchmarkDir(options.benchmark, { includeRuns: false });
     if (!benchmark.ok) throw new UsageError(`cannot read the benchmark at ${options.benchmark}:\n${formatIssues(benchmark.issues)}`);

@@ -1,14 +1,15 @@
-import "server-only";
 // Resolves the benchmark directory from an explicit choice (a --benchmark argument), else C2W_BENCHMARK_DIR, else
 // ../shared/chat2workflow under the project directory; "present" means it holds dataset/query.json.
+// Not server-only: the e2e specs and benchmark harnesses, which run without the react-server condition, use it too;
+// it holds no secret.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { BENCHMARK_DIR_VARIABLE, benchmarkMissingMessage, DEFAULT_BENCHMARK_DIR } from "@/lib/benchmark/location";
+import { BENCHMARK_DIR_VARIABLE, benchmarkMissingMessage, DEFAULT_BENCHMARK_DIR } from "../benchmark/location";
 
 export type BenchmarkLocation = { ok: true; dir: string } | { ok: false; dir: string; message: string };
 
 interface LocateOptions {
-  explicit?: string | null;
+  explicit?: string | null | undefined;
   env?: Record<string, string | undefined>;
   /** The project directory the fallback is relative to (default: the working directory). */
   projectDir?: string;
