@@ -16,6 +16,11 @@ import { parseResponse } from "@/lib/workflow/response";
 
 const run = promisify(execFile);
 
+const USAGE = `Usage: npm run coze:official-check -- --official <checkout> [--benchmark <dir>] [--run <file|dir>]
+  --official <dir>   an official Chat2Workflow checkout (python3 with PyYAML runs its converter.py); or C2W_OFFICIAL_DIR
+  --benchmark <dir>  the benchmark (default: C2W_BENCHMARK_DIR, else ../shared/chat2workflow)
+  --run <file|dir>   recorded runs to compare (default <benchmark>/runs)`;
+
 /** Every entry of a zip archive (stored or deflated), as text. */
 function unzipText(bytes: Buffer): Map<string, string> {
   const entries = new Map<string, string>();
@@ -120,10 +125,20 @@ async function official(checkout: string, item: Item, scratch: string): Promise<
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { official: { type: "string" }, benchmark: { type: "string" }, run: { type: "string" } } });
+  let values;
+  try {
+    ({ values } = parseArgs({ options: { official: { type: "string" }, benchmark: { type: "string" }, run: { type: "string" }, help: { type: "boolean", short: "h" } } }));
+  } catch (error) {
+    console.error(`coze:official-check: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const checkout = values.official ?? process.env.C2W_OFFICIAL_DIR;
   if (!checkout) {
-    console.error("coze:official-check: --official <dir> (an official Chat2Workflow checkout, with python3 and PyYAML) is required.");
+    console.error(`coze:official-check: --official <dir> is required.\n\n${USAGE}`);
     return 2;
   }
   const benchmark = locateBenchmarkDir({ explicit: values.benchmark });
