@@ -31,6 +31,7 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/actions/run-actions.ts#deleteRunAction": "administer",
   "app/actions/run-actions.ts#rescoreRunAction": "import",
   "app/actions/settings.ts#setDefaultBenchmarkAction": "administer",
+  "app/actions/settings.ts#setCozeGithubTokenAction": "manageEndpoints",
   "app/actions/start-import.ts#startDirectoryImport": "import",
   "app/api/auth/[...nextauth]/route.ts#GET": "public",
   "app/api/auth/[...nextauth]/route.ts#POST": "public",

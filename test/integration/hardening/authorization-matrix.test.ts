@@ -95,6 +95,7 @@ action("app/actions/judges.ts#createDisagreementQueueAction", (m) => m.createDis
 action("app/actions/run-actions.ts#deleteRunAction", (m) => m.deleteRunAction!({ runId: "no-such-run" } as never));
 action("app/actions/run-actions.ts#rescoreRunAction", (m) => m.rescoreRunAction!({ runId: "no-such-run" } as never));
 action("app/actions/settings.ts#setDefaultBenchmarkAction", (m) => m.setDefaultBenchmarkAction!({ benchmarkId: "no-such-benchmark" } as never));
+action("app/actions/settings.ts#setCozeGithubTokenAction", (m) => m.setCozeGithubTokenAction!({ token: 42 } as never));
 action("app/actions/start-import.ts#startDirectoryImport", (m) => m.startDirectoryImport!(form({ mode: "directory", benchmarkDir: "/no/such/dir" }) as never));
 route("app/api/export/leaderboard/route.ts#GET", (handler) => handler(get("/api/export/leaderboard?source=published&format=json") as never));
 route("app/api/evaluations/[id]/route.ts#GET", (handler) => handler(get("/api/evaluations/no-such-evaluation") as never, params({ id: "no-such-evaluation" }) as never));
