@@ -80,7 +80,8 @@ export interface MeasuredCounts {
 
 /**
  * Counts per (run, domain, round) in one GROUP BY: turns, passed turns (PassResult.valid: the recorded verdict for
- * recorded runs, the deterministic one for raw output) and resolved test cases (CaseResult.verdict). Only covering
+ * recorded runs, the deterministic one for raw output), resolved test cases (CaseResult.verdict) and those not judged
+ * yet (a null verdict: while a run has any, it has no resolve rate). Only covering
  * indexes are read, never the large response and verdict rows; the query goes turn by turn (a benchmark's turns
  * are answered only by its runs, so Run is not joined) and INDEXED BY pins the covering indexes, which SQLite would
  * not choose without ANALYZE statistics. The groups come back packed per run ("position,round,turns,passed,cases;…",
@@ -102,9 +103,10 @@ async function getRecordedCounts(db: Database, benchmarkId: string): Promise<Mea
     benchmarkId,
   );
   const packed = await db.$queryRawUnsafe<{ runId: string; cells: string }[]>(
-    `SELECT "runId", ${joinedText(db, `domain || ',' || round || ',' || turns || ',' || passed || ',' || "casesPassed"`, ";")} AS cells FROM (
+    `SELECT "runId", ${joinedText(db, `domain || ',' || round || ',' || turns || ',' || passed || ',' || "casesPassed" || ',' || "casesNotJudged"`, ";")} AS cells FROM (
        SELECT r."runId" AS "runId", d."position" AS domain, t."round" AS round, COUNT(*) AS turns, SUM(CAST(p."valid" AS INTEGER)) AS passed,
-              SUM((SELECT COUNT(*) FROM "CaseResult" c INDEXED BY "CaseResult_responseId_verdict_idx" WHERE c."responseId" = r."id" AND c."verdict" = TRUE)) AS "casesPassed"
+              SUM((SELECT COUNT(*) FROM "CaseResult" c INDEXED BY "CaseResult_responseId_verdict_idx" WHERE c."responseId" = r."id" AND c."verdict" = TRUE)) AS "casesPassed",
+              SUM((SELECT COUNT(*) FROM "CaseResult" c INDEXED BY "CaseResult_responseId_verdict_idx" WHERE c."responseId" = r."id" AND c."verdict" IS NULL)) AS "casesNotJudged"
        FROM "Turn" t
        JOIN "Task" k ON k."id" = t."taskId"
        JOIN "Domain" d ON d."id" = k."domainId"
@@ -132,7 +134,7 @@ async function getRecordedCounts(db: Database, benchmarkId: string): Promise<Mea
     const text = packedByRun.get(run.id);
     if (!text) continue;
     for (const group of text.split(";")) {
-      const [position = "", round, turns, passed, casesPassed] = group.split(",");
+      const [position = "", round, turns, passed, casesPassed, casesNotJudged] = group.split(",");
       cells.push({
         model: run.model,
         runId: run.id,
@@ -141,6 +143,7 @@ async function getRecordedCounts(db: Database, benchmarkId: string): Promise<Mea
         turns: Number(turns),
         passed: Number(passed),
         casesPassed: run.hasResolve ? Number(casesPassed) : null,
+        ...(run.hasResolve && Number(casesNotJudged) > 0 ? { casesNotJudged: Number(casesNotJudged) } : {}),
       });
     }
   }
