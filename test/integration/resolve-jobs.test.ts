@@ -5,10 +5,12 @@
 // Executed without an LLM judge, cases with text outputs are not judged (no resolve rate) until a judging job answers
 // them; a missing prompt or judge endpoint, or a workspace lacking a plugin, refuses the start saying why; only the
 // turns the run's own pass judge passed go to Dify.
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { turnKey } from "@/lib/benchmark/dataset";
@@ -30,7 +32,7 @@ import { signIn } from "@/lib/server/dify/client";
 import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
 import { JobWorker } from "@/lib/server/jobs/worker";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
-import { emptyDatabase, testDatabase } from "../support/database";
+import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
 import { difyFileOutput, fullFakeInventory, startFakeDify, type FakeDify } from "../support/fake-dify";
 import { recordedAnswerText } from "../support/generation-replay";
 import { fixedReply, officialReply, startOpenAIStub, type OpenAIStub } from "../support/openai-stub";
@@ -383,9 +385,13 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect(await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "llm", endpointIds: [later.id], samples: 1 } })).toEqual(noPrompt);
     await db.benchmarkPrompt.create({ data: prompt });
 
-    const judging = await startResolveJudgeJob(db, researcher, { runId, endpointIds: [later.id] });
-    expect(judging).toMatchObject({ ok: true, cases: waiting });
-    await worker().runUntilIdle();
+    // From the command line: the judging job is queued and run to its end in that process.
+    const { stderr } = await promisify(execFile)("npx", ["tsx", "--conditions=react-server", "scripts/resolve.ts", "judge", "--run", runId, "--judge", "later-judge", "--database", testDatabaseUrl()], {
+      cwd: path.resolve(__dirname, "../.."),
+      env: { ...process.env, NODE_OPTIONS: "" },
+    });
+    expect(stderr).toContain(`resolve judge: ${waiting} case(s) of`);
+    expect(stderr).toContain(`${waiting} judged, 0 still not judged`);
     expect(await db.caseResult.count({ where: { response: { runId }, verdict: null } })).toBe(0);
     expect(await db.judgeVerdict.count({ where: { stage: "resolve", judge: "later-judge", response: { runId } } })).toBe(waiting);
     expect(await overall()).toBe(0);
