@@ -7,7 +7,7 @@
 // turns the run's own pass judge passed go to Dify.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readdir, rm, symlink } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -220,6 +220,11 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const original = benchmark.runs.find((run) => run.model === "claude_sonnet4d5")?.records ?? [];
     const shape = (record: RunRecord) => [record.task, record.round, record.valid, record.fail_step ?? null, record.test1 ?? null, record.test2 ?? null, record.test3 ?? null];
     expect(downloaded?.records.map(shape)).toEqual([...original].sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : a.round - b.round)).map(shape));
+    // Every field but the app keys (credentials, never stored) comes back as recorded.
+    const text = await readFile(path.join(dir, "runs", "claude_sonnet4d5.json"), "utf8");
+    const withoutKeys = (records: readonly RunRecord[]) => records.map(({ api_key: _key, ...rest }) => rest);
+    const sorted = (JSON.parse(text) as RunRecord[]).sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : a.round - b.round));
+    expect(withoutKeys(downloaded?.records ?? [])).toEqual(withoutKeys(sorted));
   });
 
   it("refuses to start when Dify refuses the account; from an evaluation, fails the items without writing anything, and records Other-Error when Dify cannot be reached", async () => {
