@@ -62,7 +62,7 @@ export default async function RunsPage() {
               run.origin,
               run.responseCount,
               run.responseCount ? run.passed / run.responseCount : null,
-              run.casesPassed === null || !run.responseCount ? null : run.casesPassed / (3 * run.responseCount),
+              run.casesPassed === null || !run.responseCount || run.casesNotJudged > 0 ? null : run.casesPassed / (3 * run.responseCount),
               run.origin === "recorded" ? run.disagreements : null,
               run.coreVersion,
               new Date(run.importedAt).getTime(),

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useId, useState, useTransition } from "react";
 import { startDifyExecutionAction } from "@/app/actions/dify-execution";
+import { EndpointOptions, StartOutcome, type StartMessage } from "@/components/dify/form-parts";
 import { buttonStyles, cardStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 
 export interface DifyConnectionOption {
@@ -32,7 +33,7 @@ export function RunDifyExecution({
   mayManageConnections: boolean;
 }) {
   const id = useId();
-  const [message, setMessage] = useState<{ ok: boolean; text: string; jobId?: string } | null>(null);
+  const [message, setMessage] = useState<StartMessage | null>(null);
   const [pending, startTransition] = useTransition();
 
   if (connections.length === 0) {
@@ -90,11 +91,7 @@ export function RunDifyExecution({
           <label htmlFor={`${id}-judge`} className={labelStyles}>Resolve judge</label>
           <select id={`${id}-judge`} name="endpointId" className={inputStyles} defaultValue="">
             <option value="">None: text outputs stay not judged (no resolve rate) until judged</option>
-            {endpoints.map((endpoint) => (
-              <option key={endpoint.id} value={endpoint.id}>
-                {endpoint.label} ({endpoint.model})
-              </option>
-            ))}
+            <EndpointOptions endpoints={endpoints} />
           </select>
         </div>
       </div>
@@ -114,14 +111,7 @@ export function RunDifyExecution({
         <button type="submit" className={buttonStyles.primary} disabled={pending}>
           {pending ? "Starting…" : "Execute on Dify"}
         </button>
-        {message ? (
-          <p role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-slate-700 dark:text-slate-300" : "text-red-700 dark:text-red-400"}`}>
-            {message.text}{" "}
-            {message.jobId ? (
-              <Link href={`/jobs/${message.jobId}`} className="text-brand-600 hover:underline dark:text-brand-500">Follow the job</Link>
-            ) : null}
-          </p>
-        ) : null}
+        <StartOutcome message={message} />
       </div>
     </form>
   );

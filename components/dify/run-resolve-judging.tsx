@@ -1,14 +1,14 @@
 "use client";
 
-import Link from "next/link";
 import { useId, useState, useTransition } from "react";
 import { startResolveJudgingAction } from "@/app/actions/dify-execution";
+import { EndpointOptions, StartOutcome, type StartMessage } from "@/components/dify/form-parts";
 import { buttonStyles, cardStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 
 /** A run's test cases an execution left not judged, and a form that asks a resolve judge about them. */
 export function RunResolveJudging({ runId, notJudged, endpoints, heading }: { runId: string; notJudged: number; endpoints: { id: string; label: string; model: string }[]; heading?: string }) {
   const id = useId();
-  const [message, setMessage] = useState<{ ok: boolean; text: string; jobId?: string } | null>(null);
+  const [message, setMessage] = useState<StartMessage | null>(null);
   const [pending, startTransition] = useTransition();
 
   function submit(form: FormData) {
@@ -33,11 +33,7 @@ export function RunResolveJudging({ runId, notJudged, endpoints, heading }: { ru
           <div>
             <label htmlFor={`${id}-judge`} className={labelStyles}>Resolve judge</label>
             <select id={`${id}-judge`} name="endpointId" className={inputStyles} required>
-              {endpoints.map((endpoint) => (
-                <option key={endpoint.id} value={endpoint.id}>
-                  {endpoint.label} ({endpoint.model})
-                </option>
-              ))}
+              <EndpointOptions endpoints={endpoints} />
             </select>
           </div>
           <button type="submit" className={buttonStyles.primary} disabled={pending}>
@@ -45,14 +41,7 @@ export function RunResolveJudging({ runId, notJudged, endpoints, heading }: { ru
           </button>
         </div>
       )}
-      {message ? (
-        <p role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-slate-700 dark:text-slate-300" : "text-red-700 dark:text-red-400"}`}>
-          {message.text}{" "}
-          {message.jobId ? (
-            <Link href={`/jobs/${message.jobId}`} className="text-brand-600 hover:underline dark:text-brand-500">Follow the job</Link>
-          ) : null}
-        </p>
-      ) : null}
+      <StartOutcome message={message} />
     </form>
   );
 }
