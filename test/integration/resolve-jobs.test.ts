@@ -117,8 +117,12 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
       data: { benchmarkId: run.benchmarkId, mode: "zero-shot", difyConnectionId: connectionId, caseFilesDir: caseFiles, judge: JSON.stringify({ kind: "llm", endpointIds: [endpoint.id], samples: 1 }) },
     });
     await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id } });
-    const responses = await db.response.findMany({ where: { runId }, select: { id: true, passResult: { select: { valid: true } }, turn: { select: { key: true } } } });
+    const responses = await db.response.findMany({ where: { runId }, select: { id: true, passResult: { select: { valid: true, officialFailStep: true } }, turn: { select: { key: true } } } });
     const valid = responses.filter((response) => response.passResult?.valid);
+    // The evaluation's judge answered the pass stage as the rule judge did (its judging is not what this test is about).
+    await db.judgeVerdict.createMany({
+      data: responses.filter((response) => response.passResult?.officialFailStep === null).map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: "stub-judge", inputFingerprint: "test", verdict: response.passResult?.valid === true })),
+    });
     expect(valid.length).toBeGreaterThanOrEqual(2);
 
     // The first run answers too late (a timeout), the next is rate-limited once and retried after its Retry-After.
@@ -310,12 +314,13 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     await afterRunGenerated(db, runId);
     expect(await executions()).toEqual([]);
 
-    // The judge fails one turn the rule judge had passed and passes the others.
+    // The judge fails one turn the rule judge had passed and the turns the rule judge failed, and passes the others.
     const valid = await db.response.findMany({ where: { runId, passResult: { valid: true, officialFailStep: null } }, select: { id: true }, orderBy: { id: "asc" } });
     expect(valid.length).toBeGreaterThanOrEqual(2);
     const rejected = valid[0]!.id;
+    const ruleFailed = await db.response.findMany({ where: { runId, passResult: { valid: false, officialFailStep: null, failStep: "step_1_4" } }, select: { id: true } });
     await db.judgeVerdict.createMany({
-      data: valid.map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: "pass-judge", inputFingerprint: "test", verdict: response.id !== rejected, jobId: judging.id })),
+      data: [...valid, ...ruleFailed].map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: "pass-judge", inputFingerprint: "test", verdict: response.id !== rejected && valid.includes(response), jobId: judging.id })),
     });
     await db.job.update({ where: { id: judging.id }, data: { status: "succeeded", finishedAt: new Date() } });
     await afterEvaluationJudgeJob(db, { id: judging.id, params: JSON.parse(judging.params) as unknown });
@@ -364,11 +369,14 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect(await db.job.count({ where: { kind: "resolve", runId } })).toBe(before + 1);
   });
 
+  /** Earlier tests' LLM pass judges are not the run's own any more: back to a run no LLM judge has seen. */
+  const forgetPassJudges = () => db.judgeVerdict.deleteMany({ where: { stage: "pass", response: { runId }, judge: { notIn: ["recorded", "rule"] } } });
   const stubEndpoint = (label: string) =>
     createEndpoint(db, admin, { label, baseUrl: judge.baseURL, model: "stub", temperature: 0, maxTokens: null, concurrency: 2, rpm: null, tpm: null, timeoutMs: 10_000, inputPricePerMTok: null, outputPricePerMTok: null }, null);
 
   it("judges later the cases an execution left not judged; only then has the run a resolve rate, and a missing prompt or endpoint refuses the start", async () => {
     await db.run.update({ where: { id: runId }, data: { evaluationId: null } });
+    await forgetPassJudges();
     const executed = await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "none" } });
     if (!executed.ok) throw new Error(executed.message);
     await worker().runUntilIdle();
@@ -434,16 +442,26 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
   });
 
   it("sends an imported run's turns to Dify only when its LLM pass judge passed them, never by the rule judge", async () => {
-    // Earlier tests' pass judges are not this run's.
-    await db.judgeVerdict.deleteMany({ where: { stage: "pass", response: { runId }, judge: { notIn: ["recorded", "rule"] } } });
+    await forgetPassJudges();
     const valid = await db.response.findMany({ where: { runId, passResult: { officialFailStep: null, valid: true } }, select: { id: true }, orderBy: { id: "asc" } });
     expect(valid.length).toBeGreaterThanOrEqual(2);
     const rejected = valid[0]!.id;
     const first = await stubEndpoint("first-pass-judge");
     const second = await stubEndpoint("second-pass-judge");
+    // Both judge every turn that reaches step 1_4: they fail the ones the rule judge failed; the first also fails one it passed.
+    const ruleFailed = await db.response.findMany({ where: { runId, passResult: { valid: false, officialFailStep: null, failStep: "step_1_4" } }, select: { id: true } });
     for (const label of ["first-pass-judge", "second-pass-judge"]) {
-      await db.judgeVerdict.createMany({ data: valid.map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: label, inputFingerprint: "test", verdict: label === "second-pass-judge" || response.id !== rejected })) });
+      await db.judgeVerdict.createMany({ data: [...valid, ...ruleFailed].map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: label, inputFingerprint: "test", verdict: valid.includes(response) && (label === "second-pass-judge" || response.id !== rejected) })) });
     }
+    // A judge that has not answered every turn reaching step 1_4 cannot decide: the rule judge would speak for the rest.
+    const partial = await stubEndpoint("partial-pass-judge");
+    await db.judgeVerdict.create({ data: { responseId: rejected, stage: "pass", casePosition: 0, judge: "partial-pass-judge", inputFingerprint: "test", verdict: true } });
+    expect(await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "none" }, passJudgeEndpointId: partial.id })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^The LLM judge partial-pass-judge has not judged \d+ turn\(s\) that reach step 1_4; judge them first/),
+    });
+    await db.judgeVerdict.deleteMany({ where: { judge: "partial-pass-judge" } });
+    await db.modelEndpoint.delete({ where: { id: partial.id } });
     // Two LLM judges answered the pass stage: the execution must say which decides.
     expect(await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "none" } })).toEqual({ ok: false, message: expect.stringContaining("was judged by first-pass-judge, second-pass-judge; choose which judge") });
     const started = await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "none" }, passJudgeEndpointId: first.id });

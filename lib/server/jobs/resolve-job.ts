@@ -36,7 +36,7 @@ import { consoleBaseOf, loadDifyConnectionConfig, serviceBaseOf, type DifyConnec
 import { isTransient, signIn, type DifyConsole, type DifyDeps, type DifyError, type DifyInventory, type DifyResult } from "../dify/client";
 import { retryingTransient } from "../resolve/execute-case";
 import { panelFromEndpoints, type JudgeSampleRow, type JudgeUsage, type ResolveJudgePanel } from "../resolve/judge-panel";
-import { passGateOfRun, turnsPassingGate, type PassGate } from "../resolve/pass-gate";
+import { passGateOfRun, turnsGateHasNotJudged, turnsPassingGate, type PassGate } from "../resolve/pass-gate";
 import { judgeStoredCase, resolveTurn, turnDsl, type ConsoleSessions, type ExecutedCase, type TurnToResolve } from "../resolve/resolve-turn";
 import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
@@ -191,6 +191,8 @@ export async function startResolveJob(db: Database, actor: SessionUser, request:
   if (!gate.ok) return gate;
   const responses = await loadTurns(db, { runId: request.runId });
   if (responses.length === 0) return { ok: false, message: "That run has no responses to execute." };
+  const unjudged = await turnsGateHasNotJudged(db, gate.gate, responses);
+  if (unjudged.length > 0) return { ok: false, message: `${gate.describe[0]!.toUpperCase()}${gate.describe.slice(1)} has not judged ${unjudged.length} turn(s) that reach step 1_4; judge them first, so the rule judge never decides what goes to Dify.` };
   const passing = await turnsPassingGate(db, gate.gate, responses);
   const dsls = responses.flatMap((response) => {
     const dsl = passing.get(response.id) ? turnDsl(turnOf(response)) : null;
@@ -416,7 +418,9 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
         },
       });
       // Only turns the run's own pass judge passed reach Dify; the official resolve rate counts the others as 3 failures.
-      if (!(await turnsPassingGate(db, gateOf(params), [response])).get(response.id)) return done({ skipped: "not valid at the pass stage" }, async () => undefined);
+      const gate = gateOf(params);
+      if ((await turnsGateHasNotJudged(db, gate, [response])).length > 0) return { ok: false, failure: { message: "The run's LLM pass judge has not judged this turn, so it is not sent to Dify on the rule judge's word.", retryable: false } };
+      if (!(await turnsPassingGate(db, gate, [response])).get(response.id)) return done({ skipped: "not valid at the pass stage" }, async () => undefined);
 
       const positions = response.turn.testCases.map((test) => test.position);
       const writeCases = (rows: ReturnType<typeof caseRowOf>[], samples: (JudgeSampleRow & { casePosition: number })[] = [], judgeLabels: string[] = []) => async (tx: QueueTx) => {

@@ -66,6 +66,27 @@ export async function passGateOfRun(db: Database, runId: string, chosenEndpointI
   return { ok: true, gate: { kind: "stored" }, describe: "the rule judge (not the official LLM judge)" };
 }
 
+/**
+ * The turns an LLM gate cannot decide: they reach step 1_4 but a member of the judge has no verdict on them, so only
+ * the rule judge would speak for them. Empty for the stored gate.
+ */
+export async function turnsGateHasNotJudged(db: Database, gate: PassGate, responses: readonly StoredPassVerdict[]): Promise<string[]> {
+  if (gate.kind !== "llm") return [];
+  const reaching = responses.filter((response) => response.passResult && response.passResult.officialFailStep === null && response.passResult.failStep !== "step_1_5").map((response) => response.id);
+  if (reaching.length === 0) return [];
+  const members = (await db.modelEndpoint.findMany({ where: { id: { in: gate.endpointIds } }, select: { label: true } })).map((endpoint) => endpoint.label);
+  const judged = new Map<string, Set<string>>();
+  for (let start = 0; start < reaching.length; start += 500) {
+    const rows = await db.judgeVerdict.findMany({
+      where: { responseId: { in: reaching.slice(start, start + 500) }, stage: "pass", casePosition: 0, judge: { in: members } },
+      distinct: ["responseId", "judge"],
+      select: { responseId: true, judge: true },
+    });
+    for (const row of rows) judged.set(row.responseId, (judged.get(row.responseId) ?? new Set()).add(row.judge));
+  }
+  return reaching.filter((id) => members.length === 0 || members.some((member) => !judged.get(id)?.has(member)));
+}
+
 /** Whether each turn passed the gate: passStageVerdicts for an LLM gate, the stored verdict otherwise. */
 export async function turnsPassingGate(db: Database, gate: PassGate, responses: readonly StoredPassVerdict[]): Promise<Map<string, boolean>> {
   const verdicts = await passStageVerdicts(db, gate.kind === "llm" ? gate : null, responses);
