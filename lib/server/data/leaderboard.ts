@@ -90,8 +90,9 @@ export interface MeasuredCounts {
 
 /**
  * Counts per (run, domain, round) in one GROUP BY: turns, passed turns (PassResult.valid: the run's own judge's
- * verdict — recorded, an evaluation's LLM judge, or the rule judge) and resolved test cases (CaseResult.verdict); each
- * run pools into its series (model × configuration). Only covering
+ * verdict — recorded, an evaluation's LLM judge, or the rule judge), resolved test cases (CaseResult.verdict) and those
+ * not judged yet (a null verdict: while a run has any, it has no resolve rate); each run pools into its series
+ * (model × configuration). Only covering
  * indexes are read, never the large response and verdict rows; the query goes turn by turn (a benchmark's turns
  * are answered only by its runs, so Run is not joined) and INDEXED BY pins the covering indexes, which SQLite would
  * not choose without ANALYZE statistics. The groups come back packed per run ("position,round,turns,passed,cases;…",
@@ -102,6 +103,12 @@ export async function getMeasuredCounts(db: Database, actor: SessionUser | null,
   const recorded = await getOwnJudgeCounts(db, benchmarkId, judge.kind === "recorded" ? undefined : describeJudgeChoice(judge));
   return judge.kind === "recorded" ? recorded : getJudgedCounts(db, actor, benchmarkId, judge, recorded);
 }
+
+/**
+ * Resolved and not-judged cases travel as one number (resolved + unit × not judged), so each response's cases are read
+ * in one index range; a group never holds a million resolved cases.
+ */
+const NOT_JUDGED_UNIT = 1_000_000;
 
 /** Counts as each run's own judge decided them (stored on PassResult); `viewedBy` labels the runs for a re-view. */
 async function getOwnJudgeCounts(db: Database, benchmarkId: string, viewedBy?: string): Promise<MeasuredCounts> {
@@ -117,9 +124,9 @@ async function getOwnJudgeCounts(db: Database, benchmarkId: string, viewedBy?: s
   const llmJudged = runs.filter((run) => judges.get(run.id)?.kind === "llm").map((run) => run.id);
   const awaiting = viewedBy === undefined ? await turnsAwaitingJudge(db, llmJudged) : new Map<string, number>();
   const packed = await db.$queryRawUnsafe<{ runId: string; cells: string }[]>(
-    `SELECT "runId", ${joinedText(db, `domain || ',' || round || ',' || turns || ',' || passed || ',' || "casesPassed"`, ";")} AS cells FROM (
+    `SELECT "runId", ${joinedText(db, `domain || ',' || round || ',' || turns || ',' || passed || ',' || "caseCounts"`, ";")} AS cells FROM (
        SELECT r."runId" AS "runId", d."position" AS domain, t."round" AS round, COUNT(*) AS turns, SUM(CAST(p."valid" AS INTEGER)) AS passed,
-              SUM((SELECT COUNT(*) FROM "CaseResult" c INDEXED BY "CaseResult_responseId_verdict_idx" WHERE c."responseId" = r."id" AND c."verdict" = TRUE)) AS "casesPassed"
+              SUM((SELECT COALESCE(SUM(CASE WHEN c."verdict" = TRUE THEN 1 WHEN c."verdict" IS NULL THEN ${NOT_JUDGED_UNIT} ELSE 0 END), 0) FROM "CaseResult" c INDEXED BY "CaseResult_responseId_verdict_idx" WHERE c."responseId" = r."id")) AS "caseCounts"
        FROM "Turn" t
        JOIN "Task" k ON k."id" = t."taskId"
        JOIN "Domain" d ON d."id" = k."domainId"
@@ -162,7 +169,9 @@ async function getOwnJudgeCounts(db: Database, benchmarkId: string, viewedBy?: s
     const text = packedByRun.get(run.id);
     if (!text) continue;
     for (const group of text.split(";")) {
-      const [position = "", round, turns, passed, casesPassed] = group.split(",");
+      const [position = "", round, turns, passed, caseCounts] = group.split(",");
+      const casesPassed = Number(caseCounts) % NOT_JUDGED_UNIT;
+      const casesNotJudged = Math.floor(Number(caseCounts) / NOT_JUDGED_UNIT);
       cells.push({
         model: run.series,
         runId: run.id,
@@ -170,7 +179,8 @@ async function getOwnJudgeCounts(db: Database, benchmarkId: string, viewedBy?: s
         round: Number(round),
         turns: Number(turns),
         passed: Number(passed),
-        casesPassed: run.hasResolve ? Number(casesPassed) : null,
+        casesPassed: run.hasResolve ? casesPassed : null,
+        ...(run.hasResolve && casesNotJudged > 0 ? { casesNotJudged } : {}),
       });
     }
   }

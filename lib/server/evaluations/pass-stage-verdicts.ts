@@ -30,6 +30,29 @@ export function reachesPassJudge(result: { officialFailStep: string | null; fail
   return result.officialFailStep === null && result.failStep !== "step_1_5";
 }
 
+/** Responses per query: a run of any size stays under the databases' bound-parameter limits. */
+const PASS_SAMPLE_CHUNK = 500;
+
+/**
+ * The step 1_4 samples the given judges (labels) cast on the given turns, per turn and judge; the first `samples` of
+ * each judge when bounded. Callers decide each turn with panelVerdict.
+ */
+export async function passJudgeSamples(db: QueueTx, responseIds: readonly string[], members: readonly string[], samples?: number): Promise<Map<string, Map<string, boolean[]>>> {
+  const byResponse = new Map<string, Map<string, boolean[]>>();
+  for (let start = 0; start < responseIds.length; start += PASS_SAMPLE_CHUNK) {
+    const rows = await db.judgeVerdict.findMany({
+      where: { responseId: { in: responseIds.slice(start, start + PASS_SAMPLE_CHUNK) }, stage: "pass", casePosition: 0, judge: { in: [...members] }, ...(samples !== undefined ? { sampleIndex: { lt: samples } } : {}) },
+      select: { responseId: true, judge: true, verdict: true },
+    });
+    for (const row of rows) {
+      const byMember = byResponse.get(row.responseId) ?? new Map<string, boolean[]>();
+      byMember.set(row.judge, [...(byMember.get(row.judge) ?? []), row.verdict]);
+      byResponse.set(row.responseId, byMember);
+    }
+  }
+  return byResponse;
+}
+
 export interface ApplyOptions {
   /** Only these responses (a judge item's); all of the run's when absent. */
   responseIds?: readonly string[];
@@ -57,19 +80,9 @@ export async function applyOwnJudge(db: QueueTx, runId: string, options: ApplyOp
     })
   ).filter(reachesPassJudge);
   let changed = 0;
-  // Chunked so a run of any size stays under the databases' bound-parameter limits.
-  for (let start = 0; start < results.length; start += 500) {
-    const chunk = results.slice(start, start + 500);
-    const rows = await db.judgeVerdict.findMany({
-      where: { responseId: { in: chunk.map((result) => result.responseId) }, stage: "pass", casePosition: 0, judge: { in: judge.members }, sampleIndex: { lt: judge.samples } },
-      select: { responseId: true, judge: true, verdict: true },
-    });
-    const samples = new Map<string, Map<string, boolean[]>>();
-    for (const row of rows) {
-      const byMember = samples.get(row.responseId) ?? new Map<string, boolean[]>();
-      byMember.set(row.judge, [...(byMember.get(row.judge) ?? []), row.verdict]);
-      samples.set(row.responseId, byMember);
-    }
+  for (let start = 0; start < results.length; start += PASS_SAMPLE_CHUNK) {
+    const chunk = results.slice(start, start + PASS_SAMPLE_CHUNK);
+    const samples = await passJudgeSamples(db, chunk.map((result) => result.responseId), judge.members, judge.samples);
     for (const result of chunk) {
       const byMember = samples.get(result.responseId) ?? new Map<string, boolean[]>();
       if (options.wait === "every-sample" && judge.members.some((member) => (byMember.get(member)?.length ?? 0) < judge.samples)) continue;
