@@ -16,7 +16,15 @@ export function RunFigures({ figures, className = "" }: { figures: Figures; clas
       <div>
         <dt className="inline text-slate-500">Resolve rate </dt>
         <dd className="inline font-semibold tabular-nums" data-testid="run-resolve-figure">
-          {figures.casesPassed === null || figures.cases === null ? "— (not executed on Dify)" : `${formatRatio(figures.casesPassed, figures.cases)} (${figures.casesPassed} of ${figures.cases})`}
+          {figures.casesPassed === null || figures.cases === null ? (
+            "— (not executed on Dify)"
+          ) : figures.casesNotJudged > 0 ? (
+            <span title={`${figures.casesNotJudged} test cases have text outputs no LLM judge has answered: no resolve rate until they are judged`} data-testid="run-resolve-not-judged">
+              not judged ({figures.casesNotJudged})
+            </span>
+          ) : (
+            `${formatRatio(figures.casesPassed, figures.cases)} (${figures.casesPassed} of ${figures.cases})`
+          )}
         </dd>
       </div>
       <div>

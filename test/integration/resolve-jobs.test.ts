@@ -21,7 +21,9 @@ import { testFiles, uploadFileName } from "@/lib/resolve/official";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
 import { createDifyConnection } from "@/lib/server/dify-connections/connections";
 import { createEndpoint } from "@/lib/server/endpoints/endpoints";
+import { getTaskMatrix } from "@/lib/server/data/drilldown";
 import { getRunPassRecords } from "@/lib/server/data/official-downloads";
+import { getRunFigures } from "@/lib/server/data/runs";
 import { getResolveRecordFile } from "@/lib/server/data/resolve-records";
 import { getMeasuredCounts, getMeasuredRates } from "@/lib/server/data/leaderboard";
 import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/import-service";
@@ -204,6 +206,13 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const rates = await getMeasuredRates(db, researcher, (await db.run.findUniqueOrThrow({ where: { id: runId } })).benchmarkId);
     const overall = rates.rates.find((row) => modelOfSeries(row.model) === "replayed_model" && row.scope === "overall");
     expect(overall).toMatchObject({ resolveNum: null, resolveDen: null, resolveNotJudged: unjudged.length });
+    // The run's own figures (run and evaluation pages) and the task matrix say the same.
+    expect((await getRunFigures(db, researcher, [runId])).get(runId)).toMatchObject({ casesNotJudged: unjudged.length });
+    const waiting = await db.response.findUniqueOrThrow({ where: { id: unjudged[0]!.responseId }, select: { run: { select: { benchmarkId: true } }, turn: { select: { id: true, task: { select: { name: true } } } } } });
+    const matrix = await getTaskMatrix(db, researcher, waiting.run.benchmarkId, waiting.turn.task.name, { fresh: true });
+    const row = matrix?.matrix.rows.find((entry) => entry.runId === runId);
+    const column = matrix?.matrix.columns.findIndex((entry) => entry.turnId === waiting.turn.id) ?? -1;
+    expect(row?.cells[column]?.casesNotJudged).toBe(unjudged.filter((entry) => entry.responseId === unjudged[0]!.responseId).length);
   });
 
   it("downloads the executed run as an official resolve record file, and a recorded run as the file it came from", async () => {

@@ -289,10 +289,11 @@ async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: st
   });
   if (!task) return null;
   const responses = await db.$queryRawUnsafe<
-    ({ responseId: string; runId: string; turnId: string; valid: unknown; failStep: string | null; casesPassed: unknown; label: string; hasResolve: unknown; status: string; model: string; displayName: string; importedAt: unknown; cases?: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown } & RunSetupRow)[]
+    ({ responseId: string; runId: string; turnId: string; valid: unknown; failStep: string | null; casesPassed: unknown; casesNotJudged: unknown; label: string; hasResolve: unknown; status: string; model: string; displayName: string; importedAt: unknown; cases?: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown } & RunSetupRow)[]
   >(
     `SELECT r."id" AS "responseId", r."runId" AS "runId", r."turnId" AS "turnId", p."valid" AS valid, p."failStep" AS "failStep",
             (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = TRUE) AS "casesPassed",
+            (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" IS NULL) AS "casesNotJudged",
             ru."label" AS label, ru."hasResolve" AS "hasResolve", ru."status" AS status, m."name" AS model, m."displayName" AS "displayName", ru."importedAt" AS "importedAt",
             ${setup.columns}${judged.columns}
      FROM "Turn" t
@@ -319,10 +320,11 @@ async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: st
     task.turns.map((turn) => ({ turnId: turn.id, round: turn.round, key: turn.key })),
     [...runs.values()],
     responses.map((row) => {
-      if (!judge) return { responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: int(row.valid) === 1, failStep: row.failStep, casesPassed: int(row.casesPassed) };
+      if (!judge) return { responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: int(row.valid) === 1, failStep: row.failStep, casesPassed: int(row.casesPassed), casesNotJudged: int(row.casesNotJudged) };
       const outcome = turnOutcome({ ...row, cases: null }, judge);
       const casesPassed = outcome.valid ? [...outcome.cases.values()].filter((verdict) => verdict === true).length : 0;
-      return { responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: outcome.valid, failStep: outcome.failStep, casesPassed };
+      const casesNotJudged = outcome.valid ? [...outcome.cases.values()].filter((verdict) => verdict === null).length : 0;
+      return { responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: outcome.valid, failStep: outcome.failStep, casesPassed, casesNotJudged };
     }),
   );
   return {

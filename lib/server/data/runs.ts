@@ -133,6 +133,8 @@ export interface RunFigures {
   /** Resolved test cases of 3 × turns; null for runs without resolve-stage results. */
   casesPassed: number | null;
   cases: number | null;
+  /** Test cases no LLM judge has answered: while any is, the run has no resolve rate ("not judged (n)"). */
+  casesNotJudged: number;
   /** Its own judge, e.g. "judge: gpt-5.1 ×1" or "rule judge (not the official LLM judge)". */
   judge: string;
   /** Turns reaching step 1_4 its own LLM judge has not decided yet (they keep the rule judge's verdict until then). */
@@ -157,9 +159,10 @@ export async function getRunFigures(db: Database, actor: SessionUser | null, run
      WHERE r."id" IN (${list})`,
     ...runIds,
   );
-  const counts = await db.$queryRawUnsafe<{ runId: string; turns: unknown; passed: unknown; casesPassed: unknown }[]>(
+  const counts = await db.$queryRawUnsafe<{ runId: string; turns: unknown; passed: unknown; casesPassed: unknown; casesNotJudged: unknown }[]>(
     `SELECT r."runId" AS "runId", COUNT(*) AS turns, SUM(CAST(p."valid" AS INTEGER)) AS passed,
-            SUM((SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = TRUE)) AS "casesPassed"
+            SUM((SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = TRUE)) AS "casesPassed",
+            SUM((SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" IS NULL)) AS "casesNotJudged"
      FROM "Response" r JOIN "PassResult" p ON p."responseId" = r."id"
      WHERE r."runId" IN (${list})
      GROUP BY r."runId"`,
@@ -181,6 +184,7 @@ export async function getRunFigures(db: Database, actor: SessionUser | null, run
       passed: Number(row?.passed ?? 0),
       casesPassed: hasResolve ? Number(row?.casesPassed ?? 0) : null,
       cases: hasResolve ? 3 * turns : null,
+      casesNotJudged: hasResolve ? Number(row?.casesNotJudged ?? 0) : 0,
       judge: describeRunJudge(judge),
       awaitingJudge: awaiting.get(run.id) ?? 0,
       configuration: facts.configuration.label,
