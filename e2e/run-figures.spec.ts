@@ -91,7 +91,7 @@ test("a generated run shows the same figures, by its evaluation's judge, on its 
   await expect(runFigures.getByTestId("run-pass-figure")).toHaveText(zeroShot.pass);
   await expect(runFigures.getByTestId("run-resolve-figure")).toHaveText(zeroShot.resolve);
   await expect(runFigures.getByTestId("run-judge")).toHaveText(judgeText);
-  await expect(page.getByTestId("run-configuration")).toHaveText(`zero-shot · T 0.7 · max 32768 · ${judgeText}`);
+  await expect(page.getByTestId("run-configuration")).toHaveText(`Zero-shot (official) · T 0.7 · max 32768 · ${judgeText}`);
   await expect(page.getByTestId("response-row").and(page.locator('[data-fail-step="pass"]'))).toHaveCount(judgePassed);
   await expectAccessible(page, "run page");
 
@@ -99,7 +99,7 @@ test("a generated run shows the same figures, by its evaluation's judge, on its 
   await page.goto(`/?benchmark=${encodeURIComponent(BENCHMARK)}`);
   const rows = page.getByTestId("leaderboard-row").and(page.locator(`[data-model="${MODEL}"]`));
   await expect(rows).toHaveCount(1);
-  await expect(rows.getByTestId("row-configuration")).toHaveText(`zero-shot · T 0.7 · max 32768 · ${judgeText}`);
+  await expect(rows.getByTestId("row-configuration")).toHaveText(`Zero-shot (official) · T 0.7 · max 32768 · ${judgeText}`);
   const average = (row: typeof rows, metric: "pass" | "resolve") => row.locator(`td[data-column="Average"][data-metric="${metric}"]`);
   await expect(average(rows, "pass").locator("a > span").first()).toHaveText(percent(judgePassed, TURNS));
   await expect(average(rows, "resolve").locator("a > span").first()).toHaveText("—");
@@ -136,7 +136,7 @@ test("a generated run shows the same figures, by its evaluation's judge, on its 
 
   // The zero-shot row's model page shows its run alone, with the same figure and judge.
   await average(zeroShotRow, "pass").getByRole("link").click();
-  await expect(page.getByTestId("model-configuration")).toHaveText(`zero-shot · T 0.7 · max 32768 · ${judgeText}`);
+  await expect(page.getByTestId("model-configuration")).toHaveText(`Zero-shot (official) · T 0.7 · max 32768 · ${judgeText}`);
   await expect(page.getByTestId("model-judge")).toContainText(judgeText);
   await expect(page.getByTestId("model-turn-row")).toHaveCount(TURNS);
   await expect(page.getByRole("region", { name: "Rates" })).toContainText(percent(judgePassed, TURNS));

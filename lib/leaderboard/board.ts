@@ -63,7 +63,7 @@ export interface ModelInfo {
   access: string | null;
   /** The model's name, when the row is a series of measured runs. */
   model?: string;
-  /** How the row's runs were made and judged: "official recorded run", "zero-shot · T 0.7 · max 32768 · judge: gpt-5.1 ×1". */
+  /** How the row's runs were made and judged: "official recorded run", "Zero-shot (official) · T 0.7 · max 32768 · judge: gpt-5.1 ×1". */
   configuration?: string;
   /** Who judged its figures: "recorded verdicts", "rule judge (not the official LLM judge)", "judge: gpt-5.1 ×1". */
   judge?: string;

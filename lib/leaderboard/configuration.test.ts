@@ -17,10 +17,10 @@ describe("run configurations", () => {
   });
 
   it("describes a generated run by its mode, the parameters its calls sent and its judge", () => {
-    expect(runConfiguration(generated("zero-shot"), gptJudge).label).toBe("zero-shot · T 0.7 · max 32768 · judge: gpt-5.1 ×1");
-    expect(runConfiguration(generated("zero-shot", { temperature: 0.2 }), gptJudge).label).toBe("zero-shot · T 0.2 · max 32768 · judge: gpt-5.1 ×1");
-    expect(runConfiguration(generated("agentic"), { kind: "rule" }).label).toBe("agentic · T server default · max server default · rule judge (not the official LLM judge)");
-    expect(runConfiguration(generated("agentic-opencode"), gptJudge).label).toBe("agentic-opencode · opencode's own sampling · judge: gpt-5.1 ×1");
+    expect(runConfiguration(generated("zero-shot"), gptJudge).label).toBe("Zero-shot (official) · T 0.7 · max 32768 · judge: gpt-5.1 ×1");
+    expect(runConfiguration(generated("zero-shot", { temperature: 0.2 }), gptJudge).label).toBe("Zero-shot (official) · T 0.2 · max 32768 · judge: gpt-5.1 ×1");
+    expect(runConfiguration(generated("agentic"), { kind: "rule" }).label).toBe("Agentic, no agent framework (ours) · T server default · max server default · rule judge (not the official LLM judge)");
+    expect(runConfiguration(generated("agentic-opencode"), gptJudge).label).toBe("Agentic with opencode (official) · opencode's own sampling · judge: gpt-5.1 ×1");
   });
 
   it("gives runs made or judged differently different keys, and runs made alike the same one", () => {
@@ -38,12 +38,12 @@ describe("run configurations", () => {
     const own = runConfiguration(generated("zero-shot"), gptJudge);
     const viewed = runConfiguration(generated("zero-shot"), gptJudge, "the rule judge");
     expect(viewed.key).toBe(own.key);
-    expect(viewed.label).toBe("zero-shot · T 0.7 · max 32768 · the rule judge");
+    expect(viewed.label).toBe("Zero-shot (official) · T 0.7 · max 32768 · the rule judge");
     expect(runConfiguration({ origin: "recorded", mode: null, overrides: null }, { kind: "recorded" }, "the rule judge").label).toBe("official recorded run · the rule judge");
   });
 
   it("labels a row with its configuration where one string must tell rows of one model apart", () => {
     expect(seriesLabel({ name: "gpt_5d2", displayName: "GPT-5.2", model: "gpt_5d2", configuration: "official recorded run" })).toBe("GPT-5.2");
-    expect(seriesLabel({ name: "q~zero-shot.1", displayName: "Qwen", model: "q", configuration: "zero-shot · T 0.7 · max 32768 · judge: j ×1" })).toBe("Qwen (zero-shot · T 0.7 · max 32768 · judge: j ×1)");
+    expect(seriesLabel({ name: "q~zero-shot.1", displayName: "Qwen", model: "q", configuration: "Zero-shot (official) · T 0.7 · max 32768 · judge: j ×1" })).toBe("Qwen (Zero-shot (official) · T 0.7 · max 32768 · judge: j ×1)");
   });
 });

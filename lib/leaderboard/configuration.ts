@@ -1,6 +1,7 @@
 // How a run was made and judged, as one configuration: only runs of one configuration pool into a leaderboard row.
 // A row is a series: a model under one configuration, named by a stable id (the model name for official recorded runs).
 
+import { modeLabel } from "../generation/modes";
 import { ZERO_SHOT_PARAMS } from "../generation/protocol";
 import { describeRunJudge, RECORDED_ORIGIN, type RunJudge } from "../judges/run-judge";
 
@@ -14,11 +15,11 @@ export interface RunSetup {
 export interface Configuration {
   /** Identifies the configuration among a model's; "" for official recorded runs. */
   key: string;
-  /** How the runs were made: "official recorded run", "imported output", "zero-shot · T 0.7 · max 32768". */
+  /** How the runs were made: "official recorded run", "imported output", "Zero-shot (official) · T 0.7 · max 32768". */
   setup: string;
   /** Who judged them: "recorded verdicts", "rule judge (not the official LLM judge)", "judge: gpt-5.1 ×1". */
   judge: string;
-  /** Both, as a row shows it: "zero-shot · T 0.7 · max 32768 · judge: gpt-5.1 ×1"; "official recorded run". */
+  /** Both, as a row shows it: "Zero-shot (official) · T 0.7 · max 32768 · judge: gpt-5.1 ×1"; "official recorded run". */
   label: string;
 }
 
@@ -59,7 +60,7 @@ export function runConfiguration(setup: RunSetup, ownJudge: RunJudge, viewedBy?:
   const { temperature, maxTokens } = sampling(setup);
   // The opencode agent sends its own sampling parameters, as the official baseline does.
   const parts = setup.mode === "agentic-opencode" ? ["opencode's own sampling"] : [temperature === null ? "T server default" : `T ${temperature}`, maxTokens === null ? "max server default" : `max ${maxTokens}`];
-  const described = [setup.mode, ...parts].join(" · ");
+  const described = [modeLabel(setup.mode), ...parts].join(" · ");
   return { key: `${slug(setup.mode)}.${shortHash(JSON.stringify([setup.mode, temperature, maxTokens, own]))}`, setup: described, judge, label: `${described} · ${judge}` };
 }
 
@@ -76,7 +77,7 @@ export function modelOfSeries(series: string): string {
   return at < 0 ? series : series.slice(0, at);
 }
 
-/** A row's name where its configuration must show in one string (chart legends, pickers): "Qwen3-32B (zero-shot · …)". */
+/** A row's name where its configuration must show in one string (chart legends, pickers): "Qwen3-32B (Zero-shot (official) · …)". */
 export function seriesLabel(info: { name: string; displayName: string; model?: string; configuration?: string }): string {
   return info.configuration && info.model !== undefined && info.name !== info.model ? `${info.displayName} (${info.configuration})` : info.displayName;
 }

@@ -40,7 +40,7 @@ export function exportFileName(parts: readonly string[], format: ExportFormat): 
 /** One leaderboard export row: the counts behind a rate, for a model overall, in a domain or in a round. */
 export interface LeaderboardExportRow {
   model: string;
-  /** Measured rows: how the pooled runs were made and judged ("official recorded run"; "zero-shot · T 0.7 · …"). */
+  /** Measured rows: how the pooled runs were made and judged ("official recorded run"; "Zero-shot (official) · T 0.7 · …"). */
   configuration?: string;
   /** Measured rows: who judged them ("recorded verdicts", "judge: gpt-5.1 ×1", "rule judge (not the official LLM judge)"). */
   judge?: string;

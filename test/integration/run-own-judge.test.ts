@@ -90,7 +90,7 @@ describe.skipIf(!benchmarkDir)(`a generated run's figures come from its evaluati
 
   it("says which judge made the figures, and the run page, its leaderboard row, the model page, the task matrix and the comparison agree", async () => {
     const figures = (await getRunFigures(db, viewer, [runId])).get(runId);
-    expect(figures).toMatchObject({ turns: 79, passed: 55, casesPassed: null, judge: "judge: recorded-judge-replay ×1", awaitingJudge: 0, configuration: "zero-shot · T 0.7 · max 32768 · judge: recorded-judge-replay ×1" });
+    expect(figures).toMatchObject({ turns: 79, passed: 55, casesPassed: null, judge: "judge: recorded-judge-replay ×1", awaitingJudge: 0, configuration: "Zero-shot (official) · T 0.7 · max 32768 · judge: recorded-judge-replay ×1" });
     const progress = await getEvaluationProgress(db, viewer, evaluationId);
     expect(progress?.runs[0]?.figures).toEqual(figures);
 
@@ -130,15 +130,15 @@ describe.skipIf(!benchmarkDir)(`a generated run's figures come from its evaluati
       const board = await loadLeaderboard(db, viewer, benchmarkId, { fresh: true });
       const rows = board.board.rows.filter((entry) => entry.model === "replay-stub_model_v1");
       expect(rows.map((entry) => entry.configuration).sort()).toEqual([
-        "agentic · T server default · max server default · rule judge (not the official LLM judge)",
-        "zero-shot · T 0.7 · max 32768 · judge: recorded-judge-replay ×1",
+        "Agentic, no agent framework (ours) · T server default · max server default · rule judge (not the official LLM judge)",
+        "Zero-shot (official) · T 0.7 · max 32768 · judge: recorded-judge-replay ×1",
       ]);
       expect(rows.every((entry) => entry.runs === 1)).toBe(true);
-      const zeroShot = rows.find((entry) => entry.configuration?.startsWith("zero-shot"));
+      const zeroShot = rows.find((entry) => entry.configuration?.startsWith("Zero-shot (official)"));
       expect(zeroShot?.cells.Average?.pass.measured).toMatchObject({ num: 55, den: 79 });
       const agenticRun = started.runIds[0] as string;
       const agenticFigures = (await getRunFigures(db, viewer, [agenticRun])).get(agenticRun);
-      const agenticRow = rows.find((entry) => entry.configuration?.startsWith("agentic"));
+      const agenticRow = rows.find((entry) => entry.configuration?.startsWith("Agentic, no agent framework (ours)"));
       expect(agenticRow?.cells.Average?.pass.measured).toMatchObject({ num: agenticFigures?.passed, den: 79 });
       expect(agenticFigures?.judge).toBe("rule judge (not the official LLM judge)");
     } finally {

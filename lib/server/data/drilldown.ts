@@ -64,7 +64,7 @@ export interface ModelRun {
 /** One of a model's configurations on the benchmark: a leaderboard row. */
 export interface ModelSeries {
   id: string;
-  /** Its configuration and judge, e.g. "zero-shot · T 0.7 · max 32768 · judge: gpt-5.1 ×1". */
+  /** Its configuration and judge, e.g. "Zero-shot (official) · T 0.7 · max 32768 · judge: gpt-5.1 ×1". */
   configuration: string;
   judge: string;
   runs: ModelRun[];
