@@ -332,6 +332,8 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const valid = await db.response.findMany({ where: { runId, passResult: { valid: true, officialFailStep: null } }, select: { id: true }, orderBy: { id: "asc" } });
     expect(valid.length).toBeGreaterThanOrEqual(2);
     const rejected = valid[0]!.id;
+    // An earlier execution ran it under the rule judge's verdict: those results go once its own judge fails it.
+    expect(await db.caseResult.count({ where: { responseId: rejected } })).toBe(3);
     const ruleFailed = await db.response.findMany({ where: { runId, passResult: { valid: false, officialFailStep: null, failStep: "step_1_4" } }, select: { id: true } });
     await db.judgeVerdict.createMany({
       data: [...valid, ...ruleFailed].map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: "pass-judge", inputFingerprint: "test", verdict: response.id !== rejected && valid.includes(response), jobId: judging.id })),
@@ -348,6 +350,7 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const items = await db.jobItem.findMany({ where: { jobId: execution!.id }, select: { key: true, result: true } });
     const resultOf = (responseId: string) => JSON.parse(items.find((item) => item.key === `${responseId}:resolve`)?.result ?? "null") as { skipped?: string; cases?: number } | null;
     expect(resultOf(rejected)).toEqual({ skipped: "not valid at the pass stage" });
+    expect(await db.caseResult.count({ where: { responseId: rejected } })).toBe(0);
     for (const response of valid.slice(1)) expect(resultOf(response.id)?.cases).toBe(3);
     expect(await db.evaluation.findUniqueOrThrow({ where: { id: evaluation.id } })).toMatchObject({ status: "succeeded" });
 

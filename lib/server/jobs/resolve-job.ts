@@ -420,7 +420,8 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
       // Only turns the run's own pass judge passed reach Dify; the official resolve rate counts the others as 3 failures.
       const gate = gateOf(params);
       if ((await turnsGateHasNotJudged(db, gate, [response])).length > 0) return { ok: false, failure: { message: "The run's LLM pass judge has not judged this turn, so it is not sent to Dify on the rule judge's word.", retryable: false } };
-      if (!(await turnsPassingGate(db, gate, [response])).get(response.id)) return done({ skipped: "not valid at the pass stage" }, async () => undefined);
+      // A turn the gate fails has no test results: any an earlier execution stored under another verdict go.
+      if (!(await turnsPassingGate(db, gate, [response])).get(response.id)) return done({ skipped: "not valid at the pass stage" }, async (tx) => void (await tx.caseResult.deleteMany({ where: { responseId } })));
 
       const positions = response.turn.testCases.map((test) => test.position);
       const writeCases = (rows: ReturnType<typeof caseRowOf>[], samples: (JudgeSampleRow & { casePosition: number })[] = [], judgeLabels: string[] = []) => async (tx: QueueTx) => {
