@@ -77,7 +77,13 @@ function FigureCell({ row, column, metric, source, href, active, above, alignRig
   return (
     <td className={`${styles.cell} ${metric === "pass" ? styles.first : ""} ${column === AVERAGE ? styles.average : ""} ${mobileHidden ? styles.mobileHidden : ""}`} data-column={column} data-metric={metric}>
       <a href={href} className={styles.link} aria-describedby={active ? id : undefined}>
-        <span className={primary ? undefined : styles.muted}>{primary ? formatPercent(primary.rate) : source !== "published" && pair.notJudged ? `not judged (${pair.notJudged})` : "—"}</span>
+        {primary ? (
+          <span>{formatPercent(primary.rate)}</span>
+        ) : source !== "published" && pair.notJudged ? (
+          <span className={styles.notJudged}>not judged ({pair.notJudged})</span>
+        ) : (
+          <span className={styles.muted}>—</span>
+        )}
         {/* The run-to-run deviation under the overall figures; every figure's tooltip gives its own. */}
         {column === AVERAGE && sd !== null && sd !== undefined ? <span className={styles.sub}>± {(sd * 100).toFixed(1)} pp</span> : null}
         {source === "both" ? (
