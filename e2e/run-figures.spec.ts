@@ -125,8 +125,8 @@ test("a generated run shows the same figures, by its evaluation's judge, on its 
 
   await page.goto(`/?benchmark=${encodeURIComponent(BENCHMARK)}`);
   await expect(rows).toHaveCount(2);
-  const agenticRow = rows.filter({ has: page.getByTestId("row-configuration").filter({ hasText: /^agentic/ }) });
-  const zeroShotRow = rows.filter({ has: page.getByTestId("row-configuration").filter({ hasText: /^zero-shot/ }) });
+  const agenticRow = rows.filter({ has: page.getByTestId("row-configuration").filter({ hasText: /^Agentic, no agent framework \(ours\)/ }) });
+  const zeroShotRow = rows.filter({ has: page.getByTestId("row-configuration").filter({ hasText: /^Zero-shot \(official\)/ }) });
   await expect(agenticRow.getByTestId("row-configuration")).toContainText("rule judge (not the official LLM judge)");
   await expect(average(agenticRow, "pass").locator("a > span").first()).toHaveText(percent(agenticPassed, TURNS));
   await expect(average(zeroShotRow, "pass").locator("a > span").first()).toHaveText(percent(judgePassed, TURNS));
