@@ -15,13 +15,14 @@ import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { turnKey } from "@/lib/benchmark/dataset";
 import { modelOfSeries } from "@/lib/leaderboard/configuration";
+import { taskExportRow } from "@/lib/leaderboard/tables";
 import { parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import { outputGroups } from "@/lib/benchmark/turn";
 import { testFiles, uploadFileName } from "@/lib/resolve/official";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
 import { createDifyConnection } from "@/lib/server/dify-connections/connections";
 import { createEndpoint } from "@/lib/server/endpoints/endpoints";
-import { getTaskMatrix } from "@/lib/server/data/drilldown";
+import { getTaskMatrix, listTasks } from "@/lib/server/data/drilldown";
 import { getRunPassRecords } from "@/lib/server/data/official-downloads";
 import { getRunFigures } from "@/lib/server/data/runs";
 import { getResolveRecordFile } from "@/lib/server/data/resolve-records";
@@ -213,6 +214,9 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const row = matrix?.matrix.rows.find((entry) => entry.runId === runId);
     const column = matrix?.matrix.columns.findIndex((entry) => entry.turnId === waiting.turn.id) ?? -1;
     expect(row?.cells[column]?.casesNotJudged).toBe(unjudged.filter((entry) => entry.responseId === unjudged[0]!.responseId).length);
+    const task = (await listTasks(db, researcher, waiting.run.benchmarkId)).find((entry) => entry.name === waiting.turn.task.name);
+    expect(task?.casesNotJudged).toBeGreaterThan(0);
+    expect(taskExportRow(task!)).toMatchObject({ resolveRate: null, casesNotJudged: task?.casesNotJudged });
   });
 
   it("downloads the executed run as an official resolve record file, and a recorded run as the file it came from", async () => {

@@ -210,10 +210,11 @@ export async function listTasks(db: Database, actor: SessionUser | null, benchma
      WHERE k."benchmarkId" = ? ORDER BY d."position", k."externalId"`,
     benchmarkId,
   );
-  const results = judge ? await judgedTaskCounts(db, benchmarkId, judge) : await db.$queryRawUnsafe<{ taskId: string; responses: unknown; passed: unknown; resolveResponses: unknown; casesPassed: unknown }[]>(
+  const results = judge ? await judgedTaskCounts(db, benchmarkId, judge) : await db.$queryRawUnsafe<{ taskId: string; responses: unknown; passed: unknown; resolveResponses: unknown; casesPassed: unknown; casesNotJudged: unknown }[]>(
     `SELECT t."taskId" AS "taskId", COUNT(*) AS responses, SUM(CAST(p."valid" AS INTEGER)) AS passed,
             SUM(CAST(ru."hasResolve" AS INTEGER)) AS "resolveResponses",
-            SUM(CASE WHEN ru."hasResolve" = TRUE THEN (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = TRUE) ELSE 0 END) AS "casesPassed"
+            SUM(CASE WHEN ru."hasResolve" = TRUE THEN (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = TRUE) ELSE 0 END) AS "casesPassed",
+            SUM(CASE WHEN ru."hasResolve" = TRUE THEN (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" IS NULL) ELSE 0 END) AS "casesNotJudged"
      FROM "Turn" t JOIN "Response" r ON r."turnId" = t."id" JOIN "Run" ru ON ru."id" = r."runId" JOIN "PassResult" p ON p."responseId" = r."id"
      WHERE t."benchmarkId" = ? GROUP BY t."taskId"`,
     benchmarkId,
@@ -231,6 +232,7 @@ export async function listTasks(db: Database, actor: SessionUser | null, benchma
       passed: int(result?.passed),
       resolveResponses: int(result?.resolveResponses),
       casesPassed: int(result?.casesPassed),
+      casesNotJudged: int(result?.casesNotJudged),
     };
   });
 }
@@ -246,15 +248,17 @@ async function judgedTaskCounts(db: Database, benchmarkId: string, judge: Drilld
     benchmarkId,
     ...judged.runParams,
   );
-  const byTask = new Map<string, { taskId: string; responses: number; passed: number; resolveResponses: number; casesPassed: number }>();
+  const byTask = new Map<string, { taskId: string; responses: number; passed: number; resolveResponses: number; casesPassed: number; casesNotJudged: number }>();
   for (const row of rows) {
-    const entry = byTask.get(row.taskId) ?? { taskId: row.taskId, responses: 0, passed: 0, resolveResponses: 0, casesPassed: 0 };
+    const entry = byTask.get(row.taskId) ?? { taskId: row.taskId, responses: 0, passed: 0, resolveResponses: 0, casesPassed: 0, casesNotJudged: 0 };
     const passed = int(row.jPass) === 1;
     entry.responses += 1;
     if (passed) entry.passed += 1;
     if (judge.runs.get(row.runId)?.resolveJudged) {
       entry.resolveResponses += 1;
-      if (passed) entry.casesPassed += [...parseCases(row.jCases).values()].filter((verdict) => verdict === true).length;
+      const cases = passed ? [...parseCases(row.jCases).values()] : [];
+      entry.casesPassed += cases.filter((verdict) => verdict === true).length;
+      entry.casesNotJudged += cases.filter((verdict) => verdict === null).length;
     }
     byTask.set(row.taskId, entry);
   }
