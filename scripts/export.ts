@@ -69,7 +69,8 @@ async function exportTable(db: Database, table: string, values: Record<string, s
     case "fail-steps":
     case "categories": {
       const id = await benchmarkId(db, requested);
-      const [counts, measured] = [await getFailureCounts(db, CLI_ACTOR, id), await getMeasuredCounts(db, CLI_ACTOR, id)];
+      const measured = await getMeasuredCounts(db, CLI_ACTOR, id);
+      const counts = await getFailureCounts(db, CLI_ACTOR, measured.runs);
       if (table === "fail-steps") return print(FAIL_STEP_COLUMNS, failStepDistribution(counts.steps, measured.models), format);
       return print(CATEGORY_COLUMNS, failureCategories(counts.categories, measured.models), format);
     }
