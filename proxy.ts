@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { isSharedPageRequest } from "@/lib/page-cache";
+import { serverEnvSchema } from "@/lib/config/server-env-schema";
+import { isSharedPageRequest, needsSignInFirst } from "@/lib/page-cache";
 import { newNonce, securityHeaders } from "@/lib/security-headers";
 import { CACHE_STATUS_HEADER, FILL_HEADER, pageBody, serverPageCache } from "@/lib/server/page-cache";
 
@@ -11,6 +12,15 @@ export async function proxy(request: NextRequest) {
   const nonce = newNonce();
   const https = request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
   const headers = securityHeaders({ nonce, https, development: process.env.NODE_ENV === "development" });
+
+  const publicRead = serverEnvSchema.shape.PUBLIC_READ.safeParse(process.env.PUBLIC_READ);
+  if (needsSignInFirst({ method: request.method, pathname: request.nextUrl.pathname, headers: request.headers }, !publicRead.success || publicRead.data)) {
+    const signIn = new URL("/signin", request.url);
+    signIn.searchParams.set("callbackUrl", `${request.nextUrl.pathname}${request.nextUrl.search}`);
+    const response = NextResponse.redirect(signIn, 307);
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  }
 
   const cache = process.env.NODE_ENV === "production" ? serverPageCache() : null;
   if (cache && request.headers.get(FILL_HEADER) !== cache.fillToken && isSharedPageRequest({ method: request.method, pathname: request.nextUrl.pathname, headers: request.headers })) {
@@ -43,5 +53,17 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   // Static build files carry no scripts to protect; everything else (pages, API, RSC requests) gets the headers.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // Requests with a body (uploads, server actions, sign-in posts) skip the proxy: Next.js would read the whole body
+  // into memory before the route could check the session or Content-Length. Their answers are JSON, RSC payloads
+  // or redirects, and keep the static security headers of next.config.ts.
+  matcher: [
+    {
+      source: "/((?!_next/static|_next/image|favicon.ico).*)",
+      missing: [
+        { type: "header", key: "content-length", value: "0*[1-9][0-9]*" },
+        { type: "header", key: "transfer-encoding" },
+        { type: "header", key: "next-action" },
+      ],
+    },
+  ],
 };

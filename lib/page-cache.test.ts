@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCacheablePath, isSharedPageRequest, nonceInPolicy, splitOnNonce } from "./page-cache";
+import { isCacheablePath, isSharedPageRequest, needsSignInFirst, nonceInPolicy, splitOnNonce } from "./page-cache";
 
 const DOCUMENT_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
@@ -64,5 +64,18 @@ describe("swapping a stored page's nonce", () => {
     expect(parts!.join("FRESHNONCE0123456789").split("FRESHNONCE0123456789")).toHaveLength(4);
     expect(splitOnNonce("<p>no scripts</p>", nonce)).toBeNull();
     expect(splitOnNonce(html, "short")).toBeNull();
+  });
+});
+
+describe("pages that need a sign-in first (PUBLIC_READ=false)", () => {
+  it("sends anonymous page loads to sign-in, but not the sign-in machinery, the refusal page or API routes", () => {
+    for (const path of ["/", "/runs/r1", "/responses/abc", "/jobs", "/review"]) expect(needsSignInFirst(request(path), false), path).toBe(true);
+    for (const path of ["/signin", "/403", "/api/health", "/api/auth/session", "/icon.svg"]) expect(needsSignInFirst(request(path), false), path).toBe(false);
+  });
+
+  it("leaves readers with a session cookie to the page's own check, and does nothing while anonymous reading is on", () => {
+    expect(needsSignInFirst(request("/runs/r1", { cookie: "next-auth.session-token=junk" }), false)).toBe(false);
+    expect(needsSignInFirst(request("/runs/r1"), true)).toBe(false);
+    expect(needsSignInFirst(request("/runs/r1", {}, "POST"), false)).toBe(false);
   });
 });

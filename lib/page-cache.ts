@@ -39,6 +39,19 @@ export function isSharedPageRequest(request: PageRequest): boolean {
   return !SESSION_COOKIE.test(headers.get("cookie") ?? "");
 }
 
+/** Pages anyone may open whatever PUBLIC_READ says (signing in, the refusal page); API routes answer for themselves. */
+const OPEN_PATHS = ["/signin", "/403", "/api/", "/icon.svg"] as const;
+
+/**
+ * A page load by someone without a session cookie while anonymous reading is off: answered with a redirect to
+ * sign-in before anything renders, rather than a streamed shell that redirects in the browser.
+ */
+export function needsSignInFirst(request: PageRequest, publicRead: boolean): boolean {
+  if (publicRead || (request.method !== "GET" && request.method !== "HEAD")) return false;
+  if (OPEN_PATHS.some((path) => request.pathname === path || (path.endsWith("/") && request.pathname.startsWith(path)))) return false;
+  return !SESSION_COOKIE.test(request.headers.get("cookie") ?? "");
+}
+
 /** The nonce in a Content-Security-Policy's script-src, or null. */
 export function nonceInPolicy(policy: string | null): string | null {
   const match = /'nonce-([A-Za-z0-9+/=_-]+)'/.exec(policy ?? "");

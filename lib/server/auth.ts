@@ -8,7 +8,10 @@ import { z } from "zod";
 import { database } from "./db";
 import { serverEnv } from "./env";
 import { clientAddress, delayBeforeAnswerMs, recordFailure, recordSuccess, retryAfterSeconds } from "./sign-in-throttle";
-import { endSessions, verifyCredentials } from "./users";
+import { endSessions, findUserById, verifyCredentials } from "./users";
+
+/** Thrown for a session ended server-side: next-auth then answers `{}` and clears the cookie. */
+class SessionEnded extends Error {}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -65,17 +68,28 @@ export function authOptions(): NextAuthOptions {
         }
         return token;
       },
-      session({ session, token }) {
+      // /api/auth/session (and getServerSession) describe only sessions still valid in the database: a sign-out
+      // elsewhere, a password or a role change ends them everywhere, as session.ts does for pages.
+      async session({ session, token }) {
         if (token.userId && token.role) {
+          const user = await findUserById(database(), token.userId);
+          if (!user || user.sessionVersion !== (token.sessionVersion ?? 0)) throw new SessionEnded();
           session.user = {
             id: token.userId,
             email: token.email ?? "",
             name: token.name ?? null,
-            role: token.role,
-            sessionVersion: token.sessionVersion ?? 0,
+            role: user.role,
+            sessionVersion: user.sessionVersion,
           };
         }
         return session;
+      },
+    },
+    logger: {
+      // An ended session is an expected answer, not an error worth a log line.
+      error(code, metadata) {
+        if (metadata instanceof SessionEnded) return;
+        console.error(`[next-auth][error][${code}]`, metadata);
       },
     },
   };

@@ -209,7 +209,8 @@ async function appendJudgeItems(
       evaluationId: input.evaluationId,
     };
     job = await tx.job.create({
-      data: { kind: JUDGE_JOB_KIND, params: JSON.stringify(params), createdBy: input.createdBy, runId: input.runId, endpointId: input.judge.id, status: "queued" },
+      // Owned by whoever started the evaluation, so they (and admins) see and steer it (job-access.ts).
+      data: { kind: JUDGE_JOB_KIND, params: JSON.stringify(params), createdBy: input.createdBy ?? (await tx.evaluation.findUnique({ where: { id: input.evaluationId }, select: { createdBy: true } }))?.createdBy ?? null, runId: input.runId, endpointId: input.judge.id, status: "queued" },
       select: { id: true, status: true },
     });
   }
