@@ -2,8 +2,10 @@
 // with the official issue codes and the official tag, JSON and selection rules.
 // Pure: validateOfficial never throws; an empty list means the attempt is accepted.
 
+import { agenticReferenceIds } from "@/lib/workflow/inline-references";
 import { parsePyJson } from "@/lib/workflow/json-text";
 import { compareCodePoints, isJsonObject, pyRepr, pyStrip, type JsonValue } from "@/lib/workflow/python-values";
+import { firstTaggedSection } from "@/lib/workflow/tagged-section";
 import { declaredSelection, firstWorkflowBody } from "./autofix";
 
 export const VALIDATION_CODES = [
@@ -34,9 +36,6 @@ export interface ValidationIssue {
   message: string;
 }
 
-const DESIGN_PRINCIPLE = /<design_principle>([\s\S]*?)<\/design_principle>/i;
-const NODE_SELECTION = /<node_selection>([\s\S]*?)<\/node_selection>/i;
-const INLINE_REFERENCE = /\{\{#'?([^'.#}]+)'?\..*?#\}\}/g;
 
 const field = (node: JsonValue, key: string): JsonValue | undefined => (isJsonObject(node) ? node[key] : undefined);
 const idText = (value: JsonValue | undefined): string => (value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value));
@@ -65,7 +64,7 @@ function forwardReferences(nodes: readonly JsonValue[], ids: ReadonlySet<string>
       } else if (isJsonObject(value)) {
         for (const key of Object.keys(value)) if (key !== skip) visit(value[key], null);
       } else if (typeof value === "string") {
-        for (const match of value.matchAll(INLINE_REFERENCE)) if (ids.has(match[1] as string) && match[1] !== id) refs.add(match[1] as string);
+        for (const target of agenticReferenceIds(value)) if (ids.has(target) && target !== id) refs.add(target);
       }
     };
     visit(field(node, "param"), field(node, "type") === "iteration" ? "output_selector" : null);
@@ -83,8 +82,8 @@ function forwardReferences(nodes: readonly JsonValue[], ids: ReadonlySet<string>
 export function validateOfficial(text: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const add = (code: ValidationCode, message: string) => issues.push({ code, message });
-  const design = DESIGN_PRINCIPLE.exec(text);
-  if (!design || pyStrip(design[1] as string) === "") add("MISSING_DESIGN_PRINCIPLE", "No <design_principle> section found.");
+  const design = firstTaggedSection(text, "design_principle");
+  if (!design || pyStrip(design.body) === "") add("MISSING_DESIGN_PRINCIPLE", "No <design_principle> section found.");
   const body = firstWorkflowBody(text);
   if (!body) {
     add("MISSING_JSON", "No valid JSON object found between <workflow> tags.");
@@ -123,9 +122,9 @@ export function validateOfficial(text: string): ValidationIssue[] {
   }
   if (badEdges.length > 0) add("INVALID_EDGES", `Edges reference non-existent node IDs: ${badEdges.join(", ")}`);
   const actual = new Set(types.filter((type): type is string => typeof type === "string" && type !== "").map((type) => type.toLowerCase()));
-  const selection = NODE_SELECTION.exec(text);
+  const selection = firstTaggedSection(text, "node_selection");
   if (selection) {
-    const declared = declaredSelection(selection[1] as string);
+    const declared = declaredSelection(selection.body);
     const missing = [...actual].filter((type) => !declared.has(type));
     const extra = [...declared].filter((type) => !actual.has(type));
     if (missing.length > 0) add("NODE_SELECTION_MISMATCH", `<node_selection> is missing these types that appear in the workflow: ${pyList(missing)}`);

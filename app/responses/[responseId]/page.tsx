@@ -19,6 +19,7 @@ import { loadResponseWithView } from "@/lib/server/data/response-view";
 import { blindPendingResponseIds } from "@/lib/server/data/review";
 import { checkAccess, requirePagePermission } from "@/lib/server/session";
 import { clipNullable, clipResponseView, PAGE_TEXT_LIMIT, type ClippedFields, type DownloadableField } from "@/lib/viewer/page-text";
+import { MAX_DRAWN_NODES } from "@/lib/viewer/model";
 import type { ResponseView } from "@/lib/viewer/response-view";
 import { textMarksFor } from "@/lib/viewer/text-marks";
 import { difyAppName } from "@/lib/workflow/dify-dsl";
@@ -225,6 +226,8 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
             initialNode={initialNode}
             label={isRepaired ? "Repaired workflow graph" : "Workflow graph"}
           />
+        ) : view.original.tooLargeToDraw || view.repaired.tooLargeToDraw ? (
+          <EmptyState title="Too large to draw">The workflow has more than {MAX_DRAWN_NODES} nodes, more than a drawing can show; its diagnostics are listed below.</EmptyState>
         ) : view.parses ? (
           <EmptyState title="Nothing to draw">The workflow JSON parses but has no nodes to draw (see the diagnostics below).</EmptyState>
         ) : null}
