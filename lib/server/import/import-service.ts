@@ -4,6 +4,7 @@ import "server-only";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseCheckPassFile, parseCheckResolveFile, parseQueryFile } from "@/lib/benchmark/dataset";
+import { DEFAULT_MAX_FIELD_CHARS, oversizedFields } from "@/lib/benchmark/field-limits";
 import { issue, type BenchmarkIssue } from "@/lib/benchmark/issues";
 import { parseGenerationFile, parseRunFile } from "@/lib/benchmark/runs";
 import type { BenchmarkPlan, RunPlan } from "@/lib/import/plan-types";
@@ -54,31 +55,7 @@ export interface ImportLimits {
   maxFieldChars?: number;
 }
 
-/** 256 KiB of characters: four times the longest field in the published runs (about 123,000 characters). */
-export const DEFAULT_MAX_FIELD_CHARS = 256 * 1024;
-
-/**
- * Fields of a run file longer than the cap, each named by record and field. A field over the cap rejects the import
- * (nothing is stored truncated): a page or a score built from a cut text would silently differ from the run.
- */
-export function oversizedFields(fileName: string, data: unknown, maxChars: number): BenchmarkIssue[] {
-  const found: BenchmarkIssue[] = [];
-  const visit = (value: unknown, record: number, field: string) => {
-    if (found.length >= 20) return;
-    if (typeof value === "string") {
-      if (value.length > maxChars) {
-        found.push(issue(fileName, `record ${record}`, field, `${value.length} characters, over the limit of ${maxChars} per field (IMPORT_MAX_FIELD_KB)`));
-      }
-    } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit(item, record, `${field}[${index}]`));
-    } else if (typeof value === "object" && value !== null) {
-      for (const [key, item] of Object.entries(value)) visit(item, record, field ? `${field}.${key}` : key);
-    }
-  };
-  if (Array.isArray(data)) data.forEach((record, index) => visit(record, index, ""));
-  else visit(data, 0, "");
-  return found;
-}
+export { DEFAULT_MAX_FIELD_CHARS, oversizedFields } from "@/lib/benchmark/field-limits";
 
 export type ImportPhase = "reading" | "validating" | "scoring" | "done";
 
@@ -159,6 +136,11 @@ function sourceFromUploads(name: string, files: ImportFile[]): { source: Benchma
       continue;
     }
     const label = `dataset/${fileName}`;
+    const tooDeep = oversizedFields(label, json.value, Number.POSITIVE_INFINITY);
+    if (tooDeep.length) {
+      issues.push(...tooDeep);
+      continue;
+    }
     const result =
       key === "queries" ? parseQueryFile(label, json.value) : key === "checkPass" ? parseCheckPassFile(label, json.value) : parseCheckResolveFile(label, json.value);
     if (!result.ok) issues.push(...result.issues);
