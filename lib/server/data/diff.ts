@@ -2,8 +2,11 @@ import "server-only";
 // The diff pages' data: two stored responses with their turns and stored verdicts, found by run + task + round (a
 // turn diff: round n−1 and n), by turn + two runs (a model diff) or by two response ids; and the runs, tasks and turns
 // the pickers offer. Every function checks the actor's "read" permission before its queries. Unknown ids give null.
+import { comparisonInputOf, type Comparison } from "@/lib/diff-view/comparison";
+import { analyse } from "../analysis/pool";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
+import { derivedOnceAsync } from "./derived-cache";
 import { readTurnVariables } from "./json-columns";
 import type { SessionUser } from "../session";
 
@@ -284,4 +287,16 @@ export async function getResponsePair(db: Database, actor: SessionUser | null, a
   const [first, second] = await Promise.all([loadResponse(db, { id: a }), loadResponse(db, { id: b })]);
   if (!first || !second) return null;
   return { a: toDiffResponse(first), b: toDiffResponse(second) };
+}
+
+/**
+ * The comparison of two stored responses (both re-scored, diffed, laid out), derived once on an analysis worker within
+ * its time budget. Callers check the actor may read both.
+ */
+export function comparisonOf(before: DiffResponse, after: DiffResponse): Promise<Comparison> {
+  return derivedOnceAsync(`comparison|${before.id}|${after.id}`, async () => {
+    const outcome = await analyse({ kind: "comparison", input: { before: comparisonInputOf(before), after: comparisonInputOf(after) } });
+    if (!outcome.ok) throw new Error(outcome.reason === "budget" ? "Comparing these responses took longer than its time budget." : `The comparison failed: ${outcome.message}`);
+    return outcome.value;
+  });
 }
