@@ -7,13 +7,38 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { database } from "./db";
 import { serverEnv } from "./env";
-import { clientAddress, delayBeforeAnswerMs, recordFailure, recordSuccess, retryAfterSeconds } from "./sign-in-throttle";
+import { clientAddress, reserveSignInAttempt, type Reservation } from "./sign-in-throttle";
 import { endSessions, findUserById, verifyCredentials } from "./users";
 
 /** Thrown for a session ended server-side: next-auth then answers `{}` and clears the cookie. */
 class SessionEnded extends Error {}
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The header on which the sign-in route hands its reservation to authorize() (a random token, this process only). */
+export const RESERVATION_HEADER = "x-studio-sign-in-reservation";
+const shared = globalThis as unknown as { c2wSignInReservations?: Map<string, Reservation & { ok: true }> };
+const reservations = (shared.c2wSignInReservations ??= new Map());
+
+/** Keeps a reservation the route made for authorize() to use; returns its token. */
+export function handOverReservation(reservation: Reservation & { ok: true }): string {
+  const token = crypto.randomUUID();
+  reservations.set(token, reservation);
+  return token;
+}
+
+/** Takes back a reservation authorize() did not use (it then counts as a failed attempt). */
+export async function settleUnused(token: string): Promise<void> {
+  const reservation = reservations.get(token);
+  reservations.delete(token);
+  await reservation?.settle(false);
+}
+
+function takeReservation(headers: unknown): (Reservation & { ok: true }) | undefined {
+  const token = (headers as Record<string, unknown> | undefined)?.[RESERVATION_HEADER];
+  if (typeof token !== "string") return undefined;
+  const reservation = reservations.get(token);
+  reservations.delete(token);
+  return reservation;
+}
 
 const credentialsSchema = z.object({
   email: z.string().trim().min(1).max(320),
@@ -38,17 +63,15 @@ export function authOptions(): NextAuthOptions {
           const parsed = credentialsSchema.safeParse(credentials);
           if (!parsed.success) return null;
           const { email, password } = parsed.data;
-          const address = clientAddress(req?.headers);
-          // The route answers 429 first; this keeps the rule when authorize is reached some other way.
-          if (retryAfterSeconds(email, address) > 0) return null;
-          const delay = delayBeforeAnswerMs(email, address);
-          if (delay > 0) await sleep(delay);
-          const user = await verifyCredentials(database(), email, password);
-          if (!user) {
-            recordFailure(email, address);
-            return null;
+          // The route reserved the attempt (and answered 429 when it could not); reached some other way, reserve here.
+          const reservation = takeReservation(req?.headers) ?? (await reserveSignInAttempt(database(), email, clientAddress(req?.headers)));
+          if (!reservation.ok) return null;
+          let user: Awaited<ReturnType<typeof verifyCredentials>> = null;
+          try {
+            user = await verifyCredentials(database(), email, password);
+          } finally {
+            await reservation.settle(user !== null);
           }
-          recordSuccess(email);
           return user;
         },
       }),
