@@ -59,6 +59,6 @@ export function installClientAddressStamp(trustedProxies: string | undefined): v
       if (address) request.headers["x-forwarded-for"] = address;
       else delete request.headers["x-forwarded-for"];
     }
-    return emit.call(this, event, ...args);
+    return emit.apply(this, [event, ...args] as unknown as Parameters<typeof emit>);
   } as typeof emit;
 }

@@ -7,6 +7,7 @@ import { analyse } from "../analysis/pool";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import { derivedOnceAsync } from "./derived-cache";
+import { blindVisibility } from "./review/blind-visibility";
 import { readTurnVariables } from "./json-columns";
 import type { SessionUser } from "../session";
 
@@ -172,14 +173,14 @@ export async function getTurnDiffSource(
     const response = await loadResponse(db, { runId_turnId: { runId: run.id, turnId: turn.id } });
     return response ? toDiffResponse(response) : null;
   };
-  const [before, after] = await Promise.all([load(round !== null && round > 1 ? round - 1 : null), load(round)]);
+  const [before, after] = await withoutBlindVerdicts(db, actor, await Promise.all([load(round !== null && round > 1 ? round - 1 : null), load(round)]));
   return {
     run,
     tasks: options,
     task: { ...task, instructions: turns.map(({ round: r, instruction }) => ({ round: r, instruction })) },
     round,
-    before,
-    after,
+    before: before ?? null,
+    after: after ?? null,
   };
 }
 
@@ -268,7 +269,9 @@ export async function getModelDiffSource(
     const { id, label, origin, model, benchmark: runBenchmark } = run;
     return { run: { id, label, origin, model, benchmark: runBenchmark }, response: response ? toDiffResponse(response) : null };
   };
-  const [a, b] = await Promise.all([side(pickA), side(pickB)]);
+  const sides = await Promise.all([side(pickA), side(pickB)]);
+  const shown = await withoutBlindVerdicts(db, actor, sides.map((entry) => entry?.response));
+  const [a = null, b = null] = sides.map((entry, index) => (entry ? { ...entry, response: shown[index] ?? null } : null));
   return {
     benchmark,
     turn: { id: turn.id, key: turn.key, task: turn.task.name, round: turn.round, instruction: turn.instruction, roundCount: turn.task.roundCount, earlier },
@@ -286,7 +289,8 @@ export async function getResponsePair(db: Database, actor: SessionUser | null, a
   assertAllowed(actor, "read");
   const [first, second] = await Promise.all([loadResponse(db, { id: a }), loadResponse(db, { id: b })]);
   if (!first || !second) return null;
-  return { a: toDiffResponse(first), b: toDiffResponse(second) };
+  const [shownA, shownB] = await withoutBlindVerdicts(db, actor, [toDiffResponse(first), toDiffResponse(second)]);
+  return { a: shownA!, b: shownB! };
 }
 
 /**
@@ -299,4 +303,12 @@ export function comparisonOf(before: DiffResponse, after: DiffResponse): Promise
     if (!outcome.ok) throw new Error(outcome.reason === "budget" ? "Comparing these responses took longer than its time budget." : `The comparison failed: ${outcome.message}`);
     return outcome.value;
   });
+}
+
+/** Blind review: a response under review by this reader keeps its texts but shows no stored verdict or test result. */
+async function withoutBlindVerdicts<T extends DiffResponse | null | undefined>(db: Database, actor: SessionUser | null, responses: T[]): Promise<T[]> {
+  const ids = responses.flatMap((response) => (response ? [response.id] : []));
+  const blind = await blindVisibility(db, actor, { responseIds: ids });
+  if (!blind.hidesAnything) return responses;
+  return responses.map((response) => (response && blind.verdictHidden(response.id) ? ({ ...response, recorded: null, cases: [] } as T) : response));
 }

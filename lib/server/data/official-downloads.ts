@@ -5,6 +5,7 @@ import "server-only";
 import { answerFromFields, passRecord, reachedJudge, responseFile, sortPassRecords, type PassRecord, type ResponseItem } from "@/lib/benchmark/official-files";
 import { RECORDED_JUDGE_ID, RULE_JUDGE_ID } from "@/lib/import/plan";
 import { assertAllowed } from "../authz";
+import { blindVisibility } from "./review/blind-visibility";
 import type { Database } from "../db";
 import { evaluationLlmJudgeOfRun, passStageVerdicts } from "../evaluations/pass-stage-verdicts";
 import type { SessionUser } from "../session";
@@ -60,7 +61,9 @@ export async function getRunPassRecords(db: Database, actor: SessionUser | null,
     },
   });
   const verdicts = await passStageVerdicts(db, await evaluationLlmJudgeOfRun(db, runId), responses);
-  const records = responses.map((response) => {
+  // Blind review: records under review by this reader are left out; reasons pending review are not given anonymously.
+  const blind = await blindVisibility(db, actor, { runIds: [runId] });
+  const records = responses.filter((response) => !blind.verdictHidden(response.id)).map((response) => {
     const { valid, failStep } = verdicts.get(response.id) ?? { valid: false, failStep: "step_1_1" };
     const judged = reachedJudge(valid ? null : (failStep ?? "step_1_1"));
     return passRecord({
@@ -72,7 +75,7 @@ export async function getRunPassRecords(db: Database, actor: SessionUser | null,
       valid,
       failStep,
       judged,
-      reason: judged ? judgeReason(response.judgeVerdicts) : null,
+      reason: judged && !blind.reasonHidden(response.id) ? judgeReason(response.judgeVerdicts) : null,
     });
   });
   return { fileName: `pass_eval_${baseName(run)}.json`, data: sortPassRecords(records) };
