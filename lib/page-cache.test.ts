@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCacheablePath, isSharedPageRequest, needsSignInFirst, nonceInPolicy, splitOnNonce } from "./page-cache";
+import { isCacheablePath, isSharedPageRequest, needsSignInFirst, nonceInPolicy, sharedPageKey, sharedRequestKind, splitOnNonce } from "./page-cache";
 
 const DOCUMENT_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
@@ -77,5 +77,19 @@ describe("pages that need a sign-in first (PUBLIC_READ=false)", () => {
     expect(needsSignInFirst(request("/runs/r1", { cookie: "next-auth.session-token=junk" }), false)).toBe(false);
     expect(needsSignInFirst(request("/runs/r1"), true)).toBe(false);
     expect(needsSignInFirst(request("/runs/r1", {}, "POST"), false)).toBe(false);
+  });
+});
+
+describe("RSC payloads of public pages", () => {
+  it("shares a client-side navigation's payload, keyed by the router's state, and never a signed-in reader's", () => {
+    const navigation = { rsc: "1", "next-router-state-tree": "%5B%22%22%5D", accept: "*/*" };
+    expect(sharedRequestKind(request("/tasks/A", navigation))).toBe("rsc");
+    expect(sharedRequestKind(request("/tasks/A"))).toBe("document");
+    expect(sharedRequestKind(request("/tasks/A", { ...navigation, cookie: "next-auth.session-token=x" }))).toBeNull();
+    expect(sharedRequestKind(request("/review", navigation))).toBeNull();
+    const headers = new Headers(navigation);
+    const other = new Headers({ ...navigation, "next-router-state-tree": "%5B%22x%22%5D" });
+    expect(sharedPageKey("rsc", "h|http", "/tasks/A?_rsc=1", headers)).not.toBe(sharedPageKey("rsc", "h|http", "/tasks/A?_rsc=1", other));
+    expect(sharedPageKey("rsc", "h|http", "/tasks/A", headers)).not.toBe(sharedPageKey("document", "h|http", "/tasks/A", headers));
   });
 });
