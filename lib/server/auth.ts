@@ -2,6 +2,7 @@ import "server-only";
 // next-auth (v4) configuration: email + password credentials, JWT sessions carrying the user id.
 // The role is re-read from the database on every request (session.ts), and a session whose version is older than the
 // user's (after sign-out, a password or a role change) is refused there.
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
@@ -13,30 +14,26 @@ import { endSessions, findUserById, verifyCredentials } from "./users";
 /** Thrown for a session ended server-side: next-auth then answers `{}` and clears the cookie. */
 class SessionEnded extends Error {}
 
-/** The header on which the sign-in route hands its reservation to authorize() (a random token, this process only). */
-export const RESERVATION_HEADER = "x-studio-sign-in-reservation";
-const shared = globalThis as unknown as { c2wSignInReservations?: Map<string, Reservation & { ok: true }> };
-const reservations = (shared.c2wSignInReservations ??= new Map());
+/** The sign-in route's reservation, for the authorize() call that runs inside it (next-auth's own request handling). */
+const routeReservation = new AsyncLocalStorage<{ reservation: (Reservation & { ok: true }) | null }>();
 
-/** Keeps a reservation the route made for authorize() to use; returns its token. */
-export function handOverReservation(reservation: Reservation & { ok: true }): string {
-  const token = crypto.randomUUID();
-  reservations.set(token, reservation);
-  return token;
+/**
+ * Runs next-auth's handling of a credentials sign-in with the attempt the route already reserved: authorize() checks
+ * the password under that reservation instead of reserving again. Unused, it counts as a failed attempt.
+ */
+export async function withReservedAttempt<T>(reservation: Reservation & { ok: true }, handle: () => Promise<T>): Promise<T> {
+  const slot = { reservation: reservation as (Reservation & { ok: true }) | null };
+  try {
+    return await routeReservation.run(slot, handle);
+  } finally {
+    await slot.reservation?.settle(false);
+  }
 }
 
-/** Takes back a reservation authorize() did not use (it then counts as a failed attempt). */
-export async function settleUnused(token: string): Promise<void> {
-  const reservation = reservations.get(token);
-  reservations.delete(token);
-  await reservation?.settle(false);
-}
-
-function takeReservation(headers: unknown): (Reservation & { ok: true }) | undefined {
-  const token = (headers as Record<string, unknown> | undefined)?.[RESERVATION_HEADER];
-  if (typeof token !== "string") return undefined;
-  const reservation = reservations.get(token);
-  reservations.delete(token);
+function takeReservation(): (Reservation & { ok: true }) | undefined {
+  const slot = routeReservation.getStore();
+  const reservation = slot?.reservation ?? undefined;
+  if (slot) slot.reservation = null;
   return reservation;
 }
 
@@ -64,7 +61,7 @@ export function authOptions(): NextAuthOptions {
           if (!parsed.success) return null;
           const { email, password } = parsed.data;
           // The route reserved the attempt (and answered 429 when it could not); reached some other way, reserve here.
-          const reservation = takeReservation(req?.headers) ?? (await reserveSignInAttempt(database(), email, clientAddress(req?.headers)));
+          const reservation = takeReservation() ?? (await reserveSignInAttempt(database(), email, clientAddress(req?.headers)));
           if (!reservation.ok) return null;
           let user: Awaited<ReturnType<typeof verifyCredentials>> = null;
           try {

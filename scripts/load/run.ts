@@ -43,7 +43,7 @@ interface Target {
  * The router's state a client-side navigation sends from the leaderboard (its root segment): what a click on a link
  * there asks for. Next.js answers with the RSC payload of the target page.
  */
-const NAVIGATION_STATE_TREE = encodeURIComponent(JSON.stringify(["", { children: ["__PAGE__", {}] }, null, null, true]));
+const NAVIGATION_STATE_TREE = encodeURIComponent(JSON.stringify(["", { children: ["__PAGE__", {}] }]));
 const NAVIGATION_HEADERS = { rsc: "1", "next-router-state-tree": NAVIGATION_STATE_TREE, accept: "*/*" };
 
 /** A navigation's URL: Next.js names the right `_rsc` value for these headers by redirecting to it. */

@@ -1,6 +1,6 @@
 import NextAuth from "next-auth";
-import { NextRequest, NextResponse } from "next/server";
-import { authOptions, handOverReservation, RESERVATION_HEADER, settleUnused } from "@/lib/server/auth";
+import { NextResponse } from "next/server";
+import { authOptions, withReservedAttempt } from "@/lib/server/auth";
 import { database } from "@/lib/server/db";
 import { clientAddress, reserveSignInAttempt } from "@/lib/server/sign-in-throttle";
 
@@ -26,14 +26,7 @@ async function post(request: Request, context: RouteContext) {
       { status: 429, headers: { "Retry-After": String(wait) } },
     );
   }
-  const token = handOverReservation(reservation);
-  const headers = new Headers(request.headers);
-  headers.set(RESERVATION_HEADER, token);
-  try {
-    return await handler(new NextRequest(request.url, { method: "POST", headers, body: await request.arrayBuffer() }), context);
-  } finally {
-    await settleUnused(token);
-  }
+  return withReservedAttempt(reservation, () => handler(request, context));
 }
 
 export { handler as GET, post as POST };
