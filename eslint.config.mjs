@@ -2,6 +2,24 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
+const PURE_CORE_PATTERNS = [
+  { group: ["react", "react-dom", "next", "next/*", "@prisma/*", "*generated/prisma*"], message: "lib/ is the pure core; move this to lib/server or components." },
+  { group: ["node:*", "fs", "path", "child_process"], message: "lib/ is the pure core; do I/O in lib/server or scripts." },
+  { group: ["server-only"], message: "Only lib/server modules are server-only." },
+];
+// What a model is sent may depend only on the instructions, the prompts, the skill and its own answers: generation
+// code has no way to the benchmark's check files (check_pass_stage.json, check_resolve_stage.json) or what is built
+// from them.
+const HIDDEN_DATA_PATTERNS = [
+  {
+    group: ["@/lib/benchmark/turn", "@/lib/workflow/score", "@/lib/workflow/official-verdict", "@/lib/workflow/rule-judge", "**/import/benchmark-source", "**/benchmark/turn"],
+    message: "Generation must not see the hidden check data; use lib/workflow/diagnose (instruction-only diagnostics).",
+  },
+];
+const HIDDEN_DATA_PATHS = [
+  { name: "@/lib/server/benchmark-files", importNames: ["readBenchmarkDir"], message: "Generation reads readGenerationInputs (instructions and prompts only)." },
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
@@ -15,17 +33,18 @@ export default defineConfig([
     files: ["lib/**/*.ts"],
     ignores: ["lib/server/**", "lib/**/*.test.ts"],
     rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            { group: ["react", "react-dom", "next", "next/*", "@prisma/*", "*generated/prisma*"], message: "lib/ is the pure core; move this to lib/server or components." },
-            { group: ["node:*", "fs", "path", "child_process"], message: "lib/ is the pure core; do I/O in lib/server or scripts." },
-            { group: ["server-only"], message: "Only lib/server modules are server-only." },
-          ],
-        },
-      ],
+      "no-restricted-imports": ["error", { patterns: PURE_CORE_PATTERNS }],
     },
+  },
+  {
+    files: ["lib/generation/**/*.ts"],
+    ignores: ["lib/**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...PURE_CORE_PATTERNS, ...HIDDEN_DATA_PATTERNS] }] },
+  },
+  {
+    files: ["lib/server/generation/**/*.ts", "scripts/generate.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: HIDDEN_DATA_PATTERNS, paths: HIDDEN_DATA_PATHS }] },
   },
   globalIgnores([".next/**", "out/**", "build/**", "next-env.d.ts", "generated/**", "data/**", "test-results/**", "playwright-report/**", "node_modules/**"]),
 ]);

@@ -27,7 +27,10 @@ test.describe("evaluating a model endpoint from the UI", () => {
     const benchmark = await form.locator("select[name=benchmarkId] option", { hasText: /^chat2workflow \(/ }).getAttribute("value");
     await form.getByLabel("Benchmark").selectOption(benchmark ?? "");
     await form.getByLabel("Model endpoint").selectOption({ label: `${STUB_ENDPOINT} (loopback-stub/fixed-workflow)` });
-    await form.getByRole("radio", { name: /^Agentic/ }).check();
+    await form.getByRole("radio", { name: /^Agentic, no agent framework \(ours\)/ }).check();
+    // The New evaluation page says what each mode sends, and that feedback never uses the hidden check data.
+    await expect(form.getByRole("radio", { name: /^Agentic with opencode \(official\)/ })).toBeVisible();
+    await expect(form.getByText(/Never the hidden check data/)).toBeVisible();
     await form.getByRole("radio", { name: /^Rule judge/ }).check();
     await form.getByLabel("Number of runs").fill("1");
     await form.getByRole("button", { name: "Start the evaluation" }).click();
@@ -81,7 +84,7 @@ test.describe("evaluating a model endpoint from the UI", () => {
     // The list shows it with its mode and status.
     await page.goto("/evaluations");
     const listed = page.getByTestId("evaluation-row").first();
-    await expect(listed).toContainText("agentic");
+    await expect(listed).toContainText("Agentic, no agent framework (ours)");
     await expect(listed).toContainText("succeeded");
 
     // The same model in error-feedback mode, then the paired comparison of its two runs.
@@ -97,8 +100,8 @@ test.describe("evaluating a model endpoint from the UI", () => {
     await page.getByRole("link", { name: "Compare with another run" }).click();
     await expect(page).toHaveURL(/\/compare\?/);
     // A is the feedback run the link names; B defaults to the model's other run, the agentic one.
-    await expect(page.getByLabel("Run of A").locator("option:checked")).toHaveText(/feedback run 1/);
-    await expect(page.getByLabel("Run of B").locator("option:checked")).toHaveText(/agentic run 1/);
+    await expect(page.getByLabel("Run of A").locator("option:checked")).toHaveText(/Error feedback \(ours\) run 1/);
+    await expect(page.getByLabel("Run of B").locator("option:checked")).toHaveText(/Agentic, no agent framework \(ours\) run 1/);
     await expect(page.getByTestId("compare-pass")).toBeVisible();
     const paired = page.getByTestId("paired-turns");
     await expect(paired.locator("summary")).toHaveText("Every shared turn (79): pass in A and in B");

@@ -10,12 +10,12 @@ import { database } from "@/lib/server/db";
 import { evaluationCosts } from "@/lib/server/data/evaluations";
 import { listEvaluations } from "@/lib/server/evaluations/list-evaluations";
 import { requirePagePermission } from "@/lib/server/session";
+import { modeLabel } from "@/lib/generation/modes";
 
 export const metadata: Metadata = { title: "Evaluations" };
 export const dynamic = "force-dynamic";
 
 const STATUS_TONES: Record<string, BadgeTone> = { running: "info", succeeded: "good", failed: "bad", cancelled: "neutral" };
-const MODE_LABELS: Record<string, string> = { "zero-shot": "zero-shot", agentic: "agentic", feedback: "error feedback" };
 
 export default async function EvaluationsPage() {
   const user = await requirePagePermission("read", "/evaluations");
@@ -67,7 +67,7 @@ export default async function EvaluationsPage() {
                     </Link>
                     {evaluation.endpoint ? <span className="block text-xs text-slate-500">endpoint {evaluation.endpoint.label}</span> : null}
                   </td>
-                  <td className={tableStyles.td}>{MODE_LABELS[evaluation.mode] ?? evaluation.mode}</td>
+                  <td className={tableStyles.td}>{modeLabel(evaluation.mode)}</td>
                   <td className={tableStyles.td}>{evaluation.benchmark.name}</td>
                   <td className={tableStyles.tdNumber}>{evaluation.runCount}</td>
                   <td className={`${tableStyles.td} text-xs text-slate-500`}>{formatDateTime(evaluation.createdAt)}</td>

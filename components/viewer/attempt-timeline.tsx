@@ -1,11 +1,12 @@
 "use client";
-// The attempts of a generated turn, one tab per attempt in order: outcome, latency, the static checks' issues, our
-// located diagnostics (linked to their reference entry), each repair's own diff and the raw answer against the
-// repaired candidate. Everything the model wrote is rendered as text.
+// The attempts of a generated turn, one tab per attempt in order: outcome, latency, the opencode run behind it
+// (agentic-opencode: steps, the chosen step, exit code, duration, stderr), the static checks' issues, our located
+// diagnostics (linked to their reference entry), each repair's own diff and the raw answer against the repaired
+// candidate. Everything the model wrote is rendered as text.
 import { TextDiffView } from "@/components/diff/text-diff-view";
 import { Badge } from "@/components/ui/badge";
 import { Tabs, type TabItem } from "@/components/ui/tabs";
-import { outcomeTone, type TimelineAttempt } from "@/lib/generation/attempt-timeline";
+import { outcomeTone, type TimelineAgentRun, type TimelineAttempt } from "@/lib/generation/attempt-timeline";
 import { diagnosticReferenceHref } from "./diagnostic-list";
 
 const REPAIR_LABELS: Readonly<Record<string, string>> = {
@@ -22,6 +23,35 @@ function formatMs(ms: number | null): string {
 
 const pre = "max-h-80 overflow-auto whitespace-pre-wrap rounded-md border border-slate-200 bg-slate-50 p-2 font-mono text-xs [overflow-wrap:anywhere] dark:border-slate-700 dark:bg-slate-800/60";
 
+function AgentRun({ run, index }: { run: TimelineAgentRun; index: number }) {
+  const exit = run.timedOut ? "killed at the wall clock ([TIMEOUT])" : run.exitCode === null ? "no exit code" : `exit code ${run.exitCode}`;
+  return (
+    <section aria-label={`opencode run of attempt ${index}`} className="space-y-2" data-testid={`agent-run-${index}`}>
+      <h4 className="font-medium">opencode run</h4>
+      <p>
+        {run.agent} · {exit} · {formatMs(run.durationMs)} · {run.steps.length} step{run.steps.length === 1 ? "" : "s"} ·{" "}
+        {run.chosenStep === null ? "no step: the whole output stood in" : `step ${run.chosenStep + 1} kept${run.hasTags ? "" : " (without workflow tags)"}`}
+        {run.sessionId ? <span className="text-slate-500"> · session {run.sessionId}</span> : null}
+      </p>
+      {run.steps.map((step, i) => (
+        <details key={i}>
+          <summary className="cursor-pointer">
+            Step {i + 1}
+            {i === run.chosenStep ? " (kept, the official selection)" : ""}
+          </summary>
+          <pre className={pre}>{step}</pre>
+        </details>
+      ))}
+      {run.stderrTail ? (
+        <details>
+          <summary className="cursor-pointer">stderr of opencode (last lines)</summary>
+          <pre className={pre}>{run.stderrTail}</pre>
+        </details>
+      ) : null}
+    </section>
+  );
+}
+
 function AttemptPanel({ attempt }: { attempt: TimelineAttempt }) {
   return (
     <div className="space-y-4 text-sm" data-testid={`attempt-${attempt.index}`}>
@@ -34,8 +64,9 @@ function AttemptPanel({ attempt }: { attempt: TimelineAttempt }) {
         </span>
       </p>
       {attempt.unreadable.length > 0 ? (
-        <p className="text-amber-800 dark:text-amber-300">Stored {attempt.unreadable.join(", ")} could not be read (not a JSON list).</p>
+        <p className="text-amber-800 dark:text-amber-300">Stored {attempt.unreadable.join(", ")} could not be read (not the JSON it should be).</p>
       ) : null}
+      {attempt.agentRun ? <AgentRun run={attempt.agentRun} index={attempt.index} /> : null}
 
       <section aria-label={`Static check issues of attempt ${attempt.index}`}>
         <h4 className="font-medium">Static checks</h4>

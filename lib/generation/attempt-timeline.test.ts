@@ -13,6 +13,7 @@ describe("attemptTimeline", () => {
   it("orders attempts by index and diffs the raw answer (after </think>) against the repaired candidate", () => {
     const raw = `<think>plan</think>${answer("\n```json\n" + simple + "\n```\n")}`;
     const repaired = applyOfficialAutofixes(raw.split("</think>").at(-1)!);
+    if (!repaired.ok) throw new Error("the repairs raised");
     expect(repaired.applied.map((fix) => fix.code)).toContain("strip-code-fence");
     const timeline = attemptTimeline([
       row({ index: 2, raw, outcome: "accepted", candidate: repaired.text, repairs: JSON.stringify(repaired.applied), latencyMs: 1200 }),
@@ -47,6 +48,20 @@ describe("attemptTimeline", () => {
     expect(attempt!.repairs).toEqual([]);
     // The candidate equals the raw answer: no diff to show.
     expect(attempt!.diff).toBeNull();
+  });
+
+  it("reads the opencode run behind an attempt, and says so when it cannot", () => {
+    const run = { agent: "opencode-ai 1.3.2", exitCode: 0, durationMs: 4100, timedOut: false, steps: ["thinking", answer(simple)], chosenStep: 1, hasTags: true, sessionId: "ses_1", stderrTail: "" };
+    const [read, broken, none] = attemptTimeline([
+      row({ index: 1, raw: answer(simple), outcome: "accepted", agentRun: JSON.stringify(run) }),
+      row({ index: 2, raw: "x", outcome: "no-tags", agentRun: "[1" }),
+      row({ index: 3, raw: "x", outcome: "no-tags" }),
+    ]);
+    expect(read?.agentRun).toEqual(run);
+    expect(broken?.agentRun).toBeNull();
+    expect(broken?.unreadable).toEqual(["agentRun"]);
+    expect(none?.agentRun).toBeNull();
+    expect(none?.unreadable).toEqual([]);
   });
 
   it("gives each outcome a tone", () => {

@@ -1,9 +1,11 @@
 // The attempt timeline of a generated turn: stored GenerationAttempt rows turned into display data (outcome, latency,
-// issues, diagnostics, each repair's own diff and the diff of the raw answer against the repaired candidate).
+// issues, diagnostics, each repair's own diff, the diff of the raw answer against the repaired candidate, and for
+// agentic-opencode the opencode run behind the attempt: its steps, the chosen step, exit code, duration, stderr).
 // Total: malformed JSON columns become an empty list plus a note, never a throw; texts stay plain text.
 
 import { textDiff } from "@/lib/diff/text-diff";
 import type { TextDiff } from "@/lib/diff/types";
+import type { AgentRunRecord } from "./attempts";
 import { storedAnswer } from "./protocol";
 
 /** A GenerationAttempt row as the database stores it (JSON columns still text). */
@@ -19,7 +21,12 @@ export interface StoredAttempt {
   latencyMs: number | null;
   inputTokens: number | null;
   outputTokens: number | null;
+  /** JSON AgentRunRecord (agentic-opencode), or null. */
+  agentRun?: string | null;
 }
+
+/** The opencode run behind an attempt, as stored (a duration that cannot be read is null). */
+export type TimelineAgentRun = Omit<AgentRunRecord, "durationMs"> & { durationMs: number | null };
 
 export interface TimelineIssue {
   code: string;
@@ -56,7 +63,8 @@ export interface TimelineAttempt {
   latencyMs: number | null;
   inputTokens: number | null;
   outputTokens: number | null;
-  /** Columns that did not hold the JSON list they should (shown, never hidden). */
+  agentRun: TimelineAgentRun | null;
+  /** Columns that did not hold the JSON they should (shown, never hidden). */
   unreadable: string[];
 }
 
@@ -104,6 +112,34 @@ function readList<T>(text: string, column: string, unreadable: string[], read: (
   });
 }
 
+const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
+
+function readAgentRun(text: string | null | undefined, unreadable: string[]): TimelineAgentRun | null {
+  if (text === null || text === undefined) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    unreadable.push("agentRun");
+    return null;
+  }
+  const entry = record(parsed);
+  return {
+    agent: str(entry.agent) ?? "unknown agent",
+    exitCode: num(entry.exitCode),
+    durationMs: num(entry.durationMs),
+    timedOut: entry.timedOut === true,
+    steps: Array.isArray(entry.steps) ? entry.steps.filter((step): step is string => typeof step === "string") : [],
+    chosenStep: num(entry.chosenStep),
+    hasTags: entry.hasTags === true,
+    sessionId: str(entry.sessionId),
+    stderrTail: str(entry.stderrTail) ?? "",
+  };
+}
+
 export function timelineAttempt(row: StoredAttempt): TimelineAttempt {
   const unreadable: string[] = [];
   const repairs = readList(row.repairs, "repairs", unreadable, (entry) => {
@@ -137,6 +173,7 @@ export function timelineAttempt(row: StoredAttempt): TimelineAttempt {
     latencyMs: row.latencyMs,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
+    agentRun: readAgentRun(row.agentRun, unreadable),
     unreadable,
   };
 }

@@ -76,15 +76,16 @@ describe("agentic attempts", () => {
     const turn = await runAgenticTurn({ skill: "S", round: 1, query: "q", prefix: "", feedback: false, complete: script.complete });
     expect(turn).toMatchObject({ ok: false, error: "HTTP 401" });
   });
-  it("in feedback mode tells attempt 2 the previous attempt's issues and located diagnostics", async () => {
+  it("in feedback mode tells attempt 2 the previous attempt's issues and located diagnostics found from the instruction alone", async () => {
     const script = scripted([{ kind: "reply", content: withIssue }, { kind: "reply", content: good }]);
-    const spec = { inputVars: ["query"], outputVars: ["a"], keyNodes: [] };
-    const turn = await runAgenticTurn({ skill: "S", round: 1, query: "q", prefix: "", feedback: true, turn: spec, complete: script.complete });
+    const query = "The user will provide a question (variable q). The workflow needs to output the answer (variable answer).";
+    const turn = await runAgenticTurn({ skill: "S", round: 1, query, prefix: "", feedback: true, complete: script.complete });
     expect(turn.ok && turn.accepted).toBe(true);
     expect(script.messages[0]).not.toContain("previous_attempt_problems");
     expect(script.messages[1]).toContain("START_ID_WRONG");
     const diagnostics = turn.attempts[0]?.diagnostics ?? [];
-    expect(diagnostics.length).toBeGreaterThan(0);
+    expect(diagnostics.map((item) => item.code)).toContain("instruction-variable-unused");
+    expect(script.messages[1]).toContain('The instruction names the variable "answer"');
     for (const item of diagnostics.slice(0, 12)) expect(script.messages[1]).toContain(item.message);
   });
 });

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { applyOfficialAutofixes, officialTopologicalOrder, pyJsonDumps, repairWorkflowJson, reorderWorkflowNodes, stripWorkflowFences, syncNodeSelection } from "./autofix";
+import { applyOfficialAutofixes, pyJsonDumps, repairWorkflowJson, reorderWorkflowNodes, stripWorkflowFences, syncNodeSelection } from "./autofix";
 import type { JsonValue } from "@/lib/workflow/python-values";
-import { validateOfficial } from "./validate";
+import { officialValidation, type ValidationIssue } from "./validate";
+
+const codesOf = (text: string) => {
+  const result = officialValidation(text);
+  return result.ok ? result.issues.map((issue: ValidationIssue) => issue.code) : [`raises ${result.raises}`];
+};
+const order = (nodes: JsonValue[], edges: JsonValue = []) => {
+  const fixed = reorderWorkflowNodes(workflow(JSON.stringify({ nodes_info: nodes, edges })));
+  return fixed === null ? null : (JSON.parse(fixed.split("<workflow>")[1]!.split("</workflow>")[0]!) as { nodes_info: { id: string }[] }).nodes_info.map((node) => node.id);
+};
 
 const workflow = (body: string, selection = "start, end") => `<node_selection>${selection}</node_selection>\n<design_principle>why</design_principle>\n<workflow>${body}</workflow>`;
 const simple = '{"nodes_info": [{"id": "1", "type": "start", "param": {"variables": [["q", "string"]]}}, {"id": "2", "type": "end", "param": {"outputs": [["a", ["q", "1"]]]}}], "edges": [["1", 0, "2"]]}';
@@ -39,7 +48,7 @@ describe("topological order", () => {
       { id: "3", type: "end", param: { outputs: [["text", ["text", "2"]]] } },
       { id: "2", type: "llm", param: { user: "{{#1.q#}}" } },
     ];
-    expect(officialTopologicalOrder(nodes, [])).toEqual([0, 2, 1]);
+    expect(order(nodes)).toEqual(["1", "2", "3"]);
   });
   it("counts edges, {{#'id'.var#}} references and iteration parents, and ignores an iteration's output_selector", () => {
     const nodes: JsonValue[] = [
@@ -48,14 +57,14 @@ describe("topological order", () => {
       { id: "1", type: "start", param: {} },
       { id: "2-1", type: "iteration-start", param: {} },
     ];
-    expect(officialTopologicalOrder(nodes, [["1", 0, "2"]])).toEqual([2, 1, 3, 0]);
+    expect(order(nodes, [["1", 0, "2"]])).toEqual(["1", "2", "2-1", "2-2"]);
   });
   it("keeps the original order on a cycle", () => {
     const nodes = [
       { id: "1", type: "llm", param: { user: "{{#2.text#}}" } },
       { id: "2", type: "llm", param: { user: "{{#1.text#}}" } },
     ];
-    expect(officialTopologicalOrder(nodes, [])).toBeNull();
+    expect(order(nodes)).toBeNull();
   });
   it("re-serialises the whole workflow on one line (non-ASCII kept) only when the order changed", () => {
     const body = '{"nodes_info": [{"id": "2", "type": "end", "param": {"outputs": [["é", ["q", "1"]]]}}, {"id": "1", "type": "start", "param": {"n": 1.0}}], "edges": []}';
@@ -83,11 +92,13 @@ describe("node_selection", () => {
 describe("all four in order", () => {
   it("records each repair with its before and after text, and the result validates", () => {
     const raw = workflow('```json\n{"nodes_info": [{"id": "2", "type": "end", "param": {"outputs": [["a", ["q", "1"]]]}}, {"id": "1", "type": "start", "param": {"variables": [["q", "string"]]}},], "edges": [["1", 0, "2"]]}\n```', "Start node, End node");
-    const { text, applied } = applyOfficialAutofixes(raw);
+    const result = applyOfficialAutofixes(raw);
+    if (!result.ok) throw new Error("the repairs raised");
+    const { text, applied } = result;
     expect(applied.map((repair) => repair.code)).toEqual(["strip-code-fence", "json-repair", "topological-order", "node-selection"]);
     expect(applied[0]?.before).toBe(raw);
     expect(applied[3]?.after).toBe(text);
-    expect(validateOfficial(text)).toEqual([]);
+    expect(officialValidation(text)).toEqual({ ok: true, issues: [] });
   });
   it("Python json.dumps of nested values", () => {
     expect(pyJsonDumps({ a: [1, "x\n", null, true] }, true)).toBe('{"a": [1, "x\\n", null, true]}');
@@ -97,11 +108,27 @@ describe("all four in order", () => {
 describe("static validation", () => {
   it("reports a forward reference and a mismatched selection with the official codes", () => {
     const body = '{"nodes_info": [{"id": "1", "type": "start", "param": {}}, {"id": "3", "type": "end", "param": {"outputs": [["t", ["text", "2"]]]}}, {"id": "2", "type": "llm", "param": {}}], "edges": []}';
-    const codes = validateOfficial(workflow(body, "start, end, code")).map((issue) => issue.code);
-    expect(codes).toEqual(["NODE_SELECTION_MISMATCH", "NODE_SELECTION_EXTRA", "TOPOLOGICAL_ORDER"]);
+    expect(codesOf(workflow(body, "start, end, code"))).toEqual(["NODE_SELECTION_MISMATCH", "NODE_SELECTION_EXTRA", "TOPOLOGICAL_ORDER"]);
   });
   it("stops at missing or invalid JSON", () => {
-    expect(validateOfficial("<design_principle>x</design_principle>").map((i) => i.code)).toEqual(["MISSING_JSON"]);
-    expect(validateOfficial(workflow("{oops")).map((i) => i.code)).toEqual(["INVALID_JSON"]);
+    expect(codesOf("<design_principle>x</design_principle>")).toEqual(["MISSING_JSON"]);
+    expect(codesOf(workflow("{oops"))).toEqual(["INVALID_JSON"]);
+  });
+});
+
+describe("parity with the official validation and repairs", () => {
+  it("reads a numeric start id 1 as \"1\" and numeric reference ids as node ids, as Python's str() does", () => {
+    const body = '{"nodes_info": [{"id": 1, "type": "start", "param": {}}, {"id": "2", "type": "end", "param": {"outputs": [["a", ["text", 3]]]}}, {"id": 3, "type": "llm", "param": {}}], "edges": [[1, 0, 3], [3, 0, "2"]]}';
+    expect(codesOf(workflow(body, "start, llm, end"))).toEqual(["TOPOLOGICAL_ORDER"]);
+    expect(codesOf(workflow(body.replace('"id": 1,', '"id": 1.0,'), "start, llm, end"))).toContain("START_ID_WRONG");
+    const repaired = applyOfficialAutofixes(workflow(body, "start, llm, end"));
+    expect(repaired.ok && repaired.applied.map((fix) => fix.code)).toEqual(["topological-order"]);
+    expect(codesOf(repaired.ok ? repaired.text : "")).toEqual([]);
+  });
+  it("says where the official code raises: a workflow that is a JSON list, a null edge list, a node type that is a number", () => {
+    expect(applyOfficialAutofixes(workflow("[1, 2]"))).toMatchObject({ ok: false, raises: "AttributeError", at: "topological-order" });
+    expect(applyOfficialAutofixes(workflow('{"nodes_info": [{"id": "1"}], "edges": null}'))).toMatchObject({ ok: false, raises: "TypeError", at: "topological-order" });
+    expect(applyOfficialAutofixes(workflow('{"nodes_info": [{"id": "1", "type": 5}], "edges": []}'))).toMatchObject({ ok: false, raises: "TypeError", at: "node-selection" });
+    expect(codesOf(workflow('{"nodes_info": null, "edges": []}'))).toEqual(["raises TypeError"]);
   });
 });

@@ -1,11 +1,11 @@
 // The agentic baseline's four auto-repairs with the official semantics (fence stripping, JSON repair, topological
 // re-ordering, node_selection sync), applied in the official order; each reports the text before and after it.
-// Pure and total: a repair that does not apply returns the text unchanged and is not reported.
+// Pure and total: a repair that does not apply returns the text unchanged and is not reported; where the official
+// code raises (a workflow that is a JSON list, a node that is not an object), the result says so.
 //
 // Public API:
-//   applyOfficialAutofixes(text) -> { text, applied: AppliedAutofix[] }
+//   applyOfficialAutofixes(text) -> { ok: true, text, applied } | { ok: false, raises, at, applied }
 //   stripWorkflowFences, repairWorkflowJson, reorderWorkflowNodes, syncNodeSelection: (text) -> string | null
-//   officialTopologicalOrder(nodes, edges) -> string[] | null    the official Kahn order (null on a cycle)
 //   pyJsonDumps(value, ensureAscii) -> string                     Python json.dumps with default separators
 //   firstWorkflowBody(text) -> string | null                      the stripped first <workflow> body (case-sensitive)
 
@@ -14,6 +14,7 @@ import { isFloatLiteral, parsePyJson, type FloatLiterals } from "@/lib/workflow/
 import { boundedJsonRepair } from "@/lib/workflow/repair";
 import { compareCodePoints, isJsonObject, pyFloatRepr, pyStrip, type JsonObject, type JsonValue } from "@/lib/workflow/python-values";
 import { firstTaggedSection } from "@/lib/workflow/tagged-section";
+import { dictGet, isStrOrInt, iterate, PY_SPACE, PyRaise, raise, strAt, truthy } from "./python-ops";
 
 export const AUTOFIX_CODES = ["strip-code-fence", "json-repair", "topological-order", "node-selection"] as const;
 export type AutofixCode = (typeof AUTOFIX_CODES)[number];
@@ -25,8 +26,8 @@ export interface AppliedAutofix {
 }
 
 // The official code matches <workflow> case-sensitively (quirk 5), unlike the pass stage.
-const LEADING_FENCE = /^(?:```(?:json|JSON)?|(?:json|JSON)```)\s*\n?/;
-const SELECTION_SEPARATORS = /[,;\s]+/;
+const LEADING_FENCE = new RegExp(`^(?:\`\`\`(?:json|JSON)?|(?:json|JSON)\`\`\`)[${PY_SPACE}]*\n?`);
+const SELECTION_SEPARATORS = new RegExp(`[,;${PY_SPACE}]+`);
 
 interface Located {
   body: string;
@@ -111,7 +112,8 @@ export function pyJsonDumps(value: JsonValue, ensureAscii: boolean, floats: Floa
 /**
  * Repairs the workflow JSON when Python cannot parse it and the repair yields an object; the repaired text is
  * serialised as json_repair does (json.dumps defaults, so ASCII-escaped). The repair engine is jsonrepair, not the
- * Python json_repair package: both fix the usual LLM mistakes, but exotic inputs may repair differently.
+ * Python json_repair package: of the 27 recorded answers the official code repairs, 22 come out differently
+ * (autofix.parity.test.ts lists them).
  */
 export function repairWorkflowJson(text: string): string | null {
   const at = locateWorkflow(text);
@@ -131,100 +133,103 @@ export function repairWorkflowJson(text: string): string | null {
 // -- 3. topological order ------------------------------------------------------------------------------------------
 
 
-const idOf = (node: JsonValue): string => (isJsonObject(node) && node.id !== undefined ? (typeof node.id === "string" ? node.id : JSON.stringify(node.id)) : "None");
-const typeOf = (node: JsonValue): string | null => (isJsonObject(node) && typeof node.type === "string" ? node.type : null);
-
 /** Node ids `value` references: [name, id] pairs (not looked into further) and {{#id.var#}} in strings. */
-function referencedIds(value: JsonValue | undefined, known: ReadonlySet<string>, skipKey: string | null, into: Set<string>): void {
+function referencedIds(value: JsonValue | undefined, known: ReadonlySet<string>, floats: FloatLiterals | null, skipKey: string | null, into: Set<string>): void {
   if (Array.isArray(value)) {
-    const [name, target] = value;
-    if (value.length === 2 && typeof name === "string" && (typeof target === "string" || typeof target === "number") && known.has(String(target))) {
-      into.add(String(target));
+    if (value.length === 2 && typeof value[0] === "string" && isStrOrInt(value, 1, floats) && known.has(strAt(value, 1, floats))) {
+      into.add(strAt(value, 1, floats));
       return;
     }
-    for (const item of value) referencedIds(item, known, null, into);
+    for (const item of value) referencedIds(item, known, floats, null, into);
   } else if (isJsonObject(value)) {
-    for (const key of Object.keys(value)) if (key !== skipKey) referencedIds(value[key], known, null, into);
+    for (const key of Object.keys(value)) if (key !== skipKey) referencedIds(value[key], known, floats, null, into);
   } else if (typeof value === "string") {
     for (const target of agenticReferenceIds(value)) if (known.has(target)) into.add(target);
   }
 }
 
-/** What must come before each node (by id), per the official rules. */
-function dependencies(nodes: readonly JsonValue[], edges: JsonValue | undefined): Map<string, Set<string>> {
-  const ids = nodes.map(idOf);
-  const known = new Set(ids);
-  const deps = new Map<string, Set<string>>(ids.map((id) => [id, new Set<string>()]));
-  if (Array.isArray(edges)) {
-    for (const edge of edges) {
-      if (!Array.isArray(edge) || edge.length < 3) continue;
-      const source = String(edge[0]);
-      const target = String(edge[2]);
-      if (known.has(source) && known.has(target)) deps.get(target)?.add(source);
-    }
+const rankOf = (type: JsonValue | undefined) => (type === "start" ? 0 : type === "end" ? 2 : 1);
+
+/**
+ * The official `_topological_sort_nodes`: Kahn's algorithm over str(id)s, the ready queue re-sorted before each pop
+ * by (start first, end last, the id's last position). Duplicate ids behave as in Python (a dict keeps the last node
+ * of an id). Returns the new order of ids' nodes, or null when the order stays (no change, or a cycle). Raises
+ * (PyRaise) where Python does.
+ */
+function topologicalNodes(nodesValue: JsonValue, edges: JsonValue | undefined, floats: FloatLiterals | null): JsonValue[] | null {
+  if (!truthy(nodesValue)) return null;
+  const nodes = iterate(nodesValue);
+  const byId = new Map<string, JsonValue>();
+  const ids: string[] = [];
+  for (const node of nodes) {
+    dictGet(node, "id");
+    const id = strAt(node, "id", floats);
+    byId.set(id, node);
+    ids.push(id);
   }
-  nodes.forEach((node, index) => {
-    const id = ids[index] as string;
-    const iteration = typeOf(node) === "iteration";
+  const deps = new Map<string, Set<string>>();
+  const depsOf = (id: string) => deps.get(id) ?? (deps.set(id, new Set()).get(id) as Set<string>);
+  for (const edge of iterate(edges)) {
+    if (!Array.isArray(edge) || edge.length < 3) continue;
+    const source = strAt(edge, 0, floats);
+    const target = strAt(edge, 2, floats);
+    if (byId.has(source) && byId.has(target)) depsOf(target).add(source);
+  }
+  const iterationIds = new Set(nodes.filter((node) => dictGet(node, "type") === "iteration").map((node) => strAt(node, "id", floats)));
+  for (const node of nodes) {
+    const id = strAt(node, "id", floats);
     const refs = new Set<string>();
-    referencedIds(isJsonObject(node) ? node.param : undefined, known, iteration ? "output_selector" : null, refs);
+    referencedIds(dictGet(node, "param", {}), new Set(byId.keys()), floats, dictGet(node, "type", "") === "iteration" ? "output_selector" : null, refs);
     refs.delete(id);
     if (id.includes("-")) {
       const parent = id.split("-")[0] as string;
-      if (known.has(parent)) deps.get(id)?.add(parent);
+      if (byId.has(parent)) depsOf(id).add(parent);
     }
-    for (const ref of refs) if (!(iteration && ref.startsWith(`${id}-`))) deps.get(id)?.add(ref);
-  });
-  return deps;
-}
-
-const rankOf = (type: string | null) => (type === "start" ? 0 : type === "end" ? 2 : 1);
-
-/**
- * Kahn's algorithm; among ready nodes the official tie-break takes start first, end last, otherwise the original
- * position. Null when the graph has a cycle (the official code then keeps the original order).
- */
-export function officialTopologicalOrder(nodes: readonly JsonValue[], edges: JsonValue | undefined): number[] | null {
-  const ids = nodes.map(idOf);
-  const position = new Map<string, number>();
-  ids.forEach((id, index) => {
-    if (!position.has(id)) position.set(id, index);
-  });
-  const deps = dependencies(nodes, edges);
-  const indegree = new Map<string, number>();
-  const dependents = new Map<string, string[]>();
-  for (const [id, before] of deps) {
-    indegree.set(id, before.size);
-    for (const dep of before) dependents.set(dep, [...(dependents.get(dep) ?? []), id]);
+    for (const ref of refs) if (!(iterationIds.has(id) && ref.startsWith(`${id}-`))) depsOf(id).add(ref);
   }
-  const rank = (id: string) => rankOf(typeOf(nodes[position.get(id) as number] as JsonValue));
-  const ready = [...deps.keys()].filter((id) => indegree.get(id) === 0);
+  const unique = new Set(ids);
+  const indegree = new Map<string, number>();
+  const dependents = new Map<string, Set<string>>();
+  for (const id of unique) {
+    for (const dep of deps.get(id) ?? []) {
+      if (!unique.has(dep)) continue;
+      (dependents.get(dep) ?? (dependents.set(dep, new Set()).get(dep) as Set<string>)).add(id);
+      indegree.set(id, (indegree.get(id) ?? 0) + 1);
+    }
+  }
+  const lastPosition = new Map(ids.map((id, index) => [id, index]));
+  const rank = (id: string) => rankOf(dictGet(byId.get(id) ?? {}, "type"));
+  const ready = ids.filter((id) => (indegree.get(id) ?? 0) === 0);
   const order: string[] = [];
   while (ready.length > 0) {
-    ready.sort((a, b) => rank(a) - rank(b) || (position.get(a) as number) - (position.get(b) as number));
-    const next = ready.shift() as string;
-    order.push(next);
-    for (const dependent of dependents.get(next) ?? []) {
-      const left = (indegree.get(dependent) as number) - 1;
+    // Python's sort is stable: equal keys keep their queue order.
+    const keyed = ready.map((id, index) => ({ id, index, rank: rank(id), position: lastPosition.get(id) as number }));
+    keyed.sort((a, b) => a.rank - b.rank || a.position - b.position || a.index - b.index);
+    const [next, ...rest] = keyed.map((entry) => entry.id);
+    ready.splice(0, ready.length, ...rest);
+    order.push(next as string);
+    for (const dependent of dependents.get(next as string) ?? []) {
+      const left = (indegree.get(dependent) ?? 0) - 1;
       indegree.set(dependent, left);
       if (left === 0) ready.push(dependent);
     }
   }
-  if (order.length !== deps.size || deps.size !== ids.length) return null;
-  return order.map((id) => position.get(id) as number);
+  if (order.length !== ids.length) return null;
+  if (order.every((id, index) => id === ids[index])) return null;
+  return order.map((id) => byId.get(id) as JsonValue);
 }
 
 export function reorderWorkflowNodes(text: string): string | null {
   const at = locateWorkflow(text);
   const loaded = loadWorkflow(text);
-  if (!at || !loaded || !isJsonObject(loaded.value)) return null;
+  if (!at || !loaded) return null;
   const workflow = loaded.value;
-  const nodes = workflow.nodes_info;
-  if (!Array.isArray(nodes) || nodes.length === 0) return null;
-  const order = officialTopologicalOrder(nodes, workflow.edges);
-  if (!order || order.every((index, position) => index === position)) return null;
-  const reordered: JsonObject = { ...workflow, nodes_info: order.map((index) => nodes[index] as JsonValue) };
-  return replaceBody(text, at, `\n${pyJsonDumps(reordered, false, loaded.floats)}\n`);
+  const nodes = dictGet(workflow, "nodes_info", []) as JsonValue;
+  const edges = dictGet(workflow, "edges", []);
+  const reordered = topologicalNodes(nodes, edges, loaded.floats);
+  if (!reordered) return null;
+  const rewritten: JsonObject = { ...(workflow as JsonObject), nodes_info: reordered };
+  return replaceBody(text, at, `\n${pyJsonDumps(rewritten, false, loaded.floats)}\n`);
 }
 
 // -- 4. node_selection ---------------------------------------------------------------------------------------------
@@ -241,16 +246,26 @@ export function declaredSelection(content: string): Set<string> {
 
 export function syncNodeSelection(text: string): string | null {
   const loaded = loadWorkflow(text);
-  if (!loaded || !isJsonObject(loaded.value)) return null;
-  const nodes = loaded.value.nodes_info;
-  if (!Array.isArray(nodes) || nodes.length === 0) return null;
-  const types = [...new Set(nodes.map(typeOf).filter((type): type is string => type !== null && type !== ""))].sort(compareCodePoints);
+  if (!loaded) return null;
+  const nodesValue = dictGet(loaded.value, "nodes_info", []) as JsonValue;
+  if (!truthy(nodesValue)) return null;
+  const found: JsonValue[] = [];
+  for (const node of iterate(nodesValue)) {
+    const type = dictGet(node, "type");
+    if (!truthy(dictGet(node, "type"))) continue;
+    if (typeof type === "object") raise("TypeError"); // unhashable in a set
+    found.push(type as JsonValue);
+  }
+  // sorted() of mixed types, then "\n".join(), raise for anything but strings.
+  if (found.some((type) => typeof type !== "string")) raise("TypeError");
+  const types = [...new Set(found as string[])].sort(compareCodePoints);
   if (types.length === 0) return null;
   const content = `\n${types.join("\n")}\n`;
   const selection = firstTaggedSection(text, "node_selection");
   if (selection) {
     const declared = [...declaredSelection(selection.body)].sort(compareCodePoints);
-    const actual = [...new Set(types.map((type) => type.toLowerCase()))].sort(compareCodePoints);
+    // Not a set: "LLM" and "llm" are two entries, so such a workflow is always rewritten, as officially.
+    const actual = types.map((type) => type.toLowerCase()).sort(compareCodePoints);
     if (declared.length === actual.length && declared.every((type, index) => type === actual[index])) return null;
     return text.slice(0, selection.bodyStart) + content + text.slice(selection.bodyStart + selection.body.length);
   }
@@ -268,14 +283,22 @@ const FIXES: readonly [AutofixCode, (text: string) => string | null][] = [
   ["node-selection", syncNodeSelection],
 ];
 
-export function applyOfficialAutofixes(text: string): { text: string; applied: AppliedAutofix[] } {
+export type AutofixResult = { ok: true; text: string; applied: AppliedAutofix[] } | { ok: false; raises: string; at: AutofixCode; applied: AppliedAutofix[] };
+
+export function applyOfficialAutofixes(text: string): AutofixResult {
   const applied: AppliedAutofix[] = [];
   let current = text;
   for (const [code, fix] of FIXES) {
-    const next = fix(current);
+    let next: string | null;
+    try {
+      next = fix(current);
+    } catch (error) {
+      if (error instanceof PyRaise) return { ok: false, raises: error.name, at: code, applied };
+      throw error;
+    }
     if (next === null) continue;
     applied.push({ code, before: current, after: next });
     current = next;
   }
-  return { text: current, applied };
+  return { ok: true, text: current, applied };
 }

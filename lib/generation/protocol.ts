@@ -11,7 +11,11 @@ import { firstWorkflowBody } from "./autofix";
 /** The official zero-shot parameters (bash_generation.sh). */
 export const ZERO_SHOT_PARAMS: Readonly<ChatParams> = Object.freeze({ temperature: 0.7, max_tokens: 32768 });
 
-export const GENERATION_MODES = ["zero-shot", "agentic", "feedback"] as const;
+/**
+ * zero-shot and agentic-opencode are the paper's protocols; agentic (the agentic loop with no agent framework) and
+ * feedback (that loop telling the model its previous attempt's problems) are this project's.
+ */
+export const GENERATION_MODES = ["zero-shot", "agentic-opencode", "agentic", "feedback"] as const;
 export type GenerationMode = (typeof GENERATION_MODES)[number];
 
 export interface Exchange {
@@ -34,7 +38,8 @@ export function zeroShotMessages(builderPrompt: string, history: readonly Exchan
 
 // -- agentic ---------------------------------------------------------------------------------------------------------
 
-export const TIMEOUT_ANSWER = "[TIMEOUT] opencode run timed out after 300 seconds";
+export const TIMEOUT_PREFIX = "[TIMEOUT]";
+export const TIMEOUT_ANSWER = `${TIMEOUT_PREFIX} opencode run timed out after 300 seconds`;
 export const AGENTIC_TIMEOUT_MS = 300_000;
 
 const MULTI_ROUND_RULES = [

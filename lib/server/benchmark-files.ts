@@ -5,6 +5,8 @@ import "server-only";
 // Public API (stable):
 //   readBenchmarkDir(dir, options?) -> Promise<Result<BenchmarkFiles, BenchmarkIssue>>
 //   readRunFile(path, options?)     -> Promise<Result<RunRecord[], BenchmarkIssue>>
+//   readGenerationInputs(dir, options?) -> Promise<Result<GenerationInputs, BenchmarkIssue>>   the instructions and
+//                                      prompts only: generation never opens the check files
 //   options.maxBytes: per-file size limit (default DEFAULT_MAX_FILE_BYTES)
 
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
@@ -150,6 +152,21 @@ async function listRunFiles(dir: string): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/** What generation may read: the instructions and the prompts, never the check files. */
+export interface GenerationInputs {
+  queries: TaskQueries[];
+  prompts: BenchmarkFiles["prompts"];
+}
+
+export async function readGenerationInputs(dir: string, options: Omit<ReadOptions, "includeRuns"> = {}): Promise<Result<GenerationInputs, BenchmarkIssue>> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const data = await readJsonFile(path.join(dir, "dataset/query.json"), "dataset/query.json", maxBytes, options.allowedRoots);
+  const queries = data.ok ? parseQueryFile("dataset/query.json", data.value) : data;
+  const prompts = await readPrompts(dir, maxBytes, options.allowedRoots);
+  if (!queries.ok || !prompts.ok) return err(...(queries.ok ? [] : queries.issues), ...(prompts.ok ? [] : prompts.issues));
+  return ok({ queries: queries.value, prompts: prompts.value });
 }
 
 export async function readBenchmarkDir(dir: string, options: ReadOptions = {}): Promise<Result<BenchmarkFiles, BenchmarkIssue>> {

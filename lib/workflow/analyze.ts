@@ -18,7 +18,7 @@ import type { JsonValue } from "./python-values";
 import type { ParsedResponse } from "./response";
 import { ruleJudge, type RuleJudgeResult } from "./rule-judge";
 import { checkEdges, checkGraph, buildGraphIndex } from "./analysis/graph";
-import { checkStartEnd, checkTaskVariables } from "./analysis/io";
+import { checkInstructionVariables, checkStartEnd, checkTaskVariables } from "./analysis/io";
 import { checkIterations } from "./analysis/iteration";
 import { buildModel } from "./analysis/model";
 import { checkParams } from "./analysis/params";
@@ -38,6 +38,8 @@ export interface AnalyzeOptions {
   judge?: RuleJudgeResult;
   /** The official step_1_3 diagnostics when the caller already ran that check ([] = it passed). */
   variableCheck?: readonly Diagnostic[];
+  /** Variable names the instruction itself states (checked against the start inputs and End outputs). */
+  instructionVariables?: readonly string[];
 }
 
 export function analyzeValue(value: JsonValue, options: AnalyzeOptions = {}): Diagnostic[] {
@@ -53,6 +55,7 @@ export function analyzeValue(value: JsonValue, options: AnalyzeOptions = {}): Di
   checkReferences(model, graph, out);
   checkStartEnd(model, out);
   if (options.turn) checkTaskVariables(model, options.turn, out, options.variableCheck);
+  if (options.instructionVariables) checkInstructionVariables(model, options.instructionVariables, out);
   if (options.nodeSelection !== undefined) {
     const judge =
       options.judge ?? ruleJudge({ nodeSelection: options.nodeSelection, workflow: value, keyNodes: options.turn?.keyNodes ?? [] });

@@ -618,6 +618,12 @@ export const DIAGNOSTIC_CODES = {
     doc: "Output names of one end node must be unique.",
     example: '"outputs": [["text", ["text", "2"]], ["text", ["text", "3"]]]',
   },
+  "instruction-variable-unused": {
+    category: "consistency", severity: "warning",
+    title: "A variable the instruction names is neither an input nor an output",
+    doc: "The instruction names a variable in \"(variable X)\" form, but no start variable and no End output has that name. This check reads only the instruction's own words (never the hidden check files), so it is what feedback mode may tell a model; the official step_1_3 compares against the check files instead.",
+    example: 'the instruction says "(variable summary)"; the End node outputs "result"',
+  },
   "key-node-not-declared": {
     category: "consistency", severity: "error", officialStep: S14,
     title: "A key node missing from node_selection",

@@ -110,13 +110,13 @@ export function findInlineReferences(text: string): InlineReference[] {
 }
 
 /**
- * The ids the official agentic checks read from `{{#…#}}` references, the groups of
- * `\{\{#'?([^'.#}]+)'?\..*?#\}\}` (JavaScript `.`: no line terminator) found left to right, in linear time.
+ * The ids the official agentic checks read from `{{#…#}}` references, the groups of Python's
+ * `\{\{#'?([^'.#}]+)'?\..*?#\}\}` (whose `.` stops at `\n` only) found left to right, in linear time.
  */
 export function agenticReferenceIds(text: string): string[] {
   const ids: string[] = [];
   const nextClose = forwardFinder(text, "#}}");
-  const lineEnd = /[\n\r\u2028\u2029]/g;
+  const lineEnd = /\n/g;
   let lineEndFrom = Number.POSITIVE_INFINITY;
   let lineEndAt = -1;
   const nextLineEnd = (from: number): number => {

@@ -25,7 +25,7 @@ describe("scanInlineReferences", () => {
 
 describe("agenticReferenceIds", () => {
   it("finds the ids of the agentic checks' pattern", () => {
-    const pattern = /\{\{#'?([^'.#}]+)'?\..*?#\}\}/g;
+    const pattern = /\{\{#'?([^'.#}]+)'?\.[^\n]*?#\}\}/g;
     fc.assert(
       fc.property(text(["{{#", "{", "#", "}}", "#}}", ".", "a", "'", "\n", "\u2028", " ", "}"]), (input) => {
         expect(agenticReferenceIds(input)).toEqual([...input.matchAll(pattern)].map((m) => m[1]));

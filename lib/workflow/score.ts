@@ -3,6 +3,7 @@
 //
 // Public API:
 //   scoreResponse(input, turn) -> ScoredResponse
+//   mergeDiagnostics(primary, official), nodeOrderOf(value)   shared with diagnose.ts
 //   sortDiagnostics(diagnostics, nodeOrder?) -> Diagnostic[]   severity, then location (stable)
 //   ScoreTurn, ScoredResponse, RepairedScore
 
@@ -74,7 +75,7 @@ function locationKey(diagnostic: Diagnostic): string {
  * diagnostic already explains the same step at the same place (same node/edge and top-level param key).
  * Exact duplicates (same code, location and message) are kept once.
  */
-function mergeDiagnostics(primary: readonly Diagnostic[], official: readonly Diagnostic[]): Diagnostic[] {
+export function mergeDiagnostics(primary: readonly Diagnostic[], official: readonly Diagnostic[]): Diagnostic[] {
   let candidates = primary;
   if (official.length > 0) {
     const covered = new Set(primary.filter((d) => d.officialStep).map((d) => `${d.officialStep}#${anchorOf(d.location)}`));
@@ -149,7 +150,7 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[], nodeOrder: R
     .map((entry) => entry.diagnostic);
 }
 
-function nodeOrderOf(value: JsonValue | undefined): Map<string, number> {
+export function nodeOrderOf(value: JsonValue | undefined): Map<string, number> {
   const order = new Map<string, number>();
   const nodes = isJsonObject(value) ? ownValue(value, "nodes_info") : undefined;
   if (!Array.isArray(nodes)) return order;

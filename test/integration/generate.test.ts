@@ -212,8 +212,7 @@ describe("agentic generation over HTTP", () => {
     const first = stub.requests.length;
     stub.setHandler((request) => script[request.index - first] ?? { kind: "error", status: 500 });
     const client = createChatClient({ baseURL: stub.baseURL, model: "scripted-stub", maxRetries: 0 });
-    const turns = new Map([[turnKey("Summary", 1), { inputVars: ["text"], outputVars: ["result"], keyNodes: ["llm"] }]]);
-    const result = await generateResponses({ client, tasks: [{ ...task, queries: [task.queries[0] as string] }], mode: "feedback", builderPrompt: "", skill: "S", turns });
+    const result = await generateResponses({ client, tasks: [{ ...task, queries: [task.queries[0] as string] }], mode: "feedback", builderPrompt: "", skill: "S" });
     const attempts = result.turns[0]?.attempts ?? [];
     expect(attempts.map((attempt) => attempt.outcome)).toEqual(["issues", "accepted"]);
     const [firstMessage, secondMessage] = stub.requests.slice(first).map((request) => request.messages[0]?.content ?? "");

@@ -4,7 +4,7 @@
 // (lib/workflow/linear-work.test.ts) and `npm run bench:adversarial`.
 import { buildComparison } from "@/lib/diff-view/comparison";
 import { applyOfficialAutofixes } from "@/lib/generation/autofix";
-import { validateOfficial } from "@/lib/generation/validate";
+import { officialValidation } from "@/lib/generation/validate";
 import { parsePairwiseReply } from "@/lib/grading/pairwise";
 import { parseJudgeReply } from "@/lib/judge/protocol";
 import { buildResponseView } from "@/lib/viewer/response-view";
@@ -72,7 +72,7 @@ export function analyseEverything(text: string): void {
   const [first, second] = [shapes[2]!.input, shapes[4]!.input].map((input) => ("raw" in input ? { rawText: input.raw, nodeSelection: null, designPrinciple: null, workflow: null, turn: TURN } : { rawText: null, ...input, turn: TURN }));
   buildComparison({ before: first!, after: second! });
   for (const reply of [text, `<workflow>${workflowAround(text)}</workflow>`]) {
-    validateOfficial(reply);
+    officialValidation(reply);
     applyOfficialAutofixes(reply);
   }
   parseJudgeReply(text);

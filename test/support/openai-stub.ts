@@ -1,6 +1,7 @@
 // A stub OpenAI-compatible chat-completions server on 127.0.0.1 (node:http, an ephemeral port) for tests and
 // benchmarks. It is not a model: it answers with fixed text, a test's function, replays of recorded judge replies,
-// or faults (429 with Retry-After, 5xx, delays past a timeout, malformed bodies), and counts every request.
+// or faults (429 with Retry-After, 5xx, delays past a timeout, malformed bodies), and counts every request. A request
+// with `"stream": true` (opencode's) is answered as server-sent chat.completion.chunk events, usage last.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { turnKey } from "@/lib/benchmark/dataset";
@@ -20,6 +21,8 @@ export interface StubRequest {
   headers: IncomingMessage["headers"];
   /** 0-based number of this request since the stub started. */
   index: number;
+  /** The request body exactly as received. */
+  raw: string;
 }
 
 /** What the stub sends back for one request. */
@@ -179,6 +182,25 @@ function completion(model: string, messages: readonly ChatMessage[], content: st
   });
 }
 
+/** The same completion as server-sent events: the role, the content in up to three pieces, the finish, the usage. */
+function completionEvents(model: string, messages: readonly ChatMessage[], content: string | null, index: number): string {
+  const id = `chatcmpl-stub-${index}`;
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices, ...extra })}\n\n`;
+  const text = content ?? "";
+  const third = Math.ceil(text.length / 3);
+  const pieces = text === "" ? [] : [text.slice(0, third), text.slice(third, 2 * third), text.slice(2 * third)].filter((piece) => piece !== "");
+  const promptTokens = approxTokens(messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join(""));
+  const completionTokens = approxTokens(text);
+  return [
+    chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]),
+    ...pieces.map((piece) => chunk([{ index: 0, delta: { content: piece }, finish_reason: null }])),
+    chunk([{ index: 0, delta: {}, finish_reason: "stop" }]),
+    chunk([], { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }),
+    "data: [DONE]\n\n",
+  ].join("");
+}
+
 /** Starts the stub on 127.0.0.1 at an ephemeral port. */
 export async function startOpenAIStub(handler: StubHandler, options: StubOptions = {}): Promise<OpenAIStub> {
   let current = handler;
@@ -194,19 +216,22 @@ export async function startOpenAIStub(handler: StubHandler, options: StubOptions
         return;
       }
       let parsed: Record<string, unknown>;
+      let raw: string;
       try {
-        parsed = JSON.parse((await readBody(req)).toString("utf8")) as Record<string, unknown>;
+        raw = (await readBody(req)).toString("utf8");
+        parsed = JSON.parse(raw) as Record<string, unknown>;
       } catch {
         send(res, 400, JSON.stringify({ error: { message: "the request body is not JSON", type: "invalid_request_error" } }));
         return;
       }
       const { model, messages, ...body } = parsed;
-      const request: StubRequest = { model: String(model), messages: (messages ?? []) as ChatMessage[], body, headers: req.headers, index: calls };
+      const request: StubRequest = { model: String(model), messages: (messages ?? []) as ChatMessage[], body, headers: req.headers, index: calls, raw };
       calls += 1;
       if (record) requests.push(request);
       const answer = await current(request);
       if (answer.delayMs) await delays.wait(answer.delayMs);
-      if (answer.kind === "reply") send(res, 200, completion(request.model, request.messages, answer.content, request.index));
+      if (answer.kind === "reply" && body.stream === true) send(res, 200, completionEvents(request.model, request.messages, answer.content, request.index), { "cache-control": "no-cache" }, "text/event-stream");
+      else if (answer.kind === "reply") send(res, 200, completion(request.model, request.messages, answer.content, request.index));
       else if (answer.kind === "error") send(res, answer.status, JSON.stringify({ error: { message: answer.message ?? `HTTP ${answer.status}`, type: "stub_error" } }), answer.headers);
       else send(res, answer.status ?? 200, answer.body, {}, answer.contentType ?? "application/json");
     })().catch((error: unknown) => send(res, 500, JSON.stringify({ error: { message: String(error) } })));

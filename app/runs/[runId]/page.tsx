@@ -14,6 +14,7 @@ import { RunJudging } from "@/components/jobs/run-judging";
 import { RunDifyExecution } from "@/components/dify/run-dify-execution";
 import { can } from "@/lib/auth/roles";
 import { formatDateTime, formatRatio } from "@/lib/format";
+import { modeLabel } from "@/lib/generation/modes";
 import { database } from "@/lib/server/db";
 import { listRunResponses, type RunResponseRow } from "@/lib/server/data/responses";
 import { listEndpoints } from "@/lib/server/endpoints/endpoints";
@@ -95,7 +96,7 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
               </>
             ) : null}
             {run.benchmark.name} · {run.origin}
-            {run.generationMode ? ` (${run.generationMode})` : ""}
+            {run.generationMode ? ` (${modeLabel(run.generationMode)}${run.agentVersion ? `, ${run.agentVersion}` : ""})` : ""}
             {run.evaluationId ? (
               <>
                 {" "}

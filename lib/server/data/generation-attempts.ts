@@ -12,7 +12,9 @@ export async function listGenerationAttempts(db: Database, actor: SessionUser | 
   const rows = await db.generationAttempt.findMany({
     where: { responseId },
     orderBy: { index: "asc" },
-    select: { index: true, message: true, raw: true, outcome: true, candidate: true, repairs: true, issues: true, diagnostics: true, latencyMs: true, inputTokens: true, outputTokens: true },
+    select: { index: true, message: true, raw: true, outcome: true, candidate: true, repairs: true, issues: true, diagnostics: true, latencyMs: true, inputTokens: true, outputTokens: true, agentRun: true },
   });
-  return attemptTimeline(rows.map((row) => ({ ...row, message: clipText(row.message).text, raw: clipText(row.raw).text, candidate: clipNullable(row.candidate) })));
+  return attemptTimeline(rows.map((row) => ({ ...row, message: clipText(row.message).text, raw: clipText(row.raw).text, candidate: clipNullable(row.candidate) }))).map((attempt) =>
+    attempt.agentRun ? { ...attempt, agentRun: { ...attempt.agentRun, steps: attempt.agentRun.steps.map((step) => clipText(step).text), stderrTail: clipText(attempt.agentRun.stderrTail).text } } : attempt,
+  );
 }

@@ -179,6 +179,8 @@ export interface RunResponses {
     status: string;
     evaluationId: string | null;
     generationMode: string | null;
+    /** The agent framework and version that generated the run (agentic-opencode), else null. */
+    agentVersion: string | null;
     model: { name: string; displayName: string };
     benchmark: { id: string; name: string };
   };
@@ -250,6 +252,7 @@ export async function listRunResponses(db: Database, actor: SessionUser | null, 
       status: run.status,
       evaluationId: run.evaluationId,
       generationMode: run.generationMode,
+      agentVersion: run.agentVersion,
       model: run.model,
       benchmark: run.benchmark,
     },

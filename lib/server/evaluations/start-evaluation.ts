@@ -4,11 +4,13 @@ import "server-only";
 // when any check fails; the worker does the generating.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { modeLabel } from "@/lib/generation/modes";
 import { CORE_VERSION } from "@/lib/workflow/version";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import { MODEL_NAME_PATTERN } from "../import/import-service";
 import { resolveAllowedPath } from "../import/allowed-dirs";
+import { opencodeInstall, readSkillFolder } from "../generation/opencode";
 import { jobQueue, wakeWorker } from "../jobs/instance";
 import type { SessionUser } from "../session";
 import {
@@ -83,6 +85,18 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
     if (!read.ok) return read;
     skill = read.text;
   }
+  // agentic-opencode: the pinned opencode must be able to run here, and each task gets a copy of the skill folder.
+  let agentVersion: string | null = null;
+  let skillFiles: Record<string, string> | undefined;
+  if (request.mode === "agentic-opencode") {
+    if (request.params.temperature !== undefined || request.params.maxTokens !== undefined) {
+      return { ok: false, message: "params: agentic-opencode sends opencode's own sampling parameters, as the official baseline does; leave temperature and max tokens empty." };
+    }
+    const install = opencodeInstall();
+    if (!install.ok) return { ok: false, message: `agentic-opencode cannot run on this server: ${install.reason}.` };
+    agentVersion = install.version;
+    skillFiles = await readSkillFolder(path.dirname(path.join(benchmark.sourceDir as string, SKILL_PATH))).catch(() => ({ "SKILL.md": skill }));
+  }
   if (request.judge.kind === "llm") {
     if (!hasPrompt("evaluation_pass_system")) return { ok: false, message: "An LLM judge needs the benchmark's prompts/evaluation_pass_system.txt; re-import the benchmark with its prompts folder." };
     const ids = [...new Set(request.judge.endpointIds)];
@@ -127,7 +141,7 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
         data: {
           benchmarkId: benchmark.id,
           modelId: model.id,
-          label: `${modelName} ${request.mode} run ${runNumber}`,
+          label: `${modelName} ${modeLabel(request.mode)} run ${runNumber}`,
           origin: "generated",
           contentHash: generatedContentHash(evaluation.id, runNumber),
           importedBy: actor.id,
@@ -137,6 +151,7 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
           evaluationId: evaluation.id,
           runNumber,
           generationMode: request.mode,
+          agentVersion,
         },
         select: { id: true },
       });
@@ -161,6 +176,7 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
     judge: request.judge,
     overrides: request.params,
     skill,
+    ...(skillFiles ? { skillFiles } : {}),
   };
   let jobId: string;
   try {

@@ -49,6 +49,8 @@ export interface GenerateJobParams {
   overrides: GenerationOverrides;
   /** The agentic skill text (SKILL.md), read when the evaluation started; "" for zero-shot. */
   skill: string;
+  /** agentic-opencode: the skill folder's files (relative path -> text), copied into each task's sandbox. */
+  skillFiles?: Record<string, string>;
 }
 
 /** One generate item: one task of one run; it generates the task's remaining rounds in order. */

@@ -1,7 +1,9 @@
 import "server-only";
-// Generates a model's answers for benchmark tasks over an OpenAI-compatible chat client: zero-shot, agentic or
-// agentic with error feedback. Rounds of a task run in order, tasks run concurrently; a failed call fails its turn
-// (and leaves the task's later rounds for a resumed run), never the whole run. Turns already answered are skipped.
+// Generates a model's answers for benchmark tasks over an OpenAI-compatible chat client: zero-shot, the opencode
+// agent (agentic-opencode, through a per-task agent), agentic without an agent framework, or that with error
+// feedback. Rounds of a task run in order, tasks run concurrently; a failed call fails its turn (and leaves the
+// task's later rounds for a resumed run), never the whole run. Turns already answered are skipped. Nothing here
+// receives the benchmark's check data: a turn sees its task's instructions, the prompt or skill, and earlier answers.
 //
 // Public API:
 //   generateResponses(options) -> GenerationRun { items, turns, generated, skipped, failed, cancelled }
@@ -9,13 +11,12 @@ import "server-only";
 //   responseItemsFrom(tasks, existing) -> ResponseItem[]     existing answers put in task order (resume)
 //   generateTurn(context, task, round, history) -> TurnRecord   one round (what a generate job item runs)
 
-import { turnKey } from "@/lib/benchmark/dataset";
 import type { ResponseItem } from "@/lib/benchmark/official-files";
 import { runAgenticTurn, type Attempt, type CallResult } from "@/lib/generation/attempts";
 import { contextPrefix, storedAnswer, ZERO_SHOT_PARAMS, zeroShotMessages, type Exchange, type GenerationMode } from "@/lib/generation/protocol";
 import type { ChatParams } from "@/lib/judge/identity";
-import type { ScoreTurn } from "@/lib/workflow/score";
 import type { ChatClient, ChatOutcome } from "@/lib/server/llm";
+import type { TaskAgent } from "./opencode";
 
 export interface GenerationTask {
   id: number;
@@ -52,8 +53,8 @@ export interface GenerationOptions {
   builderPrompt: string;
   /** .agents/skills/chat2workflow/SKILL.md (agentic modes). */
   skill?: string;
-  /** Turn specifications by "<Task>_<round>": feedback mode reports our diagnostics against them. */
-  turns?: ReadonlyMap<string, ScoreTurn>;
+  /** agentic-opencode: opens a task's agent (its sandbox) before its first round; closed when the task is over. */
+  openAgent?: (task: GenerationTask) => Promise<TaskAgent>;
   /** A previous (partial) output: its non-empty answers are kept and not generated again. */
   existing?: readonly ResponseItem[];
   /** Turns in flight at once (default: the client's concurrency); a turn of a task waits for its previous round. */
@@ -113,8 +114,8 @@ export interface TurnContext {
   builderPrompt: string;
   /** SKILL.md (agentic modes). */
   skill?: string;
-  /** Turn specifications by "<Task>_<round>" (feedback mode's diagnostics). */
-  turns?: ReadonlyMap<string, ScoreTurn>;
+  /** agentic-opencode: the task's agent, whose runs stand for the model calls. */
+  agent?: Pick<TaskAgent, "run">;
   /** Overrides of the official parameters (zero-shot defaults: ZERO_SHOT_PARAMS; agentic: none). */
   params?: ChatParams;
   signal?: AbortSignal;
@@ -142,20 +143,22 @@ async function agenticTurn(context: TurnContext, task: GenerationTask, round: nu
   const base = { task: task.task, round, mode, calls: 0, latencyMs: 0 };
   const prefix = contextPrefix(history.map((exchange, index) => ({ round: index + 1, query: exchange.query, answer: exchange.answer })));
   if (!prefix.ok) return { ...base, ok: false, error: prefix.reason };
+  const agent = context.agent;
+  if (mode === "agentic-opencode" && !agent) return { ...base, ok: false, error: "agentic-opencode needs the opencode agent, and none was given" };
   const complete = async (message: string): Promise<CallResult> => {
-    const outcome = await client.complete([{ role: "user", content: message }], { params, ...(signal ? { signal } : {}) });
+    if (agent) return agent.run(message, signal);
+    // A timed-out attempt counts as the official [TIMEOUT] answer at once: it is never retried.
+    const outcome = await client.complete([{ role: "user", content: message }], { params, retryTimeouts: false, ...(signal ? { signal } : {}) });
     if (outcome.ok) return { kind: "reply", content: outcome.content };
     // A timeout stands for the official 300 s opencode timeout; any other failure is the official non-zero exit.
     return outcome.error.kind === "timeout" ? { kind: "timeout", message: describeFailure(outcome) } : { kind: "error", message: describeFailure(outcome) };
   };
-  const turnSpec = context.turns?.get(turnKey(task.task, round));
   const result = await runAgenticTurn({
     skill: context.skill ?? "",
     round,
     query: task.queries[round - 1] as string,
     prefix: prefix.prefix,
     feedback: mode === "feedback",
-    ...(turnSpec ? { turn: turnSpec } : {}),
     complete,
   });
   const done = { ...base, calls: result.attempts.length + (result.ok ? 0 : 1), latencyMs: Math.round(performance.now() - started), attempts: result.attempts };
@@ -172,7 +175,6 @@ export async function generateResponses(options: GenerationOptions): Promise<Gen
     mode,
     builderPrompt: options.builderPrompt,
     ...(options.skill !== undefined ? { skill: options.skill } : {}),
-    ...(options.turns ? { turns: options.turns } : {}),
     ...(options.params ? { params: options.params } : {}),
     ...(signal ? { signal } : {}),
   };
@@ -208,11 +210,28 @@ export async function generateResponses(options: GenerationOptions): Promise<Gen
     return false;
   };
 
+  // agentic-opencode: one agent (sandbox) per task, opened for its first generated round, closed when it is over.
+  const agents = new Map<number, Promise<TaskAgent>>();
+  const closeAgent = async (index: number) => {
+    const agent = agents.get(index);
+    agents.delete(index);
+    if (agent) await agent.then((opened) => opened.close()).catch(() => undefined);
+  };
+
   async function nextTurn(index: number): Promise<void> {
     const task = options.tasks[index] as GenerationTask;
     const state = states[index] as (typeof states)[number];
     const round = state.next;
-    const record = await generateTurn(turnContext, task, round, state.history);
+    let context = turnContext;
+    if (mode === "agentic-opencode" && options.openAgent) {
+      let agent = agents.get(index);
+      if (!agent) {
+        agent = options.openAgent(task);
+        agents.set(index, agent);
+      }
+      context = { ...turnContext, agent: await agent };
+    }
+    const record = await generateTurn(context, task, round, state.history);
     if (signal?.aborted && !record.ok) {
       state.over = true;
       return;
@@ -245,9 +264,10 @@ export async function generateResponses(options: GenerationOptions): Promise<Gen
         state.busy = true;
         active += 1;
         nextTurn(best).then(
-          () => {
+          async () => {
             state.busy = false;
             if (!state.over) advance(best);
+            if (state.over) await closeAgent(best);
             active -= 1;
             pump();
           },
@@ -257,7 +277,7 @@ export async function generateResponses(options: GenerationOptions): Promise<Gen
       if (active === 0) resolve();
     };
     pump();
-  });
+  }).finally(() => Promise.all([...agents.keys()].map(closeAgent)));
   await saving;
   return { items, turns, ...counts, cancelled: signal?.aborted ?? false };
 }

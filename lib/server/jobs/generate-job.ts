@@ -4,11 +4,16 @@ import "server-only";
 // also checks the item's lease is still ours: the Response with its tags split as an import splits them, its
 // attempts, its live scoring (PassResult, Diagnostics, rule judge through the import's own code) and, when an LLM
 // judge was chosen, the judge items for it. Calls go through the database call cache, so an item taken over after a
-// crash replays a reply that had already arrived instead of paying for it again. A failed call fails its turn only:
-// the item is retried by the queue's policy and the task's later rounds wait for it.
+// crash replays a reply that had already arrived instead of paying for it again (agentic-opencode: each opencode run's
+// outcome, in a sandbox made for the item's task and removed after it). A failed call fails its turn only: the item
+// is retried by the queue's policy and the task's later rounds wait for it. Generation gets the task's instructions,
+// the prompt or skill and its earlier answers; the check data (turn specs) serves the scoring of stored turns only.
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { turnKey } from "@/lib/benchmark/dataset";
 import { buildTurnSpecs, type TurnSpec } from "@/lib/benchmark/turn";
-import type { Attempt } from "@/lib/generation/attempts";
+import type { Attempt, CallResult } from "@/lib/generation/attempts";
 import { AGENTIC_TIMEOUT_MS, type Exchange } from "@/lib/generation/protocol";
 import { planGeneratedResponse } from "@/lib/import/plan";
 import { passJudgeItem } from "@/lib/judge/items";
@@ -22,6 +27,7 @@ import { afterRunGenerated } from "../evaluations/after-generation";
 import { findGenerateJob } from "../evaluations/jobs-of-evaluation";
 import { settleEvaluation } from "../evaluations/settle-evaluation";
 import { GENERATE_JOB_KIND, type GenerateItemPayload, type GenerateJobParams, type GenerationOverrides } from "../evaluations/types";
+import { opencodeInstall, openOpencodeAgent, type TaskAgent } from "../generation/opencode";
 import { generateTurn, type GenerationTask, type TurnRecord } from "../generation/runner";
 import { sha256 } from "../hash";
 import { loadBenchmarkSource } from "../import/benchmark-source";
@@ -105,6 +111,30 @@ function cachingClient(inner: ChatClient, cache: CallCache, scope: string, refre
   };
 }
 
+/**
+ * The task's agent with each run looked up in the call cache first (keyed like a call: endpoint, model, the agent's
+ * version and the message, plus the run and the run's number within the turn); a finished run (an answer or a
+ * timeout) is stored the moment it ends.
+ */
+function cachingAgent(inner: TaskAgent, config: { baseUrl: string; model: string }, cache: CallCache, scope: string, refresh: boolean, log: CallLog[]): Pick<TaskAgent, "run"> {
+  let callIndex = 0;
+  return {
+    async run(message, signal) {
+      const material = callCacheMaterial({ endpoint: config.baseUrl, model: config.model, params: {}, messages: [{ role: "user", content: `${inner.version}\n${message}` }], sample: 0 });
+      const key = sha256(`${material}\n${scope}:${callIndex++}`);
+      const hit = refresh ? null : await cache.get(key);
+      if (hit) {
+        log.push({ cached: true, requests: 0, latencyMs: 0, inputTokens: 0, outputTokens: 0 });
+        return JSON.parse(hit.content) as CallResult;
+      }
+      const result = await inner.run(message, signal);
+      log.push({ cached: false, requests: 1, latencyMs: result.agentRun?.durationMs ?? 0, inputTokens: 0, outputTokens: 0 });
+      if (result.kind !== "error") await cache.put(key, { content: JSON.stringify(result), usage: null, storedAt: new Date().toISOString() });
+      return result;
+    },
+  };
+}
+
 /** Usage of a turn's calls; tokens and cost count paid calls only (a replayed reply costs nothing). */
 function turnUsage(calls: readonly CallLog[], price: (input: number, output: number) => number | null): ItemUsage {
   const paid = calls.filter((call) => !call.cached);
@@ -182,6 +212,7 @@ function attemptRows(record: TurnRecord, responseId: string, query: string, call
     repairs: JSON.stringify(attempt.repairs),
     issues: JSON.stringify(attempt.issues),
     diagnostics: JSON.stringify(attempt.diagnostics),
+    agentRun: attempt.agentRun ? JSON.stringify(attempt.agentRun) : null,
     ...timing(position),
   }));
 }
@@ -296,56 +327,100 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
       if (!run || run.status !== "in-progress") return { ok: false, failure: { message: "The run is no longer in progress.", retryable: false } };
 
       const { task, turnIds } = taskEntry;
-      const stored = await db.response.findMany({ where: { runId: payload.runId, turnId: { in: [...turnIds.values()] } }, select: { turnId: true, rawText: true } });
-      const storedByTurn = new Map(stored.map((response) => [response.turnId, response.rawText ?? ""]));
-      const cache = databaseCallCache(db);
-      const price = (input: number, output: number) => callCost(entry.config, input, output);
-      const history: Exchange[] = [];
-      let generated = 0;
-      let latencyMs = 0;
-      for (let round = 1; round <= task.queries.length; round++) {
-        const query = task.queries[round - 1] as string;
-        const turnId = turnIds.get(round);
-        if (!turnId) return { ok: false, failure: { message: `${turnKey(task.task, round)} has no turn row.`, retryable: false } };
-        const existing = storedByTurn.get(turnId);
-        if (existing !== undefined) {
-          history.push({ query, answer: existing });
-          continue;
-        }
-        if (signal.aborted) return { ok: false, failure: { message: "The job was stopped or the lease was lost.", retryable: true } };
-        const calls: CallLog[] = [];
-        const client = cachingClient(entry.client, cache, `generate:${params.evaluationId}:${payload.runNumber}:${turnKey(task.task, round)}`, job.refresh, calls);
-        const record = await generateTurn(
-          { client, mode: params.mode, builderPrompt: context.builderPrompt, skill: params.skill, turns: context.turnSpecs, params: chatParams(params.overrides), signal },
-          task,
-          round,
-          history,
-        );
-        const usage = turnUsage(calls, price);
-        latencyMs += usage.latencyMs ?? 0;
-        if (!record.ok || record.answer === undefined) {
-          const message = redactKey(`${turnKey(task.task, round)}: ${record.error ?? "no answer"}`, entry.config.apiKey);
-          const coolDown = entry.coolDownUntil - Date.now();
-          return { ok: false, failure: { message, retryable: !/^client-error/.test(record.error ?? ""), retryAfterMs: coolDown > 0 ? coolDown : null, usage } };
-        }
-        const spec = context.turnSpecs.get(turnKey(task.task, round));
-        if (!spec) return { ok: false, failure: { message: `${turnKey(task.task, round)} has no turn specification.`, retryable: false } };
-        try {
-          await storeTurn(db, queue, { job, params, payload, item, context, record, spec, turnId, query, calls, usage });
-        } catch (error) {
-          if (error instanceof TurnNotStored) return { ok: false, failure: { message: error.message, retryable: error.retryable, usage } };
-          throw error;
-        }
-        generated += 1;
-        history.push({ query, answer: record.answer });
+      let agent: TaskAgent | null = null;
+      let workDir: string | null = null;
+      if (params.mode === "agentic-opencode") {
+        const install = opencodeInstall();
+        if (!install.ok) return { ok: false, failure: { message: `agentic-opencode cannot run: ${install.reason}`, retryable: false } };
+        workDir = await mkdtemp(path.join(os.tmpdir(), "c2w-opencode-"));
+        agent = await openOpencodeAgent({
+          install,
+          workDir,
+          task: task.task,
+          skillFiles: params.skillFiles ?? { "SKILL.md": params.skill },
+          baseURL: entry.config.baseUrl,
+          apiKey: entry.config.apiKey,
+          model: entry.config.model,
+        });
       }
-      return { ok: true, result: { generated, kept: stored.length }, usage: { ...NO_USAGE, latencyMs } };
+      try {
+        return await generateTask({ db, job, item, queue, signal, params, payload, context, entry, task, turnIds, agent });
+      } finally {
+        await agent?.close();
+        if (workDir) await rm(workDir, { recursive: true, force: true });
+      }
     },
     async settled({ db, job, item }) {
       const payload = item.payload as GenerateItemPayload;
       await settleGeneratedRun(db, job.id, payload.runId);
     },
   };
+}
+
+interface TaskInput {
+  db: Database;
+  job: Parameters<JobHandler["run"]>[0]["job"];
+  item: Parameters<JobHandler["run"]>[0]["item"];
+  queue: JobQueue<QueueTx>;
+  signal: AbortSignal;
+  params: GenerateJobParams;
+  payload: GenerateItemPayload;
+  context: BenchmarkContext;
+  entry: NonNullable<Awaited<ReturnType<ReturnType<typeof endpointClients>>>>;
+  task: GenerationTask;
+  turnIds: Map<number, string>;
+  agent: TaskAgent | null;
+}
+
+/** Generates the task's remaining rounds in order, storing each as it finishes. */
+async function generateTask(input: TaskInput): Promise<Awaited<ReturnType<JobHandler["run"]>>> {
+  const { db, job, item, queue, signal, params, payload, context, entry, task, turnIds } = input;
+  const stored = await db.response.findMany({ where: { runId: payload.runId, turnId: { in: [...turnIds.values()] } }, select: { turnId: true, rawText: true } });
+  const storedByTurn = new Map(stored.map((response) => [response.turnId, response.rawText ?? ""]));
+  const cache = databaseCallCache(db);
+  const price = (input: number, output: number) => callCost(entry.config, input, output);
+  const history: Exchange[] = [];
+  let generated = 0;
+  let latencyMs = 0;
+  for (let round = 1; round <= task.queries.length; round++) {
+    const query = task.queries[round - 1] as string;
+    const turnId = turnIds.get(round);
+    if (!turnId) return { ok: false, failure: { message: `${turnKey(task.task, round)} has no turn row.`, retryable: false } };
+    const existing = storedByTurn.get(turnId);
+    if (existing !== undefined) {
+      history.push({ query, answer: existing });
+      continue;
+    }
+    if (signal.aborted) return { ok: false, failure: { message: "The job was stopped or the lease was lost.", retryable: true } };
+    const calls: CallLog[] = [];
+    const scope = `generate:${params.evaluationId}:${payload.runNumber}:${turnKey(task.task, round)}`;
+    const client = cachingClient(entry.client, cache, scope, job.refresh, calls);
+    const agent = input.agent ? cachingAgent(input.agent, entry.config, cache, scope, job.refresh, calls) : undefined;
+    const record = await generateTurn(
+      { client, mode: params.mode, builderPrompt: context.builderPrompt, skill: params.skill, params: chatParams(params.overrides), signal, ...(agent ? { agent } : {}) },
+      task,
+      round,
+      history,
+    );
+    const usage = turnUsage(calls, price);
+    latencyMs += usage.latencyMs ?? 0;
+    if (!record.ok || record.answer === undefined) {
+      const message = redactKey(`${turnKey(task.task, round)}: ${record.error ?? "no answer"}`, entry.config.apiKey);
+      const coolDown = entry.coolDownUntil - Date.now();
+      return { ok: false, failure: { message, retryable: !/^client-error/.test(record.error ?? ""), retryAfterMs: coolDown > 0 ? coolDown : null, usage } };
+    }
+    const spec = context.turnSpecs.get(turnKey(task.task, round));
+    if (!spec) return { ok: false, failure: { message: `${turnKey(task.task, round)} has no turn specification.`, retryable: false } };
+    try {
+      await storeTurn(db, queue, { job, params, payload, item, context, record, spec, turnId, query, calls, usage });
+    } catch (error) {
+      if (error instanceof TurnNotStored) return { ok: false, failure: { message: error.message, retryable: error.retryable, usage } };
+      throw error;
+    }
+    generated += 1;
+    history.push({ query, answer: record.answer });
+  }
+  return { ok: true, result: { generated, kept: stored.length }, usage: { ...NO_USAGE, latencyMs } };
 }
 
 interface StoreTurnInput {

@@ -106,6 +106,14 @@ describe("createChatClient against the loopback stub", () => {
     expect(server.calls).toBe(2);
   });
 
+  it("fails a timed-out call at once when asked not to retry timeouts (the agentic protocol), still retrying 5xx", async () => {
+    const server = await start(faultsThen([serverError(503)], () => slowReply(1_000)));
+    const { client } = clientFor(server, { timeoutMs: 100, maxRetries: 3 });
+    const outcome = await client.complete(messages, { retryTimeouts: false });
+    expect(outcome).toMatchObject({ ok: false, attempts: 2, error: { kind: "timeout" } });
+    expect(server.calls).toBe(2);
+  });
+
   it("retries a malformed body and a reply without text, then reports malformed-response", async () => {
     const server = await start(faultsThen([malformedBody], () => ({ kind: "reply", content: null })));
     const { client } = clientFor(server, { maxRetries: 2 });

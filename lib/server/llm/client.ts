@@ -92,6 +92,8 @@ export interface ChatCallOptions {
   signal?: AbortSignal;
   /** Overrides of the endpoint's default parameters for this call. */
   params?: ChatParams;
+  /** False: a call that times out fails at once instead of being retried (the agentic protocol's timeout). */
+  retryTimeouts?: boolean;
 }
 
 export interface ChatClient {
@@ -293,7 +295,8 @@ export function createChatClient(endpoint: LlmEndpoint, deps: ClientDeps = {}): 
       }
       if (classified.error.kind === "rate-limited") totals.rateLimited += 1;
       if (classified.error.kind === "cancelled" || signal?.aborted) return fail({ kind: "cancelled", status: null, message: "cancelled" });
-      if (!classified.retryable || attempts > maxRetries) return fail(withAttempts(classified.error, attempts));
+      const timedOut = classified.error.kind === "timeout" && classified.error.status === null;
+      if (!classified.retryable || attempts > maxRetries || (timedOut && options.retryTimeouts === false)) return fail(withAttempts(classified.error, attempts));
       const delay = classified.retryAfter ?? backoff(attempts);
       if (delay > maxRetryAfterMs) {
         return fail({ ...classified.error, message: `${classified.error.message} (the server asked to wait ${Math.round(delay / 1000)} s, over the ${Math.round(maxRetryAfterMs / 1000)} s limit)` });

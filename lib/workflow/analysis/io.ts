@@ -15,6 +15,33 @@ function outputEntries(node: NodeEntry): JsonValue[] {
   return Array.isArray(outputs) ? outputs.filter((entry) => Array.isArray(entry) && entry.length > 0) : [];
 }
 
+/** Start variable and End output names, as written (string names only). */
+function declaredNames(model: WorkflowModel): Set<string> {
+  const names = new Set<string>();
+  for (const node of model.nodes) {
+    const entries = node.known === "start" ? (node.param ? ownValue(node.param, "variables") : undefined) : node.known === "end" ? outputEntries(node) : undefined;
+    if (!Array.isArray(entries)) continue;
+    for (const entry of entries) if (Array.isArray(entry) && typeof entry[0] === "string") names.add(entry[0]);
+  }
+  return names;
+}
+
+/** Each variable the instruction names that the workflow neither takes as a start input nor outputs from an End node. */
+export function checkInstructionVariables(model: WorkflowModel, names: readonly string[], out: Diagnostic[]): void {
+  if (names.length === 0) return;
+  const declared = declaredNames(model);
+  const anchor = model.nodes.find((node) => node.known === "end") ?? model.nodes.find((node) => node.known === "start");
+  for (const name of names) {
+    if (declared.has(name)) continue;
+    out.push(
+      makeDiagnostic("instruction-variable-unused", `The instruction names the variable "${name}", but no start variable and no End output is called that.`, {
+        location: anchor ? nodeLocation(anchor) : { field: "workflow" },
+        hint: `Declare "${name}" as a start variable if the user provides it, or output it from an End node if the workflow returns it.`,
+      }),
+    );
+  }
+}
+
 export function checkStartEnd(model: WorkflowModel, out: Diagnostic[]): void {
   const starts = model.nodes.filter((node) => node.known === "start");
   const ends = model.nodes.filter((node) => node.known === "end");

@@ -1,0 +1,6 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "agentVersion" TEXT;
+
+-- AlterTable
+ALTER TABLE "GenerationAttempt" ADD COLUMN "agentRun" TEXT;
+
