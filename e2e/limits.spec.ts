@@ -2,14 +2,13 @@
 // 40 MB run file imports, a run built to stall matchers (86,000 `{{#` in a prompt) and one nested 100,000 deep are
 // answered within 2 s while /api/health keeps answering, a client's own X-Forwarded-For does not move the sign-in
 // throttle to another address, and a client-side navigation's RSC payload is served from the page store.
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { toPostgresStatement } from "../lib/sql/postgres-statement";
+import { postLarge } from "../scripts/bench/upload-refusal";
 import { queryE2eDatabase, signIn } from "./support";
 
 const SHARED = process.env.C2W_BENCHMARK_DIR ?? path.resolve(__dirname, "../../shared/chat2workflow");
@@ -47,45 +46,7 @@ async function writeE2eDatabase(sql: string, names: string[]): Promise<void> {
   }
 }
 
-/** What the server's socket of a connection had received (kernel count, read or not), from `ss`; null when unknown. */
-function serverBytesReceived(serverPort: number, clientPort: number): number | null {
-  const listed = spawnSync("ss", ["-tinH", "state", "all", `( sport = :${serverPort} and dport = :${clientPort} )`], { encoding: "utf8" });
-  const match = /bytes_received:(\d+)/.exec(listed.stdout ?? "");
-  return match ? Number(match[1]) : null;
-}
-
-/**
- * Posts `size` bytes without a session, 64 KiB every 20 ms (so little waits in the sockets' buffers), and reports the
- * answer, what the client had written when it came (an upper bound of what the server can have read) and what the
- * server's socket had received by the time the answer was read.
- */
-function anonymousUpload(baseURL: string, size: number): Promise<{ status: number; millis: number; clientWrote: number; serverReceived: number | null }> {
-  return new Promise((resolve, reject) => {
-    const url = new URL("/api/imports", baseURL);
-    const chunk = Buffer.alloc(64 * 1024, 0x61);
-    const started = performance.now();
-    let wrote = 0;
-    let answered = false;
-    const request = http.request(url, { method: "POST", headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(size) } }, (response) => {
-      answered = true;
-      const serverReceived = serverBytesReceived(Number(url.port), request.socket?.localPort ?? 0);
-      resolve({ status: response.statusCode ?? 0, millis: Math.round(performance.now() - started), clientWrote: wrote, serverReceived });
-      response.resume();
-      request.destroy();
-    });
-    request.on("error", (error) => (answered ? undefined : reject(error)));
-    const pump = () => {
-      if (answered) return;
-      if (wrote >= size) return void request.end();
-      wrote += chunk.length;
-      if (request.write(chunk)) setTimeout(pump, 20);
-      else request.once("drain", () => setTimeout(pump, 20));
-    };
-    pump();
-  });
-}
-
-/** /api/health latencies (ms), one request every 25 ms, until `until` settles. */
+/** /api/health latencies (ms), one request every 10 ms, until `until` settles. */
 async function healthWhile(baseURL: string, until: Promise<unknown>): Promise<number[]> {
   const times: number[] = [];
   let done = false;
@@ -95,7 +56,7 @@ async function healthWhile(baseURL: string, until: Promise<unknown>): Promise<nu
     const response = await fetch(new URL("/api/health", baseURL));
     await response.arrayBuffer();
     times.push(performance.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return times;
 }
@@ -122,11 +83,12 @@ test.describe("limits before bytes", () => {
     // The route's first request compiles it: measured from the second on.
     await (await fetch(new URL("/api/imports", baseURL), { method: "POST", body: "x" })).arrayBuffer();
     const refusals = [];
-    for (let i = 0; i < 3; i++) refusals.push(await anonymousUpload(baseURL!, 60 * MB));
+    for (let i = 0; i < 3; i++) refusals.push(await postLarge(baseURL!, "/api/imports", { "content-type": "multipart/form-data; boundary=x" }, 60 * MB));
     console.log(`anonymous 60 MB uploads: ${JSON.stringify(refusals)}`);
     for (const refusal of refusals) {
       expect(refusal.status).toBe(401);
-      expect(refusal.clientWrote).toBeLessThan(1 * MB);
+      // Paced, so what was sent when the answer came bounds what the server can have read.
+      expect(refusal.bytesSentBeforeAnswer).toBeLessThan(1 * MB);
     }
   });
 
