@@ -330,7 +330,7 @@ export async function runImport(db: Database, request: ImportRequest, limits: Im
  * Scores responses on the analysis workers. One that outlives its time budget is planned as failing with the budget
  * diagnostic; a scoring error (a bug) fails the import, as it did on the calling thread.
  */
-async function planResponses(tasks: Extract<AnalysisTask, { kind: "plan-recorded" | "plan-generated" }>[], onResponse: () => void): Promise<ResponsePlan[]> {
+export async function planResponses(tasks: Extract<AnalysisTask, { kind: "plan-recorded" | "plan-generated" }>[], onResponse: () => void): Promise<ResponsePlan[]> {
   const budgetMs = analysisBudgetMs();
   const outcomes = await analyseAll(tasks, budgetMs, onResponse);
   return outcomes.map((outcome, index) => {
