@@ -52,3 +52,14 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/responses/[responseId]/coze/route.ts#GET": "read",
   "app/runs/[runId]/download/resolve-records/route.ts#GET": "read",
 };
+
+/**
+ * Endpoints that read or steer jobs (imports included). Beyond the permission above, a job is private to the user
+ * who started it and to admins (lib/server/jobs/job-access.ts); the authorization matrix checks each one per owner.
+ */
+export const JOB_OWNER_ENDPOINTS: readonly string[] = [
+  "app/api/jobs/route.ts#GET",
+  "app/api/jobs/[id]/route.ts#GET",
+  "app/actions/jobs.ts#controlJobAction",
+  "app/api/imports/[id]/route.ts#GET",
+];

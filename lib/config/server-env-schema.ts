@@ -21,6 +21,10 @@ export const serverEnvSchema = z.object({
   ),
   NEXTAUTH_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   PUBLIC_READ: z.preprocess(emptyAsUndefined, booleanFlag.default(true)),
+  /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client; without them the connection does. */
+  TRUSTED_PROXIES: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Time one analysis of a response (scoring, its page's view, a diff) may take before it is stopped. */
+  ANALYSIS_BUDGET_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
   ALLOW_DEMO_PASSWORDS: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
   /** Do not load the demo benchmark into an empty local database. */
   SKIP_DEMO_DATA: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),

@@ -5,10 +5,10 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { ENDPOINT_ACCESS } from "@/lib/auth/endpoint-access";
+import { ENDPOINT_ACCESS, JOB_OWNER_ENDPOINTS } from "@/lib/auth/endpoint-access";
 import { can } from "@/lib/auth/roles";
 import { emptyDatabase, testDatabase } from "../../support/database";
-import { ACTORS, ensureRoleUsers, signInAs, type Actor } from "../../support/session-mock";
+import { ACTORS, ensureRoleUsers, signInAs, signInAsUser, type Actor } from "../../support/session-mock";
 import { tableCounts } from "../../support/table-counts";
 
 vi.mock("next-auth", async (original) => ({ ...(await original<typeof import("next-auth")>()), ...(await import("../../support/session-mock")).nextAuthMock }));
@@ -156,6 +156,66 @@ describe("authorization matrix", () => {
         expect({ actor, refused: outcome.refused }, outcome.detail).toEqual({ actor, refused: !allowed });
         if (!allowed) expect(await tableCounts(db)).toEqual(before);
       }
+    });
+  }
+});
+
+/** What each job endpoint lets `userId` do with the job `jobId` (created by someone): see it, or steer it. */
+const JOB_CALLS: Record<string, (jobId: string) => Promise<boolean>> = {
+  "app/api/jobs/route.ts#GET": async (jobId) => {
+    const { GET } = await import("@/app/api/jobs/route");
+    const body = (await (await GET(get("/api/jobs"))).json()) as { jobs: { id: string }[] };
+    return body.jobs.some((job) => job.id === jobId);
+  },
+  "app/api/jobs/[id]/route.ts#GET": async (jobId) => {
+    const { GET } = await import("@/app/api/jobs/[id]/route");
+    return (await GET(get(`/api/jobs/${jobId}`), params({ id: jobId }) as never)).status === 200;
+  },
+  "app/actions/jobs.ts#controlJobAction": async (jobId) => {
+    const { controlJobAction } = await import("@/app/actions/jobs");
+    // Pausing a queued job and resuming it leaves it as it was.
+    const paused = await controlJobAction({ jobId, control: "pause" });
+    if (paused.ok) await controlJobAction({ jobId, control: "resume" });
+    return paused.ok;
+  },
+  "app/api/imports/[id]/route.ts#GET": async (jobId) => {
+    const { GET } = await import("@/app/api/imports/[id]/route");
+    return (await GET(get(`/api/imports/${jobId}`), params({ id: jobId }) as never)).status === 200;
+  },
+};
+
+describe("authorization matrix: jobs per owner", () => {
+  const db = testDatabase();
+  const owner = { id: "user-researcher", sessionVersion: 0 };
+  const otherResearcher = { id: "user-researcher-2", sessionVersion: 0 };
+  const admin = { id: "user-admin", sessionVersion: 0 };
+  let jobId = "";
+  beforeAll(async () => {
+    await emptyDatabase(db);
+    await ensureRoleUsers(db);
+    await db.user.create({ data: { id: otherResearcher.id, email: "researcher-2@matrix.test", role: "researcher", passwordHash: "x" } });
+    // An import job (a job of every kind is private the same way), queued, started by the researcher.
+    jobId = (await db.job.create({ data: { kind: "import", params: JSON.stringify({ files: 1 }), createdBy: owner.id, itemCount: 1, items: { create: [{ key: "import", payload: "{}" }] } } })).id;
+  });
+
+  it("covers every endpoint that reads or steers jobs", () => {
+    // Route handlers under /api/jobs and /api/imports/[id], and the job controls (starting a job is not about one).
+    const jobEndpoints = Object.keys(ENDPOINT_ACCESS).filter((key) => /^app\/api\/(jobs|imports\/\[id\])\/|#controlJobAction$/.test(key));
+    expect(jobEndpoints.length).toBe(4);
+    expect([...JOB_OWNER_ENDPOINTS].sort()).toEqual(jobEndpoints.sort());
+    expect(Object.keys(JOB_CALLS).sort()).toEqual([...JOB_OWNER_ENDPOINTS].sort());
+  });
+
+  for (const key of JOB_OWNER_ENDPOINTS) {
+    it(`${key}: the job's owner and admins get it, another researcher does not`, async () => {
+      const outcomes: Record<string, boolean> = {};
+      for (const [name, user] of Object.entries({ owner, otherResearcher, admin })) {
+        signInAsUser(user.id, user.sessionVersion);
+        outcomes[name] = await JOB_CALLS[key]!(jobId);
+      }
+      expect(outcomes).toEqual({ owner: true, otherResearcher: false, admin: true });
+      // Another researcher's pause changed nothing; the owner's pause was undone by their resume.
+      expect(["queued", "running"]).toContain((await db.job.findUniqueOrThrow({ where: { id: jobId } })).status);
     });
   }
 });
