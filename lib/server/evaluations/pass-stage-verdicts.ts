@@ -3,14 +3,11 @@ import "server-only";
 // the turn arrived (steps 1_1–1_3 and the rule judge); an evaluation that chose an LLM judge (or panel) decides step
 // 1_4 with that judge instead, as the official pipeline does. Dify execution and the official record downloads both
 // read the verdict from here, so the turns sent to Dify are exactly the turns the downloaded files call valid.
-import { panelMajority } from "@/lib/judges/majority";
+import { evaluationPassVerdict, reachesEvaluationJudge, type PassStageVerdict } from "@/lib/judges/pass-stage";
 import type { Database } from "../db";
 import { parseEvaluationJudge, type EvaluationJudge } from "./types";
 
-export interface PassStageVerdict {
-  valid: boolean;
-  failStep: string | null;
-}
+export type { PassStageVerdict };
 
 export interface StoredPassVerdict {
   id: string;
@@ -45,7 +42,7 @@ export async function passStageVerdicts(
   const members = endpoints.map((endpoint) => endpoint.label);
   // A judge endpoint deleted since leaves nothing to decide with: the stored verdicts stand.
   if (members.length === 0) return verdicts;
-  const reachedJudge = responses.filter((response) => response.passResult && response.passResult.officialFailStep === null && response.passResult.failStep !== "step_1_5");
+  const reachedJudge = responses.filter((response) => response.passResult && reachesEvaluationJudge(response.passResult));
   const samples = new Map<string, Map<string, boolean[]>>();
   // Chunked so a run of any size stays under the databases' bound-parameter limits.
   for (let start = 0; start < reachedJudge.length; start += 500) {
@@ -60,8 +57,7 @@ export async function passStageVerdicts(
     }
   }
   for (const response of reachedJudge) {
-    const majority = panelMajority(members, samples.get(response.id) ?? new Map());
-    if (majority !== null) verdicts.set(response.id, { valid: majority, failStep: majority ? null : "step_1_4" });
+    if (response.passResult) verdicts.set(response.id, evaluationPassVerdict(response.passResult, members, samples.get(response.id) ?? new Map()));
   }
   return verdicts;
 }
