@@ -12,11 +12,13 @@ import { turnKey } from "@/lib/benchmark/dataset";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { RunJudging } from "@/components/jobs/run-judging";
 import { RunDifyExecution } from "@/components/dify/run-dify-execution";
+import { BundleProvenance } from "@/components/runs/bundle-provenance";
 import { can } from "@/lib/auth/roles";
 import { formatDateTime, formatRatio } from "@/lib/format";
 import { modeLabel } from "@/lib/generation/modes";
 import { database } from "@/lib/server/db";
 import { listRunResponses, type RunResponseRow } from "@/lib/server/data/responses";
+import { getRunBundleProvenance } from "@/lib/server/data/run-bundle-imports";
 import { listEndpoints } from "@/lib/server/endpoints/endpoints";
 import { listDifyConnections } from "@/lib/server/dify-connections/connections";
 import { allowedImportRoots } from "@/lib/server/import/allowed-dirs";
@@ -78,6 +80,7 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
   const [endpoints, jobs] = mayJudge ? await Promise.all([listEndpoints(database(), user), listJobs(database(), user, { runId: run.id, limit: 20 })]) : [[], []];
   // Recorded runs carry their official test results; imported and generated ones may be executed on Dify.
   const difyConnections = mayJudge && !recorded ? await listDifyConnections(database(), user) : [];
+  const provenance = await getRunBundleProvenance(database(), user, run.id);
 
   return (
     <div className="space-y-6">
@@ -115,9 +118,18 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
             <a href={`/runs/${run.id}/download/resolve-records`} download className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
               Resolve records (JSON)
             </a>
+            <a
+              href={`/runs/${run.id}/download/bundle`}
+              download
+              title="One zip with what produced this run, for others to check: npm run import -- --bundle"
+              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800"
+            >
+              Run bundle (zip)
+            </a>
           </span>
         }
       />
+      {provenance ? <BundleProvenance provenance={provenance} /> : null}
       {mayJudge && user ? (
         <RunJudging
           runId={run.id}
