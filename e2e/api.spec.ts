@@ -13,20 +13,23 @@ import { queryE2eDatabase, signIn } from "./support";
 const ROOT = path.resolve(__dirname, "..");
 const DATABASE = process.env.E2E_DATABASE_URL ?? `file:${path.join(ROOT, "data", "e2e.db")}`;
 const STUB_ENDPOINT = "Loopback generation stub (not a model)";
-const EXAMPLES_ENDPOINT = "API examples stub (not a model)";
+const EXAMPLES_ENDPOINT = "API examples stub - not a model";
 const DEMO_BENCHMARK = "Chat2Workflow demo";
 const run = promisify(execFile);
 const cli = (script: string, args: string[]) => run("node", ["scripts/run-cli.mjs", script, ...args, "--database", DATABASE], { cwd: ROOT });
 
-/** axe-core's serious and critical violations on the page (run through the DevTools protocol, which the CSP does not govern). */
-async function accessibilityViolations(page: Page): Promise<string[]> {
+/**
+ * axe-core's serious and critical violations on the page, or within `selector` (run through the DevTools protocol,
+ * which the CSP does not govern).
+ */
+async function accessibilityViolations(page: Page, selector?: string): Promise<string[]> {
   const source = await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
   await page.evaluate(source);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
+  return page.evaluate(async (within) => {
+    const axe = (window as unknown as { axe: { run: (context: Element | Document, options: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
+    const result = await axe.run(within ? document.querySelector(within)! : document, { resultTypes: ["violations"] });
     return result.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id} (${violation.nodes.length})`);
-  });
+  }, selector ?? null);
 }
 
 test.describe("the HTTP API", () => {
@@ -68,7 +71,7 @@ test.describe("the HTTP API", () => {
     await page.goto("/api");
     await expect(page.getByRole("heading", { name: "HTTP API", level: 1 })).toBeVisible();
     await expect(page.getByTestId("api-routes").locator("tbody tr")).toHaveCount(12);
-    await expect(page.getByRole("rowheader", { name: "POST /api/v1/evaluations" })).toBeVisible();
+    await expect(page.getByRole("rowheader", { name: "POST /api/v1/evaluations", exact: true })).toBeVisible();
     await page.getByText("StartEvaluation", { exact: true }).last().click();
     await expect(page.getByLabel("JSON Schema of StartEvaluation")).toContainText('"benchmark"');
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -110,7 +113,7 @@ test.describe("the HTTP API", () => {
       await expect(provenance).toHaveAttribute("data-verification", "verified");
       await expect(provenance).toContainText("Imported from a run bundle");
       await expect(provenance).toContainText(EXAMPLES_ENDPOINT);
-      expect(await accessibilityViolations(page)).toEqual([]);
+      expect(await accessibilityViolations(page, '[data-testid="bundle-provenance"]')).toEqual([]);
     } finally {
       await rm(out, { recursive: true, force: true });
     }

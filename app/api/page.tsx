@@ -21,9 +21,9 @@ export default function ApiPage() {
           <>
             Start evaluations from scripts and CI, follow them, and fetch their records, leaderboard rows and run bundles. Every request except the
             document itself carries <code className="font-mono text-xs">Authorization: Bearer &lt;token&gt;</code>; make a token on{" "}
-            <Link href="/settings/tokens" className="text-brand-600 hover:underline dark:text-brand-500">Access tokens</Link> or with{" "}
+            <Link href="/settings/tokens" className="text-brand-600 underline dark:text-brand-500">Access tokens</Link> or with{" "}
             <code className="font-mono text-xs">npm run -s user -- token create --email … --name …</code>. The machine-readable document:{" "}
-            <a href="/api/v1/openapi.json" className="text-brand-600 hover:underline dark:text-brand-500">/api/v1/openapi.json</a> (OpenAPI 3.1).
+            <a href="/api/v1/openapi.json" className="text-brand-600 underline dark:text-brand-500">/api/v1/openapi.json</a> (OpenAPI 3.1).
           </>
         }
       />
@@ -45,7 +45,7 @@ export default function ApiPage() {
               {routes.map(([name, route]) => (
                 <tr key={name}>
                   <th scope="row" className={`${tableStyles.td} text-left font-mono text-xs font-normal`}>
-                    <a href={`#${name}`} className="text-brand-600 hover:underline dark:text-brand-500">
+                    <a href={`#${name}`} className="text-brand-600 underline dark:text-brand-500">
                       {route.method} {route.path}
                     </a>
                   </th>

@@ -20,7 +20,7 @@ export default async function TokensPage() {
         title="Access tokens"
         description={
           <>
-            Personal access tokens for the <Link href="/api" className="text-brand-600 hover:underline dark:text-brand-500">HTTP API</Link>: send one as{" "}
+            Personal access tokens for the <Link href="/api" className="text-brand-600 underline dark:text-brand-500">HTTP API</Link>: send one as{" "}
             <code className="font-mono text-xs">Authorization: Bearer &lt;token&gt;</code>. A token acts with your current role, is shown once when it is
             made (only a hash is stored), and stops working when revoked or expired.{admin ? " As an admin you see and may revoke everyone's tokens." : ""}
           </>
