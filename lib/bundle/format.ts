@@ -150,7 +150,8 @@ export const casesSchema = z.array(
   z.object({
     ...turnRef,
     test: z.number().int().min(1).max(3),
-    verdict: z.boolean(),
+    /** null: not judged (text outputs no LLM judge has answered). */
+    verdict: z.boolean().nullable(),
     outputs: z.string().nullable(),
     fileCheck: z.string().nullable(),
     files: z.unknown().nullable(),

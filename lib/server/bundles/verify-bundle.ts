@@ -13,9 +13,9 @@ import { planGeneratedResponse } from "@/lib/import/plan";
 import type { ResponsePlan } from "@/lib/import/plan-types";
 import { passJudgeItem, resolveJudgeItem, type TestPosition } from "@/lib/judge/items";
 import { canonicalJson, type ChatParams } from "@/lib/judge/identity";
-import { majorityVerdict } from "@/lib/judge/majority";
 import { officialSystemPrompt, parseJudgeReply, type ChatMessage, type JudgeTestInput } from "@/lib/judge/protocol";
 import { evaluationPassVerdict, type StoredPass } from "@/lib/judges/pass-stage";
+import { panelCaseVerdict } from "@/lib/resolve/case-verdict";
 import { CORE_VERSION } from "@/lib/workflow/version";
 import { sha256 } from "../hash";
 import { SKILL_PLACEHOLDER } from "../jobs/generate-job";
@@ -241,26 +241,30 @@ export async function verifyBundle(bundle: BundleContents, benchmark: BenchmarkS
     for (const field of ["valid", "fail_step", "has_been_judged", "node_selection", "design_principle", "workflow"] as const) {
       if ((record[field] ?? null) !== (pass[field] ?? null)) flag("resolve-records.json", name, field, "differs from pass-records.json");
     }
+    if (!record.valid) continue;
     for (const test of [1, 2, 3] as const) {
       const reported = record[`test${test}`];
-      if (reported === undefined) continue;
       const testCase = casesByKey.get(`${key}:${test}`);
       if (!testCase) {
+        if (reported === undefined) continue;
         if (recordedRun) checked.caseVerdictsAsRecorded += 1;
         else flag("cases.json", name, `test ${test}`, "missing: resolve-records.json reports this test case but the bundle has no result for it");
         continue;
       }
-      if (testCase.verdict !== reported) flag("resolve-records.json", name, `test${test}`, `the bundle says ${reported}; cases.json says ${testCase.verdict}`);
-      const votes = bundle.judgeVerdicts
-        .filter((entry) => entry.stage === "resolve" && entry.task === record.task && entry.round === record.round && entry.test === test && members.includes(entry.judge))
-        .map((entry) => judgeVerdicts.get(verdictKey(entry)) ?? entry.verdict);
-      if (recordedRun || votes.length === 0) {
+      // A case not judged (null) has no testN in the official file.
+      if ((testCase.verdict ?? undefined) !== reported) flag("resolve-records.json", name, `test${test}`, `the bundle says ${show(reported ?? null)}; cases.json says ${testCase.verdict === null ? "not judged" : testCase.verdict}`);
+      const samples = new Map<string, boolean[]>();
+      for (const entry of bundle.judgeVerdicts) {
+        if (entry.stage !== "resolve" || entry.task !== record.task || entry.round !== record.round || entry.test !== test || !members.includes(entry.judge)) continue;
+        samples.set(entry.judge, [...(samples.get(entry.judge) ?? []), judgeVerdicts.get(verdictKey(entry)) ?? entry.verdict]);
+      }
+      if (recordedRun || samples.size === 0) {
         checked.caseVerdictsAsRecorded += 1;
         continue;
       }
-      const derived = majorityVerdict(votes).verdict === true;
+      const derived = panelCaseVerdict(members, samples);
       checked.caseVerdictsRederived += 1;
-      if (derived !== reported) flag("resolve-records.json", name, `test${test}`, `the bundle says ${reported}; the judge's recorded replies give ${derived}`);
+      if (derived !== testCase.verdict) flag("resolve-records.json", name, `test${test}`, `the bundle says ${testCase.verdict === null ? "not judged" : testCase.verdict}; the judge's recorded replies give ${derived === null ? "no verdict" : derived}`);
     }
   }
 
