@@ -128,13 +128,14 @@ export const leaderboardSchema = z.object({
   rows: z.array(
     z.object({
       model: z.string(),
+      configuration: z.string().describe('How the row\'s runs were made and judged ("official recorded run", "Zero-shot (official) · T 0.7 · …"); rows of one model differ by it.'),
+      judge: z.string().describe("The judge whose verdicts the figures count: each run's own judge."),
       scope: z.enum(["overall", "domain", "round"]),
       key: z.string().describe('"all", the domain name, or the round number.'),
       passNum: z.number(),
       passDen: z.number(),
       resolveNum: z.number().nullable(),
       resolveDen: z.number().nullable(),
-      judge: z.string().describe("The judge whose verdicts the figures count."),
     }),
   ),
 });

@@ -1,7 +1,7 @@
 import "server-only";
 // The leaderboard through the API: the same calls `npm run export -- leaderboard --format json` makes (getExportRates,
-// leaderboardExportRows, the export columns), so the API answers the rows the CLI prints, each naming its judge.
-import { RECORDED } from "@/lib/judges/choice";
+// leaderboardExportRows, the export columns), so the API answers the rows the CLI prints, each naming its configuration
+// and its runs' own judge.
 import { leaderboardColumns, leaderboardExportRows, toJsonRows, type CellValue } from "@/lib/leaderboard/export";
 import type { Database } from "../db";
 import { getExportRates } from "../data/leaderboard";
@@ -17,6 +17,5 @@ export async function leaderboardRowsForApi(db: Database, actor: SessionUser | n
     benchmarkId = found.id;
   }
   const { rows } = await getExportRates(db, actor, "measured", benchmarkId);
-  // Without a judge column of their own, the figures are the stored verdicts: the "recorded" choice of Judged by.
-  return toJsonRows(leaderboardColumns("measured"), leaderboardExportRows(rows)).map((row) => ({ ...row, judge: row.judge ?? RECORDED }));
+  return toJsonRows(leaderboardColumns("measured"), leaderboardExportRows(rows));
 }
