@@ -82,7 +82,13 @@ export async function dryRunTestCase(request: DryRunRequest): Promise<DryRunExec
     }
   }
   // The resolve stage counts a run without outputs as failed before any check (resolve_stage.py: `if not outputs`).
-  if (Object.keys(raw).length === 0) return failure(null, "No End node ran, so the run has no outputs.", engine.trace);
+  if (Object.keys(raw).length === 0) {
+    // Only a branch chosen from real content is a prediction; a mock model's choice says nothing about the real run.
+    if (engine.trace.some((step) => (step.type === "if-else" || step.type === "question-classifier") && step.mocked)) {
+      return { outcome: "completed", failedNode: null, reason: "No End node ran on the branch the mock model's content chose; the real run may take another.", outputs: {}, fileCheck: "none", fileCheckReason: null, trace: engine.trace, mocked: true };
+    }
+    return failure(null, "No End node ran, so the run has no outputs.", engine.trace);
+  }
   const outputs = Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, { kind: outputKind(value), extensions: outputExtensions(value) }]));
   const checks = Object.keys(request.fileChecks).length;
   const problem = checks === 0 ? null : fileCheckFailure(raw, request.fileChecks);

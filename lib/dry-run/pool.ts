@@ -54,19 +54,22 @@ export class VariablePool {
 
   /**
    * Dify's convert_template: each `{{#id.var#}}` becomes the variable's text; a selector that names no variable stays
-   * as its bare `id.var` text. The result is mocked when any variable it read was.
+   * as its bare `id.var` text. The result is mocked when any variable it read was; structured when it inserted a
+   * list or an object (whose text is JSON whatever its content).
    */
-  render(template: string): { text: string; mocked: boolean; files: JsonValue[] } {
+  render(template: string): { text: string; mocked: boolean; files: JsonValue[]; structured: boolean } {
     let mocked = false;
+    let structured = false;
     const files: JsonValue[] = [];
     const text = template.replace(VARIABLE_PATTERN, (_match, path: string) => {
       const found = this.get(path.split("."));
       if (!found || found.value === null) return found ? "" : path;
       mocked ||= found.mocked;
+      if (typeof found.value === "object" && !isDryFile(found.value) && !(Array.isArray(found.value) && found.value.every(isDryFile))) structured = true;
       if (isDryFile(found.value)) files.push(found.value);
       else if (Array.isArray(found.value)) files.push(...found.value.filter(isDryFile));
       return segmentText(found.value);
     });
-    return { text, mocked, files };
+    return { text, mocked, files, structured };
   }
 }

@@ -49,8 +49,14 @@ export function codeOutputFailure(result: JsonValue, declared: Declared): string
   return null;
 }
 
+/** Stand-in outputs of the declared types; a list holds one element of its type, so its rendering is a list's. */
 function placeholders(declared: Declared): Record<string, JsonValue> {
-  return Object.fromEntries(Object.entries(declared).map(([name, config]) => [name, parameterDefault(String(config.type))]));
+  return Object.fromEntries(
+    Object.entries(declared).map(([name, config]) => {
+      const type = String(config.type);
+      return [name, type.startsWith("array[") ? [parameterDefault(type.slice(6, -1))] : type === "object" ? {} : parameterDefault(type)];
+    }),
+  );
 }
 
 export const codeExecutor: NodeExecutor = {

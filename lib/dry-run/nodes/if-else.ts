@@ -96,7 +96,8 @@ export const ifElseExecutor: NodeExecutor = {
         const conditions = Array.isArray(entry.conditions) ? (entry.conditions as Condition[]) : [];
         const results = conditions.map((condition) => evaluate(condition, ctx.pool));
         mocked ||= results.some((result) => result.mocked);
-        const holds = entry.logical_operator === "or" ? results.some((result) => result.holds) : results.length > 0 && results.every((result) => result.holds);
+        // Python's all([]) is True: a case without conditions holds (condition processor: all()/any() of the results).
+        const holds = entry.logical_operator === "or" ? results.some((result) => result.holds) : results.every((result) => result.holds);
         if (holds) return succeeded({ result: true, selected_case_id: String(entry.case_id) }, mocked, String(entry.case_id));
       }
     } catch (error) {

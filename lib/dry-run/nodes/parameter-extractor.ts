@@ -27,5 +27,6 @@ export function parameterDefault(type: string): JsonValue {
   if (type === "number") return 0;
   if (type === "boolean") return false;
   if (type.startsWith("array")) return [];
+  if (type === "object") return {};
   return "";
 }
