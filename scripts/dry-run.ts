@@ -14,7 +14,8 @@ import { readBenchmarkDir } from "@/lib/server/benchmark-files";
 import { createChatClient } from "@/lib/server/llm";
 import type { ResponseInput } from "@/lib/workflow/response";
 import { scoreResponse } from "@/lib/workflow/score";
-import { apiKeyFromEnv, describeIssues, endpointOption, parseOptions, required, runCommandLine, UsageError, wholeNumber } from "./lib/cli";
+import { apiKeyFromEnv, describeIssues, endpointOption, parseOptions, required, UsageError, wholeNumber } from "./lib/cli";
+import { printData, runPipedCommandLine } from "./lib/stdout";
 
 const USAGE = `Usage: npm run -s dry-run -- --benchmark <dir> --run <file|dir> [--case-files <dir>]
          [--endpoint <url> --model <name> [--api-key-env <VAR>]] [--concurrency <n>] --json
@@ -147,8 +148,8 @@ async function main(): Promise<number> {
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
-  process.stdout.write(`${JSON.stringify({ executions: executions.flat() })}\n`);
+  await printData(JSON.stringify({ executions: executions.flat() }));
   return 0;
 }
 
-runCommandLine(main);
+runPipedCommandLine(main);
