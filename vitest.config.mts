@@ -15,8 +15,9 @@ const integration = {
   fileParallelism: false,
 } as const;
 
-// Tests of SQLite itself (its file locking and busy handling) have no PostgreSQL counterpart.
-const SQLITE_ONLY = ["test/integration/database-busy.test.ts"];
+// Tests of SQLite itself (its file locking and busy handling) have no PostgreSQL counterpart; tests that use no
+// database (npm start's build decisions) need not run twice.
+const SQLITE_ONLY = ["test/integration/database-busy.test.ts", "test/integration/start.test.ts"];
 
 export default defineConfig({
   resolve: {

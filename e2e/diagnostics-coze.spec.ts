@@ -1,11 +1,8 @@
 // The diagnostics reference and the Coze package: a diagnostic on the response page links to its entry on
 // /diagnostics, and the Dify YAML tab offers the Coze package (or says why there is none). Read-only.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
 
-const SHARED = process.env.C2W_BENCHMARK_DIR ?? path.resolve(__dirname, "../../shared/chat2workflow");
-const SHARED_PRESENT = existsSync(path.join(SHARED, "dataset", "query.json"));
+import { expect, test, type Page } from "@playwright/test";
+import { SHARED_PRESENT } from "./support";
 
 /** A response that converts for Coze, and one that does not (a forward reference), in whichever data is loaded. */
 const CASES = SHARED_PRESENT

@@ -1,16 +1,15 @@
 // Visual diffs: a run's workflow between turns (reached from the run page), stepping rounds with the scrubber, the
 // change list and field text diffs, synced canvases, and two models on one turn. Uses the shared benchmark's
 // deepseek_v3d1 StudyPlanner (round 2 adds an iteration) when it is imported, else demo_alpha ReceiptBatcher.
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { parseCheckPassFile } from "../lib/benchmark/dataset";
 import { parseRunFile } from "../lib/benchmark/runs";
 import { buildTurnSpecs } from "../lib/benchmark/turn";
 import { buildComparison } from "../lib/diff-view/comparison";
+import { SHARED, SHARED_PRESENT } from "./support";
 
-const SHARED = process.env.C2W_BENCHMARK_DIR ?? path.resolve(__dirname, "../../shared/chat2workflow");
-const SHARED_PRESENT = existsSync(path.join(SHARED, "dataset", "query.json"));
 const DEMO = path.resolve(__dirname, "../prisma/demo");
 const SCREENSHOTS = path.resolve(__dirname, "screenshots");
 

@@ -1,13 +1,12 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { signIn } from "./support";
+import { SHARED, signIn } from "./support";
 
 // The model is the loopback generation stub the e2e server starts (test/support/generation-stub.ts): not a model, it
 // answers every question with one fixed workflow, first without tags (so an agentic turn tries again) and then inside
 // a ```json fence (so the fence-stripping repair applies). The evaluation runs on the shared benchmark, which holds
 // the agentic skill text; the journey adds one generated run to it and changes nothing other journeys read.
-const SHARED = process.env.C2W_BENCHMARK_DIR ?? path.resolve(__dirname, "..", "..", "shared", "chat2workflow");
 const STUB_ENDPOINT = "Loopback generation stub (not a model)";
 const STUB_MODEL = "loopback-stub_fixed-workflow";
 // Screenshots for the README (git-ignored here; copies live in docs/screenshots).

@@ -1,12 +1,8 @@
 // Scoring-guide grades: a response's grade card, a run's report (minimum reporting bundle) and a promotion check
 // between two runs. Uses the shared benchmark's recorded runs when the e2e database has them, else the demo runs.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
-import { signIn } from "./support";
 
-const SHARED = process.env.C2W_BENCHMARK_DIR ?? path.resolve(__dirname, "../../shared/chat2workflow");
-const SHARED_PRESENT = existsSync(path.join(SHARED, "dataset", "query.json"));
+import { expect, test, type Page } from "@playwright/test";
+import { SHARED_PRESENT, signIn } from "./support";
 
 /** A response that fails the format gate (step_1_1), and two runs to compare. */
 const CASE = SHARED_PRESENT

@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { signIn } from "./support";
+import { SHARED, SHARED_PRESENT, signIn } from "./support";
 
 const DEMO_RUNS = path.resolve(__dirname, "../prisma/demo/runs");
-const SHARED = process.env.C2W_BENCHMARK_DIR ?? path.resolve(__dirname, "../../shared/chat2workflow");
 
 /** The demo benchmark, whatever else the e2e database holds. */
 async function chooseDemoBenchmark(page: Page) {
@@ -87,7 +86,7 @@ test.describe("importing runs from the UI", () => {
 });
 
 test.describe("importing the shared benchmark from a server directory", () => {
-  test.skip(!existsSync(path.join(SHARED, "dataset", "query.json")), `Chat2Workflow benchmark not found at ${SHARED}`);
+  test.skip(!SHARED_PRESENT, `Chat2Workflow benchmark not found at ${SHARED}`);
 
   test("the benchmark and its 12 runs import from the UI with their recorded pass rates", async ({ page }) => {
     test.setTimeout(180_000);

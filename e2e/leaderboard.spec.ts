@@ -1,11 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { SHARED_PRESENT } from "./support";
 
 // The e2e database holds the demo benchmark and, when ../shared is present, the real benchmark with its 12 runs;
 // the real one is then the default (most runs). Every journey below holds either way.
-const SHARED = process.env.C2W_BENCHMARK_DIR ?? path.resolve(__dirname, "../../shared/chat2workflow");
-const hasShared = existsSync(path.join(SHARED, "dataset", "query.json"));
+const hasShared = SHARED_PRESENT;
 
 /** A model with one run on the default benchmark, its Research and Average figures, and a second model to compare. */
 const EXPECTED = hasShared

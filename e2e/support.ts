@@ -2,6 +2,7 @@ import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
+import { locateBenchmarkDir } from "../lib/server/benchmark-location";
 import { toPostgresStatement } from "../lib/sql/postgres-statement";
 
 export const DEMO = {
@@ -12,6 +13,12 @@ export const DEMO = {
 } as const;
 
 export type DemoRole = keyof typeof DEMO;
+
+const sharedBenchmark = locateBenchmarkDir({ projectDir: path.resolve(__dirname, "..") });
+/** The Chat2Workflow benchmark the e2e server imported (C2W_BENCHMARK_DIR, else ../shared/chat2workflow). */
+export const SHARED = sharedBenchmark.dir;
+/** Whether it is there; specs fall back to the demo data, or skip, when it is not. */
+export const SHARED_PRESENT = sharedBenchmark.ok;
 
 export async function signIn(page: Page, role: DemoRole, callbackUrl = "/"): Promise<void> {
   const account = DEMO[role];

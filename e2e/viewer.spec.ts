@@ -1,12 +1,10 @@
 // The workflow viewer: response pages drawn as graphs with their diagnostics, reached from the Runs table.
 // Uses the shared benchmark's recorded runs when the e2e database has them, else the demo runs (same failures).
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { signIn } from "./support";
+import { SHARED, SHARED_PRESENT, signIn } from "./support";
 
-const SHARED = process.env.C2W_BENCHMARK_DIR ?? path.resolve(__dirname, "../../shared/chat2workflow");
-const SHARED_PRESENT = existsSync(path.join(SHARED, "dataset", "query.json"));
 const SCREENSHOTS = path.resolve(__dirname, "screenshots");
 
 interface Case {

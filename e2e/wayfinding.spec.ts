@@ -1,13 +1,11 @@
 // What people see first: readable graphs, links that keep their benchmark, honest ranks, tables that fit a laptop,
 // and the screenshots for the README (leaderboard, a response graph, a diff, charts; light and dark; 1440 and 375 px).
 // Runs last (alphabetically): its final journey imports runs into the demo benchmark.
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { signIn } from "./support";
+import { SHARED_PRESENT, signIn } from "./support";
 
-const SHARED = process.env.C2W_BENCHMARK_DIR ?? path.resolve(__dirname, "../../shared/chat2workflow");
-const SHARED_PRESENT = existsSync(path.join(SHARED, "dataset", "query.json"));
 const SCREENSHOTS = path.resolve(__dirname, "screenshots", "ux");
 const DEMO_RUNS = path.resolve(__dirname, "../prisma/demo/runs");
 

@@ -4,8 +4,9 @@
 // A stub judge's verdicts (test/support/stub-judge-seed.ts) on one demo run give the "judged by" journeys a judge.
 // A loopback generation stub (test/support/generation-stub.ts, not a model) is started here on 127.0.0.1, with a model
 // endpoint row pointing at it, for the evaluation journey.
-import { existsSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
+import { locateBenchmarkDir } from "../lib/server/benchmark-location";
 
 const ROOT = path.resolve(__dirname, "..");
 const databaseFile = path.join(ROOT, "data", "e2e.db");
@@ -17,13 +18,14 @@ process.env.DATABASE_URL = postgresUrl ?? `file:${databaseFile}`;
 process.env.APP_ENV = "local";
 process.env.PUBLIC_READ = process.env.PUBLIC_READ ?? "true";
 
-const sharedBenchmark = process.env.C2W_BENCHMARK_DIR ?? path.resolve(ROOT, "..", "shared", "chat2workflow");
+const shared = locateBenchmarkDir({ projectDir: ROOT });
 
 async function importSharedBenchmark(): Promise<void> {
-  if (!existsSync(path.join(sharedBenchmark, "dataset", "query.json"))) {
-    console.log(`• shared benchmark not found at ${sharedBenchmark}; e2e runs on the demo data only`);
+  if (!shared.ok) {
+    console.log(`• ${shared.message} The e2e tests run on the demo data only.`);
     return;
   }
+  const sharedBenchmark = shared.dir;
   const { setup } = await import("./setup");
   const { createDatabaseClient } = await import("@/lib/server/db");
   const { expandRunPaths, readImportFiles, runImport } = await import("@/lib/server/import/import-service");
@@ -79,7 +81,7 @@ async function startGenerationStub(): Promise<void> {
 importSharedBenchmark()
   .then(seedJudges)
   .then(startGenerationStub)
-  .then(() => import("./start"))
+  .then(async () => (await import("./start")).runStart(process.argv.slice(2)))
   .catch((error: unknown) => {
     console.error(error);
     process.exit(1);

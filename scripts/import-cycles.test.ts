@@ -80,7 +80,7 @@ describe("import cycles", () => {
     const files = SOURCE_DIRS.flatMap(sourceFiles);
     expect(files.length).toBeGreaterThan(300);
     const graph = importGraph(files);
-    expect(graph.get("lib/server/jobs/resolve-job.ts")).toContain("lib/server/evaluations/pass-stage-verdicts.ts");
+    expect(graph.get("lib/server/resolve/pass-gate.ts")).toContain("lib/server/evaluations/pass-stage-verdicts.ts");
     expect(cycles(graph).map((component) => component.join(" "))).toEqual(ALLOWED);
   });
 });

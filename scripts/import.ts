@@ -1,12 +1,14 @@
-// `npm run import -- --benchmark <dir> [--runs <file|dir>...] [--model <name>] [--label <text>] [--name <text>] [--database <url>]`
+// `npm run import -- [--benchmark <dir>] [--runs <file|dir>...] [--model <name>] [--label <text>] [--name <text>] [--database <url>]`
 // Imports a benchmark directory and run files (recorded runs or raw generation output), scores every response and
 // prints what was imported. Exit codes: 0 imported (or already present), 1 rejected input, 2 bad arguments.
 import path from "node:path";
+import { locateBenchmarkDir } from "@/lib/server/benchmark-location";
 import { expandRunPaths, readImportFiles, runImport, type ImportOutcome, type ImportProgress } from "@/lib/server/import/import-service";
 import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
 
-const USAGE = `Usage: npm run import -- --benchmark <dir> [--runs <file|dir> ...] [options]
-  --benchmark <dir>   benchmark directory with dataset/ (and prompts/), e.g. ../shared/chat2workflow
+const USAGE = `Usage: npm run import -- [--benchmark <dir>] [--runs <file|dir> ...] [options]
+  --benchmark <dir>   benchmark directory with dataset/ (and prompts/); default: C2W_BENCHMARK_DIR, else
+                      ../shared/chat2workflow
   --runs <path>       run file or directory of run files; repeat for several (recorded runs/*.json
                       or official generation output with answer1..answerN)
   --model <name>      model name for every run (default: each file's base name, e.g. gpt_5d2)
@@ -66,8 +68,9 @@ async function main(): Promise<number> {
   );
   if (typeof parsed === "number") return parsed;
   const { values } = parsed;
-  if (!values.benchmark) return usageError("--benchmark is required", USAGE);
-  const benchmarkDir = values.benchmark;
+  const location = locateBenchmarkDir({ explicit: values.benchmark });
+  if (!location.ok) return usageError(location.message, USAGE);
+  const benchmarkDir = location.dir;
   const env = commandLineEnv(values.database);
   const limits = { maxFileBytes: env.IMPORT_MAX_FILE_MB * 1024 * 1024, maxResponses: env.IMPORT_MAX_RESPONSES, maxFieldChars: env.IMPORT_MAX_FIELD_KB * 1024 };
   const expanded = await expandRunPaths(values.runs ?? []);

@@ -2,15 +2,15 @@
 // verdicts over every record that reached step 1_4, overall and per model, and lists the disagreements by kind.
 // Thin over the core: the benchmark is read with lib/server/benchmark-files, the comparison is
 // lib/workflow/rule-judge-agreement.ts (shared with the corpus test); this file only prints.
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { readBenchmarkDir } from "@/lib/server/benchmark-files";
+import { locateBenchmarkDir } from "@/lib/server/benchmark-location";
 import { agreementRate, BOTH_FALSE_REASONS, DISAGREEMENT_KINDS, matrixTotal, type ConfusionMatrix } from "@/lib/workflow/rule-judge";
 import { agreementReportJson, ruleJudgeAgreement, type AgreementReport } from "@/lib/workflow/rule-judge-agreement";
 import { runPipedCommandLine } from "./lib/stdout";
 
 const USAGE = `Usage: npm run judge:agreement -- [--benchmark <dir>] [--json]
-  --benchmark <dir>  Chat2Workflow benchmark directory (default ../shared/chat2workflow)
+  --benchmark <dir>  Chat2Workflow benchmark directory (default: C2W_BENCHMARK_DIR, else ../shared/chat2workflow)
   --json             print one JSON document instead of tables`;
 
 function matrixRow(label: string, matrix: ConfusionMatrix, width: number): string {
@@ -69,7 +69,12 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const benchmark = path.resolve(values.benchmark ?? path.join("..", "shared", "chat2workflow"));
+  const location = locateBenchmarkDir({ explicit: values.benchmark });
+  if (!location.ok) {
+    console.error(`judge:agreement: ${location.message}`);
+    return 2;
+  }
+  const benchmark = location.dir;
   const files = await readBenchmarkDir(benchmark);
   if (!files.ok) {
     console.error(`judge:agreement: cannot read the benchmark at ${benchmark}:\n${files.issues.slice(0, 10).map((issue) => `  ${issue.message}`).join("\n")}`);

@@ -1,4 +1,4 @@
-// `npm run -s pass -- --benchmark DIR --run FILE --out FILE`: scores an official response file
+// `npm run -s pass -- [--benchmark DIR] --run FILE --out FILE`: scores an official response file
 // [{id, category, task, answer1..N}] and writes the official pass record file (what pass_stage.py writes), sorted by
 // (task, round): steps 1_1–1_3 reproduced exactly, the rule judge standing in for the step 1_4 LLM judge, no Dify
 // import (so no api_key). Exit 0 on success, 1 for unreadable input, 2 for bad arguments.
@@ -8,11 +8,13 @@ import { passRecordOfScored, sortPassRecords } from "@/lib/benchmark/official-fi
 import { parseGenerationFile } from "@/lib/benchmark/runs";
 import { benchmarkContext, checkGenerationRun, describeModel, planGeneratedResponse } from "@/lib/import/plan";
 import { readBenchmarkDir, readJsonFile } from "@/lib/server/benchmark-files";
+import { configuredBenchmarkDir, locateBenchmarkDir } from "@/lib/server/benchmark-location";
 import { sha256 } from "@/lib/server/hash";
 import { describeIssues, parseOptions, required, runCommandLine } from "./lib/cli";
 
-const USAGE = `Usage: npm run -s pass -- --benchmark <dir> --run <file> --out <file>
-  --benchmark <dir>  Chat2Workflow benchmark directory (dataset/, prompts/)
+const USAGE = `Usage: npm run -s pass -- [--benchmark <dir>] --run <file> --out <file>
+  --benchmark <dir>  Chat2Workflow benchmark directory (dataset/, prompts/); default: C2W_BENCHMARK_DIR, else
+                     ../shared/chat2workflow
   --run <file>       an official response file [{id, category, task, answer1..N}]
   --out <file>       the pass record file to write [{task, round, node_selection, design_principle, workflow,
                      valid, has_been_judged, fail_step?, reason?}]; the rule judge decides step 1_4`;
@@ -28,10 +30,15 @@ async function main(): Promise<number> {
   const options = parseOptions(
     { args: process.argv.slice(2), options: OPTIONS, allowPositionals: false },
     USAGE,
-    (values) => ({ benchmark: required(values.benchmark, "benchmark"), run: required(values.run, "run"), out: required(values.out, "out") }),
+    (values) => ({ benchmark: configuredBenchmarkDir({ explicit: values.benchmark }), run: required(values.run, "run"), out: required(values.out, "out") }),
     "stderr",
   );
   if (typeof options === "number") return options;
+  const location = locateBenchmarkDir({ explicit: options.benchmark });
+  if (!location.ok) {
+    console.error(`error: ${location.message}`);
+    return 2;
+  }
   const benchmark = await readBenchmarkDir(options.benchmark, { includeRuns: false });
   if (!benchmark.ok) {
     console.error(`error: cannot read the benchmark at ${options.benchmark}:\n${describeIssues(benchmark.issues)}`);

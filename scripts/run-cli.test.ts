@@ -1,7 +1,7 @@
 // The launcher behind `npm run <cli>`: builds a bundle on first use, reuses it until an input changes, runs it with
 // the arguments it was given.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -20,7 +20,7 @@ function launch(...args: string[]) {
 }
 
 describe("the command-line launcher", () => {
-  const bundle = path.join(cache, "scripts__user.mjs");
+  const bundle = path.join(cache, "scripts__user.cjs");
   const manifest = path.join(cache, "scripts__user.json");
 
   it("builds a CLI on first use and runs it with its own arguments, stdout untouched", () => {
@@ -47,6 +47,26 @@ describe("the command-line launcher", () => {
     expect(launch("scripts/user.ts", "--help").status).toBe(0);
     expect(statSync(bundle).mtimeMs).toBeGreaterThan(built);
   }, 60_000);
+
+  it("keeps the bundle when a source's modification time changes but its bytes do not", () => {
+    const built = statSync(bundle).mtimeMs;
+    const recorded = JSON.parse(readFileSync(manifest, "utf8")) as { inputs: string[] };
+    const source = recorded.inputs.find((input) => input.startsWith("scripts/"));
+    expect(source).toBeDefined();
+    const { mtime } = statSync(path.join(ROOT, source as string));
+    try {
+      utimesSync(path.join(ROOT, source as string), new Date(), new Date(Date.now() + 60_000));
+      expect(launch("scripts/user.ts", "--help").status).toBe(0);
+      expect(statSync(bundle).mtimeMs).toBe(built);
+    } finally {
+      utimesSync(path.join(ROOT, source as string), mtime, mtime);
+    }
+  }, 60_000);
+
+  it("writes V8's code cache of the bundle after a run", () => {
+    expect(existsSync(`${bundle}.v8cache`)).toBe(true);
+    expect(statSync(`${bundle}.v8cache`).size).toBeGreaterThan(1000);
+  });
 
   it("refuses an entry point outside scripts/", () => {
     const result = launch("lib/result.ts");

@@ -10,6 +10,7 @@ import type { BenchmarkIssue } from "@/lib/benchmark/issues";
 import { parseGenerationFile, parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import type { TurnSpec } from "@/lib/benchmark/turn";
 import { readBenchmarkDir } from "@/lib/server/benchmark-files";
+import { configuredBenchmarkDir, locateBenchmarkDir } from "@/lib/server/benchmark-location";
 import type { Diagnostic } from "@/lib/workflow/diagnostics";
 import { cozePackage } from "@/lib/workflow/coze-package";
 import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
@@ -19,13 +20,16 @@ import { scoreResponse } from "@/lib/workflow/score";
 import { SUMMARY_STEPS as STEPS, summarizeScores as summary, type Rate, type ScoredRow } from "@/lib/workflow/score-summary";
 import { runPipedCommandLine } from "./lib/stdout";
 
-const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [--yaml-out <dir>] [--coze-out <dir>] [--json]
-  --benchmark <dir>  Chat2Workflow benchmark directory (default ../shared/chat2workflow)
+const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [--yaml-out <dir>] [--coze-out <dir> [--github-token-env <VAR>]] [--json]
+  --benchmark <dir>  Chat2Workflow benchmark directory (default: C2W_BENCHMARK_DIR, else ../shared/chat2workflow)
   --run <file|dir>   a run file (runs/<model>.json or a generation output) or a directory of them
                      (default <benchmark>/runs); the model name is the file's base name
   --yaml-out <dir>   write <dir>/<model>/<Task>_<round>.yml for every response that converts
   --coze-out <dir>   write <dir>/<model>/<Task>_<round>.zip (the Coze workflow package) for every response
                      the official Coze converter converts
+  --github-token-env <VAR>
+                     with --coze-out: the HTTP nodes' bearer token is the value of the environment variable VAR
+                     (the official converter's github_rest_token; EMPTY when this is not given or VAR is empty)
   --json             print one JSON document on stdout (progress goes to stderr)`;
 
 
@@ -45,6 +49,7 @@ interface Options {
   run: string;
   yamlOut: string | null;
   cozeOut: string | null;
+  githubToken: string;
   json: boolean;
 }
 
@@ -58,6 +63,7 @@ function parseOptions(argv: string[]): Options | "help" {
         run: { type: "string" },
         "yaml-out": { type: "string" },
         "coze-out": { type: "string" },
+        "github-token-env": { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -68,12 +74,18 @@ function parseOptions(argv: string[]): Options | "help" {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   if (values.help) return "help";
-  const benchmark = path.resolve(values.benchmark ?? path.join("..", "shared", "chat2workflow"));
+  const tokenVariable = values["github-token-env"];
+  if (tokenVariable !== undefined && !values["coze-out"]) throw new UsageError("--github-token-env only applies with --coze-out");
+  if (tokenVariable !== undefined && process.env[tokenVariable] === undefined) {
+    throw new UsageError(`--github-token-env ${tokenVariable}: the environment variable ${tokenVariable} is not set`);
+  }
+  const benchmark = configuredBenchmarkDir({ explicit: values.benchmark });
   return {
     benchmark,
     run: path.resolve(values.run ?? path.join(benchmark, "runs")),
     yamlOut: values["yaml-out"] ? path.resolve(values["yaml-out"]) : null,
     cozeOut: values["coze-out"] ? path.resolve(values["coze-out"]) : null,
+    githubToken: tokenVariable === undefined ? "" : (process.env[tokenVariable] ?? ""),
     json: values.json === true,
   };
 }
@@ -174,11 +186,11 @@ interface CozeWritten {
   skipped: Record<string, number>;
 }
 
-function writeCoze(rows: readonly ScoredRow[], outDir: string): CozeWritten {
+function writeCoze(rows: readonly ScoredRow[], outDir: string, githubToken: string): CozeWritten {
   const result: CozeWritten = { written: 0, skipped: {} };
   for (const row of rows) {
     const json = row.score.parsed.json;
-    const built = json.ok ? cozePackage(json.value, difyAppName(row.task, row.round)) : null;
+    const built = json.ok ? cozePackage(json.value, difyAppName(row.task, row.round), { githubToken }) : null;
     if (!built?.ok) {
       const code = built ? (built.issues[0]?.code ?? "unknown") : "no-workflow-json";
       result.skipped[code] = (result.skipped[code] ?? 0) + 1;
@@ -299,6 +311,8 @@ async function main(): Promise<number> {
     return 0;
   }
   try {
+    const location = locateBenchmarkDir({ explicit: options.benchmark });
+    if (!location.ok) throw new UsageError(location.message);
     // The runs are read from --run below (which may be the benchmark's own runs folder): not twice.
     const benchmark = await readBenchmarkDir(options.benchmark, { includeRuns: false });
     if (!benchmark.ok) throw new UsageError(`cannot read the benchmark at ${options.benchmark}:\n${formatIssues(benchmark.issues)}`);
@@ -306,7 +320,7 @@ async function main(): Promise<number> {
     const domains = new Map(benchmark.value.queries.map((task) => [task.task, task.category]));
     const rows = scoreRuns(runs, benchmark.value.turns, domains);
     const yamlWritten = options.yamlOut ? writeYaml(rows, options.yamlOut) : null;
-    const coze = options.cozeOut ? writeCoze(rows, options.cozeOut) : null;
+    const coze = options.cozeOut ? writeCoze(rows, options.cozeOut, options.githubToken) : null;
     if (options.json) printJson(rows, options.benchmark, runs, yamlWritten, coze);
     else printText(rows, options.benchmark, yamlWritten, coze);
     return 0;

@@ -1,5 +1,6 @@
 // Brings the database to a runnable state: Prisma client generated, migrations applied, demo data seeded when empty,
 // and production safety checks. Used by `npm start`, `npm run dev` and the e2e harness; safe to run repeatedly.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createDatabaseClient } from "@/lib/server/db";
 import { seedDemoData } from "@/lib/server/demo-data";
@@ -7,7 +8,23 @@ import { loadServerEnv, type ResolvedServerEnv } from "@/lib/server/env";
 import { seedPublishedResults } from "@/lib/server/published";
 import { describeMigration, migrateAnyDatabase } from "./lib/migrate";
 import { createFirstAccounts, enforceNoDemoPasswords, firstAdminNotice } from "@/lib/server/startup-policy";
+import { fingerprintFiles } from "./lib/fingerprint.mjs";
 import { runPrisma } from "./prisma-offline.mjs";
+
+const ROOT = path.resolve(__dirname, "..");
+// What `prisma generate` writes generated/ from; generating again from the same inputs gives the same files.
+const GENERATE_INPUTS = ["prisma/schema.prisma", "prisma/postgresql/schema.prisma", "package-lock.json", "scripts/prisma-offline.mjs"];
+// Outside generated/, whose contents the app's build fingerprint covers.
+const GENERATE_STATE = path.join("node_modules", ".cache", "studio-prisma-generate.json");
+
+function clientsAreCurrent(fingerprint: string): boolean {
+  if (!["prisma", "prisma-pg"].every((dir) => existsSync(path.join(ROOT, "generated", dir, "client.ts")))) return false;
+  try {
+    return (JSON.parse(readFileSync(path.join(ROOT, GENERATE_STATE), "utf8")) as { fingerprint?: string }).fingerprint === fingerprint;
+  } catch {
+    return false;
+  }
+}
 
 function runPrismaStep(args: string[], env: ResolvedServerEnv): void {
   const result = runPrisma(args, { env: { ...process.env, DATABASE_URL: env.DATABASE_URL }, stdio: "pipe" });
@@ -20,13 +37,24 @@ function runPrismaStep(args: string[], env: ResolvedServerEnv): void {
 export async function setup(options: { log?: (line: string) => void } = {}): Promise<ResolvedServerEnv> {
   const log = options.log ?? ((line: string) => console.log(line));
   const env = loadServerEnv();
-  log("• generating the Prisma clients (SQLite and PostgreSQL)");
-  // Both, whichever database DATABASE_URL names: lib/server/db.ts imports both clients.
-  runPrismaStep(["generate", "--schema", path.join("prisma", "schema.prisma")], env);
-  runPrismaStep(["generate", "--schema", path.join("prisma", "postgresql", "schema.prisma")], env);
-  log(`• applying migrations to ${env.DATABASE_URL}`);
+  const elapsed = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+  let step = Date.now();
+  const clients = fingerprintFiles(ROOT, GENERATE_INPUTS);
+  if (clientsAreCurrent(clients.fingerprint)) {
+    log("• the Prisma clients are current (schemas and packages unchanged since they were generated)");
+  } else {
+    log("• generating the Prisma clients (SQLite and PostgreSQL)…");
+    // Both, whichever database DATABASE_URL names: lib/server/db.ts imports both clients.
+    runPrismaStep(["generate", "--schema", path.join("prisma", "schema.prisma")], env);
+    runPrismaStep(["generate", "--schema", path.join("prisma", "postgresql", "schema.prisma")], env);
+    mkdirSync(path.dirname(path.join(ROOT, GENERATE_STATE)), { recursive: true });
+    writeFileSync(path.join(ROOT, GENERATE_STATE), JSON.stringify({ fingerprint: clients.fingerprint }));
+    log(`  generated in ${elapsed(step)}`);
+  }
+  step = Date.now();
+  log(`• applying migrations to ${env.DATABASE_URL}…`);
   const migrated = describeMigration(await migrateAnyDatabase(env.DATABASE_URL));
-  log(migrated ? `• ${migrated}` : "• database is up to date");
+  log(`  ${migrated ?? "the database is up to date"} (${elapsed(step)})`);
 
   const db = createDatabaseClient(env.DATABASE_URL);
   try {

@@ -1,16 +1,38 @@
-// `npm start`: set up the database, build the app when its sources changed since the last build, then serve it.
+// `npm start`: check the installed packages, set up the database, build the app when what the build reads changed
+// since the last build (scripts/lib/app-build.ts), serve it, and say when it answers. Each step prints one line.
 // Flags: --port <n> (default PORT or 3000), --rebuild (force a build), --no-build (serve the existing build).
-import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { setup } from "./setup";
+import { BuildRefused, ensureBuild, installProblem, registerServer } from "./lib/app-build";
 
 const ROOT = path.resolve(__dirname, "..");
-const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-const FINGERPRINT_FILE = path.join(ROOT, ".next", "studio-build-fingerprint");
-const SOURCE_DIRS = ["app", "components", "lib", "generated", "public", "types"];
-const SOURCE_FILES = ["next.config.ts", "package-lock.json", "postcss.config.mjs", "tsconfig.json"];
+
+export interface ServeEnv {
+  PORT: number;
+  HOST: string;
+  DATABASE_URL: string;
+  NEXTAUTH_SECRET: string;
+  NEXTAUTH_URL?: string | undefined;
+}
+
+export interface StartOptions {
+  root: string;
+  /** The `next` CLI (node_modules/next/dist/bin/next). */
+  nextBin: string;
+  port?: number;
+  rebuild: boolean;
+  build: boolean;
+  /** Brings the database to a runnable state and resolves the server's environment (scripts/setup.ts). */
+  prepare: (log: (line: string) => void) => Promise<ServeEnv>;
+  log: (line: string) => void;
+}
+
+export interface StartedApp {
+  url: string;
+  server: ChildProcess;
+  /** Resolves with the server's exit status. */
+  exited: Promise<number>;
+}
 
 function parseArgs(argv: string[]) {
   const options = { port: undefined as number | undefined, rebuild: false, build: true };
@@ -27,48 +49,37 @@ function parseArgs(argv: string[]) {
   return options;
 }
 
-function collectFiles(dir: string, into: string[]): void {
-  if (!existsSync(dir)) return;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) collectFiles(full, into);
-    else if (!entry.name.endsWith(".test.ts")) into.push(full);
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+function runNext(nextBin: string, args: string[], root: string, env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [nextBin, ...args], { cwd: root, env, stdio: "inherit" });
+}
+
+/** Polls the health route until it answers 200; rejects when the server exits first. */
+async function waitUntilServing(url: string, server: ChildProcess): Promise<void> {
+  let exited: number | null = null;
+  server.once("exit", (code) => {
+    exited = code ?? 1;
+  });
+  for (;;) {
+    if (exited !== null) throw new Error(`the server exited (status ${exited}) before it answered`);
+    try {
+      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (response.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
-/** Changes whenever a file that goes into the build changes, or a public build-time variable does. */
-function sourceFingerprint(): string {
-  const files: string[] = [];
-  for (const dir of SOURCE_DIRS) collectFiles(path.join(ROOT, dir), files);
-  for (const file of SOURCE_FILES) if (existsSync(path.join(ROOT, file))) files.push(path.join(ROOT, file));
-  const hash = createHash("sha256");
-  for (const file of files.sort()) {
-    const stat = statSync(file);
-    hash.update(`${path.relative(ROOT, file)}:${stat.size}:${stat.mtimeMs}\n`);
-  }
-  for (const [key, value] of Object.entries(process.env).sort()) {
-    if (key.startsWith("NEXT_PUBLIC_")) hash.update(`${key}=${value}\n`);
-  }
-  return hash.digest("hex");
-}
-
-function buildIfNeeded(force: boolean, env: NodeJS.ProcessEnv): void {
-  const fingerprint = sourceFingerprint();
-  const previous = existsSync(FINGERPRINT_FILE) ? readFileSync(FINGERPRINT_FILE, "utf8") : null;
-  const hasBuild = existsSync(path.join(ROOT, ".next", "BUILD_ID"));
-  if (!force && hasBuild && previous === fingerprint) {
-    console.log("• build is up to date");
-    return;
-  }
-  console.log("• building the app (next build)…");
-  const result = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, env, stdio: "inherit" });
-  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
-  writeFileSync(FINGERPRINT_FILE, fingerprint);
-}
-
-async function main() {
-  const options = parseArgs(process.argv.slice(2));
-  const env = await setup();
+export async function startApp(options: StartOptions): Promise<StartedApp> {
+  const { root, log } = options;
+  const started = Date.now();
+  const problem = installProblem(root);
+  if (problem) throw new BuildRefused(problem);
+  log("• installed packages match package-lock.json");
+  const env = await options.prepare(log);
   const port = options.port ?? env.PORT;
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -79,16 +90,50 @@ async function main() {
     PORT: String(port),
     HOST: env.HOST,
   };
-  if (options.build) buildIfNeeded(options.rebuild, childEnv);
-  console.log(`• serving on http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${port}`);
-  const server = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", env.HOST], { cwd: ROOT, env: childEnv, stdio: "inherit" });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => server.kill(signal));
+  if (options.build) {
+    await ensureBuild({
+      root,
+      env: childEnv,
+      force: options.rebuild,
+      port,
+      log,
+      build: () => new Promise((resolve) => runNext(options.nextBin, ["build"], root, childEnv).on("exit", (code) => resolve(code ?? 1))),
+    });
+  } else {
+    log("• serving the existing build (--no-build)");
+    registerServer(root, port);
   }
-  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+  const host = env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
+  const url = `http://${host}:${port}`;
+  log(`• starting the server on ${url}`);
+  const server = runNext(options.nextBin, ["start", "-p", String(port), "-H", env.HOST], root, childEnv);
+  const exited = new Promise<number>((resolve) => server.on("exit", (code, signal) => resolve(code ?? (signal ? 0 : 1))));
+  await waitUntilServing(url, server);
+  log(`• ready: ${url} (${seconds(started)} after npm start)`);
+  return { url, server, exited };
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+/** `npm start [--port <n>] [--rebuild] [--no-build]`: runs until the server exits, then exits with its status. */
+export async function runStart(argv: string[]): Promise<never> {
+  const args = parseArgs(argv);
+  const { setup } = await import("./setup");
+  const app = await startApp({
+    root: ROOT,
+    nextBin: path.join(ROOT, "node_modules", "next", "dist", "bin", "next"),
+    port: args.port,
+    rebuild: args.rebuild,
+    build: args.build,
+    prepare: (log) => setup({ log }),
+    log: (line) => console.log(line),
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => app.server.kill(signal));
+  process.exit(await app.exited);
+}
+
+const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename);
+if (invokedDirectly) {
+  runStart(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

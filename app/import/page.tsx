@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { ImportForm } from "@/components/import/import-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { database } from "@/lib/server/db";
+import { locateBenchmarkDir } from "@/lib/server/benchmark-location";
 import { listBenchmarks } from "@/lib/server/data/runs";
 import { serverEnv } from "@/lib/server/env";
 import { allowedImportRoots } from "@/lib/server/import/allowed-dirs";
@@ -13,6 +14,7 @@ export default async function ImportPage() {
   const user = await requireSignedInPermission("import", "/import");
   const benchmarks = await listBenchmarks(database(), user);
   const allowedDirs = allowedImportRoots();
+  const benchmark = locateBenchmarkDir({ env: { C2W_BENCHMARK_DIR: serverEnv().C2W_BENCHMARK_DIR } });
   return (
     <>
       <PageHeader
@@ -22,7 +24,8 @@ export default async function ImportPage() {
       <ImportForm
         benchmarks={benchmarks.map(({ id, name, version, turnCount }) => ({ id, name, version, turnCount }))}
         allowedDirs={allowedDirs}
-        defaultDir={allowedDirs[0] ?? ""}
+        defaultDir={benchmark.dir}
+        defaultDirMissing={benchmark.ok ? null : benchmark.message}
         maxFileMb={serverEnv().IMPORT_MAX_FILE_MB}
       />
       <p className="mt-8 text-sm text-slate-600 dark:text-slate-400">

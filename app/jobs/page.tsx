@@ -24,6 +24,7 @@ export default async function JobsPage() {
             <span className="flex gap-4">
               <Link href="/settings/endpoints" className="text-sm text-brand-600 hover:underline dark:text-brand-500">Model endpoints</Link>
               <Link href="/settings/dify" className="text-sm text-brand-600 hover:underline dark:text-brand-500">Dify connections</Link>
+              <Link href="/settings/coze" className="text-sm text-brand-600 hover:underline dark:text-brand-500">Coze export</Link>
             </span>
           ) : null
         }

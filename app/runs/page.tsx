@@ -62,7 +62,7 @@ export default async function RunsPage() {
               run.origin,
               run.responseCount,
               run.responseCount ? run.passed / run.responseCount : null,
-              run.casesPassed === null || !run.responseCount ? null : run.casesPassed / (3 * run.responseCount),
+              run.casesPassed === null || !run.responseCount || run.casesNotJudged > 0 ? null : run.casesPassed / (3 * run.responseCount),
               run.origin === "recorded" ? run.disagreements : null,
               run.coreVersion,
               new Date(run.importedAt).getTime(),
@@ -89,9 +89,15 @@ export default async function RunsPage() {
               <span key="pass" title={`${run.passed} of ${run.responseCount} turns pass`}>
                 {formatRatio(run.passed, run.responseCount)}
               </span>,
-              <span key="resolve" title={run.casesPassed === null ? "No resolve-stage results" : `${run.casesPassed} of ${3 * run.responseCount} test cases resolve`}>
-                {run.casesPassed === null ? "—" : formatRatio(run.casesPassed, 3 * run.responseCount)}
-              </span>,
+              run.casesNotJudged > 0 ? (
+                <span key="resolve" title={`${run.casesNotJudged} test cases have text outputs no LLM judge has answered: no resolve rate until they are judged`} data-testid="run-resolve-not-judged">
+                  not judged ({run.casesNotJudged})
+                </span>
+              ) : (
+                <span key="resolve" title={run.casesPassed === null ? "No resolve-stage results" : `${run.casesPassed} of ${3 * run.responseCount} test cases resolve`}>
+                  {run.casesPassed === null ? "—" : formatRatio(run.casesPassed, 3 * run.responseCount)}
+                </span>
+              ),
               <span key="disagreements" title="Responses whose recorded verdict differs from ours">
                 {run.origin === "recorded" ? run.disagreements : "—"}
               </span>,

@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { FormField } from "@/components/ui/form-field";
 import { ManagedFormFooter, ManagedRowActions } from "@/components/ui/managed-list";
 import { buttonStyles, cardStyles, tableStyles } from "@/components/ui/styles";
-import type { DifyConnectionView } from "@/lib/server/dify-connections/connections";
+import type { DifyConnectionTest, DifyConnectionView } from "@/lib/server/dify-connections/connections";
 
 type Mode = { kind: "closed" } | { kind: "add" } | { kind: "edit"; connection: DifyConnectionView };
 
@@ -18,6 +18,7 @@ export function DifyConnectionManager({ connections }: { connections: DifyConnec
   const router = useRouter();
   const [mode, setMode] = useState<Mode>(connections.length === 0 ? { kind: "add" } : { kind: "closed" });
   const [status, setStatus] = useState<Record<string, string>>({});
+  const [checks, setChecks] = useState<Record<string, DifyConnectionTest>>({});
   const [pending, startTransition] = useTransition();
 
   function test(connection: DifyConnectionView) {
@@ -26,6 +27,7 @@ export function DifyConnectionManager({ connections }: { connections: DifyConnec
       const result = await testDifyConnectionAction({ id: connection.id });
       const text = result.ok ? `${result.value.ok ? "Connected" : "Failed"}: ${result.value.message}` : result.message;
       setStatus((current) => ({ ...current, [connection.id]: text }));
+      if (result.ok) setChecks((current) => ({ ...current, [connection.id]: result.value }));
     });
   }
 
@@ -84,6 +86,10 @@ export function DifyConnectionManager({ connections }: { connections: DifyConnec
           </table>
         </div>
       )}
+      {connections.map((connection) => {
+        const check = checks[connection.id];
+        return check?.ok ? <Readiness key={connection.id} label={connection.label} check={check} /> : null;
+      })}
       {mode.kind === "closed" ? (
         <button type="button" className={buttonStyles.primary} onClick={() => setMode({ kind: "add" })}>
           Add a Dify connection
@@ -100,6 +106,52 @@ export function DifyConnectionManager({ connections }: { connections: DifyConnec
         />
       )}
     </div>
+  );
+}
+
+const STATE_TEXT = { ready: { tone: "good", text: "ready" }, missing: { tone: "bad", text: "missing" }, "not-configured": { tone: "warn", text: "not configured" } } as const;
+
+/** What the benchmark's node types need from the workspace, each ready or not, after a test sign-in. */
+function Readiness({ label, check }: { label: string; check: DifyConnectionTest }) {
+  const lacking = check.readiness?.filter((line) => line.state !== "ready").length ?? 0;
+  return (
+    <section className={`${cardStyles} space-y-2`} aria-label={`Readiness of ${label}`} data-testid="dify-readiness">
+      <h2 className="font-medium">Readiness of {label}</h2>
+      {check.readiness === null ? (
+        <p className="text-sm text-amber-700 dark:text-amber-400">The workspace&apos;s plugins and models could not be listed: {check.readinessError}</p>
+      ) : (
+        <>
+          <p className="text-sm" data-testid="dify-readiness-summary">
+            {lacking === 0
+              ? "The workspace has every model provider, model and tool plugin the benchmark's node types need."
+              : `The workspace lacks ${lacking} of the ${check.readiness.length} things the benchmark's node types need: the nodes using them fail when a workflow runs.`}
+          </p>
+          <div className={tableStyles.wrapper}>
+            <table className={tableStyles.table}>
+              <caption className="sr-only">What the benchmark&apos;s node types need from {label}</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className={tableStyles.th}>Needed</th>
+                  <th scope="col" className={tableStyles.th}>By</th>
+                  <th scope="col" className={tableStyles.th}>In the workspace</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {check.readiness.map((line) => (
+                  <tr key={line.requirement} data-testid="dify-readiness-row" data-state={line.state}>
+                    <td className={`${tableStyles.td} font-mono text-xs`}>{line.requirement}</td>
+                    <td className={`${tableStyles.td} text-xs`}>{line.usedBy.join(", ")}</td>
+                    <td className={tableStyles.td}>
+                      <Badge tone={STATE_TEXT[line.state].tone}>{STATE_TEXT[line.state].text}</Badge> <span className="text-xs">{line.detail}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
   );
 }
 

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useId, useState, useTransition } from "react";
 import { startDifyExecutionAction } from "@/app/actions/dify-execution";
+import { EndpointOptions, StartOutcome, type StartMessage } from "@/components/dify/form-parts";
 import { buttonStyles, cardStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 
 export interface DifyConnectionOption {
@@ -16,17 +17,23 @@ export function RunDifyExecution({
   runId,
   connections,
   endpoints,
+  passJudges,
+  passGate,
   defaultCaseFilesDir,
   mayManageConnections,
 }: {
   runId: string;
   connections: DifyConnectionOption[];
   endpoints: { id: string; label: string; model: string }[];
+  /** LLM judges whose step 1_4 verdicts this run has (most turns first): one of them decides what goes to Dify. */
+  passJudges: { endpointId: string; label: string; turns: number }[];
+  /** Which judge decides the turns sent to Dify, in words, or why it cannot be decided. */
+  passGate: string;
   defaultCaseFilesDir: string;
   mayManageConnections: boolean;
 }) {
   const id = useId();
-  const [message, setMessage] = useState<{ ok: boolean; text: string; jobId?: string } | null>(null);
+  const [message, setMessage] = useState<StartMessage | null>(null);
   const [pending, startTransition] = useTransition();
 
   if (connections.length === 0) {
@@ -50,6 +57,7 @@ export function RunDifyExecution({
         connectionId: String(form.get("connectionId") ?? ""),
         caseFilesDir: String(form.get("caseFilesDir") ?? ""),
         endpointId: String(form.get("endpointId") ?? ""),
+        passJudgeEndpointId: String(form.get("passJudgeEndpointId") ?? ""),
       });
       setMessage(result.ok ? { ok: true, text: `Started: ${result.value.items} turn(s) to execute.`, jobId: result.value.jobId } : { ok: false, text: result.message });
     });
@@ -59,9 +67,11 @@ export function RunDifyExecution({
     <form action={submit} className={`${cardStyles} space-y-3`} aria-label="Execute on Dify">
       <h3 className="font-medium">Execute on Dify</h3>
       <p className="text-xs text-slate-600 dark:text-slate-400">
-        Imports each valid turn&apos;s workflow (pass step 1_5), runs its three test cases with files from the case-files directory, checks the output files and
-        asks the resolve judge. The run&apos;s case results are replaced turn by turn.
+        Imports the workflow of each turn the run&apos;s own pass judge passed (pass step 1_5), runs its three test cases with files from the case-files
+        directory, checks the output files and asks the resolve judge. The run&apos;s case results are replaced turn by turn. Dify must have the model
+        providers and tool plugins the workflows use; the start is refused, saying what is missing, when it does not.
       </p>
+      <p className="text-xs" data-testid="dify-pass-gate">Turns sent to Dify: those {passGate} passed.</p>
       <div className="grid gap-3 sm:grid-cols-3">
         <div>
           <label htmlFor={`${id}-connection`} className={labelStyles}>Dify connection</label>
@@ -80,27 +90,28 @@ export function RunDifyExecution({
         <div>
           <label htmlFor={`${id}-judge`} className={labelStyles}>Resolve judge</label>
           <select id={`${id}-judge`} name="endpointId" className={inputStyles} defaultValue="">
-            <option value="">None (keep outputs; judge later)</option>
-            {endpoints.map((endpoint) => (
-              <option key={endpoint.id} value={endpoint.id}>
-                {endpoint.label} ({endpoint.model})
+            <option value="">None: text outputs stay not judged (no resolve rate) until judged</option>
+            <EndpointOptions endpoints={endpoints} />
+          </select>
+        </div>
+      </div>
+      {passJudges.length > 1 ? (
+        <div>
+          <label htmlFor={`${id}-pass-judge`} className={labelStyles}>Pass judge deciding the turns</label>
+          <select id={`${id}-pass-judge`} name="passJudgeEndpointId" className={inputStyles} defaultValue={passJudges[0]?.endpointId}>
+            {passJudges.map((judge) => (
+              <option key={judge.endpointId} value={judge.endpointId}>
+                {judge.label} ({judge.turns} turns judged)
               </option>
             ))}
           </select>
         </div>
-      </div>
+      ) : null}
       <div className="flex items-center gap-3">
         <button type="submit" className={buttonStyles.primary} disabled={pending}>
           {pending ? "Starting…" : "Execute on Dify"}
         </button>
-        {message ? (
-          <p role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-slate-700 dark:text-slate-300" : "text-red-700 dark:text-red-400"}`}>
-            {message.text}{" "}
-            {message.jobId ? (
-              <Link href={`/jobs/${message.jobId}`} className="text-brand-600 hover:underline dark:text-brand-500">Follow the job</Link>
-            ) : null}
-          </p>
-        ) : null}
+        <StartOutcome message={message} />
       </div>
     </form>
   );

@@ -220,6 +220,10 @@ export function NewEvaluationForm({
             ))}
           </select>
           {difyConnections.length === 0 ? <p className="mt-1 text-xs text-slate-500">No Dify connection is configured (an admin adds them).</p> : null}
+          <p className="mt-1 text-xs text-slate-500">
+            The evaluation&apos;s judge also judges the test cases; with the rule judge or none, cases with text outputs stay not judged (no resolve
+            rate) until a resolve judge answers them from the run&apos;s page.
+          </p>
           {fieldError("difyConnectionId")}
         </div>
         <div>

@@ -31,11 +31,14 @@ export function ImportForm({
   benchmarks,
   allowedDirs,
   defaultDir,
+  defaultDirMissing,
   maxFileMb,
 }: {
   benchmarks: BenchmarkOption[];
   allowedDirs: string[];
   defaultDir: string;
+  /** What to do when the configured benchmark directory is not there; null when it is. */
+  defaultDirMissing: string | null;
   maxFileMb: number;
 }) {
   const [mode, setMode] = useState<Mode>("upload");
@@ -189,6 +192,11 @@ export function ImportForm({
             <p className="mt-1 text-xs text-slate-500">
               Must contain <code>dataset/</code> (and optionally <code>prompts/</code>). Allowed locations: {allowedDirs.join(", ")}.
             </p>
+            {defaultDirMissing ? (
+              <p className="mt-1 text-xs text-amber-800 dark:text-amber-300" data-testid="benchmark-missing">
+                {defaultDirMissing}
+              </p>
+            ) : null}
           </div>
           <div>
             <label htmlFor="runsPaths" className={labelStyles}>

@@ -54,6 +54,7 @@ function tooltipLines(pair: MetricPair, metric: MetricName, source: ViewSource):
   const lines: string[] = [];
   const add = (figure: Metric | null, which: Source, prefix: string) => {
     if (figure) lines.push(`${prefix}${describeMetric(figure, metric, which)}`);
+    else if (which === "measured" && pair.notJudged) lines.push(`${prefix}not judged: ${pair.notJudged} test cases have text outputs no LLM judge has answered, so there is no rate (and no rank) until they are judged`);
     else lines.push(`${prefix}no ${which === "measured" ? "measured figure" : "published figure"}${metric === "resolve" && which === "measured" ? " (no resolve data)" : ""}`);
   };
   if (source === "both") {
@@ -75,7 +76,7 @@ function FigureCell({ row, column, metric, source, href, active, above, alignRig
   return (
     <td className={`${styles.cell} ${metric === "pass" ? styles.first : ""} ${column === AVERAGE ? styles.average : ""} ${mobileHidden ? styles.mobileHidden : ""}`} data-column={column} data-metric={metric}>
       <a href={href} className={styles.link} aria-describedby={active ? id : undefined}>
-        <span className={primary ? undefined : styles.muted}>{primary ? formatPercent(primary.rate) : "—"}</span>
+        <span className={primary ? undefined : styles.muted}>{primary ? formatPercent(primary.rate) : source !== "published" && pair.notJudged ? `not judged (${pair.notJudged})` : "—"}</span>
         {/* The run-to-run deviation under the overall figures; every figure's tooltip gives its own. */}
         {column === AVERAGE && sd !== null && sd !== undefined ? <span className={styles.sub}>± {(sd * 100).toFixed(1)} pp</span> : null}
         {source === "both" ? (

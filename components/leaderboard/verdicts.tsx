@@ -29,6 +29,7 @@ const CASE_TEXT: Record<CaseState, { symbol: string; label: string; tone: Tone }
   pass: { symbol: "✓", label: "resolved", tone: "good" },
   fail: { symbol: "✗", label: "not resolved", tone: "bad" },
   "not-run": { symbol: "–", label: "not run (failed the pass stage; counts as not resolved)", tone: "missing" },
+  "not-judged": { symbol: "…", label: "not judged (text outputs no LLM judge has answered; counts neither way)", tone: "partial" },
   unknown: { symbol: "?", label: "no resolve data", tone: "missing" },
 };
 

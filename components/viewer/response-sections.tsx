@@ -39,7 +39,8 @@ export function VerdictSummary({ detail, view }: { detail: ResponseDetail; view:
   const pass = detail.pass;
   const recorded = pass?.verdictSource === "recorded";
   const agrees = recorded && (pass?.recordedFailStep ?? null) === view.failStep;
-  const casesPassed = detail.cases.filter((c) => c.verdict).length;
+  const casesPassed = detail.cases.filter((c) => c.verdict === true).length;
+  const casesNotJudged = detail.cases.filter((c) => c.verdict === null).length;
   return (
     <section aria-labelledby="verdicts-title" className="space-y-2">
       <h2 id="verdicts-title" className="sr-only">
@@ -83,6 +84,14 @@ export function VerdictSummary({ detail, view }: { detail: ResponseDetail; view:
                 {casesPassed} / {detail.cases.length}
               </span>{" "}
               test cases resolved
+              {casesNotJudged > 0 ? (
+                <>
+                  {" "}
+                  <Badge tone="warn" title="Text outputs no LLM judge has answered yet: neither resolved nor failed">
+                    not judged ({casesNotJudged})
+                  </Badge>
+                </>
+              ) : null}
             </p>
           ) : (
             <p className="text-slate-600 dark:text-slate-400">{detail.run.hasResolve ? "Not run: the response did not pass." : "No resolve-stage results for this run."}</p>
@@ -301,7 +310,13 @@ export function JudgesAndTests({ detail, view }: { detail: ResponseDetail; view:
               <article key={test.position} className={cardStyles} aria-labelledby={`test-${test.position}`} data-testid="test-case">
                 <h4 id={`test-${test.position}`} className="flex flex-wrap items-center gap-2 text-sm font-semibold">
                   Test {test.position}
-                  {result ? <Badge tone={result.verdict ? "good" : "bad"}>{result.verdict ? "resolved" : "not resolved"}</Badge> : <Badge>not run</Badge>}
+                  {!result ? (
+                    <Badge>not run</Badge>
+                  ) : result.verdict === null ? (
+                    <Badge tone="warn" title={result.error ?? "No LLM judge has answered its text outputs yet"}>not judged</Badge>
+                  ) : (
+                    <Badge tone={result.verdict ? "good" : "bad"}>{result.verdict ? "resolved" : "not resolved"}</Badge>
+                  )}
                   {result?.fileCheck && result.fileCheck !== "not-required" ? <span className="text-xs font-normal text-slate-500">file check: {result.fileCheck}</span> : null}
                 </h4>
                 <div className="mt-2 grid gap-4 lg:grid-cols-3">

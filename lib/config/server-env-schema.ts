@@ -47,6 +47,7 @@ export const serverEnvSchema = z.object({
   IMPORT_MAX_RESPONSES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(20000)),
   /** Directories the Import page may read server-side, separated by `:`. Empty: the benchmark dir only. */
   IMPORT_ALLOWED_DIRS: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** The Chat2Workflow benchmark directory (lib/server/benchmark-location.ts); empty: ../shared/chat2workflow. */
   C2W_BENCHMARK_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** 32-byte key (base64 or hex) that encrypts endpoint API keys at rest. Empty: generated once in data/.secrets-key. */
   C2W_SECRETS_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),

@@ -15,8 +15,8 @@ export interface VerdictInput {
   failStep: string | null;
   /** The recorded (official run file) verdict; null for raw output, which has none. */
   recorded: { valid: boolean | null; failStep: string | null } | null;
-  /** Stored resolve-stage results per test case (recorded runs only). */
-  resolve: { hasResolve: boolean; cases: readonly { position: number; verdict: boolean }[] };
+  /** Stored resolve-stage results per test case; a null verdict is not judged yet. */
+  resolve: { hasResolve: boolean; cases: readonly { position: number; verdict: boolean | null }[] };
 }
 
 export type VerdictTone = "good" | "bad" | "neutral";
@@ -61,15 +61,16 @@ function cells(input: VerdictInput): Record<VerdictRow["id"], VerdictCell> {
         : { text: input.recorded.failStep ? `invalid, ${stepText(input.recorded.failStep)}` : "invalid", tone: "bad" };
   const { hasResolve, cases } = input.resolve;
   const sorted = [...cases].sort((x, y) => x.position - y.position);
-  const passed = sorted.filter((c) => c.verdict).length;
+  const passed = sorted.filter((c) => c.verdict === true).length;
+  const notJudged = sorted.filter((c) => c.verdict === null).length;
   const resolve: VerdictCell = !hasResolve
     ? { text: "no resolve results for this run", tone: "neutral" }
     : sorted.length === 0
       ? { text: "not run (did not pass)", tone: "neutral" }
       : {
-          text: `${passed} / ${sorted.length} tests resolved`,
-          tone: passed === sorted.length ? "good" : passed === 0 ? "bad" : "neutral",
-          detail: sorted.map((c) => `test ${c.position} ${c.verdict ? "✓" : "✗"}`).join(" · "),
+          text: notJudged > 0 ? `${passed} / ${sorted.length} tests resolved, ${notJudged} not judged` : `${passed} / ${sorted.length} tests resolved`,
+          tone: notJudged > 0 ? "neutral" : passed === sorted.length ? "good" : passed === 0 ? "bad" : "neutral",
+          detail: sorted.map((c) => `test ${c.position} ${c.verdict === null ? "not judged" : c.verdict ? "✓" : "✗"}`).join(" · "),
         };
   return {
     official: failOrPass(input.officialFailStep),

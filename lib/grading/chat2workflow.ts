@@ -34,7 +34,8 @@ export interface ResponseFacts {
   /** Whether the run carries resolve-stage results at all. */
   hasResolve: boolean;
   testCaseCount: number;
-  cases: readonly { position: number; verdict: boolean }[];
+  /** A null verdict: not judged yet. */
+  cases: readonly { position: number; verdict: boolean | null }[];
   /** Pass-stage (step 1_4) verdicts by judge label: "recorded", "rule", or an LLM judge's label. */
   passJudges: readonly { judge: string; verdict: boolean; sampleIndex?: number; judgeIdentity?: string | null; promptFingerprint?: string | null }[];
   /** Generation cost, when the run recorded it. */
@@ -125,7 +126,9 @@ export function measureCriterion(measure: CriterionMeasure, facts: ResponseFacts
       const total = Math.max(facts.testCaseCount, facts.cases.length);
       if (total === 0) return { raw: null, notApplicable: "the turn has no test cases" };
       if (!facts.valid) return { raw: { passed: 0, total }, evidence: `failed the pass stage, so 0 of ${total} test cases resolve (as the official scoring counts it)` };
-      const passed = facts.cases.filter((entry) => entry.verdict).length;
+      const notJudged = facts.cases.filter((entry) => entry.verdict === null).length;
+      if (notJudged > 0) return { raw: null, notApplicable: `${notJudged} of ${total} test cases are not judged yet` };
+      const passed = facts.cases.filter((entry) => entry.verdict === true).length;
       return { raw: { passed, total }, evidence: `${passed} of ${total} test cases resolved` };
     }
     case "judge_verdict": {

@@ -38,6 +38,8 @@ export interface MetricPair {
   published: Metric | null;
   /** measured − published as a fraction (so 0.05 is five percentage points); null unless both exist. */
   delta: number | null;
+  /** Measured resolve only: test cases not judged yet, which leave no measured figure (shown "not judged (n)"). */
+  notJudged?: number;
 }
 
 export interface RankInfo {
@@ -231,6 +233,7 @@ export function buildBoard(measured: MeasuredInput | null, published: readonly P
       const cell = row.cells[column]!;
       cell.pass.measured = measuredMetric(rate.passNum, rate.passDen, row.runs, spread?.pass ?? null);
       cell.resolve.measured = measuredMetric(rate.resolveNum, rate.resolveDen, row.runs, spread?.resolve ?? null);
+      if (rate.resolveNotJudged) cell.resolve.notJudged = rate.resolveNotJudged;
     }
   }
 

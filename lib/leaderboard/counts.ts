@@ -27,6 +27,8 @@ export interface CellCount {
   passed: number;
   /** Test cases passed; null when the run has no resolve data at all (raw-output runs). */
   casesPassed: number | null;
+  /** Test cases not judged yet (text outputs no LLM judge has answered); 0 when absent. */
+  casesNotJudged?: number;
 }
 
 /** Groups per-turn outcomes into cell counts: how a database's GROUP BY would count them. */
@@ -105,6 +107,7 @@ function add(scopes: ScopeAccumulators, scope: RateScope, key: string, cell: Cel
     acc.hasResolve = true;
     acc.resolveNum += cell.casesPassed;
     acc.resolveDen += CASES_PER_TURN * cell.turns;
+    if (cell.casesNotJudged) acc.resolveNotJudged = (acc.resolveNotJudged ?? 0) + cell.casesNotJudged;
   }
 }
 
@@ -141,6 +144,7 @@ function accumulate(cells: readonly CellCount[]): { models: Map<string, ScopeAcc
           into.resolveNum += acc.resolveNum;
           into.resolveDen += acc.resolveDen;
           into.hasResolve ||= acc.hasResolve;
+          if (acc.resolveNotJudged) into.resolveNotJudged = (into.resolveNotJudged ?? 0) + acc.resolveNotJudged;
         }
       }
     }
@@ -204,7 +208,7 @@ export function summarizeCounts(cells: readonly CellCount[], spreadScopes: reado
           groups.set(id, group);
         }
         if (acc.passDen > 0) group.pass.push(acc.passNum / acc.passDen);
-        if (acc.hasResolve && acc.resolveDen > 0) group.resolve.push(acc.resolveNum / acc.resolveDen);
+        if (acc.hasResolve && acc.resolveDen > 0 && !acc.resolveNotJudged) group.resolve.push(acc.resolveNum / acc.resolveDen);
       }
     }
   }

@@ -46,6 +46,8 @@ export interface LeaderboardExportRow {
   passDen: number;
   resolveNum: number | null;
   resolveDen: number | null;
+  /** Measured rows with test cases not judged yet: how many (resolveNum and resolveDen are then null). */
+  resolveNotJudged?: number;
   /** Published rows: the percentages as printed (the counts are derived from them, for intervals). */
   passPercent?: number;
   resolvePercent?: number | null;
@@ -76,6 +78,7 @@ export function leaderboardExportRows(rows: readonly RateRow[], options: { allRo
       passDen: row.passDen,
       resolveNum: row.resolveNum,
       resolveDen: row.resolveDen,
+      ...(row.resolveNotJudged ? { resolveNotJudged: row.resolveNotJudged } : {}),
       ...(row.passPercent === undefined ? {} : { passPercent: row.passPercent, resolvePercent: row.resolvePercent ?? null }),
     }));
 }

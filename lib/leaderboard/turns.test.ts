@@ -28,8 +28,18 @@ describe("turn verdicts", () => {
       { valid: false, cases: ["not-run", "not-run", "not-run"] },
       { valid: true, cases: ["pass", "pass", "pass"] },
     ]);
-    expect(summary).toEqual({ turns: 3, passed: 2, casesPassed: 5, cases: 9 });
-    expect(summarizeTurns([{ valid: true, cases: ["unknown", "unknown", "unknown"] }])).toEqual({ turns: 1, passed: 1, casesPassed: null, cases: null });
+    expect(summary).toEqual({ turns: 3, passed: 2, casesPassed: 5, cases: 9, casesNotJudged: 0 });
+    expect(summarizeTurns([{ valid: true, cases: ["unknown", "unknown", "unknown"] }])).toEqual({ turns: 1, passed: 1, casesPassed: null, cases: null, casesNotJudged: 0 });
+  });
+
+  it("gives no resolve rate while a case is not judged, and counts those cases", () => {
+    expect(caseStates(true, true, new Map([[1, true], [2, null], [3, false]]))).toEqual(["pass", "not-judged", "fail"]);
+    expect(caseStates(false, true, new Map([[1, null]]))).toEqual(["not-run", "not-run", "not-run"]);
+    const summary = summarizeTurns([
+      { valid: true, cases: ["pass", "not-judged", "not-judged"] },
+      { valid: true, cases: ["pass", "pass", "fail"] },
+    ]);
+    expect(summary).toEqual({ turns: 2, passed: 2, casesPassed: null, cases: null, casesNotJudged: 2 });
   });
 });
 

@@ -4,17 +4,19 @@
 import { CASES_PER_TURN } from "../stats/rates";
 import type { Column } from "./export";
 
-export type CaseState = "pass" | "fail" | "not-run" | "unknown";
+export type CaseState = "pass" | "fail" | "not-run" | "not-judged" | "unknown";
 
 /**
  * The three test cases of a turn. A turn that failed the pass stage was never run, and each of its cases counts as
  * failed in the resolve rate; a run without resolve data (raw model output) has nothing to say about them.
  */
-export function caseStates(valid: boolean, hasResolve: boolean, verdicts: ReadonlyMap<number, boolean>): CaseState[] {
+export function caseStates(valid: boolean, hasResolve: boolean, verdicts: ReadonlyMap<number, boolean | null>): CaseState[] {
   return Array.from({ length: CASES_PER_TURN }, (_, index) => {
     if (!hasResolve) return "unknown";
     if (!valid) return "not-run";
     const verdict = verdicts.get(index + 1);
+    // A null verdict: text outputs no LLM judge has answered yet, neither resolved nor failed.
+    if (verdict === null) return "not-judged";
     return verdict === undefined ? "fail" : verdict ? "pass" : "fail";
   });
 }
@@ -207,19 +209,24 @@ export const MODEL_TURN_COLUMNS: readonly Column<ModelTurnRow>[] = [
 export interface TurnSummary {
   turns: number;
   passed: number;
-  /** Resolved cases and 3 × turns, over the turns of runs with resolve data; null when none has any. */
+  /** Resolved cases and 3 × turns, over the turns of runs with resolve data; null when none has any or some are not judged. */
   casesPassed: number | null;
   cases: number | null;
+  /** Cases not judged yet: while any is, there is no resolve rate. */
+  casesNotJudged: number;
 }
 
 /** The pass and resolve counts of a list of turns, by the official definitions (every turn counts 3 cases). */
 export function summarizeTurns(rows: readonly Pick<ModelTurnRow, "valid" | "cases">[]): TurnSummary {
   const withResolve = rows.filter((row) => row.cases.every((state) => state !== "unknown"));
+  const casesNotJudged = rows.reduce((sum, row) => sum + row.cases.filter((state) => state === "not-judged").length, 0);
+  const rated = withResolve.length > 0 && casesNotJudged === 0;
   return {
     turns: rows.length,
     passed: rows.filter((row) => row.valid).length,
-    casesPassed: withResolve.length ? withResolve.reduce((sum, row) => sum + row.cases.filter((state) => state === "pass").length, 0) : null,
-    cases: withResolve.length ? CASES_PER_TURN * withResolve.length : null,
+    casesPassed: rated ? withResolve.reduce((sum, row) => sum + row.cases.filter((state) => state === "pass").length, 0) : null,
+    cases: rated ? CASES_PER_TURN * withResolve.length : null,
+    casesNotJudged,
   };
 }
 

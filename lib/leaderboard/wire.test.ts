@@ -60,3 +60,26 @@ describe("the board's wire format", () => {
     );
   });
 });
+
+describe("not-judged resolve cases on the board", () => {
+  const cell = (runId: string, casesNotJudged: number) => ({ model: "local", runId, domain: "Research", round: 1, turns: 2, passed: 2, casesPassed: 3, casesNotJudged });
+
+  it("leave the measured resolve figure empty, unranked, and say how many, through the wire", () => {
+    const summary = summarizeCounts([cell("local-a", 2), cell("local-b", 0)]);
+    if (!summary.ok) throw new Error("bad counts");
+    const overall = summary.value.rates.find((row) => row.scope === "overall");
+    expect(overall).toMatchObject({ passNum: 4, passDen: 4, resolveNum: null, resolveDen: null, resolveNotJudged: 2 });
+    const models = [{ name: "local", displayName: "Local", family: null, access: null }];
+    const board = buildBoard({ models, rates: summary.value.rates, spreads: summary.value.spreads, runs: new Map([["local", 2]]) }, []);
+    const row = board.rows.find((entry) => entry.name === "local");
+    expect(row?.cells.Average?.resolve).toMatchObject({ measured: null, notJudged: 2 });
+    expect(row?.ranks.measured.resolve.rank).toBeNull();
+    expect(row?.ranks.measured.pass.rank).toBe(1);
+    expect(decodeBoard(JSON.parse(JSON.stringify(encodeBoard(board))))).toEqual(board);
+    // Judged, the same counts give a rate again.
+    const judged = summarizeCounts([cell("local-a", 0), cell("local-b", 0)]);
+    if (!judged.ok) throw new Error("bad counts");
+    expect(judged.value.rates.find((entry) => entry.scope === "overall")).toMatchObject({ resolveNum: 6, resolveDen: 12 });
+    expect(judged.value.rates.find((entry) => entry.scope === "overall")).not.toHaveProperty("resolveNotJudged");
+  });
+});

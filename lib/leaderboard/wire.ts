@@ -7,8 +7,8 @@ import { METRICS, SOURCES, measuredMetric, publishedMetric, type Board, type Boa
 
 /** [num, den] for one run or no spread; [num, den, n, mean, sd, min, max] with the run-to-run spread. */
 export type WireMeasured = [number, number] | [number, number, number, number, number | null, number, number] | null;
-/** Per column: measured pass, measured resolve, published pass %, published resolve %. */
-export type WireCell = [WireMeasured, WireMeasured, number | null, number | null];
+/** Per column: measured pass, measured resolve, published pass %, published resolve %, and resolve cases not judged. */
+export type WireCell = [WireMeasured, WireMeasured, number | null, number | null] | [WireMeasured, WireMeasured, number | null, number | null, number];
 
 export interface WireRow {
   name: string;
@@ -53,7 +53,8 @@ export function encodeBoard(board: Board): WireBoard {
       in: (row.inMeasured ? 1 : 0) | (row.inPublished ? 2 : 0),
       cells: board.columns.map((column) => {
         const cell = row.cells[column]!;
-        return [encodeMeasured(cell.pass.measured), encodeMeasured(cell.resolve.measured), percentOf(cell.pass.published), percentOf(cell.resolve.published)];
+        const figures: [WireMeasured, WireMeasured, number | null, number | null] = [encodeMeasured(cell.pass.measured), encodeMeasured(cell.resolve.measured), percentOf(cell.pass.published), percentOf(cell.resolve.published)];
+        return cell.resolve.notJudged ? [...figures, cell.resolve.notJudged] : figures;
       }),
       ranks: SOURCES.flatMap((source) => METRICS.flatMap((metric) => [row.ranks[source][metric].rank ?? 0, row.ranks[source][metric].tied ? 1 : 0, row.ranks[source][metric].upperBound ?? 0])),
     })),
@@ -66,19 +67,19 @@ function decodeMeasured(wire: WireMeasured, runs: number): Metric | null {
   return measuredMetric(wire[0], wire[1], runs, spread);
 }
 
-function pair(measured: Metric | null, published: Metric | null): MetricPair {
-  return { measured, published, delta: measured && published ? measured.rate - published.rate : null };
+function pair(measured: Metric | null, published: Metric | null, notJudged?: number): MetricPair {
+  return { measured, published, delta: measured && published ? measured.rate - published.rate : null, ...(notJudged ? { notJudged } : {}) };
 }
 
 export function decodeBoard(wire: WireBoard): Board {
   const rows: BoardRow[] = wire.rows.map((row) => {
     const cells: Record<string, Record<MetricName, MetricPair>> = {};
     wire.columns.forEach((column, index) => {
-      const [passMeasured, resolveMeasured, passPublished, resolvePublished] = row.cells[index] ?? [null, null, null, null];
+      const [passMeasured, resolveMeasured, passPublished, resolvePublished, notJudged] = row.cells[index] ?? [null, null, null, null];
       const turns = PUBLISHED_TURNS[column] ?? 0;
       cells[column] = {
         pass: pair(decodeMeasured(passMeasured, row.runs), passPublished === null ? null : publishedMetric(passPublished, turns, 1)),
-        resolve: pair(decodeMeasured(resolveMeasured, row.runs), resolvePublished === null ? null : publishedMetric(resolvePublished, turns, CASES_PER_TURN)),
+        resolve: pair(decodeMeasured(resolveMeasured, row.runs), resolvePublished === null ? null : publishedMetric(resolvePublished, turns, CASES_PER_TURN), notJudged),
       };
     });
     const ranks = {} as Record<Source, Record<MetricName, RankInfo>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveRecordFile, type StoredTurn } from "./records";
+import { resolveRecordFile, withCases, withSetupFailure, type StoredTurn } from "./records";
 
 const turn = (overrides: Partial<StoredTurn>): StoredTurn => ({
   task: "Summary",
@@ -56,4 +56,30 @@ describe("the official resolve record file", () => {
     expect(refused).toMatchObject({ valid: false, fail_step: "step_1_5", has_been_judged: true, reason: "Rules hold." });
     expect(refused).not.toHaveProperty("test1");
   });
+
+  it("writes no testN for a case not judged, and the official outcome of a Dify setup failure", () => {
+    const [record] = resolveRecordFile([
+      turn({
+        cases: [
+          { position: 1, verdict: null, outputs: "text: hi", judgeReason: null, error: "Not judged: no resolve judge was chosen for its text outputs." },
+          { position: 2, verdict: true, outputs: null, judgeReason: null, error: null },
+          { position: 3, verdict: false, outputs: "text: no", judgeReason: "Wrong.", error: null },
+        ],
+      }),
+    ]);
+    expect(record).not.toHaveProperty("test1");
+    expect(record).not.toHaveProperty("llm_output_test1");
+    expect(record).toMatchObject({ test2: true, test3: false, llm_evaluate_reason_test3: "Wrong.", llm_output_test3: "text: no" });
+    const base = { task: "T", round: 1, node_selection: "", design_principle: "", workflow: "", valid: true, has_been_judged: true };
+    expect(withSetupFailure(base, "Other-Error")).toEqual({ ...base, api_key: "Other-Error", test1: false, test2: false, test3: false });
+    expect(withSetupFailure(base, "step_1_5")).toEqual({ ...base, valid: false, fail_step: "step_1_5" });
+    expect(Object.keys(withCases({ ...base, api_key: "app-…1234" }, [{ position: 1, verdict: true, outputs: "o", judgeReason: "r", error: null }]))).toEqual([
+      ...Object.keys(base),
+      "api_key",
+      "test1",
+      "llm_evaluate_reason_test1",
+      "llm_output_test1",
+    ]);
+  });
 });
+

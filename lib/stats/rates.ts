@@ -41,6 +41,8 @@ export interface RateRow {
   /** Null when none of the runs pooled into this row has resolve data. */
   resolveNum: number | null;
   resolveDen: number | null;
+  /** Test cases not judged yet among the pooled runs: while any is, resolveNum and resolveDen are null (no rate). */
+  resolveNotJudged?: number;
   /** Published figures only: the percentages exactly as printed; the counts above are derived from them. */
   passPercent?: number;
   resolvePercent?: number | null;
@@ -141,6 +143,8 @@ export interface RateAccumulator {
   resolveNum: number;
   resolveDen: number;
   hasResolve: boolean;
+  /** Test cases not judged yet (counted from stored case results; turn outcomes carry none). */
+  resolveNotJudged?: number;
 }
 
 /** Accumulators per scope, then per key. */
@@ -206,14 +210,18 @@ export function rateRowsOf(scopes: ScopeAccumulators, model: string): RateRow[] 
     for (const key of keys) {
       const acc = byKey.get(key);
       if (acc === undefined) continue;
+      // A resolve rate over cases some of which are not judged would count them as failures: there is none until they are.
+      const notJudged = acc.resolveNotJudged ?? 0;
+      const rated = acc.hasResolve && notJudged === 0;
       rows.push({
         model,
         scope,
         key,
         passNum: acc.passNum,
         passDen: acc.passDen,
-        resolveNum: acc.hasResolve ? acc.resolveNum : null,
-        resolveDen: acc.hasResolve ? acc.resolveDen : null,
+        resolveNum: rated ? acc.resolveNum : null,
+        resolveDen: rated ? acc.resolveDen : null,
+        ...(notJudged > 0 ? { resolveNotJudged: notJudged } : {}),
       });
     }
   }

@@ -235,6 +235,31 @@ describe("§7 node types", () => {
     expect(cozeCode("def main(*args):\n    return {}")).toBeNull();
   });
 
+  describe("code: an empty argument list leaves the body alone (the official transform skips empty names)", () => {
+    // Expected texts are what the official auto_transform_code returns for the same source.
+    it("a node with no input variables and def main():", () => {
+      const node = single({ type: "code", param: { variables: [], outputs: [["text", "string"]], code: 'def main():\n\treturn {\n\t\t"text": "Invalid"\n\t}' } });
+      expect(node.parameters.node_inputs).toEqual([]);
+      expect(node.parameters.code).toBe('async def main(args: Args) -> Output:\n\tparams = args.params\n\treturn {\n\t\t"text": "Invalid"\n\t}');
+    });
+
+    it("def main( ): only whitespace between the parentheses", () => {
+      expect(cozeCode('def main( ):\n  return {"x": 2}')).toBe('async def main(args: Args) -> Output:\n  params = args.params\n  return {"x": 2}');
+    });
+
+    it("a trailing comma, a doubled comma and an annotation without a name add no empty name", () => {
+      expect(cozeCode('def main(a, ):\n    return {"a": a}')).toBe("async def main(args: Args) -> Output:\n    params = args.params\n    return {\"a\": params['a']}");
+      expect(cozeCode('def main(a,, b):\n    return {"s": a + b}')).toBe("async def main(args: Args) -> Output:\n    params = args.params\n    return {\"s\": params['a'] + params['b']}");
+      expect(cozeCode("def main(: str):\n    return {}")).toBe("async def main(args: Args) -> Output:\n    params = args.params\n    return {}");
+    });
+  });
+
+  it("code: names outside ASCII have word boundaries, as in Python", () => {
+    expect(cozeCode('def main(数据: str):\n    return {"n": len(数据)}')).toBe("async def main(args: Args) -> Output:\n    params = args.params\n    return {\"n\": len(params['数据'])}");
+    // Still whole words only: 数据集 is another name.
+    expect(cozeCode("def main(数据):\n    return {'n': 数据集}")).toBe("async def main(args: Args) -> Output:\n    params = args.params\n    return {'n': 数据集}");
+  });
+
   it("document-extractor, tts, mermaid, google: plugin ids and single-reference inputs", () => {
     const extractor = single({ type: "document-extractor", param: { variable_selector: ["f", "1"] } }, [["f", "file"]]);
     expect((extractor.parameters.apiParam as Node[]).map((p) => p.input.value)).toEqual(["7405805158996934683", "read", "7405805158996918299", "文件读取"]);

@@ -53,11 +53,14 @@ describe("firstTaggedSection", () => {
 });
 
 describe("the official code rewrite for Coze", () => {
-  /** The official algorithm, with its backtracking header pattern (safe on short texts). */
+  /** The official algorithm, with its backtracking header pattern (safe on short texts); ASCII input, so \b suffices. */
   function reference(source: string): string | null {
     const header = /def\s+main\s*\((.*?)\)\s*:/.exec(source);
     if (!header) return source;
-    const names = (header[1] ?? "").split(",").map((arg) => (arg.split(":")[0] ?? "").trim());
+    const names = (header[1] ?? "")
+      .split(",")
+      .map((arg) => (arg.split(":")[0] ?? "").trim())
+      .filter((name) => name !== "");
     if (names.length > 64 || names.some((name) => name.length > 200)) return null;
     let body = source.slice(header.index + header[0].length);
     const indent = /\n([ \t]+)/.exec(body)?.[1] ?? "    ";
@@ -69,7 +72,7 @@ describe("the official code rewrite for Coze", () => {
       } catch {
         return null;
       }
-      body = body.replace(pattern, `params['${name}']`);
+      body = body.replace(pattern, () => `params['${name}']`);
     }
     return `async def main(args: Args) -> Output:\n${indent}params = args.params${body}`;
   }

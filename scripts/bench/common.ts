@@ -1,21 +1,20 @@
 // Shared pieces of the benchmarks: locating the shared corpus, garbage collection between runs, medians,
 // quantiles and a plain-text table. Benchmarks report medians over repeated runs; speed targets live here, never in tests.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { locateBenchmarkDir } from "../../lib/server/benchmark-location";
 import { startOpenAIStub, type StubHandler } from "../../test/support/openai-stub";
 
 export function locateBenchmark(): string {
-  const candidates = [process.env.C2W_BENCHMARK_DIR, path.resolve(process.cwd(), "../shared/chat2workflow")];
-  const found = candidates.find((dir) => dir && existsSync(path.join(dir, "dataset", "query.json")));
-  if (!found) {
-    console.error("Chat2Workflow benchmark not found: set C2W_BENCHMARK_DIR or place it at ../shared/chat2workflow");
+  const location = locateBenchmarkDir();
+  if (!location.ok) {
+    console.error(location.message);
     process.exit(1);
   }
-  return found;
+  return location.dir;
 }
 
 // Collect garbage before each timed run so one run's garbage is not billed to the next.

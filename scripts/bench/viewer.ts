@@ -3,13 +3,14 @@
 // Chromium (Playwright, the real WorkflowCanvas bundled with esbuild): time from render start to the canvas's
 // painted mark, and frame times while zooming with the wheel and panning by drag on the 300-node graph.
 // Medians over repeated runs; `--json` prints one JSON document.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { build } from "esbuild";
 import postcss from "postcss";
 import tailwind from "@tailwindcss/postcss";
+import { locateBenchmarkDir } from "../../lib/server/benchmark-location";
 import { layoutWorkflowView, type LaidOutView } from "../../lib/viewer/layout";
 import { buildWorkflowView } from "../../lib/viewer/model";
 import { syntheticWorkflow } from "../../lib/viewer/synthetic";
@@ -38,9 +39,9 @@ interface Sample {
 
 /** The recorded workflow with the most nodes across the shared runs (or the demo runs when they are absent). */
 function largestWorkflow(): Sample {
-  const shared = process.env.C2W_BENCHMARK_DIR ?? path.resolve(ROOT, "../shared/chat2workflow");
-  const dir = existsSync(path.join(shared, "runs")) ? path.join(shared, "runs") : path.join(ROOT, "prisma/demo/runs");
-  if (dir.includes("prisma/demo")) log(`• shared benchmark not found at ${shared}; using the demo runs`);
+  const shared = locateBenchmarkDir({ projectDir: ROOT });
+  const dir = shared.ok ? path.join(shared.dir, "runs") : path.join(ROOT, "prisma/demo/runs");
+  if (!shared.ok) log(`• ${shared.message} Using the demo runs.`);
   let best: Sample | null = null;
   for (const file of readdirSync(dir).filter((name) => name.endsWith(".json") && !name.includes("generation"))) {
     const records = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as { task: string; round: number; node_selection: string | null; design_principle: string | null; workflow: string | null }[];

@@ -8,9 +8,9 @@
 //                     (loopback only; then the database must already hold the shared runs),
 //   LOAD_REPORT_ONLY  1: report latency figures without failing on them (busy machines, CI); errors still fail.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import autocannon, { type Result as LoadResult } from "autocannon";
+import { locateBenchmarkDir } from "@/lib/server/benchmark-location";
 import { createDatabaseClient } from "@/lib/server/db";
 import { measureUploadRefusals } from "../bench/upload-refusal";
 
@@ -255,9 +255,9 @@ async function main(): Promise<number> {
   if (!(CONNECTIONS > 0 && CONNECTIONS <= 200)) throw new Error("LOAD_CONNECTIONS must be between 1 and 200");
   let server: ChildProcess | null = null;
   if (!process.env.LOAD_URL) {
-    const benchmark = process.env.C2W_BENCHMARK_DIR ?? path.resolve(ROOT, "..", "shared", "chat2workflow");
-    if (!existsSync(path.join(benchmark, "dataset", "query.json"))) {
-      console.log(`skipped: the shared benchmark is not at ${benchmark} (set C2W_BENCHMARK_DIR); the load test needs its 12 runs`);
+    const benchmark = locateBenchmarkDir({ projectDir: ROOT });
+    if (!benchmark.ok) {
+      console.log(`skipped (the load test needs the benchmark's 12 runs): ${benchmark.message}`);
       return 0;
     }
     server = startServer();

@@ -1,5 +1,7 @@
 // Dify connections: the password is stored encrypted and never read back into views, editing with an empty password
-// keeps it, the connection test signs in to a loopback fake Dify, and only admins may manage connections.
+// keeps it, the connection test signs in to a loopback fake Dify (1.9 with the plain password, 1.12 with the
+// base64-encoded one) and checks its workspace against what the benchmark's node types need, and only admins may
+// manage connections.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/auth/roles";
@@ -15,7 +17,7 @@ import {
   type DifyConnectionFields,
 } from "@/lib/server/dify-connections/connections";
 import type { SessionUser } from "@/lib/server/session";
-import { startFakeDify, type FakeDify } from "@/test/support/fake-dify";
+import { fullFakeInventory, startFakeDify, type FakeDify } from "@/test/support/fake-dify";
 import { emptyDatabase, testDatabase } from "../support/database";
 
 process.env.C2W_SECRETS_KEY ??= randomBytes(32).toString("base64");
@@ -55,12 +57,40 @@ describe("Dify connections", () => {
   it("tests a connection by signing in, and reports a refusal without echoing the password", async () => {
     const good = await createDifyConnection(db, admin, fields(), PASSWORD);
     const passed = await testDifyConnection(db, admin, good.id);
-    expect(passed).toMatchObject({ ok: true, message: expect.stringContaining("Signed in") });
-    expect(dify.log.at(-1)).toBe("POST /console/api/login");
+    expect(passed).toMatchObject({ ok: true, version: "1.9.2", passwordStyle: "plain", message: expect.stringContaining("(Dify 1.9.2, password sent as typed)") });
+    expect(dify.log).toContain("POST /console/api/login");
+    expect(passed?.readiness?.length).toBeGreaterThan(10);
+    expect(passed?.readiness?.every((line) => line.state === "ready")).toBe(true);
     const bad = await createDifyConnection(db, admin, fields({ label: "wrong password" }), "wrong");
     const refused = await testDifyConnection(db, admin, bad.id);
-    expect(refused).toMatchObject({ ok: false, message: "HTTP 401 authentication_failed: Invalid email or password." });
+    expect(refused).toMatchObject({ ok: false, message: "HTTP 401 authentication_failed: Invalid email or password. (Dify 1.9.2, password sent as typed)" });
+    expect(JSON.stringify(refused)).not.toContain("wrong\"");
     expect(await testDifyConnection(db, admin, "no-such-connection")).toBeNull();
+  });
+
+  it("signs in to Dify 1.12 with the base64 password and lists the plugin its workspace lacks", async () => {
+    const full = fullFakeInventory();
+    const newer = await startFakeDify({
+      version: "1.12.0",
+      password: PASSWORD,
+      inventory: { ...full, plugins: full.plugins.filter((plugin) => plugin !== "langgenius/echarts"), toolProviders: full.toolProviders.filter((provider) => provider.pluginId !== "langgenius/echarts") },
+    });
+    try {
+      const connection = await createDifyConnection(db, admin, fields({ label: "newer dify", baseUrl: newer.origin }), PASSWORD);
+      const tested = await testDifyConnection(db, admin, connection.id);
+      expect(tested).toMatchObject({ ok: true, version: "1.12.0", passwordStyle: "base64" });
+      expect(newer.passwordsReceived).toEqual([Buffer.from(PASSWORD).toString("base64")]);
+      const lacking = tested?.readiness?.filter((line) => line.state !== "ready") ?? [];
+      expect(lacking.map((line) => [line.requirement, line.state])).toEqual([
+        ["plugin langgenius/echarts", "missing"],
+        ["tool bar_chart (langgenius/echarts/echarts)", "missing"],
+        ["tool line_chart (langgenius/echarts/echarts)", "missing"],
+        ["tool pie_chart (langgenius/echarts/echarts)", "missing"],
+      ]);
+      expect(lacking[0]?.usedBy).toEqual(["tool bar_chart", "tool line_chart", "tool pie_chart"]);
+    } finally {
+      await newer.close();
+    }
   });
 
   it("validates the origin and timeout, and lets only admins manage connections", async () => {

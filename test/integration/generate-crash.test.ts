@@ -56,6 +56,9 @@ describe.skipIf(!benchmarkDir)(`a generating worker killed with SIGKILL${benchma
     // Replies stop before the kill, so every reply delivered went to a live worker; its calls in flight die with it.
     stub.hold();
     await waitFor(() => stub.received.length - deliveredTotal() >= 1, 10_000, "a call in flight");
+    // A reply written just before the hold is in the worker's hands, not yet in its cache: on a busy machine the kill
+    // could land in between and the reply would be asked again. Kill only once every delivered reply is cached.
+    await waitFor(async () => (await db.llmCallCache.count()) >= deliveredTotal(), 30_000, "every delivered reply to be cached");
     first.kill("SIGKILL");
     await exited(first);
     const cutOff = stub.dropHeldAndResume();

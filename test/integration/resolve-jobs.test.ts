@@ -2,10 +2,15 @@
 // executed against the loopback fake Dify with the benchmark's real case files. CaseResult rows are written with the
 // run id, output files and reasons; a missing case file, a run timeout and a 429 (retried in place) behave as
 // documented; apps are deleted; an import Dify refuses fails the item at step_1_5, as the official pass stage records.
+// Executed without an LLM judge, cases with text outputs are not judged (no resolve rate) until a judging job answers
+// them; a missing prompt or judge endpoint, or a workspace lacking a plugin, refuses the start saying why; only the
+// turns the run's own pass judge passed go to Dify.
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readdir, rm, symlink } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { turnKey } from "@/lib/benchmark/dataset";
@@ -17,17 +22,18 @@ import { createDifyConnection } from "@/lib/server/dify-connections/connections"
 import { createEndpoint } from "@/lib/server/endpoints/endpoints";
 import { getRunPassRecords } from "@/lib/server/data/official-downloads";
 import { getResolveRecordFile } from "@/lib/server/data/resolve-records";
+import { getMeasuredCounts, getMeasuredRates } from "@/lib/server/data/leaderboard";
 import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/import-service";
 import { afterEvaluationJudgeJob, afterRunGenerated } from "@/lib/server/evaluations/after-generation";
 import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { jobQueue } from "@/lib/server/jobs/instance";
-import { appMarker, difyExecutionJobId, enqueueDifyExecution, resolveJobHandler, startResolveJob } from "@/lib/server/jobs/resolve-job";
+import { appMarker, difyExecutionJobId, enqueueDifyExecution, resolveJobHandler, startResolveJob, startResolveJudgeJob } from "@/lib/server/jobs/resolve-job";
 import { signIn } from "@/lib/server/dify/client";
 import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
 import { JobWorker } from "@/lib/server/jobs/worker";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
-import { emptyDatabase, testDatabase } from "../support/database";
-import { difyFileOutput, startFakeDify, type FakeDify } from "../support/fake-dify";
+import { emptyDatabase, testDatabase, testDatabaseUrl } from "../support/database";
+import { difyFileOutput, fullFakeInventory, startFakeDify, type FakeDify } from "../support/fake-dify";
 import { recordedAnswerText } from "../support/generation-replay";
 import { fixedReply, officialReply, startOpenAIStub, type OpenAIStub } from "../support/openai-stub";
 
@@ -111,8 +117,12 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
       data: { benchmarkId: run.benchmarkId, mode: "zero-shot", difyConnectionId: connectionId, caseFilesDir: caseFiles, judge: JSON.stringify({ kind: "llm", endpointIds: [endpoint.id], samples: 1 }) },
     });
     await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id } });
-    const responses = await db.response.findMany({ where: { runId }, select: { id: true, passResult: { select: { valid: true } }, turn: { select: { key: true } } } });
+    const responses = await db.response.findMany({ where: { runId }, select: { id: true, passResult: { select: { valid: true, officialFailStep: true } }, turn: { select: { key: true } } } });
     const valid = responses.filter((response) => response.passResult?.valid);
+    // The evaluation's judge answered the pass stage as the rule judge did (its judging is not what this test is about).
+    await db.judgeVerdict.createMany({
+      data: responses.filter((response) => response.passResult?.officialFailStep === null).map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: "stub-judge", inputFingerprint: "test", verdict: response.passResult?.valid === true })),
+    });
     expect(valid.length).toBeGreaterThanOrEqual(2);
 
     // The first run answers too late (a timeout), the next is rate-limited once and retried after its Retry-After.
@@ -182,10 +192,14 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect(failed).toHaveLength(1);
     expect(failed[0]?.valid).toBe(false);
     expect(await db.caseResult.count({ where: { responseId: failed[0]!.responseId } })).toBe(0);
-    // Without an LLM judge, a case with outputs keeps the official provisional verdict and its shown outputs.
+    // Without an LLM judge, a case with text outputs is not judged: no verdict either way, its shown outputs kept.
     const unjudged = await db.caseResult.findMany({ where: { response: { runId }, outputs: { not: null } } });
     expect(unjudged.length).toBeGreaterThan(0);
-    expect(unjudged.every((row) => row.verdict)).toBe(true);
+    expect(unjudged.every((row) => row.verdict === null && row.error?.startsWith("Not judged"))).toBe(true);
+    // The run has no resolve rate, anywhere the leaderboard counts it: "not judged (n)" instead.
+    const rates = await getMeasuredRates(db, researcher, (await db.run.findUniqueOrThrow({ where: { id: runId } })).benchmarkId);
+    const overall = rates.rates.find((row) => row.model === "replayed_model" && row.scope === "overall");
+    expect(overall).toMatchObject({ resolveNum: null, resolveDen: null, resolveNotJudged: unjudged.length });
   });
 
   it("downloads the executed run as an official resolve record file, and a recorded run as the file it came from", async () => {
@@ -195,7 +209,8 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect(cases.length).toBeGreaterThan(0);
     for (const entry of cases) {
       const record = executed?.records.find((candidate) => turnKey(candidate.task, candidate.round) === entry.response.turn.key);
-      expect(record?.[`test${entry.position as 1 | 2 | 3}`]).toBe(entry.verdict);
+      // A case not judged has no testN in the official file (which cannot say "not judged").
+      expect(record?.[`test${entry.position as 1 | 2 | 3}`]).toBe(entry.verdict ?? undefined);
     }
     expect(executed?.records.filter((record) => record.fail_step === "step_1_5")).toHaveLength(1);
 
@@ -209,15 +224,29 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const original = benchmark.runs.find((run) => run.model === "claude_sonnet4d5")?.records ?? [];
     const shape = (record: RunRecord) => [record.task, record.round, record.valid, record.fail_step ?? null, record.test1 ?? null, record.test2 ?? null, record.test3 ?? null];
     expect(downloaded?.records.map(shape)).toEqual([...original].sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : a.round - b.round)).map(shape));
+    // Every field but the app keys (credentials, never stored) comes back as recorded.
+    const text = await readFile(path.join(dir, "runs", "claude_sonnet4d5.json"), "utf8");
+    const withoutKeys = (records: readonly RunRecord[]) => records.map(({ api_key: _key, ...rest }) => rest);
+    const sorted = (JSON.parse(text) as RunRecord[]).sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : a.round - b.round));
+    expect(withoutKeys(downloaded?.records ?? [])).toEqual(withoutKeys(sorted));
   });
 
-  it("fails the items without writing anything when Dify refuses the account, and records Other-Error when Dify cannot be reached", async () => {
+  it("refuses to start when Dify refuses the account; from an evaluation, fails the items without writing anything, and records Other-Error when Dify cannot be reached", async () => {
     const before = await db.caseResult.findMany({ where: { response: { runId } }, orderBy: { id: "asc" } });
     const wrong = await createDifyConnection(db, admin, { label: "wrong password", baseUrl: dify.origin, email: "admin@example.com", keepApps: false, runTimeoutMs: 60_000 }, "not the password");
-    const refused = await startResolveJob(db, researcher, { runId, connectionId: wrong.id, caseFilesDir: caseFiles, judge: { kind: "none" } });
-    if (!refused.ok) throw new Error(refused.message);
-    await worker().runUntilIdle();
-    const refusedJob = await db.job.findUniqueOrThrow({ where: { id: refused.jobId }, include: { items: { select: { status: true, error: true } } } });
+    expect(await startResolveJob(db, researcher, { runId, connectionId: wrong.id, caseFilesDir: caseFiles, judge: { kind: "none" } })).toEqual({ ok: false, message: expect.stringMatching(/^Dify refused the sign-in: HTTP 401 authentication_failed/) });
+
+    // An evaluation's hook queues the execution without asking first: its items then fail, recording nothing.
+    const viaEvaluation = async (connectionId: string) => {
+      const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { benchmarkId: true } });
+      const evaluation = await db.evaluation.create({ data: { benchmarkId: run.benchmarkId, mode: "zero-shot", difyConnectionId: connectionId, caseFilesDir: caseFiles, judge: JSON.stringify({ kind: "none" }) } });
+      await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id } });
+      const queued = await enqueueDifyExecution(db, runId);
+      if (!queued) throw new Error("nothing queued");
+      await worker().runUntilIdle();
+      return queued.jobId;
+    };
+    const refusedJob = await db.job.findUniqueOrThrow({ where: { id: await viaEvaluation(wrong.id) }, include: { items: { select: { status: true, error: true } } } });
     const reachedDify = refusedJob.items.filter((item) => item.error !== null);
     expect(reachedDify.length).toBeGreaterThan(0);
     expect(reachedDify.every((item) => item.status === "failed" && item.error?.startsWith("Dify refused the sign-in: HTTP 401"))).toBe(true);
@@ -226,10 +255,8 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const gone = await startFakeDify();
     await gone.close();
     const unreachable = await createDifyConnection(db, admin, { label: "unreachable", baseUrl: gone.origin, email: "admin@example.com", keepApps: false, runTimeoutMs: 60_000 }, PASSWORD);
-    const started = await startResolveJob(db, researcher, { runId, connectionId: unreachable.id, caseFilesDir: caseFiles, judge: { kind: "none" } });
-    if (!started.ok) throw new Error(started.message);
-    await worker().runUntilIdle();
-    const job = await db.job.findUniqueOrThrow({ where: { id: started.jobId }, include: { items: { select: { attempts: true, result: true } } } });
+    expect(await startResolveJob(db, researcher, { runId, connectionId: unreachable.id, caseFilesDir: caseFiles, judge: { kind: "none" } })).toMatchObject({ ok: false, message: expect.stringContaining("cannot reach") });
+    const job = await db.job.findUniqueOrThrow({ where: { id: await viaEvaluation(unreachable.id) }, include: { items: { select: { attempts: true, result: true } } } });
     expect(job.status).toBe("succeeded");
     // Each item that reached Dify was tried twice (the queue's maxAttempts here) before the official outcome was recorded.
     const retried = job.items.filter((item) => item.result?.includes("Other-Error"));
@@ -239,6 +266,7 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const other = file?.records.filter((record) => record.api_key === "Other-Error") ?? [];
     expect(other).toHaveLength(retried.length);
     expect(other.every((record) => record.valid && record.test1 === false && record.test2 === false && record.test3 === false)).toBe(true);
+    await db.run.update({ where: { id: runId }, data: { evaluationId: null } });
   });
 
   it("deletes the app an interrupted attempt left in Dify before importing again, and only that app", async () => {
@@ -286,12 +314,13 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     await afterRunGenerated(db, runId);
     expect(await executions()).toEqual([]);
 
-    // The judge fails one turn the rule judge had passed and passes the others.
+    // The judge fails one turn the rule judge had passed and the turns the rule judge failed, and passes the others.
     const valid = await db.response.findMany({ where: { runId, passResult: { valid: true, officialFailStep: null } }, select: { id: true }, orderBy: { id: "asc" } });
     expect(valid.length).toBeGreaterThanOrEqual(2);
     const rejected = valid[0]!.id;
+    const ruleFailed = await db.response.findMany({ where: { runId, passResult: { valid: false, officialFailStep: null, failStep: "step_1_4" } }, select: { id: true } });
     await db.judgeVerdict.createMany({
-      data: valid.map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: "pass-judge", inputFingerprint: "test", verdict: response.id !== rejected, jobId: judging.id })),
+      data: [...valid, ...ruleFailed].map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: "pass-judge", inputFingerprint: "test", verdict: response.id !== rejected && valid.includes(response), jobId: judging.id })),
     });
     await db.job.update({ where: { id: judging.id }, data: { status: "succeeded", finishedAt: new Date() } });
     await afterEvaluationJudgeJob(db, { id: judging.id, params: JSON.parse(judging.params) as unknown });
@@ -339,4 +368,112 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect((await enqueueDifyExecution(db, runId))?.jobId).toBe(difyExecutionJobId(evaluation.id, runId));
     expect(await db.job.count({ where: { kind: "resolve", runId } })).toBe(before + 1);
   });
+
+  /** Earlier tests' LLM pass judges are not the run's own any more: back to a run no LLM judge has seen. */
+  const forgetPassJudges = () => db.judgeVerdict.deleteMany({ where: { stage: "pass", response: { runId }, judge: { notIn: ["recorded", "rule"] } } });
+  const stubEndpoint = (label: string) =>
+    createEndpoint(db, admin, { label, baseUrl: judge.baseURL, model: "stub", temperature: 0, maxTokens: null, concurrency: 2, rpm: null, tpm: null, timeoutMs: 10_000, inputPricePerMTok: null, outputPricePerMTok: null }, null);
+
+  it("judges later the cases an execution left not judged; only then has the run a resolve rate, and a missing prompt or endpoint refuses the start", async () => {
+    await db.run.update({ where: { id: runId }, data: { evaluationId: null } });
+    await forgetPassJudges();
+    const executed = await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "none" } });
+    if (!executed.ok) throw new Error(executed.message);
+    await worker().runUntilIdle();
+    const waiting = await db.caseResult.count({ where: { response: { runId }, verdict: null } });
+    expect(waiting).toBeGreaterThan(0);
+    const benchmarkId = (await db.run.findUniqueOrThrow({ where: { id: runId } })).benchmarkId;
+    const overall = async () => (await getMeasuredCounts(db, researcher, benchmarkId)).cells.filter((cell) => cell.runId === runId).reduce((sum, cell) => sum + (cell.casesNotJudged ?? 0), 0);
+    expect(await overall()).toBe(waiting);
+
+    // No silent fallback: a deleted endpoint, or a benchmark without the resolve prompt, refuses with a sentence.
+    const deleted = await stubEndpoint("deleted-judge");
+    await db.modelEndpoint.delete({ where: { id: deleted.id } });
+    expect(await startResolveJudgeJob(db, researcher, { runId, endpointIds: [deleted.id] })).toEqual({ ok: false, message: "A resolve judge endpoint no longer exists; choose the judge again." });
+    const later = await stubEndpoint("later-judge");
+    const prompt = await db.benchmarkPrompt.findUniqueOrThrow({ where: { benchmarkId_name: { benchmarkId, name: "evaluation_resolve_system" } } });
+    await db.benchmarkPrompt.delete({ where: { id: prompt.id } });
+    const noPrompt = { ok: false, message: expect.stringContaining("has no evaluation_resolve_system prompt") };
+    expect(await startResolveJudgeJob(db, researcher, { runId, endpointIds: [later.id] })).toEqual(noPrompt);
+    expect(await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "llm", endpointIds: [later.id], samples: 1 } })).toEqual(noPrompt);
+    await db.benchmarkPrompt.create({ data: prompt });
+
+    // From the command line: the judging job is queued and run to its end in that process.
+    const { stderr } = await promisify(execFile)("npx", ["tsx", "--conditions=react-server", "scripts/resolve.ts", "judge", "--run", runId, "--judge", "later-judge", "--database", testDatabaseUrl()], {
+      cwd: path.resolve(__dirname, "../.."),
+      env: { ...process.env, NODE_OPTIONS: "" },
+    });
+    expect(stderr).toContain(`resolve judge: ${waiting} case(s) of`);
+    expect(stderr).toContain(`${waiting} judged, 0 still not judged`);
+    expect(await db.caseResult.count({ where: { response: { runId }, verdict: null } })).toBe(0);
+    expect(await db.judgeVerdict.count({ where: { stage: "resolve", judge: "later-judge", response: { runId } } })).toBe(waiting);
+    expect(await overall()).toBe(0);
+    const rates = await getMeasuredRates(db, researcher, benchmarkId);
+    const row = rates.rates.find((entry) => entry.model === "replayed_model" && entry.scope === "overall");
+    expect(row?.resolveNum).toBeGreaterThan(0);
+    expect(row).not.toHaveProperty("resolveNotJudged");
+    expect(await startResolveJudgeJob(db, researcher, { runId, endpointIds: [later.id] })).toEqual({ ok: false, message: "No test case of this run is waiting for the resolve judge." });
+  });
+
+  it("refuses to execute on a workspace lacking a plugin the workflows need, and an evaluation's items fail saying which", async () => {
+    const full = fullFakeInventory();
+    const lacking = await startFakeDify({ password: PASSWORD, inventory: { ...full, plugins: full.plugins.filter((plugin) => plugin !== "langgenius/tongyi") } });
+    try {
+      const connection = await createDifyConnection(db, admin, { label: "no tongyi", baseUrl: lacking.origin, email: "admin@example.com", keepApps: false, runTimeoutMs: 60_000 }, PASSWORD);
+      const refused = await startResolveJob(db, researcher, { runId, connectionId: connection.id, caseFilesDir: caseFiles, judge: { kind: "none" } });
+      expect(refused).toEqual({ ok: false, message: expect.stringMatching(/^The Dify workspace lacks what the workflows need: plugin langgenius\/tongyi — not installed/) });
+      expect(lacking.log.filter((line) => line.includes("/apps/imports"))).toEqual([]);
+
+      const before = await db.caseResult.findMany({ where: { response: { runId } }, orderBy: { id: "asc" } });
+      const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { benchmarkId: true } });
+      const evaluation = await db.evaluation.create({ data: { benchmarkId: run.benchmarkId, mode: "zero-shot", difyConnectionId: connection.id, caseFilesDir: caseFiles, judge: JSON.stringify({ kind: "none" }) } });
+      await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id } });
+      const queued = await enqueueDifyExecution(db, runId);
+      await worker().runUntilIdle();
+      const items = await db.jobItem.findMany({ where: { jobId: queued!.jobId, error: { not: null } }, select: { status: true, error: true } });
+      expect(items.length).toBeGreaterThan(0);
+      expect(items.every((item) => item.status === "failed" && item.error?.includes("plugin langgenius/tongyi — not installed"))).toBe(true);
+      expect(lacking.log.filter((line) => line.includes("/apps/imports"))).toEqual([]);
+      expect(await db.caseResult.findMany({ where: { response: { runId } }, orderBy: { id: "asc" } })).toEqual(before);
+    } finally {
+      await db.run.update({ where: { id: runId }, data: { evaluationId: null } });
+      await lacking.close();
+    }
+  });
+
+  it("sends an imported run's turns to Dify only when its LLM pass judge passed them, never by the rule judge", async () => {
+    await forgetPassJudges();
+    const valid = await db.response.findMany({ where: { runId, passResult: { officialFailStep: null, valid: true } }, select: { id: true }, orderBy: { id: "asc" } });
+    expect(valid.length).toBeGreaterThanOrEqual(2);
+    const rejected = valid[0]!.id;
+    const first = await stubEndpoint("first-pass-judge");
+    const second = await stubEndpoint("second-pass-judge");
+    // Both judge every turn that reaches step 1_4: they fail the ones the rule judge failed; the first also fails one it passed.
+    const ruleFailed = await db.response.findMany({ where: { runId, passResult: { valid: false, officialFailStep: null, failStep: "step_1_4" } }, select: { id: true } });
+    for (const label of ["first-pass-judge", "second-pass-judge"]) {
+      await db.judgeVerdict.createMany({ data: [...valid, ...ruleFailed].map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: label, inputFingerprint: "test", verdict: valid.includes(response) && (label === "second-pass-judge" || response.id !== rejected) })) });
+    }
+    // A judge that has not answered every turn reaching step 1_4 cannot decide: the rule judge would speak for the rest.
+    const partial = await stubEndpoint("partial-pass-judge");
+    await db.judgeVerdict.create({ data: { responseId: rejected, stage: "pass", casePosition: 0, judge: "partial-pass-judge", inputFingerprint: "test", verdict: true } });
+    expect(await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "none" }, passJudgeEndpointId: partial.id })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^The LLM judge partial-pass-judge has not judged \d+ turn\(s\) that reach step 1_4; judge them first/),
+    });
+    await db.judgeVerdict.deleteMany({ where: { judge: "partial-pass-judge" } });
+    await db.modelEndpoint.delete({ where: { id: partial.id } });
+    // Two LLM judges answered the pass stage: the execution must say which decides.
+    expect(await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "none" } })).toEqual({ ok: false, message: expect.stringContaining("was judged by first-pass-judge, second-pass-judge; choose which judge") });
+    const started = await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "none" }, passJudgeEndpointId: first.id });
+    if (!started.ok) throw new Error(started.message);
+    await worker().runUntilIdle();
+    const items = await db.jobItem.findMany({ where: { jobId: started.jobId }, select: { key: true, result: true } });
+    const resultOf = (responseId: string) => JSON.parse(items.find((item) => item.key === `${responseId}:resolve`)?.result ?? "null") as { skipped?: string; cases?: number } | null;
+    expect(resultOf(rejected)).toEqual({ skipped: "not valid at the pass stage" });
+    expect((await db.passResult.findUniqueOrThrow({ where: { responseId: rejected } })).valid).toBe(true);
+    expect(valid.slice(1).some((response) => resultOf(response.id)?.cases === 3)).toBe(true);
+    await db.judgeVerdict.deleteMany({ where: { judge: { in: ["first-pass-judge", "second-pass-judge"] } } });
+    await db.modelEndpoint.deleteMany({ where: { id: { in: [first.id, second.id] } } });
+  });
 });
+

@@ -1,6 +1,8 @@
 // The resolve CLI against a loopback fake Dify and a stub judge: valid records are imported, published, keyed and
 // run with their case files uploaded under the official synthetic names; file checks and the judge decide each test,
-// the apps are deleted afterwards, and a missing case file fails its test with a clear reason.
+// the apps are deleted afterwards, and a missing case file fails its test with a clear reason. A Dify 1.12 gets the
+// base64 password, a workspace lacking a plugin is refused before anything is imported, and a case the judge does not
+// answer is written without its testN (not judged), with a non-zero exit.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -13,14 +15,27 @@ import type { RunRecord } from "@/lib/benchmark/runs";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
 import { testFiles } from "@/lib/resolve/official";
 import { benchmarkDir, benchmarkMissingReason } from "@/test/support/benchmark-dir";
-import { startFakeDify, type FakeDify } from "@/test/support/fake-dify";
-import { fixedReply, officialReply, startOpenAIStub, type OpenAIStub } from "@/test/support/openai-stub";
+import { fullFakeInventory, startFakeDify, type FakeDify, type FakeDifyOptions } from "@/test/support/fake-dify";
+import { fixedReply, officialReply, serverError, startOpenAIStub, type OpenAIStub } from "@/test/support/openai-stub";
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, "../..");
 
 describe.skipIf(!benchmarkDir)(`resolve against a fake Dify${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
   let benchmark: BenchmarkFiles;
+  /** A fake that answers each turn's outputs: files where the turn checks them, text for the others. */
+  const fakeOptions = (extra: FakeDifyOptions = {}): FakeDifyOptions => ({
+    run: (app) => {
+      const name = String((parseYaml(app.yaml) as { app: { name: string } }).app.name);
+      const checks = benchmark.checkResolve[name] ?? {};
+      const outputs: Record<string, unknown> = {};
+      for (const group of outputGroups(benchmark.turns.get(name)?.outputVars ?? [])) {
+        for (const variable of group) outputs[variable] = checks[variable] ? [{ extension: checks[variable], filename: `out${checks[variable]}` }] : `text for ${variable}`;
+      }
+      return outputs;
+    },
+    ...extra,
+  });
   let dify: FakeDify;
   let judge: OpenAIStub;
   let dir: string;
@@ -36,17 +51,7 @@ describe.skipIf(!benchmarkDir)(`resolve against a fake Dify${benchmarkDir ? "" :
     const plain = all.find((record) => record.valid && !benchmark.checkResolve[`${record.task}_${record.round}`]);
     if (!withFiles || !plain) throw new Error("the shared run lacks the records this test needs");
     records = [withFiles, plain];
-    dify = await startFakeDify({
-      run: (app) => {
-        const name = String((parseYaml(app.yaml) as { app: { name: string } }).app.name);
-        const checks = benchmark.checkResolve[name] ?? {};
-        const outputs: Record<string, unknown> = {};
-        for (const group of outputGroups(benchmark.turns.get(name)?.outputVars ?? [])) {
-          for (const variable of group) outputs[variable] = checks[variable] ? [{ extension: checks[variable], filename: `out${checks[variable]}` }] : `text for ${variable}`;
-        }
-        return outputs;
-      },
-    });
+    dify = await startFakeDify(fakeOptions());
     judge = await startOpenAIStub(fixedReply(officialReply("The output meets the instruction.", true)));
     dir = await mkdtemp(path.join(os.tmpdir(), "c2w-resolve-"));
     await writeFile(path.join(dir, "pass.json"), JSON.stringify(records, null, 4));
@@ -57,11 +62,12 @@ describe.skipIf(!benchmarkDir)(`resolve against a fake Dify${benchmarkDir ? "" :
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const args = (caseFiles: string, out: string) => [
+  const args = (caseFiles: string, out: string, origin = dify.origin, endpoint = judge.baseURL) => [
     "tsx", "--conditions=react-server", "scripts/resolve.ts", "--benchmark", benchmarkDir as string, "--run", path.join(dir, "pass.json"),
-    "--dify", dify.origin, "--dify-email", "admin@example.com", "--dify-password-env", "FAKE_DIFY_PASSWORD", "--case-files", caseFiles,
-    "--endpoint", judge.baseURL, "--model", "judge-stub", "--out", out,
+    "--dify", origin, "--dify-email", "admin@example.com", "--dify-password-env", "FAKE_DIFY_PASSWORD", "--case-files", caseFiles,
+    "--endpoint", endpoint, "--model", "judge-stub", "--out", out,
   ];
+  const failing = (command: Promise<unknown>) => command.then(() => { throw new Error("expected the CLI to fail"); }, (error: { code?: number; stderr?: string }) => error);
   const env = () => ({ ...process.env, NODE_OPTIONS: "", FAKE_DIFY_PASSWORD: "correct horse" });
 
   it("writes the official resolve records: file checks, judge verdicts with the outputs shown, apps deleted", async () => {
@@ -101,4 +107,50 @@ describe.skipIf(!benchmarkDir)(`resolve against a fake Dify${benchmarkDir ? "" :
     expect(stderr).toMatch(/case file ".+" is missing from/);
     expect([written[1]?.test1, written[1]?.test2, written[1]?.test3]).toEqual([true, true, true]);
   });
+
+  it("signs in to a Dify 1.12 with the base64 password, as that version expects", async () => {
+    const newer = await startFakeDify(fakeOptions({ version: "1.12.0" }));
+    try {
+      const out = path.join(dir, "resolve-newer.json");
+      await run("npx", args(path.join(benchmarkDir as string, "case_files"), out, newer.origin), { cwd: root, env: env() });
+      expect(newer.passwordsReceived).toEqual([Buffer.from("correct horse").toString("base64")]);
+      const written = JSON.parse(await readFile(out, "utf8")) as RunRecord[];
+      expect(written.map((record) => [record.test1, record.test2, record.test3])).toEqual([[true, true, true], [true, true, true]]);
+    } finally {
+      await newer.close();
+    }
+  });
+
+  it("refuses, before importing anything, a workspace that lacks a plugin the records' workflows need", async () => {
+    const full = fullFakeInventory();
+    const lacking = await startFakeDify(fakeOptions({ inventory: { ...full, plugins: full.plugins.filter((plugin) => plugin !== "langgenius/tongyi") } }));
+    try {
+      const out = path.join(dir, "resolve-lacking.json");
+      const error = await failing(run("npx", args(path.join(benchmarkDir as string, "case_files"), out, lacking.origin), { cwd: root, env: env() }));
+      expect(error.code).toBe(1);
+      expect(error.stderr).toMatch(/error: The Dify workspace lacks what the workflows need: plugin langgenius\/tongyi — not installed/);
+      expect(lacking.log.filter((line) => line.includes("/apps/imports"))).toEqual([]);
+    } finally {
+      await lacking.close();
+    }
+  });
+
+  it("leaves out the testN of a case the judge gave no verdict on, says so, and exits 1", async () => {
+    const silent = await startOpenAIStub(() => serverError(400));
+    try {
+      const out = path.join(dir, "resolve-not-judged.json");
+      const error = await failing(run("npx", args(path.join(benchmarkDir as string, "case_files"), out, dify.origin, silent.baseURL), { cwd: root, env: env() }));
+      expect(error.code).toBe(1);
+      expect(error.stderr).toMatch(/not judged \(the judge gave no verdict\), so no rate over all tests/);
+      const written = JSON.parse(await readFile(out, "utf8")) as RunRecord[];
+      expect(written).toHaveLength(2);
+      // The plain turn's outputs are all text: none of its tests has a verdict, and none is counted as failed.
+      const plain = written[1];
+      expect([plain?.test1, plain?.test2, plain?.test3]).toEqual([undefined, undefined, undefined]);
+      expect(plain?.api_key).toMatch(/^app-…/);
+    } finally {
+      await silent.close();
+    }
+  });
 });
+

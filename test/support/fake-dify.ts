@@ -1,7 +1,16 @@
-// A fake Dify 1.9 on 127.0.0.1 (node:http) for tests. It runs no workflow: a run answers with what the test's `run`
-// function returns. Faults (status, body, headers such as Retry-After, delays, non-JSON bodies) are served once each.
+// A fake Dify (1.9 by default, or a later version) on 127.0.0.1 (node:http) for tests. It runs no workflow: a run
+// answers with what the test's `run` function returns. Faults (status, body, headers such as Retry-After or a Location
+// to redirect to, delays, non-JSON bodies) are served once each.
 //
 // What it follows, from Dify's source (langgenius/dify, api/):
+// - controllers/console/version.py: GET /console/api/version?current_version=X (no sign-in) answers {version, ...}:
+//   the server's own version, or X echoed back when its update check fails (an offline Dify).
+// - controllers/console/wraps.py decrypt_password_field, libs/encryption.py (1.11.2 and later): /login base64-decodes
+//   the password before anything else; a value that does not decode to UTF-8 is 401 "Invalid encrypted data".
+// - controllers/console/workspace/plugin.py, models.py, tool_providers.py: GET /workspaces/current/plugin/list ->
+//   {plugins: [{plugin_id, version, ...}], total}; GET /workspaces/current/models/model-types/<type> -> {data:
+//   [{provider, models: [{model, status}]}]}; GET /workspaces/current/tool-providers -> [{id, plugin_id,
+//   is_team_authorization, tools: [{name}]}].
 // - controllers/console/auth/login.py, libs/token.py: POST /console/api/login {email, password, remember_me} answers
 //   {"result":"success"}; 1.9.2+ set access_token (HttpOnly), refresh_token (HttpOnly) and csrf_token cookies, and
 //   console calls need the CSRF token in X-CSRF-Token equal to its cookie (else 401 "CSRF token is missing or
@@ -59,7 +68,50 @@ export interface FakeDifyFault {
   delayMs?: number;
 }
 
-export type FakeDifyEndpoint = "login" | "refresh" | "list" | "import" | "confirm" | "publish" | "api-key" | "delete" | "upload" | "run";
+export type FakeDifyEndpoint =
+  | "version"
+  | "login"
+  | "refresh"
+  | "list"
+  | "import"
+  | "confirm"
+  | "publish"
+  | "api-key"
+  | "delete"
+  | "plugins"
+  | "models"
+  | "tool-providers"
+  | "upload"
+  | "run";
+
+/** What the fake's workspace has installed. */
+export interface FakeDifyInventory {
+  plugins: string[];
+  /** Models per type ("llm", "tts"): provider, model and Dify's status. */
+  models: { type: string; provider: string; model: string; status?: string }[];
+  toolProviders: { id: string; pluginId: string | null; authorized: boolean; tools: string[] }[];
+}
+
+/** A workspace set up for the benchmark's node types: tongyi models, the openai TTS model, the tool plugins. */
+export function fullFakeInventory(): FakeDifyInventory {
+  return {
+    plugins: ["langgenius/tongyi", "langgenius/openai", "sawyer-shi/tongyi_aigc", "bowenliang123/md_exporter", "hjlarry/mermaid_converter", "langgenius/echarts", "langgenius/google"],
+    models: [
+      { type: "llm", provider: "langgenius/tongyi/tongyi", model: "qwen3-max" },
+      { type: "llm", provider: "langgenius/tongyi/tongyi", model: "qwen3-vl-plus" },
+      { type: "llm", provider: "langgenius/openai/openai", model: "gpt-4o-mini" },
+      { type: "tts", provider: "langgenius/openai/openai", model: "gpt-4o-mini-tts" },
+    ],
+    toolProviders: [
+      { id: "audio", pluginId: null, authorized: true, tools: ["tts", "asr"] },
+      { id: "sawyer-shi/tongyi_aigc/tongyi_aigc", pluginId: "sawyer-shi/tongyi_aigc", authorized: true, tools: ["z_image_text_2_image"] },
+      { id: "bowenliang123/md_exporter/md_exporter", pluginId: "bowenliang123/md_exporter", authorized: true, tools: ["md_to_docx", "md_to_pptx", "md_to_pdf", "md_to_png", "md_to_html", "md_to_md"] },
+      { id: "hjlarry/mermaid_converter/mermaid_converter", pluginId: "hjlarry/mermaid_converter", authorized: true, tools: ["mermaid_converter"] },
+      { id: "langgenius/echarts/echarts", pluginId: "langgenius/echarts", authorized: true, tools: ["line_chart", "bar_chart", "pie_chart"] },
+      { id: "langgenius/google/google", pluginId: "langgenius/google", authorized: true, tools: ["google_search"] },
+    ],
+  };
+}
 
 /** What a run answers: outputs (status "succeeded"), or a whole result. */
 export type FakeRunResult = Record<string, unknown> | { fakeRun: { status: string; outputs: Record<string, unknown> | null; error?: string | null } };
@@ -67,6 +119,12 @@ export type FakeRunResult = Record<string, unknown> | { fakeRun: { status: strin
 export interface FakeDifyOptions {
   email?: string;
   password?: string;
+  /** The Dify version it reports (default "1.9.2"); from 1.11.2 on, /login wants the password base64-encoded. */
+  version?: string;
+  /** "offline": the update check fails, so /version echoes current_version back (default "online"). */
+  versionCheck?: "online" | "offline";
+  /** What the workspace has installed (default: fullFakeInventory()). */
+  inventory?: FakeDifyInventory;
   /** "cookies" (1.9.2+, default) or "body-tokens" (1.9.0/1.9.1). */
   auth?: "cookies" | "body-tokens";
   /** Access tokens expire after this many milliseconds (default: never). */
@@ -90,6 +148,8 @@ export interface FakeDify {
   faults: Map<FakeDifyEndpoint, FakeDifyFault[]>;
   /** Every request as "METHOD path". */
   log: string[];
+  /** Every password /login received, as sent (to check the encoding). */
+  passwordsReceived: string[];
   /** Every run's inputs, in order. */
   runs: { appId: string; inputs: Record<string, unknown>; user: unknown }[];
   /** Expires every access token now (the next console call gets 401 until refreshed). */
@@ -145,11 +205,35 @@ function importStatus(imported: string, current: string): "completed" | "complet
 
 const MAX_API_KEYS = 10;
 
+function isAtLeast(version: string, minimum: string): boolean {
+  const parts = (text: string) => text.split(".").map((part) => Number.parseInt(part, 10) || 0);
+  const [a, b] = [parts(version), parts(minimum)];
+  for (let index = 0; index < Math.max(a.length, b.length); index += 1) {
+    if ((a[index] ?? 0) !== (b[index] ?? 0)) return (a[index] ?? 0) > (b[index] ?? 0);
+  }
+  return true;
+}
+
+/** Python's base64.b64decode (non-alphabet characters dropped, padding required) then a strict UTF-8 decode. */
+function pythonBase64Decode(text: string): string | null {
+  const cleaned = text.replace(/[^A-Za-z0-9+/=]/g, "");
+  if (cleaned.length % 4 !== 0) return null;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(cleaned, "base64"));
+  } catch {
+    return null;
+  }
+}
+
 export async function startFakeDify(options: FakeDifyOptions = {}): Promise<FakeDify> {
   const email = options.email ?? "admin@example.com";
   const password = options.password ?? "correct horse";
   const dslVersion = options.dslVersion ?? "0.4.0";
   const auth = options.auth ?? "cookies";
+  const version = options.version ?? "1.9.2";
+  const base64Passwords = isAtLeast(version, "1.11.2");
+  const inventory = options.inventory ?? fullFakeInventory();
+  const passwordsReceived: string[] = [];
   const sessions = new Map<string, { csrf: string; expiresAt: number }>(); // access token -> session
   const refreshTokens = new Set<string>();
   const imports = new Map<string, { yaml: string }>();
@@ -204,7 +288,8 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
       }
     };
     const endpoint: FakeDifyEndpoint | null =
-      path === "/console/api/login" && method === "POST" ? "login"
+      path === "/console/api/version" && method === "GET" ? "version"
+      : path === "/console/api/login" && method === "POST" ? "login"
       : path === "/console/api/refresh-token" && method === "POST" ? "refresh"
       : path === "/console/api/apps" && method === "GET" ? "list"
       : path === "/console/api/apps/imports" && method === "POST" ? "import"
@@ -212,6 +297,9 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
       : /^\/console\/api\/apps\/[^/]+\/workflows\/publish$/.test(path) && method === "POST" ? "publish"
       : /^\/console\/api\/apps\/[^/]+\/api-keys$/.test(path) && method === "POST" ? "api-key"
       : /^\/console\/api\/apps\/[^/]+$/.test(path) && method === "DELETE" ? "delete"
+      : path === "/console/api/workspaces/current/plugin/list" && method === "GET" ? "plugins"
+      : /^\/console\/api\/workspaces\/current\/models\/model-types\/[^/]+$/.test(path) && method === "GET" ? "models"
+      : path === "/console/api/workspaces/current/tool-providers" && method === "GET" ? "tool-providers"
       : path === "/v1/files/upload" && method === "POST" ? "upload"
       : path === "/v1/workflows/run" && method === "POST" ? "run"
       : null;
@@ -222,9 +310,22 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
       return send(response, fault.status, fault.body ?? { code: "fault", message: `injected ${fault.status}`, status: fault.status }, fault.headers ?? {});
     }
 
+    if (endpoint === "version") {
+      const current = url.searchParams.get("current_version");
+      if (current === null) return error(response, 400, "invalid_param", "current_version is required");
+      return send(response, 200, { version: options.versionCheck === "offline" ? current : version, release_date: "", release_notes: "", can_auto_update: false, features: { can_replace_logo: false, model_load_balancing_enabled: false } });
+    }
+
     if (endpoint === "login") {
       const credentials = json();
-      if (!credentials || typeof credentials.email !== "string" || typeof credentials.password !== "string") return error(response, 400, "invalid_param", "email and password are required");
+      if (credentials && typeof credentials.password === "string") passwordsReceived.push(credentials.password);
+      // decrypt_password_field runs before the payload is validated.
+      if (base64Passwords && credentials && typeof credentials.password === "string") {
+        const decoded = pythonBase64Decode(credentials.password);
+        if (decoded === null) return error(response, 401, "authentication_failed", "Invalid encrypted data");
+        credentials.password = decoded;
+      }
+      if (!credentials || typeof credentials.email !== "string" || !credentials.email.includes("@") || typeof credentials.password !== "string") return error(response, 400, "invalid_param", "email and password are required");
       if (credentials.email !== email || credentials.password !== password) return error(response, 401, "authentication_failed", "Invalid email or password.");
       const tokens = issueTokens();
       if (auth === "body-tokens") return send(response, 200, { result: "success", data: { access_token: tokens.access, refresh_token: tokens.refresh } });
@@ -282,6 +383,28 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
     const session = sessions.get(accessToken);
     if (!session || session.expiresAt <= Date.now()) return error(response, 401, "unauthorized", "Invalid token.");
     if (cookies.has("access_token") && (request.headers["x-csrf-token"] !== session.csrf || cookies.get("csrf_token") !== session.csrf)) return error(response, 401, "unauthorized", "CSRF token is missing or invalid.");
+
+    if (endpoint === "plugins") {
+      return send(response, 200, {
+        plugins: inventory.plugins.map((pluginId) => ({ id: randomUUID(), plugin_id: pluginId, plugin_unique_identifier: `${pluginId}:0.1.0@fake`, version: "0.1.0", name: pluginId.split("/").at(-1), installation_id: randomUUID(), source: "marketplace" })),
+        total: inventory.plugins.length,
+      });
+    }
+    if (endpoint === "models") {
+      const type = decodeURIComponent(path.split("/").at(-1) ?? "");
+      const byProvider = new Map<string, { model: string; status: string }[]>();
+      for (const entry of inventory.models.filter((model) => model.type === type)) byProvider.set(entry.provider, [...(byProvider.get(entry.provider) ?? []), { model: entry.model, status: entry.status ?? "active" }]);
+      return send(response, 200, {
+        data: [...byProvider].map(([provider, models]) => ({ tenant_id: randomUUID(), provider, label: { en_US: provider }, status: "active", models: models.map((model) => ({ ...model, label: { en_US: model.model }, model_type: type, fetch_from: "predefined-model", deprecated: false })) })),
+      });
+    }
+    if (endpoint === "tool-providers") {
+      return send(
+        response,
+        200,
+        inventory.toolProviders.map((provider) => ({ id: provider.id, name: provider.id.split("/").at(-1), type: "builtin", plugin_id: provider.pluginId, is_team_authorization: provider.authorized, tools: provider.tools.map((name) => ({ name })) })),
+      );
+    }
 
     if (endpoint === "list") {
       const name = (url.searchParams.get("name") ?? "").toLowerCase();
@@ -368,6 +491,7 @@ export async function startFakeDify(options: FakeDifyOptions = {}): Promise<Fake
     files,
     faults,
     log,
+    passwordsReceived,
     runs,
     expireSessions() {
       for (const session of sessions.values()) session.expiresAt = 0;

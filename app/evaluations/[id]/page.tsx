@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { RunResolveJudging } from "@/components/dify/run-resolve-judging";
 import { LiveEvaluation } from "@/components/evaluations/live-evaluation";
 import { MODE_CHOICES } from "@/components/evaluations/mode-choices";
 import { PageHeader } from "@/components/ui/page-header";
@@ -10,6 +11,8 @@ import { database } from "@/lib/server/db";
 import { getEvaluation } from "@/lib/server/evaluations/get-evaluation";
 import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
+import { listEndpoints } from "@/lib/server/endpoints/endpoints";
+import { notJudgedByRun } from "@/lib/server/resolve/not-judged";
 import { requirePagePermission } from "@/lib/server/session";
 
 export const dynamic = "force-dynamic";
@@ -31,6 +34,10 @@ export default async function EvaluationPage({ params }: PageProps<"/evaluations
   const [evaluation, progress] = await Promise.all([getEvaluation(db, user, id), getEvaluationProgress(db, user, id)]);
   if (!evaluation || !progress) notFound();
   const selection = await selectBenchmark(db, user, evaluation.benchmark.id);
+  // Runs whose Dify execution left test cases not judged: they have no resolve rate until a resolve judge answers them.
+  const notJudged = await notJudgedByRun(db, user, progress.runs.map((run) => run.runId));
+  const mayJudge = user !== null && can(user.role, "runJobs");
+  const judgeEndpoints = mayJudge && notJudged.size > 0 ? (await listEndpoints(db, user)).map((endpoint) => ({ id: endpoint.id, label: endpoint.label, model: endpoint.model })) : [];
   const mode = MODE_CHOICES.find((choice) => choice.value === evaluation.mode);
   const model = evaluation.model?.displayName ?? evaluation.endpoint?.model ?? "deleted endpoint";
   const overrides = [
@@ -61,6 +68,14 @@ export default async function EvaluationPage({ params }: PageProps<"/evaluations
         mayControl={user !== null && can(user.role, "runJobs")}
         context={{ benchmarkName: evaluation.benchmark.name, benchmarkParam: selection.param, modelName: evaluation.model?.name ?? null }}
       />
+      {progress.runs.flatMap((run) => {
+        const count = notJudged.get(run.runId) ?? 0;
+        if (count === 0) return [];
+        const heading = `${run.label}: resolve not judged (${count})`;
+        return mayJudge
+          ? [<RunResolveJudging key={run.runId} runId={run.runId} notJudged={count} endpoints={judgeEndpoints} heading={heading} />]
+          : [<p key={run.runId} className="text-sm" data-testid="resolve-not-judged">{heading}: no resolve rate until its test cases are judged.</p>];
+      })}
     </div>
   );
 }

@@ -33,14 +33,14 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Model ${decodeSegment(model) ?? model}` };
 }
 
-function Rate({ label, num, den }: { label: string; num: number | null; den: number | null }) {
+function Rate({ label, num, den, notJudged = 0 }: { label: string; num: number | null; den: number | null; notJudged?: number }) {
   const interval = num !== null && den !== null ? wilsonInterval(num, den) : null;
   return (
     <div>
       <dt className="text-xs uppercase tracking-wide text-slate-500">{label}</dt>
-      <dd className="text-2xl font-semibold tabular-nums">{num === null || den === null ? "—" : formatRatio(num, den)}</dd>
+      <dd className="text-2xl font-semibold tabular-nums">{notJudged > 0 ? `not judged (${notJudged})` : num === null || den === null ? "—" : formatRatio(num, den)}</dd>
       <dd className="text-xs text-slate-500">
-        {num === null || den === null ? "no resolve data" : `${num} of ${den}`}
+        {notJudged > 0 ? "test cases no LLM judge has answered: no rate until they are judged" : num === null || den === null ? "no resolve data" : `${num} of ${den}`}
         {interval?.ok && interval.value ? ` · 95% CI ${formatInterval(interval.value.lower, interval.value.upper)}` : ""}
       </dd>
     </div>
@@ -177,7 +177,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
             </h2>
             <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
               <Rate label="Pass rate" num={summary.passed} den={summary.turns} />
-              <Rate label="Resolve rate" num={summary.casesPassed} den={summary.cases} />
+              <Rate label="Resolve rate" num={summary.casesPassed} den={summary.cases} notJudged={summary.casesNotJudged} />
               {figure && !round ? (
                 <>
                   <div>

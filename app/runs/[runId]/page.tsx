@@ -12,6 +12,7 @@ import { turnKey } from "@/lib/benchmark/dataset";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { RunJudging } from "@/components/jobs/run-judging";
 import { RunDifyExecution } from "@/components/dify/run-dify-execution";
+import { RunResolveJudging } from "@/components/dify/run-resolve-judging";
 import { can } from "@/lib/auth/roles";
 import { formatDateTime, formatRatio } from "@/lib/format";
 import { modeLabel } from "@/lib/generation/modes";
@@ -21,6 +22,7 @@ import { listEndpoints } from "@/lib/server/endpoints/endpoints";
 import { listDifyConnections } from "@/lib/server/dify-connections/connections";
 import { allowedImportRoots } from "@/lib/server/import/allowed-dirs";
 import { listJobs } from "@/lib/server/jobs/jobs-data";
+import { describeRunPassGate } from "@/lib/server/resolve/pass-gate";
 import { checkAccess, requirePagePermission, type SessionUser } from "@/lib/server/session";
 import { DIAGNOSTIC_CATEGORIES, type DiagnosticCategory } from "@/lib/workflow/diagnostics";
 
@@ -78,6 +80,8 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
   const [endpoints, jobs] = mayJudge ? await Promise.all([listEndpoints(database(), user), listJobs(database(), user, { runId: run.id, limit: 20 })]) : [[], []];
   // Recorded runs carry their official test results; imported and generated ones may be executed on Dify.
   const difyConnections = mayJudge && !recorded ? await listDifyConnections(database(), user) : [];
+  const passGate = mayJudge && user && !recorded ? await describeRunPassGate(database(), user, run.id) : null;
+  const casesNotJudged = responses.reduce((sum, row) => sum + row.casesNotJudged, 0);
 
   return (
     <div className="space-y-6">
@@ -127,11 +131,22 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
           initialJobs={jobs}
         />
       ) : null}
+      {casesNotJudged > 0 ? (
+        mayJudge ? (
+          <RunResolveJudging runId={run.id} notJudged={casesNotJudged} endpoints={endpoints.map((endpoint) => ({ id: endpoint.id, label: endpoint.label, model: endpoint.model }))} />
+        ) : (
+          <p className="text-sm" data-testid="resolve-not-judged">
+            Resolve: not judged ({casesNotJudged}) — test cases whose text outputs no LLM judge has answered; the run has no resolve rate until they are judged.
+          </p>
+        )
+      ) : null}
       {mayJudge && user && !recorded ? (
         <RunDifyExecution
           runId={run.id}
           connections={difyConnections.map((connection) => ({ id: connection.id, label: connection.label, baseUrl: connection.baseUrl }))}
           endpoints={endpoints.map((endpoint) => ({ id: endpoint.id, label: endpoint.label, model: endpoint.model }))}
+          passJudges={passGate?.candidates ?? []}
+          passGate={passGate?.describe ?? "the run's own pass judge"}
           defaultCaseFilesDir={`${allowedImportRoots()[0] ?? ""}/case_files`}
           mayManageConnections={can(user.role, "manageEndpoints")}
         />
@@ -212,7 +227,12 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
                     )}
                   </td>
                   <td className={tableStyles.tdNumber}>{row.diagnosticCount}</td>
-                  {run.hasResolve ? <td className={tableStyles.tdNumber}>{row.caseCount ? `${row.casesPassed ?? 0}/${row.caseCount}` : "—"}</td> : null}
+                  {run.hasResolve ? (
+                    <td className={tableStyles.tdNumber}>
+                      {row.caseCount ? `${row.casesPassed ?? 0}/${row.caseCount}` : "—"}
+                      {row.casesNotJudged > 0 ? <span className="block text-xs text-amber-700 dark:text-amber-400">not judged ({row.casesNotJudged})</span> : null}
+                    </td>
+                  ) : null}
                   <td className={tableStyles.td}>
                     <span className="flex flex-col gap-0.5 text-xs">
                       {row.round > 1 ? (

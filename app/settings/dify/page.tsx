@@ -18,9 +18,11 @@ export default async function DifyConnectionsPage() {
         title="Dify connections"
         description={
           <>
-            Your Dify 1.9 servers, where generated workflows are imported (pass step 1_5) and their test cases run (the resolve stage). The console
-            account&apos;s password is stored encrypted and never shown again. Created apps are deleted after each run unless you keep them. Judges are
-            set up under{" "}
+            Your Dify servers (1.9 or later), where generated workflows are imported (pass step 1_5) and their test cases run (the resolve stage). The
+            console account&apos;s password is stored encrypted and never shown again; it is sent as the server&apos;s version expects (as typed before
+            1.11.2, base64-encoded from 1.11.2 on), and never to another host a redirect names. Testing a connection also checks its workspace for
+            the model providers, models and tool plugins the benchmark&apos;s node types need. Created apps are deleted after each run unless you keep
+            them. Judges are set up under{" "}
             <Link href="/settings/endpoints" className="text-brand-600 hover:underline dark:text-brand-500">Model endpoints</Link>; executions show on{" "}
             <Link href="/jobs" className="text-brand-600 hover:underline dark:text-brand-500">Jobs</Link>.
           </>

@@ -37,7 +37,7 @@ export interface DiffResponse {
   /** The recorded verdict (official run files); null when the run has none (raw model output). */
   recorded: { valid: boolean | null; failStep: string | null } | null;
   /** Stored resolve-stage results per test case. */
-  cases: { position: number; verdict: boolean }[];
+  cases: { position: number; verdict: boolean | null }[];
 }
 
 const runOptionSelect = {

@@ -14,13 +14,13 @@ import { turnVerdictColumns, type DrilldownJudge } from "./judged-by";
 import { int, type ReadOptions } from "./leaderboard";
 import { cachedRead } from "./read-cache";
 
-/** "1:1,2:0,3:1" (position:verdict, from group_concat) to a map of position to verdict. */
-function parseCases(text: unknown): Map<number, boolean> {
-  const verdicts = new Map<number, boolean>();
+/** "1:1,2:0,3:-1" (position:verdict, from group_concat; -1 not judged) to a map of position to verdict (null: not judged). */
+function parseCases(text: unknown): Map<number, boolean | null> {
+  const verdicts = new Map<number, boolean | null>();
   if (typeof text !== "string" || text.length === 0) return verdicts;
   for (const part of text.split(",")) {
     const [position, verdict] = part.split(":");
-    verdicts.set(Number(position), verdict === "1");
+    verdicts.set(Number(position), verdict === "-1" ? null : verdict === "1");
   }
   return verdicts;
 }
@@ -49,7 +49,7 @@ function turnOutcome(row: { valid: unknown; failStep: string | null; cases: unkn
   return { valid, failStep: valid ? null : (row.jFailStep ?? null), cases: parseCases(row.jCases), hasResolve: int(row.hasResolve) === 1 && judge.runs.get(row.runId)?.resolveJudged === true };
 }
 
-const casesSql = (db: Database) => `(SELECT ${joinedText(db, `c."position" || ':' || CAST(c."verdict" AS INTEGER)`)} FROM "CaseResult" c WHERE c."responseId" = r."id")`;
+const casesSql = (db: Database) => `(SELECT ${joinedText(db, `c."position" || ':' || COALESCE(CAST(c."verdict" AS INTEGER), -1)`)} FROM "CaseResult" c WHERE c."responseId" = r."id")`;
 
 export interface ModelRun {
   id: string;
@@ -201,7 +201,7 @@ async function judgedTaskCounts(db: Database, benchmarkId: string, judge: Drilld
     if (passed) entry.passed += 1;
     if (judge.runs.get(row.runId)?.resolveJudged) {
       entry.resolveResponses += 1;
-      if (passed) entry.casesPassed += [...parseCases(row.jCases).values()].filter(Boolean).length;
+      if (passed) entry.casesPassed += [...parseCases(row.jCases).values()].filter((verdict) => verdict === true).length;
     }
     byTask.set(row.taskId, entry);
   }
@@ -267,7 +267,7 @@ async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: st
     responses.map((row) => {
       if (!judge) return { responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: int(row.valid) === 1, failStep: row.failStep, casesPassed: int(row.casesPassed) };
       const outcome = turnOutcome({ ...row, cases: null }, judge);
-      const casesPassed = outcome.valid ? [...outcome.cases.values()].filter(Boolean).length : 0;
+      const casesPassed = outcome.valid ? [...outcome.cases.values()].filter((verdict) => verdict === true).length : 0;
       return { responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: outcome.valid, failStep: outcome.failStep, casesPassed };
     }),
   );
@@ -312,8 +312,9 @@ export async function getPairTurns(db: Database, actor: SessionUser | null, runI
       round: int(row.round),
       responseId: row.responseId,
       passed: outcome.valid,
-      // Only passing turns reach the resolve stage; a failed turn's three cases count as not resolved.
-      cases: outcome.hasResolve ? [1, 2, 3].map((position) => outcome.valid && outcome.cases.get(position) === true) : null,
+      // Only passing turns reach the resolve stage; a failed turn's three cases count as not resolved. A turn with a
+      // case not judged yet has no resolve outcome, so the run is not compared on resolve until it is judged.
+      cases: outcome.hasResolve && ![...outcome.cases.values()].includes(null) ? [1, 2, 3].map((position) => outcome.valid && outcome.cases.get(position) === true) : null,
     };
   });
 }

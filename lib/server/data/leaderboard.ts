@@ -80,7 +80,8 @@ export interface MeasuredCounts {
 
 /**
  * Counts per (run, domain, round) in one GROUP BY: turns, passed turns (PassResult.valid: the recorded verdict for
- * recorded runs, the deterministic one for raw output) and resolved test cases (CaseResult.verdict). Only covering
+ * recorded runs, the deterministic one for raw output), resolved test cases (CaseResult.verdict) and those not judged
+ * yet (a null verdict: while a run has any, it has no resolve rate). Only covering
  * indexes are read, never the large response and verdict rows; the query goes turn by turn (a benchmark's turns
  * are answered only by its runs, so Run is not joined) and INDEXED BY pins the covering indexes, which SQLite would
  * not choose without ANALYZE statistics. The groups come back packed per run ("position,round,turns,passed,cases;…",
@@ -92,6 +93,12 @@ export async function getMeasuredCounts(db: Database, actor: SessionUser | null,
   return judge.kind === "recorded" ? recorded : getJudgedCounts(db, actor, benchmarkId, judge, recorded);
 }
 
+/**
+ * Resolved and not-judged cases travel as one number (resolved + unit × not judged), so each response's cases are read
+ * in one index range; a group never holds a million resolved cases.
+ */
+const NOT_JUDGED_UNIT = 1_000_000;
+
 async function getRecordedCounts(db: Database, benchmarkId: string): Promise<MeasuredCounts> {
   const runs = await db.$queryRawUnsafe<{ id: string; label: string; origin: string; hasResolve: unknown; status: string; model: string; displayName: string; family: string | null; access: string | null }[]>(
     `SELECT r."id" AS id, r."label" AS label, r."origin" AS origin, r."hasResolve" AS "hasResolve", r."status" AS status,
@@ -102,9 +109,9 @@ async function getRecordedCounts(db: Database, benchmarkId: string): Promise<Mea
     benchmarkId,
   );
   const packed = await db.$queryRawUnsafe<{ runId: string; cells: string }[]>(
-    `SELECT "runId", ${joinedText(db, `domain || ',' || round || ',' || turns || ',' || passed || ',' || "casesPassed"`, ";")} AS cells FROM (
+    `SELECT "runId", ${joinedText(db, `domain || ',' || round || ',' || turns || ',' || passed || ',' || "caseCounts"`, ";")} AS cells FROM (
        SELECT r."runId" AS "runId", d."position" AS domain, t."round" AS round, COUNT(*) AS turns, SUM(CAST(p."valid" AS INTEGER)) AS passed,
-              SUM((SELECT COUNT(*) FROM "CaseResult" c INDEXED BY "CaseResult_responseId_verdict_idx" WHERE c."responseId" = r."id" AND c."verdict" = TRUE)) AS "casesPassed"
+              SUM((SELECT COALESCE(SUM(CASE WHEN c."verdict" = TRUE THEN 1 WHEN c."verdict" IS NULL THEN ${NOT_JUDGED_UNIT} ELSE 0 END), 0) FROM "CaseResult" c INDEXED BY "CaseResult_responseId_verdict_idx" WHERE c."responseId" = r."id")) AS "caseCounts"
        FROM "Turn" t
        JOIN "Task" k ON k."id" = t."taskId"
        JOIN "Domain" d ON d."id" = k."domainId"
@@ -132,7 +139,9 @@ async function getRecordedCounts(db: Database, benchmarkId: string): Promise<Mea
     const text = packedByRun.get(run.id);
     if (!text) continue;
     for (const group of text.split(";")) {
-      const [position = "", round, turns, passed, casesPassed] = group.split(",");
+      const [position = "", round, turns, passed, caseCounts] = group.split(",");
+      const casesPassed = Number(caseCounts) % NOT_JUDGED_UNIT;
+      const casesNotJudged = Math.floor(Number(caseCounts) / NOT_JUDGED_UNIT);
       cells.push({
         model: run.model,
         runId: run.id,
@@ -140,7 +149,8 @@ async function getRecordedCounts(db: Database, benchmarkId: string): Promise<Mea
         round: Number(round),
         turns: Number(turns),
         passed: Number(passed),
-        casesPassed: run.hasResolve ? Number(casesPassed) : null,
+        casesPassed: run.hasResolve ? casesPassed : null,
+        ...(run.hasResolve && casesNotJudged > 0 ? { casesNotJudged } : {}),
       });
     }
   }

@@ -54,7 +54,8 @@ export interface ResponseDetail {
     diagnosticCount: number;
     coreVersion: string;
   } | null;
-  cases: { position: number; verdict: boolean; outputs: string | null; fileCheck: string | null }[];
+  /** A null verdict: not judged yet (text outputs no LLM judge has answered). */
+  cases: { position: number; verdict: boolean | null; outputs: string | null; fileCheck: string | null; error: string | null }[];
   judges: { stage: string; casePosition: number; judge: string; reason: string | null; verdict: boolean }[];
   /** The run's responses just before and after this one (by task, then round). */
   previous: { id: string; label: string } | null;
@@ -131,7 +132,7 @@ export async function getResponseDetail(db: Database, actor: SessionUser | null,
           coreVersion: pass.coreVersion,
         }
       : null,
-    cases: response.caseResults.map(({ position, verdict, outputs, fileCheck }) => ({ position, verdict, outputs, fileCheck })),
+    cases: response.caseResults.map(({ position, verdict, outputs, fileCheck, error }) => ({ position, verdict, outputs, fileCheck, error })),
     judges: response.judgeVerdicts.map(({ stage, casePosition, judge, reason, verdict }) => ({ stage, casePosition, judge, reason, verdict })),
     previous: at > 0 ? neighbour(at - 1) : null,
     next: at >= 0 ? neighbour(at + 1) : null,
@@ -163,6 +164,8 @@ export interface RunResponseRow {
   /** The diagnostic explaining the fail step (ours, else the recorded one), else the first one. */
   topDiagnostic: { code: string; category: string; severity: string; message: string } | null;
   casesPassed: number | null;
+  /** Test cases not judged yet (text outputs no LLM judge has answered). */
+  casesNotJudged: number;
   caseCount: number;
 }
 
@@ -219,7 +222,8 @@ export async function listRunResponses(db: Database, actor: SessionUser | null, 
   // Blind review: a response under review by this reader lists no verdict, fail step, test result or diagnostic.
   const blind = await blindVisibility(db, actor, { runIds: [run.id] });
   const rows: RunResponseRow[] = responses.map((response) => {
-    const pass = blind.verdictHidden(response.id) ? null : response.passResult;
+    const hidden = blind.verdictHidden(response.id);
+    const pass = hidden ? null : response.passResult;
     return {
       id: response.id,
       task: response.turn.task.name,
@@ -235,7 +239,8 @@ export async function listRunResponses(db: Database, actor: SessionUser | null, 
       disagreement: pass?.disagreement ?? null,
       diagnosticCount: pass?.diagnosticCount ?? 0,
       topDiagnostic: pass ? topDiagnostic(pass.diagnostics, pass.officialFailStep ?? pass.failStep) : null,
-      casesPassed: run.hasResolve && pass ? response.caseResults.filter((c) => c.verdict).length : null,
+      casesPassed: run.hasResolve && pass ? response.caseResults.filter((c) => c.verdict === true).length : null,
+      casesNotJudged: hidden ? 0 : response.caseResults.filter((c) => c.verdict === null).length,
       caseCount: response.caseResults.length,
     };
   });

@@ -17,6 +17,8 @@ export interface RunListItem {
   responseCount: number;
   passed: number;
   casesPassed: number | null;
+  /** Test cases not judged yet: while any is, the run has no resolve rate. */
+  casesNotJudged: number;
   hasResolve: boolean;
   disagreements: number;
   importedAt: Date;
@@ -35,12 +37,13 @@ export async function listRuns(db: Database, actor: SessionUser | null): Promise
     `SELECT r."runId" AS "runId", SUM(CAST(p."valid" AS INTEGER)) AS passed, SUM(CASE WHEN p."disagreement" IS NULL THEN 0 ELSE 1 END) AS disagreements
      FROM "PassResult" p JOIN "Response" r ON r."id" = p."responseId" GROUP BY r."runId"`,
   );
-  const cases = await db.$queryRawUnsafe<{ runId: string; casesPassed: number }[]>(
-    `SELECT r."runId" AS "runId", SUM(CAST(c."verdict" AS INTEGER)) AS "casesPassed"
+  const cases = await db.$queryRawUnsafe<{ runId: string; casesPassed: number; casesNotJudged: number }[]>(
+    `SELECT r."runId" AS "runId", SUM(CASE WHEN c."verdict" = TRUE THEN 1 ELSE 0 END) AS "casesPassed", SUM(CASE WHEN c."verdict" IS NULL THEN 1 ELSE 0 END) AS "casesNotJudged"
      FROM "CaseResult" c JOIN "Response" r ON r."id" = c."responseId" GROUP BY r."runId"`,
   );
   const passedByRun = new Map(passed.map((row) => [row.runId, row]));
   const casesByRun = new Map(cases.map((row) => [row.runId, Number(row.casesPassed)]));
+  const notJudgedByRun = new Map(cases.map((row) => [row.runId, Number(row.casesNotJudged)]));
   return runs.map((run) => ({
     id: run.id,
     label: run.label,
@@ -51,6 +54,7 @@ export async function listRuns(db: Database, actor: SessionUser | null): Promise
     responseCount: run.responseCount,
     passed: Number(passedByRun.get(run.id)?.passed ?? 0),
     casesPassed: run.hasResolve ? (casesByRun.get(run.id) ?? 0) : null,
+    casesNotJudged: notJudgedByRun.get(run.id) ?? 0,
     hasResolve: run.hasResolve,
     disagreements: Number(passedByRun.get(run.id)?.disagreements ?? 0),
     importedAt: run.importedAt,

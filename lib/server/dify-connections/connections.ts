@@ -1,11 +1,14 @@
 import "server-only";
-// Dify connections: a Dify 1.9 origin and the console account that imports, publishes and deletes apps there, stored
-// with the password encrypted (AES-256-GCM, lib/server/secrets) and read back as views that never hold it. Every
-// function checks the actor's permission first; only workers load the decrypted password.
+// Dify connections: a Dify origin (1.9 or later) and the console account that imports, publishes and deletes apps
+// there, stored with the password encrypted (AES-256-GCM, lib/server/secrets) and read back as views that never hold
+// it. Every function checks the actor's permission first; only workers load the decrypted password. Testing a
+// connection signs in (saying which Dify version answered and how the password was sent) and checks its workspace
+// against what the benchmark's node types need.
 import { z } from "zod";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
-import { DIFY_RUN_TIMEOUT_MS, signIn, type DifyDeps } from "../dify/client";
+import { benchmarkRequirements, describeRequirement, readiness } from "@/lib/resolve/dify-requirements";
+import { DIFY_RUN_TIMEOUT_MS, signIn, type DifyDeps, type PasswordStyle } from "../dify/client";
 import { decryptSecret, encryptSecret } from "../secrets";
 import type { SessionUser } from "../session";
 
@@ -115,20 +118,46 @@ export async function loadDifyConnectionConfig(db: Database, id: string): Promis
 export const consoleBaseOf = (baseUrl: string) => `${baseUrl.replace(/\/+$/, "")}/console/api`;
 export const serviceBaseOf = (baseUrl: string) => `${baseUrl.replace(/\/+$/, "")}/v1`;
 
+export interface ReadinessLine {
+  /** e.g. "plugin langgenius/tongyi", "llm model qwen3-max (langgenius/tongyi/tongyi)". */
+  requirement: string;
+  /** The node types (or tools) that need it. */
+  usedBy: string[];
+  state: "ready" | "missing" | "not-configured";
+  detail: string;
+}
+
 export interface DifyConnectionTest {
   ok: boolean;
   message: string;
   latencyMs: number;
+  /** The Dify version that answered (null when it could not say) and how the password was sent. */
+  version: string | null;
+  passwordStyle: PasswordStyle | null;
+  /** What the benchmark's node types need, each against the workspace; null when it could not be listed. */
+  readiness: ReadinessLine[] | null;
+  /** Why the workspace could not be listed. */
+  readinessError: string | null;
 }
 
-/** Signs in with the stored account and reports the outcome (the password never appears in the message). */
+/**
+ * Signs in with the stored account and checks the workspace against what the benchmark's node types need (the
+ * password never appears in the message).
+ */
 export async function testDifyConnection(db: Database, actor: SessionUser, id: string, deps: DifyDeps = {}): Promise<DifyConnectionTest | null> {
   assertAllowed(actor, "manageEndpoints");
   const config = await loadDifyConnectionConfig(db, id);
   if (!config) return null;
+  const redact = (text: string) => text.split(config.password).join("[redacted]");
   const started = performance.now();
   const session = await signIn(consoleBaseOf(config.baseUrl), config.email, config.password, deps);
   const latencyMs = Math.round(performance.now() - started);
-  if (session.ok) return { ok: true, message: `Signed in to ${config.baseUrl} as ${config.email} in ${latencyMs} ms.`, latencyMs };
-  return { ok: false, message: session.error.message.split(config.password).join("[redacted]"), latencyMs };
+  if (!session.ok) return { ok: false, message: redact(session.error.message), latencyMs, version: null, passwordStyle: null, readiness: null, readinessError: null };
+  const { version, passwordStyle } = session.value;
+  const how = `${version ? `Dify ${version}` : "Dify (version not reported)"}, password sent ${passwordStyle === "base64" ? "base64-encoded" : "as typed"}`;
+  const message = `Signed in to ${config.baseUrl} as ${config.email} in ${latencyMs} ms (${how}).`;
+  const inventory = await session.value.inventory(["llm", "tts"]);
+  if (!inventory.ok) return { ok: true, message, latencyMs, version, passwordStyle, readiness: null, readinessError: redact(inventory.error.message) };
+  const lines = readiness(benchmarkRequirements(), inventory.value).map((item) => ({ requirement: describeRequirement(item.requirement), usedBy: item.requirement.usedBy, state: item.state, detail: item.detail }));
+  return { ok: true, message, latencyMs, version, passwordStyle, readiness: lines, readinessError: null };
 }

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDify, type FakeDify } from "@/test/support/fake-dify";
 import { difyFileOutput } from "@/test/support/fake-dify";
-import { isTransient, runWorkflow, signIn, uploadFile, type DifyConsole } from "./client";
+import { FIRST_BASE64_PASSWORD_VERSION, detectDifyVersion, isTransient, passwordStyleFor, runWorkflow, signIn, uploadFile, type DifyConsole } from "./client";
 
 const yaml = (version: string) => `app:\n  mode: workflow\n  name: Summary_1\nkind: app\nversion: ${version}\nworkflow:\n  graph:\n    nodes: []\n`;
 const pdf = new Uint8Array(new TextEncoder().encode("%PDF-1.4 fake"));
@@ -186,3 +186,124 @@ describe("Dify client against the fake Dify", () => {
     expect(await signIn(gone.consoleBase, "a", "b")).toMatchObject({ ok: false, error: { step: "sign-in", kind: "connection", status: null } });
   });
 });
+
+describe("signing in to each Dify version as it expects the password", () => {
+  const PASSWORD = "correct horse ünïcode";
+  const withFake = async (options: Parameters<typeof startFakeDify>[0], body: (dify: FakeDify) => Promise<void>) => {
+    const dify = await startFakeDify({ password: PASSWORD, ...options });
+    try {
+      await body(dify);
+    } finally {
+      await dify.close();
+    }
+  };
+
+  it("names 1.11.2 as the first version that wants the password base64-encoded", () => {
+    expect(FIRST_BASE64_PASSWORD_VERSION).toBe("1.11.2");
+    expect(["1.9.0", "1.9.2", "1.10.1", "1.11.1"].map(passwordStyleFor)).toEqual(["plain", "plain", "plain", "plain"]);
+    expect(["1.11.2", "1.11.10", "1.13.0", "2.0.0"].map(passwordStyleFor)).toEqual(["base64", "base64", "base64", "base64"]);
+  });
+
+  it("sends the password as typed to Dify 1.9.x", async () => {
+    await withFake({ version: "1.9.2" }, async (dify) => {
+      const session = await signIn(dify.consoleBase, "admin@example.com", PASSWORD);
+      expect(session).toMatchObject({ ok: true, value: { version: "1.9.2", passwordStyle: "plain" } });
+      expect(dify.passwordsReceived).toEqual([PASSWORD]);
+      expect(dify.log.slice(0, 2)).toEqual(["GET /console/api/version", "POST /console/api/login"]);
+    });
+  });
+
+  it("sends the password base64-encoded to Dify 1.11.2 and later, which refuses the plain one", async () => {
+    await withFake({ version: "1.12.1" }, async (dify) => {
+      const session = await signIn(dify.consoleBase, "admin@example.com", PASSWORD);
+      expect(session).toMatchObject({ ok: true, value: { version: "1.12.1", passwordStyle: "base64" } });
+      expect(dify.passwordsReceived).toEqual([Buffer.from(PASSWORD, "utf8").toString("base64")]);
+      if (!session.ok) return;
+      expect((await session.value.importDsl(yaml("0.4.0"))).ok).toBe(true);
+      // What a client that ignores the version gets: the plain password does not decode.
+      const plain = await fetch(`${dify.consoleBase}/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "admin@example.com", password: PASSWORD }) });
+      expect(plain.status).toBe(401);
+    });
+  });
+
+  it("tells the two styles apart without a credential when Dify cannot report its version (update check offline)", async () => {
+    for (const [version, style] of [["1.11.3", "base64"], ["1.9.1", "plain"]] as const) {
+      await withFake({ version, versionCheck: "offline" }, async (dify) => {
+        expect(await detectDifyVersion(dify.consoleBase)).toEqual({ ok: true, value: null });
+        const session = await signIn(dify.consoleBase, "admin@example.com", PASSWORD);
+        expect(session).toMatchObject({ ok: true, value: { version: null, passwordStyle: style } });
+        // The probe carried no email and no password of the account; the real password went once.
+        expect(dify.passwordsReceived).toHaveLength(2);
+        expect(dify.passwordsReceived[0]).not.toContain(PASSWORD);
+        expect(dify.passwordsReceived[1]).toBe(style === "base64" ? Buffer.from(PASSWORD, "utf8").toString("base64") : PASSWORD);
+      });
+    }
+  });
+
+  it("says which version and encoding it used when the password is refused", async () => {
+    await withFake({ version: "1.11.2" }, async (dify) => {
+      expect(await signIn(dify.consoleBase, "admin@example.com", "wrong")).toMatchObject({ ok: false, error: { step: "sign-in", status: 401, message: expect.stringContaining("Dify 1.11.2, password sent base64-encoded") } });
+    });
+  });
+
+  it("lists the installed plugins, models and tool providers", async () => {
+    await withFake({ inventory: { plugins: ["langgenius/tongyi"], models: [{ type: "llm", provider: "langgenius/tongyi/tongyi", model: "qwen3-max" }, { type: "tts", provider: "langgenius/openai/openai", model: "gpt-4o-mini-tts", status: "no-configure" }], toolProviders: [{ id: "langgenius/google/google", pluginId: "langgenius/google", authorized: false, tools: ["google_search"] }] } }, async (dify) => {
+      const session = await signIn(dify.consoleBase, "admin@example.com", PASSWORD);
+      if (!session.ok) throw new Error(session.error.message);
+      expect(await session.value.inventory(["llm", "tts"])).toEqual({
+        ok: true,
+        value: {
+          plugins: [{ pluginId: "langgenius/tongyi", version: "0.1.0" }],
+          models: [
+            { modelType: "llm", provider: "langgenius/tongyi/tongyi", model: "qwen3-max", status: "active" },
+            { modelType: "tts", provider: "langgenius/openai/openai", model: "gpt-4o-mini-tts", status: "no-configure" },
+          ],
+          toolProviders: [{ id: "langgenius/google/google", pluginId: "langgenius/google", authorized: false, tools: ["google_search"] }],
+        },
+      });
+    });
+  });
+});
+
+describe("redirects with credentials", () => {
+  let dify: FakeDify;
+  let elsewhere: FakeDify;
+  beforeAll(async () => {
+    dify = await startFakeDify();
+    elsewhere = await startFakeDify();
+  });
+  afterAll(async () => {
+    await dify?.close();
+    await elsewhere?.close();
+  });
+
+  it("does not follow a 307 to another origin: the password, the session and the app key stay home", async () => {
+    dify.faults.set("login", [{ status: 307, headers: { location: `${elsewhere.consoleBase}/login` } }]);
+    const refused = await signIn(dify.consoleBase, "admin@example.com", "correct horse");
+    expect(refused).toMatchObject({ ok: false, error: { step: "sign-in", kind: "redirect", status: 307, message: expect.stringContaining(`another origin (${elsewhere.origin})`) } });
+    const session = await signIn(dify.consoleBase, "admin@example.com", "correct horse");
+    if (!session.ok) throw new Error(session.error.message);
+    dify.faults.set("import", [{ status: 308, headers: { location: `${elsewhere.consoleBase}/apps/imports` } }]);
+    expect(await session.value.importDsl(yaml("0.4.0"))).toMatchObject({ ok: false, error: { step: "import", kind: "redirect" } });
+    dify.faults.set("plugins", [{ status: 302, headers: { location: `${elsewhere.consoleBase}/workspaces/current/plugin/list` } }]);
+    expect(await session.value.inventory(["llm"])).toMatchObject({ ok: false, error: { step: "inventory", kind: "redirect" } });
+    dify.faults.set("run", [{ status: 307, headers: { location: `${elsewhere.serviceBase}/workflows/run` } }]);
+    expect(await runWorkflow(dify.serviceBase, "app-key", { inputs: {}, user: "u" })).toMatchObject({ ok: false, error: { step: "run", kind: "redirect", status: 307 } });
+    expect(elsewhere.log).toEqual([]);
+  });
+
+  it("follows a same-origin redirect of a call without a body, never re-sends one with a body", async () => {
+    const session = await signIn(dify.consoleBase, "admin@example.com", "correct horse");
+    if (!session.ok) throw new Error(session.error.message);
+    dify.faults.set("plugins", [{ status: 307, headers: { location: "/console/api/workspaces/current/plugin/list?page=1&page_size=256" } }]);
+    const before = dify.log.length;
+    expect((await session.value.inventory(["llm"])).ok).toBe(true);
+    expect(dify.log.slice(before, before + 2)).toEqual(["GET /console/api/workspaces/current/plugin/list", "GET /console/api/workspaces/current/plugin/list"]);
+    const logins = dify.passwordsReceived.length;
+    dify.faults.set("login", [{ status: 307, headers: { location: "/console/api/login" } }]);
+    expect(await signIn(dify.consoleBase, "admin@example.com", "correct horse")).toMatchObject({ ok: false, error: { kind: "redirect", message: expect.stringContaining("is not sent again") } });
+    // The faulted login answered before reading a password; nothing was sent a second time.
+    expect(dify.passwordsReceived).toHaveLength(logins);
+  });
+});
+

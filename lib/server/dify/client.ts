@@ -1,12 +1,14 @@
 import "server-only";
-// A small explicit client for a self-hosted Dify 1.9: the console API (sign-in, DSL import with the pending-confirm
-// path, publish, API key, app deletion) and the service API (file upload, blocking workflow run with a timeout).
-// Every call returns data — never throws — naming the step, HTTP status, Dify's error code and message.
+// A small explicit client for a self-hosted Dify (1.9 and later): the console API (version, sign-in, DSL import with
+// the pending-confirm path, publish, API key, app deletion, and the installed plugins, models and tool providers the
+// readiness check compares with what the DSL needs) and the service API (file upload, blocking workflow run with a
+// timeout). Every call returns data — never throws — naming the step, HTTP status, Dify's error code and message.
 //
 // Public API:
 //   signIn(consoleBase, email, password, deps?) -> DifyResult<DifyConsole>
-//   DifyConsole { listApps(name), importDsl(yaml) -> ImportedApp, publish(appId), createApiKey(appId) -> token,
-//                 deleteApp(appId) }
+//   DifyConsole { version, passwordStyle, listApps(name), importDsl(yaml) -> ImportedApp, publish(appId),
+//                 createApiKey(appId) -> token, deleteApp(appId), inventory() -> DifyInventory }
+//   detectDifyVersion(consoleBase, deps?), passwordStyleFor(version), FIRST_BASE64_PASSWORD_VERSION
 //   uploadFile(serviceBase, apiKey, { fileName, mimeType, bytes, user }, deps?) -> { id, extension }
 //   runWorkflow(serviceBase, apiKey, { inputs, user, timeoutMs? }, deps?) -> { runId, status, outputs, error, elapsedTime }
 //   isTransient(error): whether another try may succeed (429, 5xx, connection)
@@ -17,18 +19,24 @@ import "server-only";
 // back and the CSRF token in X-CSRF-Token. 1.9.0/1.9.1 return {"result":"success","data":{access_token,refresh_token}}
 // instead, used as "Authorization: Bearer". An expired access token (401) is refreshed once through POST
 // /refresh-token (the refresh cookie, or {refresh_token} in the body before 1.9.2) and the call is repeated.
+// From 1.11.2 on, /login runs through decrypt_password_field (controllers/console/wraps.py, libs/encryption.py), which
+// base64-decodes the password before checking it, so the password is sent base64-encoded to those versions.
+//
+// Redirects are never followed blindly: every call carries a credential (password, session cookies, an app key), so
+// a redirect to another origin is refused with an error naming it, and a same-origin one is followed only by calls
+// without a body (a POST is never re-sent, so the password never travels twice).
 
 export const DIFY_RUN_TIMEOUT_MS = 20 * 60 * 1000;
 const CONSOLE_TIMEOUT_MS = 60_000;
 const UPLOAD_TIMEOUT_MS = 120_000;
 
-export type DifyStep = "sign-in" | "list" | "import" | "confirm" | "publish" | "api-key" | "delete" | "upload" | "run";
+export type DifyStep = "version" | "sign-in" | "list" | "import" | "confirm" | "publish" | "api-key" | "delete" | "inventory" | "upload" | "run";
 
 export interface DifyError {
   step: DifyStep;
   /** HTTP status; null when no response arrived (connection error, timeout). */
   status: number | null;
-  kind: "http" | "timeout" | "connection" | "malformed" | "cancelled";
+  kind: "http" | "timeout" | "connection" | "malformed" | "cancelled" | "redirect";
   /** Dify's error code (e.g. "unsupported_file_type", "app_unavailable") when the body had one. */
   code: string | null;
   message: string;
@@ -59,13 +67,35 @@ export interface DifyAppSummary {
   description: string;
 }
 
+/** How /login expects the password: as typed (before 1.11.2) or base64-encoded (1.11.2 and later). */
+export type PasswordStyle = "plain" | "base64";
+
+/** The first Dify release whose /login base64-decodes the password (decrypt_password_field, PR #29659). */
+export const FIRST_BASE64_PASSWORD_VERSION = "1.11.2";
+
+/** What a Dify workspace has installed, as its console lists it. */
+export interface DifyInventory {
+  /** Installed plugins by id ("langgenius/tongyi"), with their version. */
+  plugins: { pluginId: string; version: string | null }[];
+  /** Models by type as the workspace offers them ("llm", "tts"), each with Dify's status ("active", "no-configure", …). */
+  models: { modelType: string; provider: string; model: string; status: string }[];
+  /** Tool providers ("langgenius/google/google", "audio"), whether the workspace authorised them, and their tools. */
+  toolProviders: { id: string; pluginId: string | null; authorized: boolean; tools: string[] }[];
+}
+
 export interface DifyConsole {
+  /** The Dify version the console reported, or null when it could not say. */
+  version: string | null;
+  /** How the password was sent at sign-in. */
+  passwordStyle: PasswordStyle;
   /** Workflow apps whose name contains `name` (Dify filters case-insensitively), first 100. */
   listApps(name: string): Promise<DifyResult<DifyAppSummary[]>>;
   importDsl(yaml: string): Promise<DifyResult<ImportedApp>>;
   publish(appId: string): Promise<DifyResult<void>>;
   createApiKey(appId: string): Promise<DifyResult<string>>;
   deleteApp(appId: string): Promise<DifyResult<void>>;
+  /** Installed plugins, the llm and tts models, and the tool providers, for the readiness check. */
+  inventory(modelTypes: readonly string[]): Promise<DifyResult<DifyInventory>>;
 }
 
 export interface UploadedFile {
@@ -113,34 +143,67 @@ function retryAfterOf(headers: Headers): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
-/** One HTTP exchange with a timeout; the body is parsed as JSON when there is one. */
+const MAX_REDIRECTS = 3;
+
+/** The redirect target of a 3xx answer, resolved against the request URL; null when there is none. */
+function redirectTarget(response: Response, url: string): URL | null {
+  if (response.status < 300 || response.status > 399 || response.status === 304) return null;
+  const location = response.headers.get("location");
+  if (!location) return null;
+  try {
+    return new URL(location, url);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One HTTP exchange with a timeout; the body is parsed as JSON when there is one. Redirects are handled here, never
+ * by fetch: to another origin they are refused, within the origin they are followed only by calls without a body.
+ */
 async function exchange(step: DifyStep, deps: DifyDeps, url: string, init: RequestInit, timeoutMs: number): Promise<DifyResult<Reply>> {
   const doFetch = deps.fetch ?? fetch;
   const signals = [AbortSignal.timeout(timeoutMs), ...(deps.signal ? [deps.signal] : [])];
-  const aborted = () => (deps.signal?.aborted ? fail<Reply>(step, "cancelled", null, `the call to ${url} was cancelled`) : fail<Reply>(step, "timeout", null, `no answer from ${url} within ${Math.round(timeoutMs / 1000)} s`));
+  const aborted = (at: string) => (deps.signal?.aborted ? fail<Reply>(step, "cancelled", null, `the call to ${at} was cancelled`) : fail<Reply>(step, "timeout", null, `no answer from ${at} within ${Math.round(timeoutMs / 1000)} s`));
+  const signal = AbortSignal.any(signals);
+  let current = url;
   let response: Response;
-  try {
-    response = await doFetch(url, { ...init, signal: AbortSignal.any(signals) });
-  } catch (error) {
-    const name = error instanceof Error ? error.name : "";
-    if (name === "TimeoutError" || name === "AbortError") return aborted();
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-    return fail(step, "connection", null, `cannot reach ${url}: ${cause}`);
+  for (let hops = 0; ; hops += 1) {
+    try {
+      response = await doFetch(current, { ...init, redirect: "manual", signal });
+    } catch (error) {
+      const name = error instanceof Error ? error.name : "";
+      if (name === "TimeoutError" || name === "AbortError") return aborted(current);
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+      return fail(step, "connection", null, `cannot reach ${current}: ${cause}`);
+    }
+    const target = redirectTarget(response, current);
+    if (!target) break;
+    await response.body?.cancel().catch(() => undefined);
+    const from = new URL(current);
+    if (target.origin !== from.origin) {
+      return fail(step, "redirect", response.status, `${current} answered ${response.status} redirecting to another origin (${target.origin}); a call carrying Dify credentials is not followed there — set the connection's origin to the one Dify serves`);
+    }
+    if (init.body !== undefined && init.body !== null) {
+      return fail(step, "redirect", response.status, `${current} answered ${response.status} redirecting to ${target.pathname}; a request with a body (a password, a DSL, a file or run inputs) is not sent again — check the connection's origin`);
+    }
+    if (hops + 1 >= MAX_REDIRECTS) return fail(step, "redirect", response.status, `${url} redirected more than ${MAX_REDIRECTS - 1} times`);
+    current = target.toString();
   }
   let text: string;
   try {
     text = await response.text();
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
-    if (name === "TimeoutError" || name === "AbortError") return aborted();
-    return fail(step, "connection", response.status, `the answer from ${url} was cut off`);
+    if (name === "TimeoutError" || name === "AbortError") return aborted(current);
+    return fail(step, "connection", response.status, `the answer from ${current} was cut off`);
   }
   let body: unknown = null;
   if (text.trim() !== "") {
     try {
       body = JSON.parse(text) as unknown;
     } catch {
-      if (response.ok) return fail(step, "malformed", response.status, `${url} answered ${response.status} with a body that is not JSON`);
+      if (response.ok) return fail(step, "malformed", response.status, `${current} answered ${response.status} with a body that is not JSON`);
       body = { message: text.slice(0, 300) };
     }
   }
@@ -219,12 +282,70 @@ function sessionFrom(base: string, deps: DifyDeps, reply: Reply): DifyResult<Ses
   return ok(session);
 }
 
-/** Signs in to the console API (`…/console/api`) with the plain password, as the official pass stage does. */
+/** Numeric comparison of dotted versions ("1.11.2" > "1.9.10"); pre-release suffixes are ignored. */
+function compareVersions(a: string, b: string): number {
+  const parts = (version: string) => (/^\d+(\.\d+)*/.exec(version.trim())?.[0] ?? "0").split(".").map(Number);
+  const left = parts(a);
+  const right = parts(b);
+  for (let index = 0; index < Math.max(left.length, right.length); index += 1) {
+    const difference = (left[index] ?? 0) - (right[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+export function passwordStyleFor(version: string): PasswordStyle {
+  return compareVersions(version, FIRST_BASE64_PASSWORD_VERSION) >= 0 ? "base64" : "plain";
+}
+
+/** Sent as current_version: not a version, so Dify's update check never replaces its own version with a newer one. */
+const VERSION_PROBE = "unknown";
+
+/**
+ * The Dify version, from GET /version (console/version.py, no sign-in needed): Dify answers its own version unless its
+ * update check failed, in which case it echoes what was sent, so that answer means "unknown" (null).
+ */
+export async function detectDifyVersion(consoleBase: string, deps: DifyDeps = {}): Promise<DifyResult<string | null>> {
+  const reply = await exchange("version", deps, `${trimSlash(consoleBase)}/version?current_version=${VERSION_PROBE}`, { method: "GET" }, CONSOLE_TIMEOUT_MS);
+  if (!reply.ok) return reply;
+  if (reply.value.status !== 200) return ok(null);
+  const version = text(field(reply.value.body, "version"));
+  return ok(version && version !== VERSION_PROBE && /^\d+\.\d+/.test(version) ? version : null);
+}
+
+/**
+ * How /login wants the password when the version is unknown (Dify's update check offline): a login carrying no
+ * credential — no email, a password that is not valid base64 — is refused by decrypt_password_field with 401 on
+ * 1.11.2 and later, and by the payload validation with 400 before; neither touches an account.
+ */
+async function probePasswordStyle(base: string, deps: DifyDeps): Promise<PasswordStyle | null> {
+  const reply = await exchange("sign-in", deps, `${base}/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "", password: "/w==", remember_me: false }) }, CONSOLE_TIMEOUT_MS);
+  if (!reply.ok) return null;
+  if (reply.value.status === 401) return "base64";
+  if (reply.value.status === 400 || reply.value.status === 422) return "plain";
+  return null;
+}
+
+const encodePassword = (password: string, style: PasswordStyle) => (style === "base64" ? Buffer.from(password, "utf8").toString("base64") : password);
+
+/**
+ * Signs in to the console API (`…/console/api`), sending the password the way the server's version expects (as typed
+ * before 1.11.2, as the official pass stage does; base64-encoded from 1.11.2 on).
+ */
 export async function signIn(consoleBase: string, email: string, password: string, deps: DifyDeps = {}): Promise<DifyResult<DifyConsole>> {
   const base = trimSlash(consoleBase);
-  const reply = await exchange("sign-in", deps, `${base}/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password, remember_me: true }) }, CONSOLE_TIMEOUT_MS);
+  const detected = await detectDifyVersion(base, deps);
+  // No answer at all (or a refused redirect) ends here; an answer that is not the expected JSON leaves the version unknown.
+  if (!detected.ok && detected.error.kind !== "malformed") return { ok: false, error: { ...detected.error, step: "sign-in" } };
+  const version = detected.ok ? detected.value : null;
+  const passwordStyle = version ? passwordStyleFor(version) : ((await probePasswordStyle(base, deps)) ?? "plain");
+  const described = `${version ? `Dify ${version}` : "Dify of unknown version"}, password sent ${passwordStyle === "base64" ? "base64-encoded" : "as typed"}`;
+  const reply = await exchange("sign-in", deps, `${base}/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: encodePassword(password, passwordStyle), remember_me: true }) }, CONSOLE_TIMEOUT_MS);
   if (!reply.ok) return reply;
-  if (reply.value.status !== 200) return httpError("sign-in", reply.value);
+  if (reply.value.status !== 200) {
+    const refused = httpError<DifyConsole>("sign-in", reply.value);
+    return refused.ok ? refused : { ok: false, error: { ...refused.error, message: `${refused.error.message} (${described})` } };
+  }
   const established = sessionFrom(base, deps, reply.value);
   if (!established.ok) return established;
   const session = established.value;
@@ -238,7 +359,15 @@ export async function signIn(consoleBase: string, email: string, password: strin
     return first;
   };
 
+  const getList = async (path: string): Promise<DifyResult<unknown>> => {
+    const listed = await call("inventory", "GET", path);
+    if (!listed.ok) return listed;
+    return listed.value.status === 200 ? ok(listed.value.body) : httpError("inventory", listed.value);
+  };
+
   return ok({
+    version,
+    passwordStyle,
     async listApps(name) {
       const listed = await call("list", "GET", `/apps?${new URLSearchParams({ page: "1", limit: "100", mode: "workflow", name }).toString()}`);
       if (!listed.ok) return listed;
@@ -285,6 +414,54 @@ export async function signIn(consoleBase: string, email: string, password: strin
       const deleted = await call("delete", "DELETE", `/apps/${encodeURIComponent(appId)}`);
       if (!deleted.ok) return deleted;
       return deleted.value.status === 204 || deleted.value.status === 200 ? ok(undefined) : httpError("delete", deleted.value);
+    },
+    async inventory(modelTypes) {
+      // controllers/console/workspace/plugin.py: GET /workspaces/current/plugin/list -> {plugins: [{plugin_id, version}], total}
+      const plugins = await getList("/workspaces/current/plugin/list?page=1&page_size=256");
+      if (!plugins.ok) return plugins;
+      const pluginRows = field(plugins.value, "plugins");
+      if (!Array.isArray(pluginRows)) return fail("inventory", "malformed", 200, "the plugin list has no plugins array");
+      const models: DifyInventory["models"] = [];
+      for (const modelType of modelTypes) {
+        // controllers/console/workspace/models.py: GET /workspaces/current/models/model-types/<type> -> {data: [{provider, models: [{model, status}]}]}
+        const listed = await getList(`/workspaces/current/models/model-types/${encodeURIComponent(modelType)}`);
+        if (!listed.ok) return listed;
+        const providers = field(listed.value, "data");
+        if (!Array.isArray(providers)) return fail("inventory", "malformed", 200, `the ${modelType} model list has no data array`);
+        for (const provider of providers) {
+          const providerId = text(field(provider, "provider"));
+          const entries = field(provider, "models");
+          if (!providerId || !Array.isArray(entries)) continue;
+          for (const entry of entries) {
+            const model = text(field(entry, "model"));
+            if (model) models.push({ modelType, provider: providerId, model, status: text(field(entry, "status")) ?? "active" });
+          }
+        }
+      }
+      // controllers/console/workspace/tool_providers.py: GET /workspaces/current/tool-providers -> [{id, plugin_id, is_team_authorization, tools}]
+      const tools = await getList("/workspaces/current/tool-providers?type=builtin");
+      if (!tools.ok) return tools;
+      if (!Array.isArray(tools.value)) return fail("inventory", "malformed", 200, "the tool-provider list is not an array");
+      return ok({
+        plugins: pluginRows.flatMap((plugin: unknown) => {
+          const pluginId = text(field(plugin, "plugin_id"));
+          return pluginId ? [{ pluginId, version: text(field(plugin, "version")) }] : [];
+        }),
+        models,
+        toolProviders: tools.value.flatMap((provider: unknown) => {
+          const id = text(field(provider, "id")) ?? text(field(provider, "name"));
+          if (!id) return [];
+          const listedTools = field(provider, "tools");
+          return [
+            {
+              id,
+              pluginId: text(field(provider, "plugin_id")),
+              authorized: field(provider, "is_team_authorization") === true,
+              tools: Array.isArray(listedTools) ? listedTools.flatMap((tool: unknown) => text(field(tool, "name")) ?? []) : [],
+            },
+          ];
+        }),
+      });
     },
   });
 }

@@ -3,6 +3,7 @@ import "server-only";
 // benchmark directory and the project's demo data. Paths are resolved (symlinks too) before the check.
 import { realpath } from "node:fs/promises";
 import path from "node:path";
+import { configuredBenchmarkDir } from "../benchmark-location";
 import { serverEnv } from "../env";
 
 export function allowedImportRoots(): string[] {
@@ -11,8 +12,7 @@ export function allowedImportRoots(): string[] {
     return env.IMPORT_ALLOWED_DIRS.split(":").filter(Boolean).map((dir) => path.resolve(dir));
   }
   // Run-time directories, not files to bundle: the comments keep Turbopack from tracing the whole project.
-  const benchmarkDir = env.C2W_BENCHMARK_DIR ?? path.join(/*turbopackIgnore: true*/ process.cwd(), "..", "shared", "chat2workflow");
-  return [path.resolve(/*turbopackIgnore: true*/ benchmarkDir), path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "demo")];
+  return [configuredBenchmarkDir({ env: { C2W_BENCHMARK_DIR: env.C2W_BENCHMARK_DIR } }), path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "demo")];
 }
 
 // One answer for "missing" and "outside": the difference would let a user probe the server's files.

@@ -1,7 +1,8 @@
 import "server-only";
-// The "resolve" job: executes a stored run on the user's Dify 1.9 — pass step 1_5 (DSL import, publish, API key) and
-// the resolve stage (upload each test case's files, blocking run, file checks, resolve judge) — one item per response,
+// The "resolve" job, in two stages. "execute": a stored run on the user's Dify — pass step 1_5 (DSL import, publish,
+// API key) and the resolve stage (resolveTurn, the implementation the resolve CLI shares) — one item per response,
 // writing its CaseResult rows (and a step_1_5 failure on its PassResult) in the transaction that completes the item.
+// "judge": the resolve judge asked, later, about the cases an execution left not judged, one item per response.
 //
 // Why one item per response, not per test case: a Dify app lives from its import to its deletion, and its three test
 // cases run on it back to back, as the official stage does. Items per test case would share an app across items
@@ -10,34 +11,35 @@ import "server-only";
 // run again; console failures (sign-in, import) retry the whole item through the queue, before anything was run.
 //
 // Verdicts follow the official resolve stage (§4): no outputs, a failed run or a failed file check fails the case; a
-// case whose outputs all went to the file checks passes with no judge call; otherwise the evaluation's LLM judge (or
-// panel: majority of every sample, ties fail) decides. Without an LLM judge ("none" or "rule") the case keeps the
-// official provisional verdict (outputs present and file checks passed: true) and its shown outputs are stored, so a
-// later resolve judge job can judge it. Dify being unreachable is not the model's failure: such items retry, and only
+// case whose outputs all went to the file checks passes with no judge call; otherwise the chosen LLM judge (or panel:
+// each member's sample majority, then the members' majority) decides, and without one — no judge chosen, or no
+// answer — the case is not judged (verdict null): neither resolved nor failed, until a "judge" job answers it. A
+// missing resolve prompt or judge endpoint refuses the start (and fails items) with a sentence, never judging less.
+// Only turns the run's own pass judge passed reach Dify (pass-gate), and an item whose DSL needs something the Dify
+// workspace lacks fails saying what. Dify being unreachable is not the model's failure: such items retry, and only
 // on their last attempt record the official outcome (api_key "Other-Error": the three cases fail).
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { TestInputValue } from "@/lib/benchmark/dataset";
 import type { TurnSpec } from "@/lib/benchmark/turn";
-import { MAX_JUDGE_SAMPLES, majorityVerdict } from "@/lib/judge/majority";
-import { resolveJudgeItem, type TestPosition } from "@/lib/judge/items";
-import { officialOutputText, officialSystemPrompt, type JudgeTestInput } from "@/lib/judge/protocol";
+import { MAX_JUDGE_SAMPLES } from "@/lib/judge/majority";
+import type { TestPosition } from "@/lib/judge/items";
+import { officialSystemPrompt } from "@/lib/judge/protocol";
+import { mergeRequirements, readiness, readinessProblem, requirementsOfDsl } from "@/lib/resolve/dify-requirements";
 import { importFailureRecord } from "@/lib/resolve/official";
-import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
-import { toDifyYaml } from "@/lib/workflow/dify-yaml";
-import { scoreResponse } from "@/lib/workflow/score";
+import type { DifyDsl } from "@/lib/workflow/dify-dsl";
 import { assertAllowed } from "../authz";
 import { isUniqueViolation } from "../errors";
 import type { Database } from "../db";
 import { consoleBaseOf, loadDifyConnectionConfig, serviceBaseOf, type DifyConnectionConfig } from "../dify-connections/connections";
-import { isTransient, signIn, type DifyConsole, type DifyDeps, type DifyError, type DifyResult } from "../dify/client";
-import { callCost, chatClientFor, loadEndpointConfig, redactKey } from "../endpoints/endpoints";
-import { inputFingerprint, judgeIdentity, judgeSample, promptFingerprint } from "../llm";
-import { executeCase, retryingTransient } from "../resolve/execute-case";
+import { isTransient, signIn, type DifyConsole, type DifyDeps, type DifyError, type DifyInventory, type DifyResult } from "../dify/client";
+import { retryingTransient } from "../resolve/execute-case";
+import { panelFromEndpoints, type JudgeSampleRow, type JudgeUsage, type ResolveJudgePanel } from "../resolve/judge-panel";
+import { passGateOfRun, turnsGateHasNotJudged, turnsPassingGate, type PassGate } from "../resolve/pass-gate";
+import { judgeStoredCase, resolveTurn, turnDsl, type ConsoleSessions, type ExecutedCase, type TurnToResolve } from "../resolve/resolve-turn";
 import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
-import { passStageVerdicts, type StoredPassVerdict } from "../evaluations/pass-stage-verdicts";
 import { settleEvaluationAfterJob } from "../evaluations/settle-evaluation";
 import { jobQueue, wakeWorker } from "./instance";
 import { DEFAULT_RETRY, type ItemUsage } from "./queue";
@@ -49,16 +51,22 @@ export const RESOLVE_JOB_KIND = "resolve";
 export const RESOLVE_USER = "chat2workflow";
 /** Items running at once over all resolve jobs: blocking Dify runs are heavy, and one Dify serves them all. */
 export const RESOLVE_CONCURRENCY = 2;
+const RESOLVE_PROMPT = "evaluation_resolve_system";
 
 export type ResolveJudge = { kind: "none" } | { kind: "rule" } | { kind: "llm"; endpointIds: string[]; samples: number };
 
 export interface ResolveJobParams {
   runId: string;
+  /** "execute" (default, also for jobs queued before stages existed) or "judge" (cases left not judged). */
+  stage?: "execute" | "judge";
   /** Set when an evaluation queued the execution: the evaluation stays running until this job finishes. */
   evaluationId?: string;
-  connectionId: string;
-  caseFilesDir: string;
+  /** Execute only. */
+  connectionId?: string;
+  caseFilesDir?: string;
   judge: ResolveJudge;
+  /** Which turns go to Dify (see pass-gate); jobs queued before it existed use the evaluation's LLM judge or the stored verdict. */
+  passGate?: PassGate;
 }
 
 export interface ResolveItemPayload {
@@ -79,30 +87,36 @@ export function parseResolveJudge(text: string | null | undefined): ResolveJudge
   }
 }
 
-/**
- * Whether a turn passed the pass stage as its evaluation judged it (see passStageVerdicts): with an LLM judge (or
- * panel) chosen by the evaluation that queued this job, steps 1_1–1_3 and that judge's majority; otherwise the stored
- * verdict.
- */
-async function passedPassStage(db: Database, response: StoredPassVerdict, params: ResolveJobParams): Promise<boolean> {
-  const judge = params.evaluationId && params.judge.kind === "llm" ? params.judge : null;
-  return (await passStageVerdicts(db, judge, [response])).get(response.id)?.valid ?? false;
+const gateOf = (params: ResolveJobParams): PassGate => params.passGate ?? (params.evaluationId && params.judge.kind === "llm" ? { kind: "llm", endpointIds: params.judge.endpointIds } : { kind: "stored" });
+
+/** Why an LLM resolve judge cannot be used as chosen (its prompt or an endpoint is gone), or null. */
+async function judgeProblem(db: Database, runId: string, judge: ResolveJudge): Promise<string | null> {
+  if (judge.kind !== "llm") return null;
+  const run = await db.run.findUnique({ where: { id: runId }, select: { benchmarkId: true } });
+  if (!run) return "No such run.";
+  const prompt = await db.benchmarkPrompt.findUnique({ where: { benchmarkId_name: { benchmarkId: run.benchmarkId, name: RESOLVE_PROMPT } }, select: { name: true } });
+  if (!prompt) return `The run's benchmark has no ${RESOLVE_PROMPT} prompt, so the resolve judge cannot be asked; import the benchmark with its prompts folder.`;
+  const found = await db.modelEndpoint.count({ where: { id: { in: judge.endpointIds } } });
+  if (found !== new Set(judge.endpointIds).size) return "A resolve judge endpoint no longer exists; choose the judge again.";
+  return null;
 }
 
-async function createResolveJob(db: Database, params: ResolveJobParams, createdBy: string | null, id?: string): Promise<{ jobId: string; items: number } | null> {
-  const responses = await db.response.findMany({ where: { runId: params.runId }, select: { id: true }, orderBy: { id: "asc" } });
-  if (responses.length === 0) return null;
+async function createResolveJob(db: Database, params: ResolveJobParams, createdBy: string | null, responseIds: readonly string[], id?: string): Promise<{ jobId: string; items: number } | null> {
+  if (responseIds.length === 0) return null;
+  const stage = params.stage ?? "execute";
   const jobId = await jobQueue(db).enqueue({
     ...(id ? { id } : {}),
     kind: RESOLVE_JOB_KIND,
     params,
     createdBy,
     runId: params.runId,
-    items: responses.map((response) => ({ key: `${response.id}:resolve`, payload: { responseId: response.id } satisfies ResolveItemPayload })),
+    items: responseIds.map((responseId) => ({ key: stage === "judge" ? `${responseId}:resolve-judge` : `${responseId}:resolve`, payload: { responseId } satisfies ResolveItemPayload })),
   });
   wakeWorker();
-  return { jobId, items: responses.length };
+  return { jobId, items: responseIds.length };
 }
+
+const allResponses = async (db: Database, runId: string) => (await db.response.findMany({ where: { runId }, select: { id: true }, orderBy: { id: "asc" } })).map((response) => response.id);
 
 /**
  * The id of an evaluation run's Dify execution job: fixed, so that hooks settling at the same instant (the last
@@ -117,7 +131,7 @@ export function difyExecutionJobId(evaluationId: string, runId: string): string 
  * Enqueues Dify execution of a generated run whose evaluation names a Dify connection and a case-files directory:
  * the hook the generation job calls once a run is generated. Null when there is nothing to execute. Queued once per
  * evaluation run: a later call (a generation job resumed after a restart, a second judge job settling) returns the
- * execution already queued, running or finished.
+ * execution already queued, running or finished. Its items refuse, saying why, when the judge cannot be used.
  */
 export async function enqueueDifyExecution(db: Database, runId: string): Promise<{ jobId: string; items: number } | null> {
   const run = await db.run.findUnique({ where: { id: runId }, select: { evaluation: { select: { id: true, difyConnectionId: true, caseFilesDir: true, judge: true, createdBy: true } } } });
@@ -127,8 +141,15 @@ export async function enqueueDifyExecution(db: Database, runId: string): Promise
   const existing = () => db.job.findFirst({ where: { kind: RESOLVE_JOB_KIND, runId, OR: [{ id }, { status: { in: ["queued", "running", "paused"] } }] }, select: { id: true, itemCount: true } });
   const queued = await existing();
   if (queued) return { jobId: queued.id, items: queued.itemCount };
+  const judge = parseResolveJudge(evaluation.judge);
   try {
-    return await createResolveJob(db, { runId, evaluationId: evaluation.id, connectionId: evaluation.difyConnectionId, caseFilesDir: evaluation.caseFilesDir, judge: parseResolveJudge(evaluation.judge) }, evaluation.createdBy, id);
+    return await createResolveJob(
+      db,
+      { runId, stage: "execute", evaluationId: evaluation.id, connectionId: evaluation.difyConnectionId, caseFilesDir: evaluation.caseFilesDir, judge, passGate: judge.kind === "llm" ? { kind: "llm", endpointIds: judge.endpointIds } : { kind: "stored" } },
+      evaluation.createdBy,
+      await allResponses(db, runId),
+      id,
+    );
   } catch (error) {
     // Another hook queued it between our look and our write.
     if (!isUniqueViolation(error)) throw error;
@@ -140,54 +161,84 @@ export async function enqueueDifyExecution(db: Database, runId: string): Promise
 
 export type StartResolveJob = { ok: true; jobId: string; items: number } | { ok: false; message: string };
 
-/** Starts Dify execution of any stored run (researchers), with a connection, a case-files directory and a judge. */
-export async function startResolveJob(db: Database, actor: SessionUser, request: { runId: string; connectionId: string; caseFilesDir: string; judge: ResolveJudge }): Promise<StartResolveJob> {
+export interface StartResolveRequest {
+  runId: string;
+  connectionId: string;
+  caseFilesDir: string;
+  judge: ResolveJudge;
+  /** Which LLM pass judge gates the turns, when the run has several. */
+  passJudgeEndpointId?: string | null;
+}
+
+/**
+ * Starts Dify execution of an imported or generated run (researchers): refused, with one sentence, when the run's own
+ * pass judge cannot be determined, the resolve judge cannot be used, the case files are not there, Dify refuses the
+ * account, or its workspace lacks what the turns' workflows need.
+ */
+export async function startResolveJob(db: Database, actor: SessionUser, request: StartResolveRequest, deps: DifyDeps = {}): Promise<StartResolveJob> {
   assertAllowed(actor, "runJobs");
   const run = await db.run.findUnique({ where: { id: request.runId }, select: { origin: true } });
   if (!run) return { ok: false, message: "No such run." };
   // A recorded run's test results are the official record; executing it again would replace them.
   if (run.origin === "recorded") return { ok: false, message: "This run carries its recorded resolve results; only imported or generated runs are executed." };
-  const connection = await db.difyConnection.findUnique({ where: { id: request.connectionId }, select: { id: true } });
-  if (!connection) return { ok: false, message: "No such Dify connection." };
+  const config = await loadDifyConnectionConfig(db, request.connectionId);
+  if (!config) return { ok: false, message: "No such Dify connection." };
   const directory = await stat(request.caseFilesDir).catch(() => null);
   if (!directory?.isDirectory()) return { ok: false, message: `The case-files directory ${request.caseFilesDir} does not exist on the server.` };
-  if (request.judge.kind === "llm") {
-    const found = await db.modelEndpoint.count({ where: { id: { in: request.judge.endpointIds } } });
-    if (found !== new Set(request.judge.endpointIds).size) return { ok: false, message: "A judge endpoint no longer exists." };
+  const problem = await judgeProblem(db, request.runId, request.judge);
+  if (problem) return { ok: false, message: problem };
+  const gate = await passGateOfRun(db, request.runId, request.passJudgeEndpointId);
+  if (!gate.ok) return gate;
+  const responses = await loadTurns(db, { runId: request.runId });
+  if (responses.length === 0) return { ok: false, message: "That run has no responses to execute." };
+  const unjudged = await turnsGateHasNotJudged(db, gate.gate, responses);
+  if (unjudged.length > 0) return { ok: false, message: `${gate.describe[0]!.toUpperCase()}${gate.describe.slice(1)} has not judged ${unjudged.length} turn(s) that reach step 1_4; judge them first, so the rule judge never decides what goes to Dify.` };
+  const passing = await turnsPassingGate(db, gate.gate, responses);
+  const dsls = responses.flatMap((response) => {
+    const dsl = passing.get(response.id) ? turnDsl(turnOf(response)) : null;
+    return dsl ? [dsl] : [];
+  });
+  if (dsls.length > 0) {
+    const session = await signIn(consoleBaseOf(config.baseUrl), config.email, config.password, deps);
+    if (!session.ok) {
+      const why = session.error.message.split(config.password).join("[redacted]");
+      return { ok: false, message: session.error.kind === "http" ? `Dify refused the sign-in: ${why}` : `Cannot sign in to Dify: ${why}` };
+    }
+    const inventory = await session.value.inventory(INVENTORY_MODEL_TYPES);
+    if (inventory.ok) {
+      const lacking = readinessProblem(readiness(mergeRequirements(dsls.map(requirementsOfDsl)), inventory.value));
+      if (lacking) return { ok: false, message: lacking };
+    }
   }
-  const created = await createResolveJob(db, { ...request, caseFilesDir: path.resolve(request.caseFilesDir) }, actor.id);
+  const created = await createResolveJob(db, { runId: request.runId, stage: "execute", connectionId: request.connectionId, caseFilesDir: path.resolve(request.caseFilesDir), judge: request.judge, passGate: gate.gate }, actor.id, responses.map((response) => response.id));
   return created ? { ok: true, ...created } : { ok: false, message: "That run has no responses to execute." };
+}
+
+/** Responses with cases executed here whose text outputs no judge has answered. */
+async function responsesNotJudged(db: Database, runId: string): Promise<{ responses: string[]; cases: number }> {
+  const rows = await db.caseResult.findMany({ where: { response: { runId }, verdict: null, outputs: { not: null } }, select: { responseId: true } });
+  return { responses: [...new Set(rows.map((row) => row.responseId))].sort(), cases: rows.length };
+}
+
+export type StartResolveJudging = { ok: true; jobId: string; items: number; cases: number } | { ok: false; message: string };
+
+/** Judges the cases of a run an execution left not judged, with an LLM judge or panel (researchers). */
+export async function startResolveJudgeJob(db: Database, actor: SessionUser, request: { runId: string; endpointIds: string[]; samples?: number }): Promise<StartResolveJudging> {
+  assertAllowed(actor, "runJobs");
+  const samples = request.samples ?? 1;
+  if (!Number.isInteger(samples) || samples < 1 || samples > MAX_JUDGE_SAMPLES) return { ok: false, message: `Samples must be a whole number from 1 to ${MAX_JUDGE_SAMPLES}.` };
+  if (request.endpointIds.length === 0) return { ok: false, message: "Choose a resolve judge endpoint." };
+  const judge: ResolveJudge = { kind: "llm", endpointIds: [...new Set(request.endpointIds)], samples };
+  const problem = await judgeProblem(db, request.runId, judge);
+  if (problem) return { ok: false, message: problem };
+  const pending = await responsesNotJudged(db, request.runId);
+  if (pending.cases === 0) return { ok: false, message: "No test case of this run is waiting for the resolve judge." };
+  const created = await createResolveJob(db, { runId: request.runId, stage: "judge", judge }, actor.id, pending.responses);
+  return created ? { ok: true, ...created, cases: pending.cases } : { ok: false, message: "No test case of this run is waiting for the resolve judge." };
 }
 
 /** The description of the apps an item creates: how a retry recognises the apps an interrupted attempt left. */
 export const appMarker = (itemId: string) => `chat2workflow resolve item ${itemId}`;
-
-/** One CaseResult row as the item writes it. */
-interface CaseRow {
-  position: number;
-  verdict: boolean;
-  outputs: string | null;
-  fileCheck: "pass" | "fail" | null;
-  files: string | null;
-  error: string | null;
-  difyRunId: string | null;
-  elapsedMs: number | null;
-}
-
-interface VerdictRow {
-  casePosition: number;
-  judge: string;
-  sampleIndex: number;
-  verdict: boolean;
-  reason: string | null;
-  rawOutput: string;
-  wellFormed: boolean | null;
-  latencyMs: number | null;
-  tokens: number | null;
-  promptFingerprint: string;
-  inputFingerprint: string;
-  judgeIdentity: string;
-}
 
 export interface ResolveHandlerOptions {
   deps?: DifyDeps;
@@ -197,8 +248,13 @@ export interface ResolveHandlerOptions {
   serviceTries?: number;
   serviceBackoffMs?: number;
   judgeClientRetries?: number;
+  /** How long a workspace's installed plugins and models are trusted before they are listed again. */
+  inventoryTtlMs?: number;
 }
 
+const INVENTORY_MODEL_TYPES = ["llm", "tts"];
+
+const toItemUsage = (usage: JudgeUsage): ItemUsage => ({ ...usage, latencyMs: null });
 const emptyUsage = (): ItemUsage => ({ calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, latencyMs: null, cost: null });
 
 function parseJson<T>(text: string | null, fallback: T): T {
@@ -211,19 +267,98 @@ function parseJson<T>(text: string | null, fallback: T): T {
 
 const describe = (error: DifyError) => `${error.step}: ${error.message}`;
 
-/** The worker's handler for resolve items. Sessions are shared per connection (re-signed-in when it changes). */
+const TURN_SELECT = {
+  id: true,
+  nodeSelection: true,
+  designPrinciple: true,
+  workflow: true,
+  passResult: { select: { valid: true, failStep: true, officialFailStep: true } },
+  run: { select: { benchmarkId: true, model: { select: { name: true } } } },
+  turn: { select: { round: true, taskId: true, inputVars: true, outputVars: true, keyNodes: true, fileChecks: true, task: { select: { name: true } }, testCases: { orderBy: { position: "asc" as const }, select: { position: true, inputs: true, groundTruth: true } } } },
+} as const;
+
+type StoredTurn = NonNullable<Awaited<ReturnType<typeof loadTurn>>>;
+
+const loadTurn = (db: Database, responseId: string) => db.response.findUnique({ where: { id: responseId }, select: TURN_SELECT });
+const loadTurns = (db: Database, where: { runId: string }) => db.response.findMany({ where, select: TURN_SELECT, orderBy: { id: "asc" } });
+
+/** A stored response as the turn resolveTurn works on (queries added by the caller when a judge needs them). */
+function turnOf(response: StoredTurn, queries: readonly string[] = []): TurnToResolve {
+  const turn = response.turn;
+  const spec: TurnSpec = {
+    task: turn.task.name,
+    round: turn.round,
+    inputVars: parseJson<string[]>(turn.inputVars, []),
+    outputVars: parseJson<string[] | string[][]>(turn.outputVars, []),
+    keyNodes: parseJson<string[]>(turn.keyNodes, []),
+    tests: turn.testCases.map((test) => ({ inputs: parseJson<Record<string, TestInputValue>>(test.inputs, {}), groundTruth: test.groundTruth })) as TurnSpec["tests"],
+    fileChecks: parseJson<Record<string, string>>(turn.fileChecks, {}),
+  };
+  return { modelName: response.run.model.name, spec, response: { nodeSelection: response.nodeSelection, designPrinciple: response.designPrinciple, workflow: response.workflow }, queries };
+}
+
+/** The resolve judge's panel for a run's benchmark: the prompt, the task's queries, one client per endpoint. */
+async function judgeContext(db: Database, judge: ResolveJudge, benchmarkId: string, taskId: string, options: { refresh: boolean; clientRetries: number | undefined }): Promise<{ ok: true; panel: ResolveJudgePanel | null; queries: string[] } | { ok: false; message: string }> {
+  const turns = await db.turn.findMany({ where: { taskId }, orderBy: { round: "asc" }, select: { instruction: true } });
+  const queries = turns.map((turn) => turn.instruction);
+  if (judge.kind !== "llm") return { ok: true, panel: null, queries };
+  const prompt = await db.benchmarkPrompt.findUnique({ where: { benchmarkId_name: { benchmarkId, name: RESOLVE_PROMPT } } });
+  if (!prompt) return { ok: false, message: `The run's benchmark has no ${RESOLVE_PROMPT} prompt, so the resolve judge cannot be asked.` };
+  const built = await panelFromEndpoints(db, judge, { systemPrompt: officialSystemPrompt(prompt.text), fileText: prompt.text }, { cache: databaseCallCache(db), refresh: options.refresh, ...(options.clientRetries !== undefined ? { clientRetries: options.clientRetries } : {}) });
+  return built.ok ? { ok: true, panel: built.panel, queries } : built;
+}
+
+const caseRowOf = (entry: ExecutedCase) => ({
+  position: entry.position,
+  verdict: entry.verdict,
+  outputs: entry.outputs,
+  fileCheck: entry.fileCheck,
+  files: entry.files.length > 0 ? JSON.stringify(entry.files) : null,
+  error: entry.error,
+  difyRunId: entry.difyRunId,
+  elapsedMs: entry.elapsedMs,
+});
+
+const verdictRowOf = (sample: JudgeSampleRow & { casePosition: number }, jobId: string) => ({ stage: "resolve", jobId, ...sample });
+
+/** The worker's handler for resolve items. Sessions and workspace inventories are shared per connection. */
 export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandler {
   const maxAttempts = options.maxAttempts ?? DEFAULT_RETRY.maxAttempts;
   const serviceTries = options.serviceTries ?? 4;
   const serviceBackoffMs = options.serviceBackoffMs ?? 2_000;
+  const inventoryTtlMs = options.inventoryTtlMs ?? 5 * 60_000;
   const sessions = new Map<string, { updatedAt: number; console: DifyConsole }>();
+  const inventories = new Map<string, { updatedAt: number; at: number; inventory: DifyInventory }>();
 
-  async function consoleFor(config: DifyConnectionConfig, deps: DifyDeps, fresh: boolean): Promise<DifyResult<DifyConsole>> {
-    const cached = sessions.get(config.id);
-    if (!fresh && cached && cached.updatedAt === config.updatedAt.getTime()) return { ok: true, value: cached.console };
-    const session = await signIn(consoleBaseOf(config.baseUrl), config.email, config.password, deps);
-    if (session.ok) sessions.set(config.id, { updatedAt: config.updatedAt.getTime(), console: session.value });
-    return session;
+  function sessionsFor(config: DifyConnectionConfig, deps: DifyDeps): ConsoleSessions {
+    const signInFresh = async () => {
+      const session = await signIn(consoleBaseOf(config.baseUrl), config.email, config.password, deps);
+      if (session.ok) sessions.set(config.id, { updatedAt: config.updatedAt.getTime(), console: session.value });
+      return session;
+    };
+    return {
+      current: async () => {
+        const cached = sessions.get(config.id);
+        return cached && cached.updatedAt === config.updatedAt.getTime() ? { ok: true, value: cached.console } : signInFresh();
+      },
+      renew: signInFresh,
+    };
+  }
+
+  /** What the DSL needs and the workspace lacks; null when ready, or when the workspace cannot be listed (noted). */
+  async function readinessOf(config: DifyConnectionConfig, session: DifyResult<DifyConsole>, dsl: DifyDsl, notes: string[]): Promise<string | null> {
+    let cached = inventories.get(config.id);
+    if (!cached || cached.updatedAt !== config.updatedAt.getTime() || Date.now() - cached.at > inventoryTtlMs) {
+      if (!session.ok) return null;
+      const listed = await session.value.inventory(INVENTORY_MODEL_TYPES);
+      if (!listed.ok) {
+        notes.push(`the workspace's plugins and models could not be listed (${listed.error.message}); not checked`);
+        return null;
+      }
+      cached = { updatedAt: config.updatedAt.getTime(), at: Date.now(), inventory: listed.value };
+      inventories.set(config.id, cached);
+    }
+    return readinessProblem(readiness(requirementsOfDsl(dsl), cached.inventory));
   }
 
   return {
@@ -235,22 +370,43 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
     async run({ db, job, item, signal }): Promise<ItemOutcome> {
       const params = job.params as ResolveJobParams;
       const { responseId } = item.payload as ResolveItemPayload;
+      const response = await loadTurn(db, responseId);
+      if (!response) return { ok: true, result: { skipped: "the response was deleted" }, usage: emptyUsage() };
+      const cancelled: ItemOutcome = { ok: false, failure: { message: "cancelled", retryable: true, refund: true } };
+      const context = await judgeContext(db, params.judge, response.run.benchmarkId, response.turn.taskId, { refresh: job.refresh, clientRetries: options.judgeClientRetries });
+      if (!context.ok) return { ok: false, failure: { message: context.message, retryable: false } };
+      const turn = turnOf(response, context.queries);
+
+      if (params.stage === "judge") {
+        if (!context.panel) return { ok: false, failure: { message: "A judging job needs an LLM resolve judge.", retryable: false } };
+        const waiting = await db.caseResult.findMany({ where: { responseId, verdict: null, outputs: { not: null } }, orderBy: { position: "asc" }, select: { id: true, position: true, outputs: true } });
+        const usage = emptyUsage();
+        const decided: { id: string; verdict: boolean | null; error: string | null }[] = [];
+        const samples: (JudgeSampleRow & { casePosition: number })[] = [];
+        for (const entry of waiting) {
+          if (signal.aborted) return cancelled;
+          const judged = await judgeStoredCase(context.panel, turn, entry.position as TestPosition, entry.outputs ?? "", signal);
+          for (const key of ["calls", "cachedCalls", "inputTokens", "outputTokens"] as const) usage[key] += judged.usage[key];
+          if (judged.usage.cost !== null) usage.cost = (usage.cost ?? 0) + judged.usage.cost;
+          decided.push({ id: entry.id, verdict: judged.verdict, error: judged.error });
+          samples.push(...judged.samples.map((sample) => ({ ...sample, casePosition: entry.position })));
+        }
+        const members = context.panel.members.map((member) => member.label);
+        return {
+          ok: true,
+          result: { judged: decided.filter((entry) => entry.verdict !== null).length, notJudged: decided.filter((entry) => entry.verdict === null).length },
+          usage,
+          commit: async (tx) => {
+            for (const entry of decided) await tx.caseResult.update({ where: { id: entry.id }, data: { verdict: entry.verdict, error: entry.error } });
+            const positions = [...new Set(samples.map((sample) => sample.casePosition))];
+            if (positions.length > 0) await tx.judgeVerdict.deleteMany({ where: { responseId, stage: "resolve", casePosition: { in: positions }, judge: { in: members } } });
+            for (const sample of samples) await tx.judgeVerdict.create({ data: { responseId, ...verdictRowOf(sample, job.id) } });
+          },
+        };
+      }
+
       const lastAttempt = item.attempt >= maxAttempts;
       const deps: DifyDeps = { ...options.deps, signal };
-      const response = await db.response.findUnique({
-        where: { id: responseId },
-        select: {
-          id: true,
-          runId: true,
-          nodeSelection: true,
-          designPrinciple: true,
-          workflow: true,
-          passResult: { select: { valid: true, failStep: true, officialFailStep: true } },
-          run: { select: { benchmarkId: true, model: { select: { name: true } } } },
-          turn: { select: { key: true, round: true, taskId: true, inputVars: true, outputVars: true, keyNodes: true, fileChecks: true, task: { select: { name: true } }, testCases: { orderBy: { position: "asc" }, select: { position: true, inputs: true, groundTruth: true } } } },
-        },
-      });
-      if (!response) return { ok: true, result: { skipped: "the response was deleted" }, usage: emptyUsage() };
       const done = (result: Record<string, unknown>, write: (tx: QueueTx) => Promise<void>, usage: ItemUsage = emptyUsage()): ItemOutcome => ({
         ok: true,
         result,
@@ -261,69 +417,59 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
           if (open === 0) await tx.run.update({ where: { id: params.runId }, data: { hasResolve: true } });
         },
       });
-      // Only items that passed steps 1_1–1_4 reach Dify; the official resolve rate counts the others as 3 failures.
-      if (!(await passedPassStage(db, response, params))) return done({ skipped: "not valid at the pass stage" }, async () => undefined);
+      // Only turns the run's own pass judge passed reach Dify; the official resolve rate counts the others as 3 failures.
+      const gate = gateOf(params);
+      if ((await turnsGateHasNotJudged(db, gate, [response])).length > 0) return { ok: false, failure: { message: "The run's LLM pass judge has not judged this turn, so it is not sent to Dify on the rule judge's word.", retryable: false } };
+      if (!(await turnsPassingGate(db, gate, [response])).get(response.id)) return done({ skipped: "not valid at the pass stage" }, async () => undefined);
 
-      const turn = response.turn;
-      const spec: TurnSpec = {
-        task: turn.task.name,
-        round: turn.round,
-        inputVars: parseJson<string[]>(turn.inputVars, []),
-        outputVars: parseJson<string[] | string[][]>(turn.outputVars, []),
-        keyNodes: parseJson<string[]>(turn.keyNodes, []),
-        tests: turn.testCases.map((test) => ({ inputs: parseJson<Record<string, TestInputValue>>(test.inputs, {}), groundTruth: test.groundTruth })) as TurnSpec["tests"],
-        fileChecks: parseJson<Record<string, string>>(turn.fileChecks, {}),
-      };
-      const positions = turn.testCases.map((test) => test.position);
-      const writeCases = (rows: CaseRow[], verdicts: VerdictRow[] = [], judgeLabelsUsed: string[] = []) => async (tx: QueueTx) => {
+      const positions = response.turn.testCases.map((test) => test.position);
+      const writeCases = (rows: ReturnType<typeof caseRowOf>[], samples: (JudgeSampleRow & { casePosition: number })[] = [], judgeLabels: string[] = []) => async (tx: QueueTx) => {
         const executedAt = new Date();
         await tx.caseResult.deleteMany({ where: { responseId } });
         for (const row of rows) await tx.caseResult.create({ data: { responseId, executedAt, ...row } });
-        if (judgeLabelsUsed.length > 0) await tx.judgeVerdict.deleteMany({ where: { responseId, stage: "resolve", judge: { in: judgeLabelsUsed } } });
-        for (const verdict of verdicts) await tx.judgeVerdict.create({ data: { responseId, stage: "resolve", jobId: job.id, ...verdict } });
+        if (judgeLabels.length > 0) await tx.judgeVerdict.deleteMany({ where: { responseId, stage: "resolve", judge: { in: judgeLabels } } });
+        for (const sample of samples) await tx.judgeVerdict.create({ data: { responseId, ...verdictRowOf(sample, job.id) } });
       };
-      const allFail = (error: string): CaseRow[] => positions.map((position) => ({ position, verdict: false, outputs: null, fileCheck: null, files: null, error, difyRunId: null, elapsedMs: null }));
+      const allFail = (error: string) => positions.map((position) => caseRowOf({ position, verdict: false, outputs: null, fileCheck: null, files: [], error, difyRunId: null, elapsedMs: null, judgeReason: null }));
 
-      const conversion = scoreResponse({ nodeSelection: response.nodeSelection, designPrinciple: response.designPrinciple, workflow: response.workflow }, spec).conversion;
-      if (!conversion) return done({ cases: "failed", reason: "no Dify DSL" }, writeCases(allFail("The workflow does not convert to a Dify DSL.")));
-
+      if (!params.connectionId || !params.caseFilesDir) return { ok: false, failure: { message: "The execution names no Dify connection or case-files directory.", retryable: false } };
       const config = await loadDifyConnectionConfig(db, params.connectionId);
       if (!config) return { ok: false, failure: { message: "The Dify connection was deleted.", retryable: false } };
-      /** A Dify failure before any case ran: retried while attempts remain, then recorded as the official stage does. */
-      const consoleFailure = (error: DifyError, record: () => ItemOutcome): ItemOutcome => {
-        if (error.kind === "cancelled") return { ok: false, failure: { message: "cancelled", retryable: true, refund: true } };
-        const transient = isTransient(error) || error.kind === "timeout";
-        if (transient && !lastAttempt) return { ok: false, failure: { message: describe(error), retryable: true, retryAfterMs: error.retryAfterMs } };
-        return record();
-      };
-
-      let session = await consoleFor(config, deps, false);
-      if (!session.ok) {
-        const error = session.error;
-        // Wrong credentials are a setting to fix, not the model's failure: nothing is recorded.
-        if (error.kind === "http" && error.status !== null && error.status < 500 && error.status !== 429) return { ok: false, failure: { message: `Dify refused the sign-in: ${error.message}`, retryable: false } };
-        return consoleFailure(error, () => done({ apiKey: "Other-Error", reason: describe(error) }, writeCases(allFail(`Dify sign-in failed (${error.message}).`))));
-      }
-      const appName = difyAppName(spec.task, spec.round);
-      const dsl = buildDifyDsl(conversion, appName);
-      // The description marks the app as this item's, so a later attempt can delete what a crashed one left behind.
-      const marker = appMarker(item.id);
-      dsl.app.description = marker;
-      if (item.attempt > 1 && !config.keepApps) {
-        const listed = await session.value.listApps(appName);
-        for (const leftover of listed.ok ? listed.value.filter((app) => app.description === marker) : []) await session.value.deleteApp(leftover.id);
-      }
-      const yaml = toDifyYaml(dsl);
-      let imported = await session.value.importDsl(yaml);
-      if (!imported.ok && imported.error.status === 401) {
-        // The shared session expired and could not be refreshed: sign in again once.
-        session = await consoleFor(config, deps, true);
-        if (session.ok) imported = await session.value.importDsl(yaml);
-      }
-      if (!imported.ok) {
-        const error = imported.error;
-        return consoleFailure(error, () => {
-          const outcome = importFailureRecord({ step: error.step === "confirm" ? "confirm" : "import", status: error.status });
+      const sessionSource = sessionsFor(config, deps);
+      const notes: string[] = [];
+      const resolution = await resolveTurn(
+        { ...turn, appDescription: appMarker(item.id), removeLeftovers: item.attempt > 1 && !config.keepApps },
+        {
+          sessions: sessionSource,
+          serviceBase: serviceBaseOf(config.baseUrl),
+          caseFilesDir: params.caseFilesDir,
+          user: RESOLVE_USER,
+          runTimeoutMs: config.runTimeoutMs,
+          keepApps: config.keepApps,
+          deps,
+          call: retryingTransient({ tries: serviceTries, backoffMs: serviceBackoffMs, signal }),
+          judge: context.panel,
+          checkReady: async (dsl) => readinessOf(config, await sessionSource.current(), dsl, notes),
+          signal,
+        },
+      );
+      switch (resolution.kind) {
+        case "cancelled":
+          return cancelled;
+        case "no-dsl":
+          return done({ cases: "failed", reason: "no Dify DSL" }, writeCases(allFail("The workflow does not convert to a Dify DSL.")));
+        case "not-ready":
+          // Nothing was imported: what the workspace lacks is a setting to fix, not the model's failure.
+          return { ok: false, failure: { message: resolution.message, retryable: false } };
+        case "setup-failed": {
+          const error = resolution.error;
+          if (error.kind === "cancelled") return cancelled;
+          // Wrong credentials are a setting to fix, not the model's failure: nothing is recorded.
+          if (error.step === "sign-in" && error.kind === "http" && error.status !== null && error.status < 500 && error.status !== 429) return { ok: false, failure: { message: `Dify refused the sign-in: ${error.message}`, retryable: false } };
+          if (error.kind === "redirect") return { ok: false, failure: { message: error.message, retryable: false } };
+          // A Dify failure before any case ran: retried while attempts remain, then recorded as the official stage does.
+          if ((isTransient(error) || error.kind === "timeout") && !lastAttempt) return { ok: false, failure: { message: describe(error), retryable: true, retryAfterMs: error.retryAfterMs } };
+          const outcome = error.step === "import" || error.step === "confirm" ? importFailureRecord({ step: error.step, status: error.status }) : "Other-Error";
           if (outcome === "step_1_5") {
             return done({ failStep: "step_1_5", reason: describe(error) }, async (tx) => {
               await tx.passResult.update({ where: { responseId }, data: { valid: false, failStep: "step_1_5" } });
@@ -331,127 +477,18 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
             });
           }
           return done({ apiKey: "Other-Error", reason: describe(error) }, writeCases(allFail(`Dify ${error.step} failed (${error.message}).`)));
-        });
-      }
-      if (!session.ok) return { ok: false, failure: { message: "lost the Dify session", retryable: true } };
-      const dify = session.value;
-      const appId = imported.value.appId;
-      const notes: string[] = [];
-      try {
-        const published = await dify.publish(appId);
-        const apiKey = published.ok ? await dify.createApiKey(appId) : published;
-        if (!apiKey.ok) {
-          const error = apiKey.error;
-          return consoleFailure(error, () => done({ apiKey: "Other-Error", reason: describe(error) }, writeCases(allFail(`Dify ${error.step} failed (${error.message}).`))));
         }
-        const usage = emptyUsage();
-        const rows: CaseRow[] = [];
-        const verdicts: VerdictRow[] = [];
-        const judge = params.judge.kind === "llm" ? await judgeContext(db, params.judge, response.run.benchmarkId, turn.taskId, options.judgeClientRetries) : null;
-        for (const test of turn.testCases) {
-          if (signal.aborted) return { ok: false, failure: { message: "cancelled", retryable: true, refund: true } };
-          const position = test.position as TestPosition;
-          const inputs = parseJson<Record<string, TestInputValue>>(test.inputs, {});
-          const row: CaseRow = { position, verdict: false, outputs: null, fileCheck: null, files: null, error: null, difyRunId: null, elapsedMs: null };
-          rows.push(row);
-          const execution = await executeCase(inputs, spec.fileChecks, {
-            serviceBase: serviceBaseOf(config.baseUrl),
-            apiKey: apiKey.value,
-            caseFilesDir: params.caseFilesDir,
-            user: RESOLVE_USER,
-            timeoutMs: config.runTimeoutMs,
-            deps,
-            call: retryingTransient({ tries: serviceTries, backoffMs: serviceBackoffMs, signal }),
-          });
-          if (execution.kind === "missing-file") {
-            row.error = execution.message;
-            continue;
-          }
-          notes.push(...execution.notes.map((text) => `test${position}: ${text}`));
-          row.elapsedMs = execution.elapsedMs;
-          if (execution.kind === "run-failed") {
-            if (execution.error.kind === "cancelled") return { ok: false, failure: { message: "cancelled", retryable: true, refund: true } };
-            row.error = execution.error.kind === "timeout" ? `The run did not finish within ${Math.round(config.runTimeoutMs / 60_000)} min (the connection's timeout).` : `The run failed (${execution.error.message}).`;
-            continue;
-          }
-          row.difyRunId = execution.runId;
-          row.files = execution.files.length > 0 ? JSON.stringify(execution.files) : null;
-          row.fileCheck = execution.fileCheck;
-          if (execution.failure) {
-            row.error = execution.failure;
-            continue;
-          }
-          const shown = execution.shown;
-          // Every output went to the file checks: the official stage passes the case without asking the judge.
-          row.verdict = true;
-          if (Object.keys(shown).length === 0) continue;
-          row.outputs = officialOutputText(shown);
-          if (!judge) continue;
-          const question = resolveJudgeItem(
-            { model: response.run.model.name, task: spec.task, round: spec.round, test: position, queries: judge.queries, inputs: inputs as Record<string, JudgeTestInput>, outputs: row.outputs, groundTruth: test.groundTruth, recorded: null },
-            judge.systemPrompt,
-          );
-          const votes: (boolean | null)[] = [];
-          const errors: string[] = [];
-          for (const panelist of judge.panel) {
-            for (let sampleIndex = 0; sampleIndex < judge.samples; sampleIndex += 1) {
-              const sample = await judgeSample({ messages: question.messages }, sampleIndex, { client: panelist.client, strict: false, cache: databaseCallCache(db), refresh: job.refresh, signal });
-              const inputTokens = sample.usage?.promptTokens ?? 0;
-              const outputTokens = sample.usage?.completionTokens ?? 0;
-              usage.calls += sample.calls;
-              usage.cachedCalls += sample.cached ? 1 : 0;
-              usage.inputTokens += inputTokens;
-              usage.outputTokens += outputTokens;
-              const cost = callCost(panelist.config, inputTokens, outputTokens);
-              if (cost !== null) usage.cost = (usage.cost ?? 0) + cost;
-              votes.push(sample.verdict);
-              if (sample.verdict === null || sample.raw === null) {
-                errors.push(redactKey(sample.error ? `${panelist.label}: ${sample.error.kind}: ${sample.error.message}` : `${panelist.label}: no verdict`, panelist.config.apiKey));
-                continue;
-              }
-              verdicts.push({
-                casePosition: position,
-                judge: panelist.label,
-                sampleIndex,
-                verdict: sample.verdict,
-                reason: sample.reason,
-                rawOutput: sample.raw,
-                wellFormed: sample.wellFormed,
-                latencyMs: Math.round(sample.latencyMs),
-                tokens: sample.usage ? inputTokens + outputTokens : null,
-                promptFingerprint: judge.promptFingerprint,
-                inputFingerprint: inputFingerprint(question),
-                judgeIdentity: judgeIdentity(panelist.client, judge.promptFingerprint, false),
-              });
-            }
-          }
-          const majority = majorityVerdict(votes);
-          row.verdict = majority.verdict === true;
-          if (majority.verdict === null) row.error = `The judge gave no verdict (${errors.join("; ") || "no reply"}).`;
-        }
-        const passed = rows.filter((row) => row.verdict).length;
-        return done({ cases: rows.length, passed, notes }, writeCases(rows, verdicts, judge?.panel.map((panelist) => panelist.label) ?? []), usage);
-      } finally {
-        if (!config.keepApps) {
-          const deleted = await dify.deleteApp(appId);
-          if (!deleted.ok) notes.push(`could not delete app ${appId} (${deleted.error.message})`);
+        case "executed": {
+          const rows = resolution.cases.map(caseRowOf);
+          const result = {
+            cases: rows.length,
+            passed: rows.filter((row) => row.verdict === true).length,
+            notJudged: rows.filter((row) => row.verdict === null).length,
+            notes: [...notes, ...resolution.notes],
+          };
+          return done(result, writeCases(rows, resolution.samples, context.panel?.members.map((member) => member.label) ?? []), toItemUsage(resolution.usage));
         }
       }
     },
   };
 }
-
-/** The resolve judge's prompt, the task's queries and one client per panel endpoint. */
-async function judgeContext(db: Database, judge: Extract<ResolveJudge, { kind: "llm" }>, benchmarkId: string, taskId: string, clientRetries: number | undefined) {
-  const prompt = await db.benchmarkPrompt.findUnique({ where: { benchmarkId_name: { benchmarkId, name: "evaluation_resolve_system" } } });
-  if (!prompt) return null;
-  const turns = await db.turn.findMany({ where: { taskId }, orderBy: { round: "asc" }, select: { instruction: true } });
-  const panel = [];
-  for (const endpointId of judge.endpointIds) {
-    const config = await loadEndpointConfig(db, endpointId);
-    if (config) panel.push({ label: config.label, config, client: chatClientFor(config, clientRetries !== undefined ? { maxRetries: clientRetries } : {}) });
-  }
-  if (panel.length === 0) return null;
-  return { systemPrompt: officialSystemPrompt(prompt.text), promptFingerprint: promptFingerprint(prompt.text), queries: turns.map((turn) => turn.instruction), panel, samples: judge.samples };
-}
-

@@ -1,35 +1,32 @@
 import "server-only";
-// The resolve stage against a user's Dify: each valid record's workflow is imported (the pass stage's step 1_5),
-// published and given an API key; each test case uploads its files, runs the workflow in blocking mode, applies the
-// file checks and asks the resolve judge. Created apps are deleted afterwards unless kept. Failures are recorded per
-// item or test with a reason, never thrown.
+// The resolve stage over a file of pass records (the resolve CLI): each valid record's turn goes through resolveTurn,
+// the implementation the resolve job uses too, and comes back as the official resolve record. Before anything is
+// imported, the Dify workspace is checked for what the records' workflows need. Failures are recorded per item or
+// test with a reason, never thrown.
 //
-// Public API: resolveRecords(records, options) -> ResolveRun { records, notes, judgeCalls }
+// Public API: checkReadiness(records, options) -> string | null; resolveRecords(records, options) -> ResolveRun
 
 import { turnKey } from "@/lib/benchmark/dataset";
 import type { RunRecord } from "@/lib/benchmark/runs";
 import type { TurnSpec } from "@/lib/benchmark/turn";
-import { officialOutputText, resolveJudgeItem, type TestPosition } from "@/lib/judge";
+import { mergeRequirements, readiness, readinessProblem, requirementsOfDsl } from "@/lib/resolve/dify-requirements";
 import { importFailureRecord } from "@/lib/resolve/official";
-import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
-import { toDifyYaml } from "@/lib/workflow/dify-yaml";
-import { scoreResponse } from "@/lib/workflow/score";
-import type { DifyConsole, DifyDeps } from "../dify/client";
-import { judgeItems, type ChatClient } from "../llm";
-import { executeCase, retryingTransient } from "./execute-case";
+import { withCases, withSetupFailure } from "@/lib/resolve/records";
+import type { DifyDeps } from "../dify/client";
+import { retryingTransient } from "./execute-case";
+import type { ResolveJudgePanel } from "./judge-panel";
+import { resolveTurn, turnDsl, type ConsoleSessions } from "./resolve-turn";
 
 export interface ResolveOptions {
-  dify: DifyConsole;
+  sessions: ConsoleSessions;
   /** The service API base, e.g. http://localhost/v1. */
   serviceBase: string;
   turns: ReadonlyMap<string, TurnSpec>;
-  /** dataset/check_resolve_stage.json: "<Task>_<round>" -> {output: ".ext"}. */
-  fileChecks: Readonly<Record<string, Readonly<Record<string, string>>>>;
   queries: ReadonlyMap<string, readonly string[]>;
   caseFilesDir: string;
-  judge: ChatClient;
-  /** The resolve judge's system prompt (officialSystemPrompt of evaluation_resolve_system.txt). */
-  judgeSystemPrompt: string;
+  judge: ResolveJudgePanel;
+  /** The model name the judge's question names. */
+  modelName: string;
   /** The `user` sent with uploads and runs. */
   user: string;
   runTimeoutMs?: number;
@@ -45,10 +42,38 @@ export interface ResolveRun {
   /** Why items or tests failed outside the official checks (Dify errors, missing files, judge errors). */
   notes: string[];
   judgeCalls: number;
+  /** Test cases whose text outputs the judge did not answer: no testN is written for them. */
+  notJudged: number;
 }
 
 /** Keys are shown only by their last characters: the file is shared, the key is a credential. */
 const maskKey = (token: string) => `app-…${token.slice(-4)}`;
+
+const turnOf = (record: RunRecord, options: Pick<ResolveOptions, "turns">) => options.turns.get(turnKey(record.task, record.round));
+const responseOf = (record: RunRecord) => ({ nodeSelection: record.node_selection, designPrinciple: record.design_principle, workflow: record.workflow });
+
+/** The pass record without resolve-stage fields an input file may already carry (they are written afresh). */
+function passPart(record: RunRecord): RunRecord {
+  const copy: Record<string, unknown> = { ...record };
+  for (const key of Object.keys(copy)) if (key === "api_key" || /^(test|llm_output_test|llm_evaluate_reason_test)[123]$/.test(key)) delete copy[key];
+  return copy as RunRecord;
+}
+
+/** What the valid records' workflows need and the workspace lacks, in one sentence; null when it has everything. */
+export async function checkReadiness(records: readonly RunRecord[], options: Pick<ResolveOptions, "sessions" | "turns">): Promise<string | null> {
+  const dsls = records.flatMap((record) => {
+    const spec = record.valid ? turnOf(record, options) : undefined;
+    const dsl = spec ? turnDsl({ spec, response: responseOf(record) }) : null;
+    return dsl ? [dsl] : [];
+  });
+  const requirements = mergeRequirements(dsls.map(requirementsOfDsl));
+  if (requirements.length === 0) return null;
+  const session = await options.sessions.current();
+  if (!session.ok) return `Cannot sign in to Dify to check its workspace: ${session.error.message}`;
+  const inventory = await session.value.inventory(["llm", "tts"]);
+  if (!inventory.ok) return `Cannot list what the Dify workspace has installed (${inventory.error.message}).`;
+  return readinessProblem(readiness(requirements, inventory.value));
+}
 
 export async function resolveRecords(input: readonly RunRecord[], options: ResolveOptions): Promise<ResolveRun> {
   const notes: string[] = [];
@@ -57,111 +82,62 @@ export async function resolveRecords(input: readonly RunRecord[], options: Resol
     options.onNote?.(text);
   };
   let judgeCalls = 0;
+  let notJudged = 0;
   const records: RunRecord[] = [];
-  for (const original of input) {
-    const record: RunRecord = { ...original };
-    records.push(record);
-    if (!record.valid) continue;
-    const key = turnKey(record.task, record.round);
-    const turn = options.turns.get(key);
-    if (!turn) {
+  for (const given of input) {
+    const original = passPart(given);
+    if (!original.valid) {
+      records.push({ ...original });
+      continue;
+    }
+    const key = turnKey(original.task, original.round);
+    const spec = turnOf(original, options);
+    if (!spec) {
       note(`${key}: not in the benchmark's check files; skipped`);
+      records.push({ ...original });
       continue;
     }
-    const conversion = scoreResponse({ nodeSelection: record.node_selection, designPrinciple: record.design_principle, workflow: record.workflow }, turn).conversion;
-    if (!conversion) {
-      note(`${key}: the workflow does not convert to a Dify DSL; its tests fail`);
-      for (const position of [1, 2, 3] as const) record[`test${position}`] = false;
-      continue;
-    }
-    // Step 1_5: an import failure makes the item invalid; publish and key failures leave it valid with no key.
-    const imported = await options.dify.importDsl(toDifyYaml(buildDifyDsl(conversion, difyAppName(record.task, record.round))));
-    if (!imported.ok) {
-      const step = imported.error.step === "confirm" ? "confirm" : "import";
-      const outcome = importFailureRecord({ step, status: imported.error.status });
-      note(`${key}: Dify ${step} failed (${imported.error.message})${outcome === "step_1_5" ? "" : "; the item stays valid and its tests fail"}`);
-      if (outcome === "step_1_5") {
-        record.valid = false;
-        record.fail_step = "step_1_5";
-      } else {
-        record.api_key = "Other-Error";
-        for (const position of [1, 2, 3] as const) record[`test${position}`] = false;
+    const resolution = await resolveTurn(
+      { modelName: options.modelName, spec, response: responseOf(original), queries: options.queries.get(original.task) ?? [] },
+      {
+        sessions: options.sessions,
+        serviceBase: options.serviceBase,
+        caseFilesDir: options.caseFilesDir,
+        user: options.user,
+        ...(options.runTimeoutMs ? { runTimeoutMs: options.runTimeoutMs } : {}),
+        keepApps: options.keepApps ?? false,
+        ...(options.deps ? { deps: options.deps } : {}),
+        call: retryingTransient({ tries: 4, backoffMs: options.serviceBackoffMs ?? 2_000 }),
+        judge: options.judge,
+      },
+    );
+    switch (resolution.kind) {
+      case "no-dsl":
+        note(`${key}: the workflow does not convert to a Dify DSL; its tests fail`);
+        records.push({ ...original, test1: false, test2: false, test3: false });
+        break;
+      case "not-ready":
+      case "cancelled":
+        note(`${key}: ${resolution.kind === "cancelled" ? "cancelled" : resolution.message}; its tests are left out`);
+        records.push({ ...original });
+        break;
+      case "setup-failed": {
+        // Step 1_5: an import failure may make the item invalid; publish and key failures leave it valid with no key.
+        const { error } = resolution;
+        const outcome = error.step === "import" || error.step === "confirm" ? importFailureRecord({ step: error.step, status: error.status }) : "Other-Error";
+        note(`${key}: Dify ${error.step} failed (${error.message})${outcome === "step_1_5" ? "" : "; the item stays valid and its tests fail"}`);
+        records.push(withSetupFailure({ ...original }, outcome));
+        break;
       }
-      continue;
-    }
-    const appId = imported.value.appId;
-    try {
-      const published = await options.dify.publish(appId);
-      const apiKey = published.ok ? await options.dify.createApiKey(appId) : published;
-      if (!apiKey.ok) {
-        note(`${key}: ${apiKey.error.step} failed (${apiKey.error.message}); its tests fail`);
-        record.api_key = "Other-Error";
-        for (const position of [1, 2, 3] as const) record[`test${position}`] = false;
-        continue;
-      }
-      record.api_key = maskKey(apiKey.value);
-      for (const position of [1, 2, 3] as const) {
-        const test = turn.tests[position - 1];
-        if (!test) continue;
-        const outcome = await runTest(record, position, test.inputs, test.groundTruth, apiKey.value, turn, options, note);
-        judgeCalls += outcome.judgeCalls;
-      }
-    } finally {
-      if (!options.keepApps) {
-        const deleted = await options.dify.deleteApp(appId);
-        if (!deleted.ok) note(`${key}: could not delete app ${appId} (${deleted.error.message})`);
+      case "executed": {
+        for (const text of resolution.notes) note(`${key} ${text}`);
+        for (const entry of resolution.cases) if (entry.error) note(`${key} test${entry.position}: ${entry.error}`);
+        judgeCalls += resolution.usage.calls;
+        notJudged += resolution.cases.filter((entry) => entry.verdict === null).length;
+        records.push(withCases({ ...original, api_key: maskKey(resolution.apiKey) }, resolution.cases.map((entry) => ({ ...entry }))));
+        break;
       }
     }
   }
-  return { records, notes, judgeCalls };
-}
-
-async function runTest(
-  record: RunRecord,
-  position: TestPosition,
-  test: TurnSpec["tests"][number]["inputs"],
-  groundTruth: string | null,
-  apiKey: string,
-  turn: TurnSpec,
-  options: ResolveOptions,
-  note: (text: string) => void,
-): Promise<{ judgeCalls: number }> {
-  const label = `${turnKey(record.task, record.round)} test${position}`;
-  const fail = (why: string) => {
-    record[`test${position}`] = false;
-    note(`${label}: ${why}`);
-    return { judgeCalls: 0 };
-  };
-  const checks = options.fileChecks[turnKey(record.task, record.round)] ?? {};
-  const execution = await executeCase(test, checks, {
-    serviceBase: options.serviceBase,
-    apiKey,
-    caseFilesDir: options.caseFilesDir,
-    user: options.user,
-    ...(options.runTimeoutMs ? { timeoutMs: options.runTimeoutMs } : {}),
-    ...(options.deps ? { deps: options.deps } : {}),
-    call: retryingTransient({ tries: 4, backoffMs: options.serviceBackoffMs ?? 2_000 }),
-  });
-  if (execution.kind === "missing-file") return fail(execution.message);
-  for (const text of execution.notes) note(`${label}: ${text}`);
-  if (execution.kind === "run-failed") return fail(`run failed (${execution.error.message})`);
-  if (execution.failure) return fail(execution.failure);
-  record[`test${position}`] = true;
-  if (Object.keys(execution.shown).length === 0) return { judgeCalls: 0 };
-  const outputText = officialOutputText(execution.shown);
-  const item = resolveJudgeItem(
-    { model: "resolve", task: record.task, round: record.round, test: position, queries: options.queries.get(record.task) ?? [], inputs: test, outputs: outputText, groundTruth, recorded: null },
-    options.judgeSystemPrompt,
-  );
-  const judged = (await judgeItems([item], { client: options.judge })).results[0];
-  record[`llm_output_test${position}`] = outputText;
-  const reason = judged?.samples[0]?.reason;
-  if (!judged || judged.verdict === null || typeof reason !== "string") {
-    record[`test${position}`] = false;
-    note(`${label}: the judge gave no verdict (${judged?.error?.message ?? "no reply"})`);
-    return { judgeCalls: 1 };
-  }
-  record[`test${position}`] = judged.verdict;
-  record[`llm_evaluate_reason_test${position}`] = reason;
-  return { judgeCalls: 1 };
+  return { records, notes, judgeCalls, notJudged };
 }

@@ -72,25 +72,47 @@ function codeHeader(source: string): { parameters: string; end: number } | null 
   return null;
 }
 
+// Python's \b is Unicode-aware (a name such as 数据 has boundaries); JavaScript's only knows ASCII word characters.
+const WORD = String.raw`[\p{L}\p{N}_]`;
+const UNICODE_BOUNDARY = String.raw`(?:(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD}))`;
+
+/** `(?<!['"])\b<name>\b(?!['"])` with the name inserted unescaped, as the official code does; null when invalid. */
+function namePattern(name: string): RegExp | null {
+  let ascii: RegExp;
+  try {
+    ascii = new RegExp(String.raw`(?<!['"])\b${name}\b(?!['"])`, "g");
+  } catch {
+    // A name such as *args is not a valid pattern in Python either: the official conversion fails.
+    return null;
+  }
+  try {
+    return new RegExp(String.raw`(?<!['"])${UNICODE_BOUNDARY}${name}${UNICODE_BOUNDARY}(?!['"])`, "gu");
+  } catch {
+    // Unicode mode refuses some text Python reads literally (a lone brace): ASCII boundaries then.
+    return ascii;
+  }
+}
+
 /** The official rewrite of `def main(a, b)` into Coze's `async def main(args)` reading `params['a']` (§7.5). */
 export function cozeCode(source: string): string | null {
   const header = codeHeader(source);
   if (!header) return source;
-  const names = header.parameters.split(",").map((arg) => (arg.split(":")[0] ?? "").trim());
+  // Empty names (`main()`, `main( )`, a trailing or doubled comma) are skipped, as the official transform skips them:
+  // an empty name would match at every word boundary and shred the body.
+  const names = header.parameters
+    .split(",")
+    .map((arg) => (arg.split(":")[0] ?? "").trim())
+    .filter((name) => name !== "");
   if (names.length > MAX_PARAMETERS || names.some((name) => name.length > MAX_NAME_LENGTH)) return null;
   let body = source.slice(header.end);
   const indent = /\n([ \t]+)/.exec(body)?.[1] ?? "    ";
   for (const name of names) {
-    let pattern: RegExp;
     // Inserted unescaped, as in the official code: a name such as *args makes the pattern invalid. A quantified one
     // is refused the same way rather than run (the official converter would hang on some); so are absurd lists.
     if (QUANTIFIED.test(name)) return null;
-    try {
-      pattern = new RegExp(`(?<!['"])\\b${name}\\b(?!['"])`, "g");
-    } catch {
-      return null;
-    }
-    body = body.replace(pattern, `params['${name}']`);
+    const pattern = namePattern(name);
+    if (pattern === null) return null;
+    body = body.replace(pattern, () => `params['${name}']`);
   }
   return `async def main(args: Args) -> Output:\n${indent}params = args.params${body}`;
 }

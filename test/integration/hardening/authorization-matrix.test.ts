@@ -87,6 +87,7 @@ action("app/actions/dify-connections.ts#updateDifyConnectionAction", (m) => m.up
 action("app/actions/dify-connections.ts#deleteDifyConnectionAction", (m) => m.deleteDifyConnectionAction!({ id: "no-such-connection" } as never));
 action("app/actions/dify-connections.ts#testDifyConnectionAction", (m) => m.testDifyConnectionAction!({ id: "no-such-connection" } as never));
 action("app/actions/dify-execution.ts#startDifyExecutionAction", (m) => m.startDifyExecutionAction!({} as never));
+action("app/actions/dify-execution.ts#startResolveJudgingAction", (m) => m.startResolveJudgingAction!({} as never));
 action("app/actions/evaluations.ts#startEvaluationAction", (m) => m.startEvaluationAction!({ benchmarkId: "no-such-benchmark", endpointId: "no-such-endpoint", mode: "zero-shot" } as never));
 action("app/actions/evaluations.ts#cancelEvaluationAction", (m) => m.cancelEvaluationAction!({ evaluationId: "no-such-evaluation" } as never));
 action("app/actions/jobs.ts#startJudgeJobAction", (m) => m.startJudgeJobAction!({} as never));
@@ -95,6 +96,7 @@ action("app/actions/judges.ts#createDisagreementQueueAction", (m) => m.createDis
 action("app/actions/run-actions.ts#deleteRunAction", (m) => m.deleteRunAction!({ runId: "no-such-run" } as never));
 action("app/actions/run-actions.ts#rescoreRunAction", (m) => m.rescoreRunAction!({ runId: "no-such-run" } as never));
 action("app/actions/settings.ts#setDefaultBenchmarkAction", (m) => m.setDefaultBenchmarkAction!({ benchmarkId: "no-such-benchmark" } as never));
+action("app/actions/settings.ts#setCozeGithubTokenAction", (m) => m.setCozeGithubTokenAction!({ token: 42 } as never));
 action("app/actions/start-import.ts#startDirectoryImport", (m) => m.startDirectoryImport!(form({ mode: "directory", benchmarkDir: "/no/such/dir" }) as never));
 route("app/api/export/leaderboard/route.ts#GET", (handler) => handler(get("/api/export/leaderboard?source=published&format=json") as never));
 route("app/api/evaluations/[id]/route.ts#GET", (handler) => handler(get("/api/evaluations/no-such-evaluation") as never, params({ id: "no-such-evaluation" }) as never));

@@ -1,9 +1,11 @@
 // GET /responses/<id>/coze: the response's Coze workflow package (Workflow-<Task>_<round>-draft.zip), built from
 // the stored text with the current core. 404 when the response is unknown or unreadable, 422 with the reason when
-// the official Coze converter cannot convert it.
+// the official Coze converter cannot convert it. HTTP nodes carry the stored GitHub token (Settings › Coze export) only
+// for those who manage endpoints; everyone else gets "EMPTY", as the official converter writes without one.
 import { NextResponse } from "next/server";
 import { database } from "@/lib/server/db";
 import { getResponseDetail } from "@/lib/server/data/responses";
+import { cozeGithubTokenFor } from "@/lib/server/data/settings";
 import { checkAccess } from "@/lib/server/session";
 import { cozePackage } from "@/lib/workflow/coze-package";
 import { difyAppName } from "@/lib/workflow/dify-dsl";
@@ -20,7 +22,8 @@ export async function GET(_request: Request, context: RouteContext<"/responses/[
   if (!detail) return NextResponse.json({ error: "not found" }, { status: 404 });
   const parsed = parseResponse(storedResponseInput(detail));
   if (!parsed.json.ok) return NextResponse.json({ error: "The workflow JSON does not parse, so there is no Coze package." }, { status: 422 });
-  const built = cozePackage(parsed.json.value, difyAppName(detail.turn.task.name, detail.turn.round));
+  const githubToken = await cozeGithubTokenFor(database(), decision.user);
+  const built = cozePackage(parsed.json.value, difyAppName(detail.turn.task.name, detail.turn.round), { githubToken });
   if (!built.ok) return NextResponse.json({ error: built.issues[0]?.message ?? "The Coze conversion fails.", code: built.issues[0]?.code }, { status: 422 });
   return new NextResponse(Buffer.from(built.value.bytes), {
     headers: {

@@ -1,0 +1,53 @@
+// Content fingerprints of build inputs (the CLI bundles, the Next.js build), with a stat shortcut: a file whose size
+// and modification time match the previous record is not read again, and one whose times changed but whose bytes did
+// not (a regenerated Prisma client, a checkout) keeps the fingerprint. Plain JS: the CLI launcher loads it untranspiled.
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * The fingerprint of `files` (relative to `root`, in the order given) and `extra` lines (settings that change the
+ * output), plus the per-file record [size, mtimeMs, sha256] to pass back as `previous` next time.
+ */
+export function fingerprintFiles(root, files, { previous = {}, extra = [] } = {}) {
+  const hash = createHash("sha256");
+  for (const line of extra) hash.update(`${line}\n`);
+  const record = {};
+  for (const file of files) {
+    let entry = null;
+    try {
+      const stat = statSync(path.resolve(root, file));
+      const known = previous[file];
+      entry =
+        Array.isArray(known) && known[0] === stat.size && known[1] === stat.mtimeMs
+          ? known
+          : [stat.size, stat.mtimeMs, createHash("sha256").update(readFileSync(path.resolve(root, file))).digest("hex")];
+    } catch {
+      // A missing input is part of the state: it changes the fingerprint, and its return changes it back.
+    }
+    if (entry) record[file] = entry;
+    hash.update(`${file}:${entry ? entry[2] : "missing"}\n`);
+  }
+  return { fingerprint: hash.digest("hex"), record };
+}
+
+/** Every file under `dirs` (relative to `root`, sorted), skipping names `skip` matches. */
+export function listFiles(root, dirs, skip = () => false) {
+  const found = [];
+  const walk = (relative) => {
+    let entries;
+    try {
+      entries = readdirSync(path.join(root, relative), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const child = path.posix.join(relative, entry.name);
+      if (skip(entry.name)) continue;
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile()) found.push(child);
+    }
+  };
+  for (const dir of dirs) walk(dir);
+  return found.sort();
+}

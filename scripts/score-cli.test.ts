@@ -1,0 +1,83 @@
+// `npm run score -- --coze-out <dir> --github-token-env <VAR>`: the Coze packages' HTTP nodes carry the variable's
+// value where the official converter writes github_rest_token, and EMPTY without the option. Runs on the demo data.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseCozeYaml } from "@/lib/workflow/coze-package";
+import { readZip } from "@/lib/zip/zip";
+
+const ROOT = path.resolve(__dirname, "..");
+const DEMO = path.join(ROOT, "prisma", "demo");
+const scratch = mkdtempSync(path.join(os.tmpdir(), "c2w-score-cli-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function score(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, ["scripts/run-cli.mjs", "scripts/score.ts", "--benchmark", path.join(DEMO, "benchmark"), "--run", path.join(DEMO, "runs", "demo_alpha.json"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NODE_OPTIONS: "", ...env },
+  });
+}
+
+type Tree = Record<string, unknown>;
+
+/** The bearer token of every HTTP node in every package written under `dir`. */
+function bearerTokens(dir: string): string[] {
+  const tokens: string[] = [];
+  for (const file of readdirSync(path.join(dir, "demo_alpha"))) {
+    const entries = readZip(readFileSync(path.join(dir, "demo_alpha", file)));
+    if (!entries.ok) throw new Error(`${file}: ${entries.issues[0]}`);
+    const workflow = parseCozeYaml(new TextDecoder().decode(entries.value[1]?.data));
+    if (!workflow.ok) throw new Error(`${file}: ${workflow.issues[0]}`);
+    const nodes = ((workflow.value as Tree).nodes as Tree[]).flatMap((node) => [node, ...((node.nodes as Tree[] | undefined) ?? [])]);
+    for (const node of nodes.filter((n) => n.type === "http")) {
+      tokens.push((((node.parameters as Tree).auth as Tree).authData as { bearerTokenData: { input: { value: string } }[] }).bearerTokenData[0]!.input.value);
+    }
+  }
+  return tokens;
+}
+
+describe("npm run score", () => {
+  it("writes the variable's value into every HTTP node of the Coze packages", () => {
+    const out = path.join(scratch, "with-token");
+    const result = score(["--coze-out", out, "--github-token-env", "C2W_TEST_GITHUB_TOKEN"], { C2W_TEST_GITHUB_TOKEN: "github_pat_from_env" });
+    expect(result.status, result.stderr).toBe(0);
+    const tokens = bearerTokens(out);
+    expect(tokens.length).toBeGreaterThan(0);
+    expect(new Set(tokens)).toEqual(new Set(["github_pat_from_env"]));
+  }, 60_000);
+
+  it("writes EMPTY without the option, and when the variable is empty", () => {
+    for (const [name, args, env] of [
+      ["no-option", [], {}],
+      ["empty", ["--github-token-env", "C2W_TEST_GITHUB_TOKEN"], { C2W_TEST_GITHUB_TOKEN: "" }],
+    ] as const) {
+      const out = path.join(scratch, name);
+      const result = score(["--coze-out", out, ...args], env);
+      expect(result.status, result.stderr).toBe(0);
+      const tokens = bearerTokens(out);
+      expect(tokens.length).toBeGreaterThan(0);
+      expect(new Set(tokens), name).toEqual(new Set(["EMPTY"]));
+    }
+  }, 60_000);
+
+  it("refuses a variable that is not set, and the option without --coze-out (exit 2)", () => {
+    const { C2W_UNSET_TOKEN: _unset, ...env } = process.env;
+    const unset = spawnSync(process.execPath, ["scripts/run-cli.mjs", "scripts/score.ts", "--coze-out", path.join(scratch, "x"), "--github-token-env", "C2W_UNSET_TOKEN"], { cwd: ROOT, encoding: "utf8", env: { ...env, NODE_OPTIONS: "" } });
+    expect(unset.status).toBe(2);
+    expect(unset.stderr).toContain("--github-token-env C2W_UNSET_TOKEN: the environment variable C2W_UNSET_TOKEN is not set");
+    const alone = score(["--github-token-env", "HOME"]);
+    expect(alone.status).toBe(2);
+    expect(alone.stderr).toContain("--github-token-env only applies with --coze-out");
+  }, 60_000);
+
+  it("says what to do when the benchmark is missing (exit 2)", () => {
+    const missing = path.join(scratch, "no-benchmark");
+    const result = spawnSync(process.execPath, ["scripts/run-cli.mjs", "scripts/score.ts", "--json"], { cwd: ROOT, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "", C2W_BENCHMARK_DIR: missing } });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`score: No Chat2Workflow benchmark at ${missing} (it needs dataset/query.json): clone https://github.com/zjunlp/Chat2Workflow there, or set C2W_BENCHMARK_DIR to a copy.\n`);
+    expect(result.stdout).toBe("");
+  }, 60_000);
+});
