@@ -6,17 +6,18 @@
 //   parseGenerationFile(label, data) -> Result<GenerationItem[], BenchmarkIssue>
 //   recordLabel(record, index)       -> "record 18 (BatchFiles round 2)" (index 17: records count from 1)
 //   consecutiveTurns(runs)           -> { model, earlier, later }[]  each run's round r and r + 1 of one task
-//   RUN_FAIL_STEPS, RunRecord, RunFailStep, GenerationItem
+//   RUN_FAIL_STEPS, RunRecord, RunFailStep, GenerationItem, runRecordSchema
 
 import { z } from "zod";
 import { err, ok, type Result } from "../result";
+import { certainlyAccepts, pickShape } from "../zod-fast-path";
 import { entryLabel } from "./dataset";
 import { issue, zodIssues, type BenchmarkIssue } from "./issues";
 
 export const RUN_FAIL_STEPS = ["step_1_1", "step_1_2", "step_1_3", "step_1_4", "step_1_5"] as const;
 export type RunFailStep = (typeof RUN_FAIL_STEPS)[number];
 
-const runRecordSchema = z.object({
+export const runRecordSchema = z.object({
   task: z.string().min(1),
   round: z.number().int().min(1),
   /** null when a tag was missing (then all three are null). */
@@ -84,12 +85,17 @@ export function parseRunFile(file: string, data: unknown): Result<RunRecord[], B
   const seen = new Set<string>();
   data.forEach((item, index) => {
     const entry = recordLabel(item, index);
-    const parsed = runRecordSchema.safeParse(item);
-    if (!parsed.success) {
-      issues.push(...zodIssues(file, entry, parsed.error));
-      return;
+    let record: RunRecord;
+    if (certainlyAccepts(runRecordSchema, item)) {
+      record = pickShape(runRecordSchema, item as object);
+    } else {
+      const parsed = runRecordSchema.safeParse(item);
+      if (!parsed.success) {
+        issues.push(...zodIssues(file, entry, parsed.error));
+        return;
+      }
+      record = parsed.data;
     }
-    const record = parsed.data;
     issues.push(...checkConsistency(file, entry, record));
     const key = `${record.task}_${record.round}`;
     if (seen.has(key)) issues.push(issue(file, entry, "round", `duplicate turn ${key}`));
