@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
+import { Worker } from "node:worker_threads";
 import { fingerprintFiles } from "./lib/fingerprint.mjs";
 
 // Command-line runs are short: V8's optimising compiler spent more CPU (on its own threads) than the scoring it sped
@@ -98,31 +99,58 @@ async function build(entry, bundle, manifestFile) {
   writeAtomically(manifestFile, JSON.stringify({ entry, inputs, fingerprint, record }));
 }
 
-/** Compiles the bundle with its code cache, runs it, and (re)writes the cache when it was missing or too thin. */
-function runBundle(bundle) {
-  const cacheFile = `${bundle}.v8cache`;
-  const metaFile = `${bundle}.v8cache.json`;
+/** Milliseconds since an arbitrary start (not `performance`, whose first use loads a module of its own). */
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+
+/**
+ * Compiles `bundle` with V8's code cache of it (when there is one), shows the script to `beforeRun`, and runs it as a
+ * CommonJS module. Self-contained (its modules are passed in), so that worker threads run the same source as eval code.
+ */
+function startBundle(bundle, { readFileSync, Script, wrap, createRequire, dirname }, beforeRun) {
   let cachedData;
   try {
-    cachedData = readFileSync(cacheFile);
+    cachedData = readFileSync(`${bundle}.v8cache`);
   } catch {
     cachedData = undefined;
   }
-  const script = new Script(Module.wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData });
-  const meta = cachedData && !script.cachedDataRejected ? readJson(metaFile) : null;
-  const started = performance.now();
-  process.on("exit", () => {
-    const elapsed = performance.now() - started;
-    if (meta && elapsed < RECACHE_FACTOR * (meta.runMs ?? 0)) return;
-    try {
-      writeAtomically(cacheFile, script.createCachedData());
-      writeAtomically(metaFile, JSON.stringify({ runMs: Math.round(elapsed) }));
-    } catch {
-      // A read-only cache directory only costs the next run its compile time.
-    }
-  });
+  const script = new Script(wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData });
+  beforeRun?.(script, cachedData !== undefined && !script.cachedDataRejected);
   const bundleModule = { exports: {} };
-  script.runInThisContext().call(bundleModule.exports, bundleModule.exports, createRequire(bundle), bundleModule, bundle, path.dirname(bundle));
+  script.runInThisContext().call(bundleModule.exports, bundleModule.exports, createRequire(bundle), bundleModule, bundle, dirname(bundle));
+}
+
+/**
+ * A worker thread running `bundle` too (a command tells the thread's role by its workerData): eval code, which
+ * starts without the ES module loader that loading this file in the thread would set up first.
+ */
+function workerStarter(bundle) {
+  const source = `(${startBundle.toString()})(${JSON.stringify(bundle)}, {
+    readFileSync: require("node:fs").readFileSync,
+    Script: require("node:vm").Script,
+    wrap: require("node:module").wrap,
+    createRequire: require("node:module").createRequire,
+    dirname: require("node:path").dirname,
+  });`;
+  return (options) => new Worker(source, { ...options, eval: true });
+}
+
+/** Runs the bundle, and (re)writes its code cache when it was missing or too thin. */
+function runBundle(bundle) {
+  globalThis.studioCliLauncher = { startWorker: workerStarter(bundle) };
+  startBundle(bundle, { readFileSync, Script, wrap: Module.wrap, createRequire, dirname: path.dirname }, (script, cached) => {
+    const meta = cached ? readJson(`${bundle}.v8cache.json`) : null;
+    const started = nowMs();
+    process.on("exit", () => {
+      const elapsed = nowMs() - started;
+      if (meta && elapsed < RECACHE_FACTOR * (meta.runMs ?? 0)) return;
+      try {
+        writeAtomically(`${bundle}.v8cache`, script.createCachedData());
+        writeAtomically(`${bundle}.v8cache.json`, JSON.stringify({ runMs: Math.round(elapsed) }));
+      } catch {
+        // A read-only cache directory only costs the next run its compile time.
+      }
+    });
+  });
 }
 
 const [entryArgument, ...args] = process.argv.slice(2);
