@@ -198,21 +198,12 @@ function printJson(rows: readonly ReportRow[], benchmark: string, runs: readonly
     summary: summary(rows),
     ...(yamlWritten !== null ? { yamlWritten } : {}),
     ...(coze !== null ? { cozeWritten: coze.written, cozeSkipped: coze.skipped } : {}),
-    responses: rows.map((row) => ({
-      model: row.model,
-      task: row.task,
-      round: row.round,
-      domain: row.domain,
-      officialFailStep: row.score.officialFailStep,
-      ruleJudge: row.score.ruleJudge,
-      failStep: row.score.failStep,
-      passed: row.score.passed,
-      ...(row.recorded ? { recorded: row.recorded } : {}),
-      repaired: row.score.repaired,
-      diagnostics: row.score.diagnostics,
-    })),
+    responses: [],
   };
-  process.stdout.write(`${JSON.stringify(document)}\n`);
+  // The responses come serialised from the threads that scored them: spliced into the last key's empty array.
+  const head = JSON.stringify(document).slice(0, -"]}".length);
+  const responses = runs.flatMap((run) => (run.responsesJson ? [run.responsesJson] : [])).join(",");
+  process.stdout.write(`${head}${responses}]}\n`);
 }
 
 async function main(): Promise<number> {
@@ -239,6 +230,7 @@ async function main(): Promise<number> {
     const runs = await threads.score(runFiles, {
       turns: benchmark.value.turns,
       domains: new Map(benchmark.value.queries.map((task) => [task.task, task.category])),
+      json: options.json,
       yaml: options.yamlOut !== null,
       coze: options.cozeOut ? { githubToken: options.githubToken } : null,
     });

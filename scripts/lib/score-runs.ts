@@ -8,7 +8,7 @@ import path from "node:path";
 import { isMainThread, parentPort, workerData, type Worker, type WorkerOptions } from "node:worker_threads";
 import type { BenchmarkIssue } from "@/lib/benchmark/issues";
 import { parseGenerationFile, parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
-import type { Diagnostic, OfficialStep } from "@/lib/workflow/diagnostics";
+import type { Diagnostic } from "@/lib/workflow/diagnostics";
 import { cozePackage } from "@/lib/workflow/coze-package";
 import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
 import { toDifyYaml } from "@/lib/workflow/dify-yaml";
@@ -24,24 +24,14 @@ const MAX_THREADS = 4;
 export interface ScoreContext {
   turns: ReadonlyMap<string, ScoreTurn>;
   domains: ReadonlyMap<string, string>;
-  /** What to build beside the scores for each response: its Dify YAML, its Coze package. */
+  /** What to build beside the scores for each response: its JSON report entry, its Dify YAML, its Coze package. */
+  json: boolean;
   yaml: boolean;
   coze: { githubToken: string } | null;
 }
 
-export type DiagnosticJson = ReturnType<typeof diagnosticJson>;
-
 export interface ReportRow extends SummaryRow {
   task: string;
-  recorded: { valid: boolean; failStep: RunRecord["fail_step"] | null } | null;
-  score: {
-    officialFailStep: ScoredResponse["officialFailStep"];
-    ruleJudge: boolean | null;
-    failStep: OfficialStep | null;
-    passed: boolean;
-    repaired: { applied: string[]; officialFailStep: ScoredResponse["officialFailStep"]; ruleJudge: boolean | null; failStep: OfficialStep | null; passed: boolean };
-    diagnostics: DiagnosticJson[];
-  };
   /** With --yaml-out: the Dify YAML, null when the response does not convert. */
   yaml?: string | null;
   /** With --coze-out: the package's bytes, or the code of the reason there is none. */
@@ -52,6 +42,8 @@ export interface ScoredRunFile {
   model: string;
   file: string;
   rows: ReportRow[];
+  /** With --json: the file's entries of the report's `responses` array, as JSON text joined by commas. */
+  responsesJson: string | null;
   /** Responses whose task and round the benchmark does not have. */
   skipped: number;
 }
@@ -115,26 +107,42 @@ function cozeOf(score: ScoredResponse, name: string, githubToken: string): Repor
   return { skipped: built ? (built.issues[0]?.code ?? "unknown") : "no-workflow-json" };
 }
 
+/** The response's entry in the JSON report. */
+function responseJson(model: string, item: RunItem, domain: string, score: ScoredResponse) {
+  return {
+    model,
+    task: item.task,
+    round: item.round,
+    domain,
+    officialFailStep: score.officialFailStep,
+    ruleJudge: score.ruleJudge ? score.ruleJudge.verdict : null,
+    failStep: score.failStep,
+    passed: score.passed,
+    ...(item.recorded ? { recorded: { valid: item.recorded.valid, failStep: item.recorded.fail_step ?? null } } : {}),
+    repaired: {
+      applied: score.repaired.applied.map((repair) => repair.code),
+      officialFailStep: score.repaired.officialFailStep,
+      ruleJudge: score.repaired.ruleJudge ? score.repaired.ruleJudge.verdict : null,
+      failStep: score.repaired.failStep,
+      passed: score.repaired.passed,
+    },
+    diagnostics: score.diagnostics.map(diagnosticJson),
+  };
+}
+
+/** What the summary and the exports read of a response. */
 function reportRow(model: string, item: RunItem, domain: string, score: ScoredResponse, context: ScoreContext): ReportRow {
   const row: ReportRow = {
     model,
     task: item.task,
     round: item.round,
     domain,
-    recorded: item.recorded ? { valid: item.recorded.valid, failStep: item.recorded.fail_step ?? null } : null,
+    recorded: item.recorded ? { valid: item.recorded.valid } : null,
     score: {
-      officialFailStep: score.officialFailStep,
-      ruleJudge: score.ruleJudge ? score.ruleJudge.verdict : null,
-      failStep: score.failStep,
       passed: score.passed,
-      repaired: {
-        applied: score.repaired.applied.map((repair) => repair.code),
-        officialFailStep: score.repaired.officialFailStep,
-        ruleJudge: score.repaired.ruleJudge ? score.repaired.ruleJudge.verdict : null,
-        failStep: score.repaired.failStep,
-        passed: score.repaired.passed,
-      },
-      diagnostics: score.diagnostics.map(diagnosticJson),
+      failStep: score.failStep,
+      diagnostics: score.diagnostics.map(({ code, category }) => ({ code, category })),
+      repaired: { passed: score.repaired.passed, failStep: score.repaired.failStep },
     },
   };
   if (context.yaml || context.coze) {
@@ -149,6 +157,7 @@ function reportRow(model: string, item: RunItem, domain: string, score: ScoredRe
 export function scoreRunFile(file: string, context: ScoreContext): ScoredRunFile {
   const model = path.basename(file, ".json");
   const rows: ReportRow[] = [];
+  const responses: ReturnType<typeof responseJson>[] = [];
   let skipped = 0;
   for (const item of readRunItems(file)) {
     const turn = context.turns.get(`${item.task}_${item.round}`);
@@ -156,9 +165,14 @@ export function scoreRunFile(file: string, context: ScoreContext): ScoredRunFile
       skipped += 1;
       continue;
     }
-    rows.push(reportRow(model, item, context.domains.get(item.task) ?? "?", scoreResponse(item.input, turn), context));
+    const domain = context.domains.get(item.task) ?? "?";
+    const score = scoreResponse(item.input, turn);
+    rows.push(reportRow(model, item, domain, score, context));
+    if (context.json) responses.push(responseJson(model, item, domain, score));
   }
-  return { model, file, rows, skipped };
+  // Serialised here, on the thread that scored the file: the main thread only joins the texts.
+  const responsesJson = context.json ? JSON.stringify(responses).slice(1, -1) : null;
+  return { model, file, rows, responsesJson, skipped };
 }
 
 function scoreOutcome(file: string, context: ScoreContext): FileOutcome {
@@ -185,6 +199,7 @@ interface WorkerJob {
   next: SharedArrayBuffer;
   turns: Map<string, ScoreTurn>;
   domains: Map<string, string>;
+  json: boolean;
   yaml: boolean;
   coze: ScoreContext["coze"];
 }
@@ -245,6 +260,7 @@ export function startScoringThreads(threads: number): ScoringThreads {
         next,
         turns: new Map([...context.turns].map(([key, turn]) => [key, { inputVars: turn.inputVars, outputVars: turn.outputVars, keyNodes: turn.keyNodes }])),
         domains: new Map(context.domains),
+        json: context.json,
         yaml: context.yaml,
         coze: context.coze,
       };
@@ -285,7 +301,7 @@ export function runScoringWorkerIfAny(): boolean {
   if (isMainThread || (workerData as { role?: string } | null)?.role !== WORKER_ROLE || !parentPort) return false;
   const port = parentPort;
   port.once("message", (job: WorkerJob) => {
-    const context: ScoreContext = { turns: job.turns, domains: job.domains, yaml: job.yaml, coze: job.coze };
+    const context: ScoreContext = { turns: job.turns, domains: job.domains, json: job.json, yaml: job.yaml, coze: job.coze };
     const counter = new Int32Array(job.next);
     try {
       for (let slot = Atomics.add(counter, 0, 1); slot < job.files.length; slot = Atomics.add(counter, 0, 1)) {
