@@ -7,14 +7,18 @@
 // The bundle is built as `tsx --conditions=react-server` would run the source (server-only imports allowed, `@/`
 // paths); native and runtime-loading packages stay external and load from node_modules. The process's working
 // directory is untouched, so relative paths in arguments and defaults mean what they meant with tsx.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { setFlagsFromString } from "node:v8";
-import { Script } from "node:vm";
-import { Worker } from "node:worker_threads";
 import { fingerprintFiles } from "./lib/fingerprint.mjs";
+
+// Built-in modules through require(): an ES import of one builds a facade that reads every export, loading modules
+// (file streams, web crypto) that nothing here uses.
+const require = createRequire(import.meta.url);
+const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+const path = require("node:path");
+const { fileURLToPath, pathToFileURL } = require("node:url");
+const { setFlagsFromString } = require("node:v8");
+const { Script } = require("node:vm");
+const { Worker } = require("node:worker_threads");
 
 // Command-line runs are short: V8's optimising compiler spent more CPU (on its own threads) than the scoring it sped
 // up. A 4x larger interrupt budget keeps it for code that stays hot; long runs (the worker) still get it.
