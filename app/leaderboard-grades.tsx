@@ -28,7 +28,7 @@ LeaderboardGrades.Toggle = function GradesToggle({ params }: { params: Params })
   if (!on) next.set("grades", "1");
   const query = next.toString();
   return (
-    <Link href={`/${query ? `?${query}` : ""}`} className={buttonStyles.secondary} aria-pressed={on} data-testid="grades-toggle">
+    <Link href={`/${query ? `?${query}` : ""}`} className={buttonStyles.secondary} data-testid="grades-toggle" data-on={on ? "true" : "false"}>
       {on ? "Hide grades" : "Show grades"}
     </Link>
   );

@@ -76,16 +76,19 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         <summary className="cursor-pointer font-medium">How these figures are computed</summary>
         <ul className="mt-2 list-disc space-y-1 pl-5">
           <li>
-            <strong>Pass rate</strong> = turns whose workflow passed the pass stage ÷ turns. The verdict is the recorded one for recorded runs and
-            this app&apos;s deterministic one for raw model output.
+            <strong>Pass rate</strong> = turns whose workflow passed the pass stage ÷ turns, as each run&apos;s own judge decided them: the
+            recorded verdicts for official recorded runs, the evaluation&apos;s LLM judge (or panel: each member&apos;s majority over its samples,
+            then the members&apos;; ties fail) for a generated run, and otherwise this app&apos;s steps 1_1–1_3 with the rule judge, labelled
+            &ldquo;rule judge (not the official LLM judge)&rdquo;. Every row says which judge made its figures.
           </li>
           <li>
             <strong>Resolve rate</strong> = test cases resolved ÷ (3 × turns). Every turn counts three cases, including turns that failed the pass
             stage and were never run. Runs without resolve-stage results (raw model output) show “—”.
           </li>
           <li>
-            <strong>Measured</strong> figures pool every run of a model on the chosen benchmark (counts summed); with several runs the run-to-run
-            standard deviation is shown under the rate. <strong>Published</strong> figures are the paper&apos;s Table 1, each the mean of three runs.
+            <strong>Measured</strong> figures pool the runs of one configuration (counts summed): a model&apos;s runs made or judged differently
+            (another generation mode, parameters or judge) are separate rows, each with its configuration under the model&apos;s name. With several
+            runs the run-to-run standard deviation is shown under the rate. <strong>Published</strong> figures are the paper&apos;s Table 1, each the mean of three runs.
           </li>
           <li>
             Hover or focus a figure for its count (k of n) and 95% Wilson interval. The <strong>rank</strong> counts the models whose interval lies

@@ -3,7 +3,7 @@
 // shared Chat2Workflow benchmark is present, its benchmark and 12 recorded runs imported too.
 // A stub judge's verdicts (test/support/stub-judge-seed.ts) on one demo run give the "judged by" journeys a judge.
 // A loopback generation stub (test/support/generation-stub.ts, not a model) is started here on 127.0.0.1, with a model
-// endpoint row pointing at it, for the evaluation journey.
+// endpoint row pointing at it, for the evaluation journey; a replay stub and a judge stub serve the run-figures journey.
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { locateBenchmarkDir } from "../lib/server/benchmark-location";
@@ -78,9 +78,44 @@ async function startGenerationStub(): Promise<void> {
   }
 }
 
+/** The endpoint labels the run-figures journey picks. */
+const REPLAY_STUB_LABEL = "Loopback replay stub (not a model)";
+const JUDGE_STUB_LABEL = "Loopback judge stub (not a model)";
+
+/**
+ * Two more loopback stubs for the run-figures journey: one answering the demo benchmark's questions with demo_alpha's
+ * recorded answers (test/support/run-figures-stubs.ts), one judging step 1_4 by a fixed rule of the question's text.
+ */
+async function startRunFigureStubs(): Promise<void> {
+  const { readFile } = await import("node:fs/promises");
+  const { setup } = await import("./setup");
+  const { createDatabaseClient } = await import("@/lib/server/db");
+  const { parseQueryFile } = await import("@/lib/benchmark/dataset");
+  const { startOpenAIStub } = await import("../test/support/openai-stub");
+  const { keyNodeCountJudgeHandler, recordedAnswersHandler } = await import("../test/support/run-figures-stubs");
+  const demo = path.join(ROOT, "prisma", "demo");
+  const queryFile = path.join(demo, "benchmark", "dataset", "query.json");
+  const tasks = parseQueryFile(queryFile, JSON.parse(await readFile(queryFile, "utf8")));
+  if (!tasks.ok) throw new Error(tasks.issues.map((issue) => issue.message).join("\n"));
+  const records = JSON.parse(await readFile(path.join(demo, "runs", "demo_alpha.json"), "utf8"));
+  const replay = await startOpenAIStub(recordedAnswersHandler(tasks.value, records, 50), { record: false });
+  const judge = await startOpenAIStub(keyNodeCountJudgeHandler(50), { record: false });
+  const env = await setup({ log: () => undefined });
+  const db = createDatabaseClient(env.DATABASE_URL);
+  try {
+    const common = { temperature: 0.7, concurrency: 8, timeoutMs: 10_000, createdBy: "e2e" };
+    await db.modelEndpoint.create({ data: { ...common, label: REPLAY_STUB_LABEL, baseUrl: replay.baseURL, model: "loopback-replay/demo-alpha-answers" } });
+    await db.modelEndpoint.create({ data: { ...common, label: JUDGE_STUB_LABEL, baseUrl: judge.baseURL, model: "loopback-judge/key-node-count" } });
+    console.log(`• replay stub on ${replay.baseURL} and judge stub on ${judge.baseURL} for the run-figures journey`);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 importSharedBenchmark()
   .then(seedJudges)
   .then(startGenerationStub)
+  .then(startRunFigureStubs)
   .then(async () => (await import("./start")).runStart(process.argv.slice(2)))
   .catch((error: unknown) => {
     console.error(error);

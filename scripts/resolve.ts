@@ -7,7 +7,7 @@
 // execution left not judged. Exit 0 when done, 1 when input cannot be read, Dify or the judge cannot be used, or (for
 // judge) cases stay not judged; 2 for bad arguments.
 import { existsSync, renameSync, writeFileSync } from "node:fs";
-import { endpointIdentity, officialSystemPrompt, OFFICIAL_JUDGE_PARAMS } from "@/lib/judge";
+import { endpointIdentity, judgeParams, officialSystemPrompt, OFFICIAL_JUDGE_TIMEOUT_MS } from "@/lib/judge";
 import { readBenchmarkDir, readRunFile } from "@/lib/server/benchmark-files";
 import { DIFY_RUN_TIMEOUT_MS, signIn } from "@/lib/server/dify/client";
 import { jobQueue } from "@/lib/server/jobs/instance";
@@ -130,7 +130,7 @@ async function main(): Promise<number> {
     console.error(`error: ${lacking}`);
     return 1;
   }
-  const client = createChatClient({ baseURL: options.endpoint, apiKey: options.apiKey, model: options.model, params: OFFICIAL_JUDGE_PARAMS });
+  const client = createChatClient({ baseURL: options.endpoint, apiKey: options.apiKey, model: options.model, params: judgeParams(), timeoutMs: OFFICIAL_JUDGE_TIMEOUT_MS });
   const started = performance.now();
   const run = await resolveRecords(records.value, {
     sessions,

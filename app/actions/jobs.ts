@@ -16,6 +16,9 @@ const judgeSchema = z.object({
   samples: z.number().int().min(1).max(MAX_JUDGE_SAMPLES),
   strict: z.boolean().default(false),
   refresh: z.boolean().default(false),
+  /** Overrides of the official temperature 0 and max_tokens 8192 (absent: official). */
+  temperature: z.number().min(0).max(2).nullish(),
+  maxTokens: z.number().int().min(1).max(1_000_000).nullish(),
 });
 
 const controlSchema = z.object({ jobId: z.string().min(1).max(100), control: z.enum(["cancel", "pause", "resume"]) });

@@ -23,6 +23,7 @@ import {
   failureCategories,
   passResolveScatter,
 } from "@/lib/leaderboard/charts";
+import { seriesLabel } from "@/lib/leaderboard/configuration";
 import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
 import { hrefWithJudge, withJudge } from "@/lib/judges/choice";
@@ -85,16 +86,18 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   }
 
   const { counts, rates } = await getMeasuredRates(db, user, benchmark.id, judgedBy.choice);
-  const failures = await getFailureCounts(db, user, benchmark.id, { judge: judgedBy.choice, runIds: counts.runs.map((run) => run.id) });
+  const failures = await getFailureCounts(db, user, counts.runs, judgedBy.choice);
   const requested = ([] as string[]).concat(params.models ?? []).flatMap((value) => value.split(",")).filter(Boolean);
   // Eight lines by default: more pile up; the picker draws any others, and every table lists all models.
-  const models = chooseChartModels(rates, counts.models, requested, 8);
-  const rounds = degradation(rates, models, counts.models, counts.roundTurns);
-  const steps = failStepDistribution(failures.steps, counts.models);
-  const categories = failureCategories(failures.categories, counts.models);
-  const domains = domainRates(rates, counts.models);
-  const scatter = passResolveScatter(rates, counts.models);
-  const allModels = rates.filter((row) => row.scope === "overall").map((row) => counts.models.find((model) => model.name === row.model) ?? { name: row.model, displayName: row.model });
+  // Rows as the leaderboard has them: a model under one configuration, named with it where a model has several.
+  const series = counts.models.map((info) => ({ ...info, displayName: seriesLabel(info) }));
+  const models = chooseChartModels(rates, series, requested, 8);
+  const rounds = degradation(rates, models, series, counts.roundTurns);
+  const steps = failStepDistribution(failures.steps, series);
+  const categories = failureCategories(failures.categories, series);
+  const domains = domainRates(rates, series);
+  const scatter = passResolveScatter(rates, series);
+  const allModels = rates.filter((row) => row.scope === "overall").map((row) => series.find((model) => model.name === row.model) ?? { name: row.model, displayName: row.model });
   const name = ["charts", benchmark.name];
   const round4 = rounds.omitted.map((entry) => `round ${entry.round} (${entry.turns} turn${entry.turns === 1 ? "" : "s"} per run)`).join(", ");
 

@@ -112,17 +112,19 @@ function PassCell({ responseId, passed }: { responseId: string; passed: boolean 
   );
 }
 
+/** The leaderboard's rows: a model under one configuration each (the official recorded runs by the model's name alone). */
 function ModelSelect({ name, label, runs, value }: { name: string; label: string; runs: CompareRunChoice[]; value: string }) {
-  const models = [...new Map(runs.map((run) => [run.model, run])).values()];
+  const series = [...new Map(runs.map((run) => [run.series, run])).values()];
   return (
     <label className={labelStyles}>
       {label}
-      <select name={name} defaultValue={value} className={`${inputStyles} min-w-56`}>
+      <select name={name} defaultValue={value} className={`${inputStyles} min-w-56 max-w-md`}>
         <option value="">choose a model</option>
-        {models.map((run) => (
-          <option key={run.model} value={run.model}>
+        {!series.some((run) => run.series === value) && runs.some((run) => run.model === value) ? <option value={value}>{runs.find((run) => run.model === value)?.displayName} (any configuration)</option> : null}
+        {series.map((run) => (
+          <option key={run.series} value={run.series}>
             {run.displayName}
-            {run.displayName !== run.model ? ` (${run.model})` : ""}
+            {run.displayName !== run.model ? ` (${run.model})` : ""} · {run.configuration}
           </option>
         ))}
       </select>
@@ -130,8 +132,15 @@ function ModelSelect({ name, label, runs, value }: { name: string; label: string
   );
 }
 
+/** A row's runs: the runs of that series, or every run of the model a link names by its name alone. */
+function runsOf(runs: readonly CompareRunChoice[], choice: string): CompareRunChoice[] {
+  const series = runs.filter((run) => run.series === choice);
+  return series.length > 0 ? series : runs.filter((run) => run.model === choice);
+}
+
+/** Which run of the row is compared (shown even for one run, so the page always says which). */
 function RunSelect({ name, label, runs, value }: { name: string; label: string; runs: CompareRunChoice[]; value: string }) {
-  if (runs.length < 2) return null;
+  if (runs.length === 0) return null;
   return (
     <label className={labelStyles}>
       {label}
@@ -140,6 +149,7 @@ function RunSelect({ name, label, runs, value }: { name: string; label: string; 
           <option key={run.id} value={run.id}>
             {run.label}
             {run.status === "in-progress" ? " (in progress)" : ""}
+            {runs.some((other) => other.series !== run.series) ? ` · ${run.configuration}` : ""}
           </option>
         ))}
       </select>
@@ -153,15 +163,15 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const db = database();
   const selection = await selectBenchmark(db, user, param(params, "benchmark") ?? null);
   nameBenchmarkInUrl("/compare", params, selection.param);
-  const runs = selection.benchmark ? await listCompareRuns(db, user, selection.benchmark.id) : [];
   const a = param(params, "a") ?? "";
   const b = param(params, "b") ?? "";
-  const runsA = runs.filter((run) => run.model === a);
-  const runsB = runs.filter((run) => run.model === b);
+  const judgedBy = await resolveJudgedBy(db, user, selection.benchmark?.id ?? null, param(params, "judge"));
+  const runs = selection.benchmark ? await listCompareRuns(db, user, selection.benchmark.id, judgedBy.choice.kind === "recorded" ? undefined : judgedBy.description) : [];
+  const runsA = runsOf(runs, a);
+  const runsB = runsOf(runs, b);
   const runA = runsA.find((run) => run.id === param(params, "runA")) ?? runsA[0] ?? null;
   // One model on both sides (two modes of it, say): B defaults to another of its runs than A's.
-  const runB = runsB.find((run) => run.id === param(params, "runB")) ?? (a === b ? runsB.find((run) => run.id !== runA?.id) : undefined) ?? runsB[0] ?? null;
-  const judgedBy = await resolveJudgedBy(db, user, selection.benchmark?.id ?? null, param(params, "judge"));
+  const runB = runsB.find((run) => run.id === param(params, "runB")) ?? (runsB.some((run) => run.id === runA?.id) ? runsB.find((run) => run.id !== runA?.id) : undefined) ?? runsB[0] ?? null;
   const underJudge = selection.benchmark ? await drilldownJudge(db, user, selection.benchmark.id, judgedBy.choice) : null;
   const bq = [selection.param ? `benchmark=${encodeURIComponent(selection.param)}` : "", judgedBy.choice.param ? `judge=${encodeURIComponent(judgedBy.choice.param)}` : ""].filter(Boolean).join("&");
   // Under a chosen judge both runs must be judged by it: an unjudged run is reported, never compared as all-fail.
@@ -221,14 +231,14 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             <div className="space-y-6">
               <p className="text-sm text-slate-600 dark:text-slate-400">
                 A ={" "}
-                <Link className="font-medium hover:underline" href={`/models/${encodeURIComponent(runA.model)}${bq ? `?${bq}` : ""}`}>
+                <Link className="font-medium hover:underline" href={`/models/${encodeURIComponent(runA.series)}${bq ? `?${bq}` : ""}`}>
                   {runA.displayName}
                 </Link>{" "}
-                (run {runA.label}), B ={" "}
-                <Link className="font-medium hover:underline" href={`/models/${encodeURIComponent(runB.model)}${bq ? `?${bq}` : ""}`}>
+                (run {runA.label}; {runA.configuration}), B ={" "}
+                <Link className="font-medium hover:underline" href={`/models/${encodeURIComponent(runB.series)}${bq ? `?${bq}` : ""}`}>
                   {runB.displayName}
                 </Link>{" "}
-                (run {runB.label}). {comparison.value.pass.counts.n} shared turns
+                (run {runB.label}; {runB.configuration}). {comparison.value.pass.counts.n} shared turns
                 {comparison.value.onlyA.length || comparison.value.onlyB.length
                   ? `; left out because only one run answered them: ${comparison.value.onlyA.length} of A's, ${comparison.value.onlyB.length} of B's`
                   : ""}

@@ -160,12 +160,17 @@ export default async function JudgesPage({ searchParams }: { searchParams: Promi
                     <h3 className="font-medium">{stage} stage</h3>
                     <p className="max-w-4xl text-sm text-slate-600 dark:text-slate-400">
                       The human label of an item is the majority of its annotators (each annotator&apos;s latest vote, pooled over queues; {result.tied}{" "}
-                      tied item{result.tied === 1 ? "" : "s"} left out). Every judge is compared on every labelled item it judged, by the week of the
-                      label, so a change in agreement over time shows as drift. {result.labelled} labelled item{result.labelled === 1 ? "" : "s"}.
+                      tied item{result.tied === 1 ? "" : "s"} left out). Only votes cast blind count: a vote cast with the judge&apos;s verdict visible
+                      (a reveal queue, or changed after the reveal) leans towards that verdict. Every judge is compared on every labelled item it judged,
+                      by the week of the label, so a change in agreement over time shows as drift.
+                    </p>
+                    <p className="text-sm" data-testid={`calibration-${stage}-counts`}>
+                      {result.labelled} labelled item{result.labelled === 1 ? "" : "s"} from {result.blindVotes} blind vote{result.blindVotes === 1 ? "" : "s"};{" "}
+                      {result.visibleVotes} vote{result.visibleVotes === 1 ? "" : "s"} cast with the verdict visible left out.
                     </p>
                     {result.judges.length === 0 ? (
                       <p className="text-sm text-slate-500">
-                        No human labels yet for this stage. <Link href="/review/new" className="underline">Create a review queue</Link>.
+                        No blind human labels yet for this stage. <Link href="/review/new" className="underline">Create a blind review queue</Link>.
                       </p>
                     ) : (
                       <>

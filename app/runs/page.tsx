@@ -47,6 +47,7 @@ export default async function RunsPage() {
             { label: "Responses", numeric: true },
             { label: "Pass rate", numeric: true },
             { label: "Resolve rate", numeric: true },
+            { label: "Judged by", className: "max-w-48 whitespace-normal text-xs" },
             { label: "Disagreements", numeric: true },
             { label: "Scored with", className: "whitespace-normal" },
             { label: "Imported", className: "min-w-32 whitespace-normal text-xs text-slate-500" },
@@ -63,6 +64,7 @@ export default async function RunsPage() {
               run.responseCount,
               run.responseCount ? run.passed / run.responseCount : null,
               run.casesPassed === null || !run.responseCount || run.casesNotJudged > 0 ? null : run.casesPassed / (3 * run.responseCount),
+              run.judge,
               run.origin === "recorded" ? run.disagreements : null,
               run.coreVersion,
               new Date(run.importedAt).getTime(),
@@ -98,6 +100,7 @@ export default async function RunsPage() {
                   {run.casesPassed === null ? "—" : formatRatio(run.casesPassed, 3 * run.responseCount)}
                 </span>
               ),
+              <span key="judge">{run.judge}</span>,
               <span key="disagreements" title="Responses whose recorded verdict differs from ours">
                 {run.origin === "recorded" ? run.disagreements : "—"}
               </span>,

@@ -75,7 +75,7 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
             rows={tasks.map((task) => ({
               id: task.name,
               text: `${task.name} ${task.domain}`,
-              values: [task.externalId, task.name, task.domain, task.rounds, task.responses, task.responses ? task.passed / task.responses : null, task.resolveResponses ? task.casesPassed / (3 * task.resolveResponses) : null],
+              values: [task.externalId, task.name, task.domain, task.rounds, task.responses, task.responses ? task.passed / task.responses : null, task.resolveResponses && !task.casesNotJudged ? task.casesPassed / (3 * task.resolveResponses) : null],
               cells: [
                 task.externalId,
                 <Link key="task" prefetch={false} href={`/tasks/${encodeURIComponent(task.name)}${query}`} className="font-medium text-brand-700 hover:underline dark:text-brand-400">
@@ -87,9 +87,15 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
                 <span key="pass" title={`${task.passed} of ${task.responses} responses pass`}>
                   {formatRatio(task.passed, task.responses)}
                 </span>,
-                <span key="resolve" title={task.resolveResponses ? `${task.casesPassed} of ${3 * task.resolveResponses} test cases resolved` : "No resolve data"}>
-                  {task.resolveResponses ? formatRatio(task.casesPassed, 3 * task.resolveResponses) : "—"}
-                </span>,
+                task.casesNotJudged ? (
+                  <span key="resolve" title={`${task.casesNotJudged} test cases have text outputs no LLM judge has answered: no resolve rate until they are judged`}>
+                    not judged ({task.casesNotJudged})
+                  </span>
+                ) : (
+                  <span key="resolve" title={task.resolveResponses ? `${task.casesPassed} of ${3 * task.resolveResponses} test cases resolved` : "No resolve data"}>
+                    {task.resolveResponses ? formatRatio(task.casesPassed, 3 * task.resolveResponses) : "—"}
+                  </span>
+                ),
               ],
             }))}
           />

@@ -10,6 +10,7 @@ import { ProgressBar } from "@/components/ui/progress-bar";
 import { formatUsd } from "@/lib/format";
 import { buttonStyles, cardStyles } from "@/components/ui/styles";
 import type { EvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
+import { RunFigures } from "@/components/runs/run-figures";
 import { EvaluationGrid, GridLegend } from "./evaluation-grid";
 
 export const POLL_INTERVAL_MS = 2_000;
@@ -148,7 +149,7 @@ export function LiveEvaluation({ initial, mayControl, context }: { initial: Eval
             </Link>
             {context.modelName ? (
               <Link
-                href={`/compare?${new URLSearchParams({ ...(context.benchmarkParam ? { benchmark: context.benchmarkParam } : {}), a: context.modelName, runA: run.runId, b: context.modelName })}`}
+                href={`/compare?${new URLSearchParams({ ...(context.benchmarkParam ? { benchmark: context.benchmarkParam } : {}), a: run.figures?.series ?? context.modelName, runA: run.runId, b: context.modelName })}`}
                 className="text-sm font-normal text-brand-600 hover:underline dark:text-brand-500"
               >
                 Compare with another run
@@ -158,6 +159,17 @@ export function LiveEvaluation({ initial, mayControl, context }: { initial: Eval
           <p className="text-xs text-slate-500">
             {run.counts.passed} pass · {run.counts.failed} fail · {run.counts.running} running · {run.counts.error} in error · {run.counts.pending} pending
           </p>
+          {run.figures ? (
+            <>
+              <RunFigures figures={run.figures} />
+              <p className="text-xs text-slate-500">
+                {run.figures.configuration} ·{" "}
+                <Link href={`/models/${encodeURIComponent(run.figures.series)}${context.benchmarkParam ? `?benchmark=${encodeURIComponent(context.benchmarkParam)}` : ""}`} className="text-brand-600 underline dark:text-brand-500">
+                  its leaderboard row
+                </Link>
+              </p>
+            </>
+          ) : null}
           <EvaluationGrid rows={run.tasks} label={`Run ${run.runNumber}`} />
         </section>
       ))}

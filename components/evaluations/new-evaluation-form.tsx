@@ -169,9 +169,9 @@ export function NewEvaluationForm({
         <legend className="px-1 text-sm font-medium">Judge (step 1_4)</legend>
         {(
           [
-            { kind: "none", label: "None", description: "Store the answers and the deterministic steps 1_1–1_3 only." },
+            { kind: "none", label: "None", description: "No LLM judge: the runs' figures are steps 1_1–1_3 and our rule judge, labelled “rule judge (not the official LLM judge)”." },
             { kind: "rule", label: "Rule judge", description: "Our rule judge on every turn that reaches step 1_4, as each turn arrives." },
-            { kind: "llm", label: "LLM judge or panel", description: "One endpoint as judge, or several as a panel (majority), queued as judge jobs." },
+            { kind: "llm", label: "LLM judge or panel", description: "One endpoint as judge, or several as a panel (each member's majority over its samples, then the members'; ties fail), with the official temperature 0 and max_tokens 8192. Its verdicts make the runs' figures everywhere." },
           ] as const
         ).map((choice) => (
           <label key={choice.kind} className="flex items-start gap-2 text-sm">

@@ -14,6 +14,11 @@ export function LiveJobDetail({ initial }: { initial: JobDetail }) {
     <div className="space-y-6" aria-live="polite">
       {error ? <p className="text-sm text-amber-700 dark:text-amber-400">{error}</p> : null}
       <JobCard job={job} onChanged={() => void refetch()} linkTitle={false} />
+      {typeof job.params.calls === "string" ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="judge-call-params">
+          Each judge call sends {job.params.calls}.
+        </p>
+      ) : null}
       {job.retrying > 0 ? <p className="text-sm text-slate-600 dark:text-slate-400">{job.retrying} item(s) wait to be retried after an error.</p> : null}
       <section aria-labelledby="job-errors">
         <h2 id="job-errors" className="mb-2 text-lg font-medium">Item errors</h2>

@@ -10,7 +10,7 @@ export function JudgingNotice({ description, judging, problem, judgesHref }: { d
     <div className="mb-4 space-y-2 text-sm" data-testid="judging-notice">
       {problem ? (
         <p role="alert" className="text-red-700 dark:text-red-400">
-          Ignored the judge in the link ({problem}); showing the recorded verdicts.
+          Ignored the judge in the link ({problem}); showing each run&apos;s own judge.
         </p>
       ) : null}
       <p className="text-slate-600 dark:text-slate-400">

@@ -50,7 +50,7 @@ function FigureTooltip({ id, lines, above, alignRight }: { id: string; lines: st
   );
 }
 
-function tooltipLines(pair: MetricPair, metric: MetricName, source: ViewSource): string[] {
+function tooltipLines(pair: MetricPair, metric: MetricName, source: ViewSource, judge: string | undefined): string[] {
   const lines: string[] = [];
   const add = (figure: Metric | null, which: Source, prefix: string) => {
     if (figure) lines.push(`${prefix}${describeMetric(figure, metric, which)}`);
@@ -62,6 +62,7 @@ function tooltipLines(pair: MetricPair, metric: MetricName, source: ViewSource):
     add(pair.published, "published", "Published: ");
     if (pair.delta !== null) lines.push(`Difference: ${formatDelta(pair.delta)}`);
   } else add(pair[source], source, "");
+  if (judge && source !== "published" && pair.measured) lines.push(`Judged by: ${judge}`);
   return lines;
 }
 
@@ -76,7 +77,13 @@ function FigureCell({ row, column, metric, source, href, active, above, alignRig
   return (
     <td className={`${styles.cell} ${metric === "pass" ? styles.first : ""} ${column === AVERAGE ? styles.average : ""} ${mobileHidden ? styles.mobileHidden : ""}`} data-column={column} data-metric={metric}>
       <a href={href} className={styles.link} aria-describedby={active ? id : undefined}>
-        <span className={primary ? undefined : styles.muted}>{primary ? formatPercent(primary.rate) : source !== "published" && pair.notJudged ? `not judged (${pair.notJudged})` : "—"}</span>
+        {primary ? (
+          <span>{formatPercent(primary.rate)}</span>
+        ) : source !== "published" && pair.notJudged ? (
+          <span className={styles.notJudged}>not judged ({pair.notJudged})</span>
+        ) : (
+          <span className={styles.muted}>—</span>
+        )}
         {/* The run-to-run deviation under the overall figures; every figure's tooltip gives its own. */}
         {column === AVERAGE && sd !== null && sd !== undefined ? <span className={styles.sub}>± {(sd * 100).toFixed(1)} pp</span> : null}
         {source === "both" ? (
@@ -86,7 +93,7 @@ function FigureCell({ row, column, metric, source, href, active, above, alignRig
           </>
         ) : null}
       </a>
-      {active ? <FigureTooltip id={id} lines={tooltipLines(pair, metric, source)} above={above} alignRight={alignRight} /> : null}
+      {active ? <FigureTooltip id={id} lines={tooltipLines(pair, metric, source, row.judge)} above={above} alignRight={alignRight} /> : null}
     </td>
   );
 }
@@ -153,7 +160,7 @@ const LeaderboardRow = memo(function LeaderboardRow({ row, columns, metrics, sou
   const base = modelHref(row.name, benchmark, null, judge);
   const separator = base.includes("?") ? "&" : "?";
   return (
-    <tr data-testid="leaderboard-row" data-model={row.name} className={styles.row}>
+    <tr data-testid="leaderboard-row" data-model={row.model ?? row.name} data-series={row.name} className={styles.row}>
       <td className={styles.rankCell} data-testid="rank">
         <span title={rank.tied ? "Tied: another model has exactly the same rate" : rank.rank === null ? "Not ranked: no figure for the ranking metric" : undefined}>
           {formatRank(rank)}
@@ -163,8 +170,14 @@ const LeaderboardRow = memo(function LeaderboardRow({ row, columns, metrics, sou
         <a href={base} className={styles.modelName}>
           {row.displayName}
         </a>
+        {row.configuration ? (
+          <span className={styles.configuration} data-testid="row-configuration" title="How this row's runs were made and judged: only runs of one configuration pool into a row">
+            {row.configuration}
+            {row.awaitingJudge ? <span className={styles.awaiting}> · {row.awaitingJudge} turn{row.awaitingJudge === 1 ? "" : "s"} awaiting its judge (rule judge until then)</span> : null}
+          </span>
+        ) : null}
         <span className={styles.meta}>
-          {row.displayName !== row.name ? <span className={styles.mono}>{row.name}</span> : null}
+          {row.displayName !== (row.model ?? row.name) ? <span className={styles.mono}>{row.model ?? row.name}</span> : null}
           {row.family ? <span>{row.family}</span> : null}
           {row.access ? <span className={`${styles.tag} ${row.access === "open" ? styles.tagOpen : ""}`}>{row.access}</span> : null}
           {row.runs > 1 ? (
@@ -215,7 +228,7 @@ export interface LeaderboardTableProps {
   linkBenchmark: string;
   benchmarkName: string | null;
   runCount: number;
-  /** Models with a run still being generated (marked "in progress"). */
+  /** Rows (series) with a run still being generated (marked "in progress"). */
   inProgressModels?: readonly string[];
 }
 
@@ -229,7 +242,7 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
   const [active, setActive] = useState<{ model: string; cell: string } | null>(null);
   const activate = useCallback((event: MouseEvent<HTMLElement> | FocusEvent<HTMLElement>) => {
     const target = event.target instanceof Element ? event.target.closest("td[data-column]") : null;
-    const model = target?.closest("tr")?.getAttribute("data-model");
+    const model = target?.closest("tr")?.getAttribute("data-series");
     if (!target || !model) return;
     const cell = `${target.getAttribute("data-column")}.${target.getAttribute("data-metric")}`;
     setActive((current) => (current?.model === model && current.cell === cell ? current : { model, cell }));

@@ -91,10 +91,15 @@ export function TaskMatrixTable({
             {matrix.rows.map((row) => (
               <tr key={row.runId} data-testid="matrix-row" data-model={row.model}>
                 <th scope="row" className={`${styles.matrixCell} sticky left-0 z-10 bg-white text-left font-normal dark:bg-slate-900`}>
-                  <a href={`/models/${encodeURIComponent(row.model)}${query}`} className="font-medium hover:underline">
+                  <a href={`/models/${encodeURIComponent(row.series ?? row.model)}${query}`} className="font-medium hover:underline">
                     {row.displayName}
                   </a>
                   {row.showLabel ? <span className="block font-mono text-xs text-slate-500">{row.label}</span> : null}
+                  {row.judge ? (
+                    <span className="block text-xs text-slate-500" data-testid="matrix-judge">
+                      {row.judge}
+                    </span>
+                  ) : null}
                   {inProgressRuns.includes(row.runId) ? (
                     <span className="block text-xs font-medium text-sky-800 dark:text-sky-300" title="Still being generated: cells fill in as turns arrive" data-testid="in-progress">
                       in progress

@@ -14,6 +14,33 @@ export interface ChatParams {
 /** The official judges' parameters: temperature 0, max_tokens 8192. */
 export const OFFICIAL_JUDGE_PARAMS: Readonly<ChatParams> = Object.freeze({ temperature: 0, max_tokens: 8192 });
 
+/** How long one judge call may take: the OpenAI SDK's default (600 s), which the official judge leaves as is; reasoning judges need it. */
+export const OFFICIAL_JUDGE_TIMEOUT_MS = 600_000;
+
+/** The official judge parameters with a user's overrides (temperature, max_tokens) on top. */
+export function judgeParams(overrides: { temperature?: number | null; maxTokens?: number | null } = {}): ChatParams {
+  return {
+    temperature: overrides.temperature ?? OFFICIAL_JUDGE_PARAMS.temperature,
+    max_tokens: overrides.maxTokens ?? OFFICIAL_JUDGE_PARAMS.max_tokens,
+  };
+}
+
+/** The parameters a stored judge job sends: its recorded ones when they are well formed, else the official ones. */
+export function judgeCallParams(stored: unknown): ChatParams {
+  if (typeof stored !== "object" || stored === null) return judgeParams();
+  const { temperature, max_tokens: maxTokens } = stored as { temperature?: unknown; max_tokens?: unknown };
+  return judgeParams({
+    temperature: typeof temperature === "number" && Number.isFinite(temperature) ? temperature : null,
+    maxTokens: typeof maxTokens === "number" && Number.isInteger(maxTokens) && maxTokens > 0 ? maxTokens : null,
+  });
+}
+
+/** "temperature 0, max_tokens 8192 (official)" or the same with the overridden values marked. */
+export function describeJudgeParams(params: ChatParams): string {
+  const official = params.temperature === OFFICIAL_JUDGE_PARAMS.temperature && params.max_tokens === OFFICIAL_JUDGE_PARAMS.max_tokens;
+  return `temperature ${params.temperature ?? "server default"}, max_tokens ${params.max_tokens ?? "server default"}${official ? " (official)" : " (not the official 0 / 8192)"}`;
+}
+
 const SECRET_PARAM = /key|token|secret|sig|password/i;
 
 /**

@@ -10,10 +10,12 @@
 //             question from stored fields);  passJudgeItems(runs, ctx) / resolveJudgeItems(runs, ctx) / judgeItemsFor
 //               -> { items: JudgeItem[], issues }   JudgeItem { key, stage, model, task, round, test, messages,
 //                  recorded, inputMaterial };  reachedPassJudge(record); passInputMaterial / resolveInputMaterial
-//   majority  majorityVerdict(samples, tie = "fail") -> { verdict, pass, fail, missing, tie }
+//   majority  majorityVerdict(samples, tie = "fail") -> { verdict, pass, fail, missing, tie };  sampleMajority(samples);
+//             panelVerdict(members, samplesByMember) -> boolean | null (each member's majority, then the members')
 //   identity  endpointIdentity(baseURL), callCacheMaterial({endpoint, model, params, messages, sample}),
 //             judgeIdentityJson({endpoint, model, params, promptFingerprint, strict}), canonicalJson,
-//             OFFICIAL_JUDGE_PARAMS ({temperature: 0, max_tokens: 8192})
+//             OFFICIAL_JUDGE_PARAMS ({temperature: 0, max_tokens: 8192}), OFFICIAL_JUDGE_TIMEOUT_MS (600 s),
+//             judgeParams(overrides), describeJudgeParams(params)
 
 export * from "./protocol";
 export * from "./items";

@@ -1,5 +1,6 @@
-// Majority over a judge's samples of one question (or over a panel's verdicts). Errors never count as votes.
-// Ties resolve to fail by default: the official rule already reads any "false" as a failure, so a split is a fail.
+// The one panel rule of the app, for every reader and writer of verdicts: a judge's majority over its samples of one
+// question, then the panel members' majority. Errors never count as votes; ties fail (the official rule reads any
+// "false" as a failure, so a split is a fail, and the result does not depend on sample order).
 
 export type TiePolicy = "fail" | "pass" | "undecided";
 
@@ -31,4 +32,25 @@ export function majorityVerdict(samples: readonly (boolean | null)[], tie: TiePo
   else if (!isTie) verdict = pass > fail;
   else verdict = tie === "undecided" ? null : tie === "pass";
   return { verdict, pass, fail, missing, tie: isTie };
+}
+
+/** One judge's verdict on an item: the majority of its answered samples, a tie failing; null without an answer. */
+export function sampleMajority(samples: readonly (boolean | null)[]): boolean | null {
+  return majorityVerdict(samples).verdict;
+}
+
+/**
+ * The panel's verdict on one item: each member's majority over its own samples, then the majority over members,
+ * ties failing at both levels. Null when a member has no answered sample: a panel verdict rests on every member.
+ * Pooling all samples instead lets one member with many samples outvote the others, so no caller does that.
+ */
+export function panelVerdict(members: readonly string[], samplesByMember: ReadonlyMap<string, readonly (boolean | null)[]>): boolean | null {
+  if (members.length === 0) return null;
+  const memberVerdicts: boolean[] = [];
+  for (const member of members) {
+    const verdict = sampleMajority(samplesByMember.get(member) ?? []);
+    if (verdict === null) return null;
+    memberVerdicts.push(verdict);
+  }
+  return majorityVerdict(memberVerdicts).verdict;
 }

@@ -6,15 +6,15 @@ const day = (text: string) => new Date(`${text}T12:00:00Z`);
 describe("humanLabel", () => {
   it("is the majority of each annotator's latest vote, dated by the latest vote", () => {
     const label = humanLabel([
-      { annotator: "ann", pass: false, at: day("2026-01-01") },
-      { annotator: "ann", pass: true, at: day("2026-01-03") }, // ann changed her mind: counts once, as pass
-      { annotator: "bob", pass: true, at: day("2026-01-02") },
-      { annotator: "cy", pass: false, at: day("2026-01-02") },
+      { annotator: "ann", pass: false, at: day("2026-01-01"), judgeVisible: false },
+      { annotator: "ann", pass: true, at: day("2026-01-03"), judgeVisible: false }, // ann changed her mind: counts once, as pass
+      { annotator: "bob", pass: true, at: day("2026-01-02"), judgeVisible: false },
+      { annotator: "cy", pass: false, at: day("2026-01-02"), judgeVisible: false },
     ]);
     expect(label).toEqual({ pass: true, at: day("2026-01-03") });
   });
   it("has no label on a tie or without votes", () => {
-    expect(humanLabel([{ annotator: "a", pass: true, at: day("2026-01-01") }, { annotator: "b", pass: false, at: day("2026-01-01") }])).toBeNull();
+    expect(humanLabel([{ annotator: "a", pass: true, at: day("2026-01-01"), judgeVisible: false }, { annotator: "b", pass: false, at: day("2026-01-01"), judgeVisible: false }])).toBeNull();
     expect(humanLabel([])).toBeNull();
   });
 });
@@ -28,7 +28,7 @@ describe("weekOf", () => {
 });
 
 describe("calibrate", () => {
-  const vote = (pass: boolean, date: string, annotator = "ann") => ({ annotator, pass, at: day(date) });
+  const vote = (pass: boolean, date: string, annotator = "ann", judgeVisible = false) => ({ annotator, pass, at: day(date), judgeVisible });
   // Week of 2026-11-23: four items; week of 2026-11-30: two items.
   const items: CalibrationItem[] = [
     { id: "1", votes: [vote(true, "2026-11-24")], judges: new Map([["j", true], ["rule", true]]) },
@@ -38,12 +38,16 @@ describe("calibrate", () => {
     { id: "5", votes: [vote(true, "2026-12-01")], judges: new Map([["j", false]]) },
     { id: "6", votes: [vote(false, "2026-12-02")], judges: new Map([["j", true]]) },
     { id: "tie", votes: [vote(true, "2026-12-02", "a"), vote(false, "2026-12-02", "b")], judges: new Map([["j", true]]) },
+    // Cast with the judge's verdict visible: left out, whatever it says.
+    { id: "seen", votes: [vote(false, "2026-12-02", "a", true), vote(false, "2026-12-02", "b", true)], judges: new Map([["j", true]]) },
   ];
   const result = calibrate(items);
 
-  it("counts labelled and tied items", () => {
+  it("counts labelled and tied items, and the votes left out because the verdict was visible", () => {
     expect(result.labelled).toBe(6);
     expect(result.tied).toBe(1);
+    expect(result.blindVotes).toBe(8);
+    expect(result.visibleVotes).toBe(2);
     expect(result.judges.map((judge) => judge.judge)).toEqual(["j", "rule"]);
   });
   it("computes raw agreement and Cohen's kappa per judge (hand-computed)", () => {
@@ -77,8 +81,8 @@ describe("calibrationChart", () => {
     const { calibrationChart } = await import("./calibration");
     const chart = calibrationChart(
       calibrate([
-        { id: "1", votes: [{ annotator: "a", pass: true, at: day("2026-11-24") }], judges: new Map([["j", true], ["rule", false]]) },
-        { id: "2", votes: [{ annotator: "a", pass: true, at: day("2026-12-01") }], judges: new Map([["j", true]]) },
+        { id: "1", votes: [{ annotator: "a", pass: true, at: day("2026-11-24"), judgeVisible: false }], judges: new Map([["j", true], ["rule", false]]) },
+        { id: "2", votes: [{ annotator: "a", pass: true, at: day("2026-12-01"), judgeVisible: false }], judges: new Map([["j", true]]) },
       ]),
     );
     expect(chart.series.map((entry) => entry.name)).toEqual(["j", "rule"]);

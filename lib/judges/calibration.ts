@@ -1,5 +1,6 @@
 // Agreement of each judge with human labels from review queues (the calibration set), overall and per week of the
-// label, so drift shows. Pure; a human label is the annotators' majority, and tied items carry no label.
+// label, so drift shows. Pure; a human label is the annotators' majority of votes cast blind (before the judge's
+// verdict was shown: a vote cast with it visible leans towards it), and tied items carry no label.
 
 import { compareJudges, type Kappa } from "../stats/agreement";
 
@@ -8,6 +9,8 @@ export interface HumanVote {
   /** The annotator's own verdict (true = pass). */
   pass: boolean;
   at: Date;
+  /** Whether the judge's verdict was visible when the vote was last set (reveal queues, or changed after the reveal). */
+  judgeVisible: boolean;
 }
 
 /** One reviewed item (response, stage, case) with every vote on it and each judge's verdict on the same item. */
@@ -83,17 +86,25 @@ export interface Calibration {
   /** Items with a human label, and those without one because the annotators tied. */
   labelled: number;
   tied: number;
+  /** Votes the labels rest on (cast blind), and votes left out because the judge's verdict was visible. */
+  blindVotes: number;
+  visibleVotes: number;
 }
 
-/** Every judge's agreement with the human labels, judges in name order. */
+/** Every judge's agreement with the human labels (blind votes only), judges in name order. */
 export function calibrate(items: readonly CalibrationItem[]): Calibration {
   const pairsByJudge = new Map<string, { id: string; a: boolean; b: boolean; week: string }[]>();
   let labelled = 0;
   let tied = 0;
+  let blindVotes = 0;
+  let visibleVotes = 0;
   for (const item of items) {
-    const label = humanLabel(item.votes);
+    const blind = item.votes.filter((vote) => !vote.judgeVisible);
+    blindVotes += blind.length;
+    visibleVotes += item.votes.length - blind.length;
+    const label = humanLabel(blind);
     if (!label) {
-      if (item.votes.length > 0) tied += 1;
+      if (blind.length > 0) tied += 1;
       continue;
     }
     labelled += 1;
@@ -113,7 +124,7 @@ export function calibrate(items: readonly CalibrationItem[]): Calibration {
       weeks: weeks.map((week) => ({ week, ...figure(pairs.filter((pair) => pair.week === week)) })),
     };
   });
-  return { judges, labelled, tied };
+  return { judges, labelled, tied, blindVotes, visibleVotes };
 }
 
 /** Chart data: one point per week (x = week), one series per judge (its agreement rate that week, null without items). */

@@ -52,7 +52,7 @@ describe("judgeOptions", () => {
       panel.value,
     );
     expect(options).toEqual([
-      { value: "", label: "Recorded verdicts (default)" },
+      { value: "", label: "Each run's own judge (default)" },
       { value: "rule", label: "Rule judge (deterministic)" },
       { value: "stub", label: "stub (stub-model, majority of 3 samples)" },
       { value: "panel:rule,stub", label: "the panel rule, stub (majority)" },

@@ -11,8 +11,8 @@ export const MAX_PANEL_SIZE = 9;
 const MAX_LABEL_LENGTH = 200;
 
 /**
- * "recorded": today's figures, the verdicts stored with each run (the recorded judge for recorded runs, the
- * deterministic verdict for raw output). "judges": every turn re-decided from JudgeVerdict rows of these labels
+ * "recorded": each run's own judge, as stored with the run (the recorded verdicts of recorded runs, an evaluation's
+ * judge for generated runs, the rule judge for raw output). "judges": every turn re-decided from JudgeVerdict rows of these labels
  * (one label, or a panel decided by majority).
  */
 export type JudgeChoice = { kind: "recorded"; param: "" } | { kind: "judges"; members: string[]; param: string };
@@ -49,7 +49,7 @@ export function judgeChoiceOrDefault(raw: string | null | undefined): { choice: 
 }
 
 export function describeJudgeChoice(choice: JudgeChoice): string {
-  if (choice.kind === "recorded") return "the verdicts recorded with each run";
+  if (choice.kind === "recorded") return "each run's own judge (its recorded verdicts, its evaluation's judge, or the rule judge), as every row says";
   if (choice.members.length === 1) return choice.members[0] === RULE ? "the rule judge" : `judge ${choice.members[0]}`;
   return `the panel ${choice.members.join(", ")} (majority)`;
 }
@@ -79,7 +79,7 @@ export interface JudgeOption {
  * judge named as such), with the current choice kept when it is a panel or a judge not listed.
  */
 export function judgeOptions(passJudges: readonly { judge: string; model: string | null; samples: number }[], current: JudgeChoice): JudgeOption[] {
-  const options: JudgeOption[] = [{ value: "", label: "Recorded verdicts (default)" }];
+  const options: JudgeOption[] = [{ value: "", label: "Each run's own judge (default)" }];
   for (const entry of [...passJudges].sort((a, b) => (a.judge === RULE ? -1 : b.judge === RULE ? 1 : a.judge.localeCompare(b.judge)))) {
     if (entry.judge === RECORDED) continue;
     const details = [entry.model && entry.model !== entry.judge ? entry.model : null, entry.samples > 1 ? `majority of ${entry.samples} samples` : null].filter(Boolean).join(", ");

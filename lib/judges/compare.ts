@@ -3,7 +3,7 @@
 
 import { compareJudges, type ConfusionMatrix, type Kappa } from "../stats/agreement";
 import type { Proportion } from "../stats/common";
-import { panelMajority } from "./majority";
+import { panelVerdict } from "../judge/majority";
 
 /** One stored verdict: an item is (response, stage, case); a judge may have several samples of it. */
 export interface VerdictRow {
@@ -24,7 +24,7 @@ export function sideVerdicts(rows: readonly VerdictRow[], members: readonly stri
   }
   const verdicts = new Map<string, boolean>();
   for (const [item, byJudge] of samples) {
-    const verdict = panelMajority(members, byJudge);
+    const verdict = panelVerdict(members, byJudge);
     if (verdict !== null) verdicts.set(item, verdict);
   }
   return verdicts;

@@ -54,11 +54,21 @@ export interface RankInfo {
   upperBound: number | null;
 }
 
+/** A row's identity: a model under one configuration (a series); published-only rows are a model alone. */
 export interface ModelInfo {
+  /** The series id (lib/leaderboard/configuration): the model name for official recorded runs and published figures. */
   name: string;
   displayName: string;
   family: string | null;
   access: string | null;
+  /** The model's name, when the row is a series of measured runs. */
+  model?: string;
+  /** How the row's runs were made and judged: "official recorded run", "Zero-shot (official) · T 0.7 · max 32768 · judge: gpt-5.1 ×1". */
+  configuration?: string;
+  /** Who judged its figures: "recorded verdicts", "rule judge (not the official LLM judge)", "judge: gpt-5.1 ×1". */
+  judge?: string;
+  /** Turns its own LLM judge has not decided yet (they keep the rule judge's verdict until it does). */
+  awaitingJudge?: number;
 }
 
 export interface BoardRow extends ModelInfo {

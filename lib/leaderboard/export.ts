@@ -40,6 +40,10 @@ export function exportFileName(parts: readonly string[], format: ExportFormat): 
 /** One leaderboard export row: the counts behind a rate, for a model overall, in a domain or in a round. */
 export interface LeaderboardExportRow {
   model: string;
+  /** Measured rows: how the pooled runs were made and judged ("official recorded run"; "Zero-shot (official) · T 0.7 · …"). */
+  configuration?: string;
+  /** Measured rows: who judged them ("recorded verdicts", "judge: gpt-5.1 ×1", "rule judge (not the official LLM judge)"). */
+  judge?: string;
   scope: RateRow["scope"];
   key: string;
   passNum: number;
@@ -67,11 +71,12 @@ export const LEADERBOARD_COLUMNS: readonly Column<LeaderboardExportRow>[] = [
  * Rate rows as exported. By default only what the official statistics print: overall, every domain, rounds 1–3
  * (round 4 has too few turns for a per-round line, but counts in the overall and domain rows).
  */
-export function leaderboardExportRows(rows: readonly RateRow[], options: { allRounds?: boolean } = {}): LeaderboardExportRow[] {
+export function leaderboardExportRows(rows: readonly (RateRow & Pick<LeaderboardExportRow, "configuration" | "judge">)[], options: { allRounds?: boolean } = {}): LeaderboardExportRow[] {
   return rows
     .filter((row) => options.allRounds || isOfficialRow(row))
     .map((row) => ({
       model: row.model,
+      ...(row.configuration === undefined ? {} : { configuration: row.configuration, judge: row.judge ?? "" }),
       scope: row.scope,
       key: row.key,
       passNum: row.passNum,
@@ -82,6 +87,14 @@ export function leaderboardExportRows(rows: readonly RateRow[], options: { allRo
       ...(row.passPercent === undefined ? {} : { passPercent: row.passPercent, resolvePercent: row.resolvePercent ?? null }),
     }));
 }
+
+/** Measured rows name the configuration and judge of each row: rows of one model differ by them. */
+export const MEASURED_LEADERBOARD_COLUMNS: readonly Column<LeaderboardExportRow>[] = [
+  LEADERBOARD_COLUMNS[0]!,
+  { key: "configuration", value: (row) => row.configuration ?? null },
+  { key: "judge", value: (row) => row.judge ?? null },
+  ...LEADERBOARD_COLUMNS.slice(1),
+];
 
 /**
  * Published figures add the percentages exactly as the paper prints them: their counts (rate × runs × turns, rounded)
@@ -94,5 +107,5 @@ export const PUBLISHED_LEADERBOARD_COLUMNS: readonly Column<LeaderboardExportRow
 ];
 
 export function leaderboardColumns(source: "measured" | "published"): readonly Column<LeaderboardExportRow>[] {
-  return source === "published" ? PUBLISHED_LEADERBOARD_COLUMNS : LEADERBOARD_COLUMNS;
+  return source === "published" ? PUBLISHED_LEADERBOARD_COLUMNS : MEASURED_LEADERBOARD_COLUMNS;
 }

@@ -18,6 +18,8 @@ export interface TaskExportRow {
   passRate: number | null;
   casesPassed: number | null;
   cases: number | null;
+  /** Cases no LLM judge has answered: while any is, there is no resolve rate. */
+  casesNotJudged: number | null;
   resolveRate: number | null;
 }
 
@@ -31,10 +33,13 @@ export interface TaskCounts {
   passed: number;
   resolveResponses: number;
   casesPassed: number;
+  /** Cases of those responses no LLM judge has answered (0 when absent). */
+  casesNotJudged?: number;
 }
 
 export function taskExportRow(task: TaskCounts): TaskExportRow {
   const hasResolve = task.resolveResponses > 0;
+  const notJudged = task.casesNotJudged ?? 0;
   return {
     task: task.name,
     domain: task.domain,
@@ -45,7 +50,8 @@ export function taskExportRow(task: TaskCounts): TaskExportRow {
     passRate: task.responses ? task.passed / task.responses : null,
     casesPassed: hasResolve ? task.casesPassed : null,
     cases: hasResolve ? 3 * task.resolveResponses : null,
-    resolveRate: hasResolve ? task.casesPassed / (3 * task.resolveResponses) : null,
+    casesNotJudged: hasResolve ? notJudged : null,
+    resolveRate: hasResolve && notJudged === 0 ? task.casesPassed / (3 * task.resolveResponses) : null,
   };
 }
 
@@ -60,6 +66,7 @@ export const TASK_COLUMNS: readonly Column<TaskExportRow>[] = [
   { key: "casesPassed", value: (row) => row.casesPassed },
   { key: "cases", value: (row) => row.cases },
   { key: "resolveRate", value: (row) => row.resolveRate },
+  { key: "casesNotJudged", value: (row) => row.casesNotJudged },
 ];
 
 export const EXPORT_TABLES = {
@@ -90,7 +97,9 @@ export function boardViewColumns(columns: readonly string[], state: Pick<BoardSt
   const out: Column<BoardRow>[] = [
     { key: "rank", value: (row) => row.ranks[source][state.rankBy].rank },
     { key: "rank_ub", value: (row) => row.ranks[source][state.rankBy].upperBound },
-    { key: "model", value: (row) => row.name },
+    { key: "model", value: (row) => row.model ?? row.name },
+    { key: "configuration", value: (row) => row.configuration ?? null },
+    { key: "judge", value: (row) => row.judge ?? null },
     { key: "displayName", value: (row) => row.displayName },
     { key: "family", value: (row) => row.family },
     { key: "access", value: (row) => row.access },

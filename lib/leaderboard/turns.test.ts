@@ -103,6 +103,21 @@ describe("the matrix on the wire", () => {
     );
     expect(decodeMatrix(JSON.parse(JSON.stringify(encodeMatrix(matrix))))).toEqual(matrix);
   });
+
+  it("keeps a turn's cases not judged, so its cell says so instead of counting them failed", () => {
+    const matrix = buildTaskMatrix(
+      [{ turnId: "t1", round: 1, key: "T_1" }],
+      [{ runId: "r1", model: "b", displayName: "B", label: "b.json", hasResolve: true }],
+      [{ responseId: "x1", runId: "r1", turnId: "t1", valid: true, failStep: null, casesPassed: 1, casesNotJudged: 2 }],
+    );
+    const cell = matrix.rows[0]!.cells[0]!;
+    expect(verdictText(cell)).toBe("✓ 1/3 · 2 not judged");
+    expect(verdictLabel(cell)).toBe("passed; 1 of 3 test cases resolved, 2 not judged (no LLM judge has answered them)");
+    expect(matrixExportRows(matrix)[0]).toMatchObject({ casesPassed: 1, casesNotJudged: 2 });
+    expect(decodeMatrix(JSON.parse(JSON.stringify(encodeMatrix(matrix))))).toEqual(matrix);
+    expect(toneOf(cell)).toBe("partial");
+    expect(toneOf({ valid: true, failStep: null, casesPassed: 0, casesNotJudged: 3 })).toBe("pass-only");
+  });
 });
 
 describe("comparisonPair", () => {

@@ -28,27 +28,33 @@ export interface TurnVerdict {
   failStep: string | null;
   /** Cases resolved, null when the run has no resolve data. */
   casesPassed: number | null;
+  /** Cases whose text outputs no LLM judge has answered: neither resolved nor failed (0 when absent). */
+  casesNotJudged?: number;
 }
 
 export function toneOf(verdict: TurnVerdict | null): Tone {
   if (verdict === null) return "missing";
   if (!verdict.valid) return "bad";
-  if (verdict.casesPassed === null || verdict.casesPassed === CASES_PER_TURN) return "good";
+  if (verdict.casesPassed === null || (verdict.casesPassed === CASES_PER_TURN && !verdict.casesNotJudged)) return "good";
   return verdict.casesPassed === 0 ? "pass-only" : "partial";
 }
 
-/** Short visible text for a cell, e.g. "✓ 2/3" or "✗ step_1_2". */
+/** Short visible text for a cell, e.g. "✓ 2/3", "✓ 1/3 · 2 not judged" or "✗ step_1_2". */
 export function verdictText(verdict: TurnVerdict | null): string {
   if (verdict === null) return "—";
   if (!verdict.valid) return `✗ ${verdict.failStep ?? "failed"}`;
-  return verdict.casesPassed === null ? "✓ pass" : `✓ ${verdict.casesPassed}/${CASES_PER_TURN}`;
+  if (verdict.casesPassed === null) return "✓ pass";
+  return `✓ ${verdict.casesPassed}/${CASES_PER_TURN}${verdict.casesNotJudged ? ` · ${verdict.casesNotJudged} not judged` : ""}`;
 }
 
 /** The same in full words, for screen readers and titles. */
 export function verdictLabel(verdict: TurnVerdict | null): string {
   if (verdict === null) return "no response";
   if (!verdict.valid) return `failed the pass stage${verdict.failStep ? ` at ${verdict.failStep}` : ""}`;
-  const resolve = verdict.casesPassed === null ? "no resolve data" : `${verdict.casesPassed} of ${CASES_PER_TURN} test cases resolved`;
+  const resolve =
+    verdict.casesPassed === null
+      ? "no resolve data"
+      : `${verdict.casesPassed} of ${CASES_PER_TURN} test cases resolved${verdict.casesNotJudged ? `, ${verdict.casesNotJudged} not judged (no LLM judge has answered them)` : ""}`;
   return `passed; ${resolve}`;
 }
 
@@ -66,6 +72,9 @@ export interface MatrixRun {
   displayName: string;
   label: string;
   hasResolve: boolean;
+  /** The run's leaderboard row (model × configuration) and the judge of its verdicts, when known. */
+  series?: string;
+  judge?: string;
 }
 
 export interface MatrixResponse {
@@ -76,6 +85,8 @@ export interface MatrixResponse {
   failStep: string | null;
   /** Resolved cases stored for the response (0 when none). */
   casesPassed: number;
+  /** Cases stored without a verdict: not judged (0 when none). */
+  casesNotJudged?: number;
 }
 
 export interface MatrixCell extends TurnVerdict {
@@ -116,7 +127,8 @@ export function buildTaskMatrix(turns: readonly MatrixTurn[], runs: readonly Mat
       const cells = sortedTurns.map((turn): MatrixCell => {
         const response = byCell.get(`${run.runId}\u0000${turn.turnId}`);
         if (!response) return { responseId: null, valid: false, failStep: null, casesPassed: null, tone: "missing" };
-        const verdict: TurnVerdict = { valid: response.valid, failStep: response.failStep, casesPassed: run.hasResolve ? response.casesPassed : null };
+        const notJudged = run.hasResolve && response.valid ? (response.casesNotJudged ?? 0) : 0;
+        const verdict: TurnVerdict = { valid: response.valid, failStep: response.failStep, casesPassed: run.hasResolve ? response.casesPassed : null, ...(notJudged > 0 ? { casesNotJudged: notJudged } : {}) };
         return { ...verdict, responseId: response.responseId, tone: toneOf(verdict) };
       });
       return {
@@ -138,12 +150,15 @@ export function buildTaskMatrix(turns: readonly MatrixTurn[], runs: readonly Mat
 export interface MatrixExportRow {
   model: string;
   run: string;
+  /** Who made the run's verdicts. */
+  judge: string | null;
   turn: string;
   round: number;
   responseId: string | null;
   valid: boolean | null;
   failStep: string | null;
   casesPassed: number | null;
+  casesNotJudged: number | null;
 }
 
 export function matrixExportRows(matrix: TaskMatrix): MatrixExportRow[] {
@@ -153,12 +168,14 @@ export function matrixExportRows(matrix: TaskMatrix): MatrixExportRow[] {
       return {
         model: row.model,
         run: row.label,
+        judge: row.judge ?? null,
         turn: column.key,
         round: column.round,
         responseId: cell.responseId,
         valid: cell.responseId === null ? null : cell.valid,
         failStep: cell.failStep,
         casesPassed: cell.casesPassed,
+        casesNotJudged: cell.casesPassed === null ? null : (cell.casesNotJudged ?? 0),
       };
     }),
   );
@@ -167,12 +184,14 @@ export function matrixExportRows(matrix: TaskMatrix): MatrixExportRow[] {
 export const MATRIX_COLUMNS: readonly Column<MatrixExportRow>[] = [
   { key: "model", value: (row) => row.model },
   { key: "run", value: (row) => row.run },
+  { key: "judge", value: (row) => row.judge },
   { key: "turn", value: (row) => row.turn },
   { key: "round", value: (row) => row.round },
   { key: "responseId", value: (row) => row.responseId },
   { key: "valid", value: (row) => row.valid },
   { key: "failStep", value: (row) => row.failStep },
   { key: "casesPassed", value: (row) => row.casesPassed },
+  { key: "casesNotJudged", value: (row) => row.casesNotJudged },
 ];
 
 // -- a model's turns (drill-down) ----------------------------------------------------------------------------------
@@ -232,12 +251,12 @@ export function summarizeTurns(rows: readonly Pick<ModelTurnRow, "valid" | "case
 
 // -- the matrix on the wire ----------------------------------------------------------------------------------------
 
-/** [responseId, valid (1/0), failStep, casesPassed]; null for a turn the run did not answer. */
-export type WireMatrixCell = [string, number, string | null, number | null] | null;
+/** [responseId, valid (1/0), failStep, casesPassed, casesNotJudged when any]; null for a turn the run did not answer. */
+export type WireMatrixCell = [string, number, string | null, number | null] | [string, number, string | null, number | null, number] | null;
 
 export interface WireMatrix {
   turns: MatrixTurn[];
-  runs: { runId: string; model: string; displayName: string; label: string; hasResolve: boolean }[];
+  runs: MatrixRun[];
   /** Per run (same order), per turn (same order). */
   cells: WireMatrixCell[][];
 }
@@ -246,8 +265,13 @@ export interface WireMatrix {
 export function encodeMatrix(matrix: TaskMatrix): WireMatrix {
   return {
     turns: matrix.columns.map(({ turnId, round, key }) => ({ turnId, round, key })),
-    runs: matrix.rows.map(({ runId, model, displayName, label, hasResolve }) => ({ runId, model, displayName, label, hasResolve })),
-    cells: matrix.rows.map((row) => row.cells.map((cell) => (cell.responseId === null ? null : [cell.responseId, cell.valid ? 1 : 0, cell.failStep, cell.casesPassed]))),
+    runs: matrix.rows.map(({ runId, model, displayName, label, hasResolve, series, judge }) => ({ runId, model, displayName, label, hasResolve, ...(series === undefined ? {} : { series }), ...(judge === undefined ? {} : { judge }) })),
+    cells: matrix.rows.map((row) =>
+      row.cells.map((cell): WireMatrixCell => {
+        if (cell.responseId === null) return null;
+        return cell.casesNotJudged ? [cell.responseId, cell.valid ? 1 : 0, cell.failStep, cell.casesPassed, cell.casesNotJudged] : [cell.responseId, cell.valid ? 1 : 0, cell.failStep, cell.casesPassed];
+      }),
+    ),
   };
 }
 
@@ -256,7 +280,7 @@ export function decodeMatrix(wire: WireMatrix): TaskMatrix {
   wire.runs.forEach((run, runIndex) =>
     wire.turns.forEach((turn, turnIndex) => {
       const cell = wire.cells[runIndex]?.[turnIndex];
-      if (cell) responses.push({ responseId: cell[0], runId: run.runId, turnId: turn.turnId, valid: cell[1] === 1, failStep: cell[2], casesPassed: cell[3] ?? 0 });
+      if (cell) responses.push({ responseId: cell[0], runId: run.runId, turnId: turn.turnId, valid: cell[1] === 1, failStep: cell[2], casesPassed: cell[3] ?? 0, ...(cell[4] ? { casesNotJudged: cell[4] } : {}) });
     }),
   );
   return buildTaskMatrix(wire.turns, wire.runs, responses);

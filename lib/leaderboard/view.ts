@@ -126,7 +126,7 @@ export function filterRows(rows: readonly BoardRow[], state: BoardState): BoardR
       visibleInSource(row, state.source) &&
       (state.access === "all" || row.access === state.access) &&
       (state.family === "" || row.family === state.family) &&
-      (query === "" || normalize(row.displayName).includes(query) || normalize(row.name).includes(query) || normalize(row.family ?? "").includes(query)),
+      (query === "" || normalize(row.displayName).includes(query) || normalize(row.name).includes(query) || normalize(row.family ?? "").includes(query) || normalize(row.configuration ?? "").includes(query)),
   );
 }
 

@@ -38,7 +38,17 @@ describe("the board's wire format", () => {
         if (!summary.ok) throw new Error("bad counts");
         const runs = new Map<string, number>();
         for (const runId of new Set(cells.map((cell) => cell.runId))) runs.set(runId.split("-")[0]!, (runs.get(runId.split("-")[0]!) ?? 0) + 1);
-        const models = [...runs.keys()].map((name) => ({ name, displayName: name.toUpperCase(), family: null, access: null }));
+        // "local" is a measured series of its own configuration; the others carry the official recorded run's.
+        const models = [...runs.keys()].map((name) => ({
+          name,
+          displayName: name.toUpperCase(),
+          family: null,
+          access: null,
+          model: name,
+          configuration: name === "local" ? "zero-shot · T 0.7 · max 32768 · judge: j ×1" : "official recorded run",
+          judge: name === "local" ? "judge: j ×1" : "recorded verdicts",
+          awaitingJudge: name === "local" ? 2 : 0,
+        }));
         const board = buildBoard({ models, rates: summary.value.rates, spreads: summary.value.spreads, runs }, figures);
         const decoded = decodeBoard(JSON.parse(JSON.stringify(encodeBoard(board))));
         // Spreads travel to six decimals; everything else is exact.

@@ -15,6 +15,11 @@ export interface WireRow {
   displayName: string;
   family: string | null;
   access: string | null;
+  /** Measured series: the model's name, its configuration, its judge and the turns that judge has yet to decide. */
+  model?: string;
+  configuration?: string;
+  judge?: string;
+  awaitingJudge?: number;
   runs: number;
   /** 1: measured, 2: published. */
   in: number;
@@ -40,6 +45,16 @@ function encodeMeasured(metric: Metric | null): WireMeasured {
 /** The published percentage back from the metric (rate × 100), rounded to the paper's two decimals. */
 const percentOf = (metric: Metric | null) => (metric ? Math.round(metric.rate * 10_000) / 100 : null);
 
+/** The series fields a row has (published-only rows have none). */
+function seriesFields(row: Pick<BoardRow, "model" | "configuration" | "judge" | "awaitingJudge">): Pick<WireRow, "model" | "configuration" | "judge" | "awaitingJudge"> {
+  return {
+    ...(row.model === undefined ? {} : { model: row.model }),
+    ...(row.configuration === undefined ? {} : { configuration: row.configuration }),
+    ...(row.judge === undefined ? {} : { judge: row.judge }),
+    ...(row.awaitingJudge === undefined ? {} : { awaitingJudge: row.awaitingJudge }),
+  };
+}
+
 export function encodeBoard(board: Board): WireBoard {
   return {
     columns: board.columns,
@@ -49,6 +64,7 @@ export function encodeBoard(board: Board): WireBoard {
       displayName: row.displayName,
       family: row.family,
       access: row.access,
+      ...seriesFields(row),
       runs: row.runs,
       in: (row.inMeasured ? 1 : 0) | (row.inPublished ? 2 : 0),
       cells: board.columns.map((column) => {
@@ -98,6 +114,7 @@ export function decodeBoard(wire: WireBoard): Board {
       displayName: row.displayName,
       family: row.family,
       access: row.access,
+      ...seriesFields(row),
       inMeasured: (row.in & 1) === 1,
       inPublished: (row.in & 2) === 2,
       runs: row.runs,

@@ -2,7 +2,7 @@
 // plain-words description. Pure; a candidate matches only when every condition set in the filter holds.
 
 import { z } from "zod";
-import { sampleMajority } from "../judges/majority";
+import { sampleMajority } from "../judge/majority";
 
 export const STAGES = ["pass", "resolve"] as const;
 export type Stage = (typeof STAGES)[number];

@@ -53,7 +53,7 @@ describe("firstTaggedSection", () => {
 });
 
 describe("the official code rewrite for Coze", () => {
-  /** The official algorithm, with its backtracking header pattern (safe on short texts); ASCII input, so \b suffices. */
+  /** The official algorithm, with its backtracking header pattern (safe on short texts); it skips empty names. */
   function reference(source: string): string | null {
     const header = /def\s+main\s*\((.*?)\)\s*:/.exec(source);
     if (!header) return source;

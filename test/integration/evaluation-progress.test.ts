@@ -105,7 +105,10 @@ describe.skipIf(!benchmarkDir)(`evaluation progress${benchmarkDir ? "" : ` (skip
 
   it("marks the evaluation's runs in progress on the leaderboard, the run page and the task matrix", async () => {
     const board = await loadLeaderboard(db, viewer, benchmarkId, { fresh: true });
-    expect(board.inProgressModels).toEqual(["replay-stub_model_v1"]);
+    // The evaluation's two runs are one configuration (agentic, rule judge): one row, marked in progress.
+    const rows = board.board.rows.filter((row) => row.model === "replay-stub_model_v1");
+    expect(rows.map((row) => [row.runs, row.configuration])).toEqual([[2, "Agentic, no agent framework (ours) · T server default · max server default · rule judge (not the official LLM judge)"]]);
+    expect(board.inProgressModels).toEqual([rows[0]!.name]);
     const runPage = await listRunResponses(db, viewer, runIds[0]!);
     expect(runPage!.run).toMatchObject({ status: "in-progress", evaluationId, generationMode: "agentic" });
     const matrix = await getTaskMatrix(db, viewer, benchmarkId, firstTask.name, { fresh: true });

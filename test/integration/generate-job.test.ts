@@ -113,7 +113,9 @@ describe.skipIf(!benchmarkDir)(`generate jobs${benchmarkDir ? "" : ` (skipped: $
 
     // The generated run is on the leaderboard like an imported one: its overall pass rate over its 79 turns.
     const rates = await getMeasuredRates(db, actor("viewer"), benchmarkId);
-    expect(rates.rates.find((row) => row.model === "replay-stub_model_v1" && row.scope === "overall")).toMatchObject({ passNum: valid, passDen: 79 });
+    const series = rates.counts.models.find((info) => info.model === "replay-stub_model_v1");
+    expect(series?.configuration).toBe("Zero-shot (official) · T 0.7 · max 32768 · rule judge (not the official LLM judge)");
+    expect(rates.rates.find((row) => row.model === series?.name && row.scope === "overall")).toMatchObject({ passNum: valid, passDen: 79 });
   });
 
   it("progress: cells are pending, running while leased, and show the error of a failed call", async () => {

@@ -89,6 +89,16 @@ describe(`job queue on ${onPostgres ? "PostgreSQL (pg-boss)" : "SQLite"}`, () =>
     expect(await db.job.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "succeeded", doneCount: 2 });
   });
 
+  it("queues jobs enqueued at the same instant, under one fixed id or each its own, without a deadlock failing any", async () => {
+    const id = randomUUID();
+    const same = await Promise.allSettled(Array.from({ length: 6 }, () => queue.enqueue({ id, kind: "test", params: {}, createdBy: null, items: items(1) })));
+    expect(same.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    expect(same.every((result) => result.status === "fulfilled" || isUniqueViolation(result.reason))).toBe(true);
+    const distinct = await Promise.all(Array.from({ length: 6 }, () => queue.enqueue({ kind: "test", params: {}, createdBy: null, items: items(1) })));
+    expect(new Set(distinct).size).toBe(6);
+    expect(await db.jobItem.count()).toBe(7);
+  });
+
   it("returns items of an expired lease to the queue, and the late holder can no longer record them", async () => {
     const jobId = await queue.enqueue({ kind: "test", params: {}, createdBy: null, items: items(2) });
     const leased = await queue.lease(jobId, "crashed", 2, 1);

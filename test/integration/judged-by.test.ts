@@ -7,6 +7,7 @@ import { parseJudgeChoice, RECORDED_CHOICE, type JudgeChoice } from "@/lib/judge
 import { seedDemoData } from "@/lib/server/demo-data";
 import { seedPublishedResults } from "@/lib/server/published";
 import { getMeasuredCounts, getFailureCounts, loadLeaderboard, selectBenchmark } from "@/lib/server/data/leaderboard";
+import { modelOfSeries } from "@/lib/leaderboard/configuration";
 import { getModelTurns, getPairTurns, getTaskMatrix, listTasks } from "@/lib/server/data/drilldown";
 import { drilldownJudge } from "@/lib/server/data/judged-by";
 import type { SessionUser } from "@/lib/server/session";
@@ -21,8 +22,9 @@ function choice(raw: string): JudgeChoice {
   return parsed.value;
 }
 
+/** A model's counts over its series (rows are a model under one configuration). */
 function totals(cells: { model: string; turns: number; passed: number; casesPassed: number | null }[], model: string) {
-  const own = cells.filter((cell) => cell.model === model);
+  const own = cells.filter((cell) => modelOfSeries(cell.model) === model);
   return {
     turns: own.reduce((sum, cell) => sum + cell.turns, 0),
     passed: own.reduce((sum, cell) => sum + cell.passed, 0),
@@ -161,7 +163,9 @@ describe("figures as judged by a chosen judge", () => {
     const matrix = await getTaskMatrix(db, VIEWER, benchmarkId, "ReceiptBatcher", {}, under.judge);
     expect(matrix!.matrix.rows.map((row) => row.model)).toEqual(["demo_alpha"]);
 
-    const failures = await getFailureCounts(db, VIEWER, benchmarkId, { judge: choice(STUB), runIds: [alphaRunId] });
+    const judgedRuns = (await getMeasuredCounts(db, VIEWER, benchmarkId, choice(STUB))).runs;
+    expect(judgedRuns.map((run) => run.id)).toEqual([alphaRunId]);
+    const failures = await getFailureCounts(db, VIEWER, judgedRuns, choice(STUB));
     const passedTurns = failures.steps.filter((step) => step.failStep === null).reduce((sum, step) => sum + step.turns, 0);
     expect(passedTurns).toBe(expectedPassed);
     expect(failures.steps.reduce((sum, step) => sum + step.turns, 0)).toBe(15);

@@ -131,14 +131,29 @@ describe("a review queue of disagreements", () => {
 });
 
 describe("calibration against human labels", () => {
-  it("compares every judge with the annotators' majority, per week, for researchers and admins only", async () => {
-    const queue = await createDisagreementQueue(db, users.admin, { benchmarkId, stage: "pass", judge: STUB, against: "rule", mode: "reveal", annotatorsPerItem: 1 });
+  it("compares every judge with the annotators' majority of blind votes, per week, for researchers and admins only", async () => {
+    // A reveal queue first: its votes were cast with the judge's verdict in view, so calibration leaves them out.
+    const reveal = await createDisagreementQueue(db, users.admin, { benchmarkId, stage: "pass", judge: STUB, against: "rule", mode: "reveal", annotatorsPerItem: 1 });
+    if (!reveal.ok) throw new Error(JSON.stringify(reveal.issues));
+    await db.reviewAssignment.create({ data: { queueId: reveal.value.queueId, userId: users.researcher.id } });
+    let seen = 0;
+    for (let outcome = await claimReviewItem(db, users.researcher, reveal.value.queueId, { kind: "resume" }); outcome?.kind === "item"; outcome = await claimReviewItem(db, users.researcher, reveal.value.queueId, { kind: "resume" })) {
+      // Against the stub every time: counted, these votes would make the rule judge agree with the labels.
+      expect((await submitReviewVote(db, users.researcher, voteInputSchema.parse({ itemId: outcome.item.id, judgeCorrect: "incorrect" }))).ok).toBe(true);
+      seen += 1;
+    }
+    expect(seen).toBeGreaterThan(0);
+
+    const queue = await createDisagreementQueue(db, users.admin, { benchmarkId, stage: "pass", judge: STUB, against: "rule", mode: "blind", annotatorsPerItem: 1 });
     if (!queue.ok) throw new Error(JSON.stringify(queue.issues));
     await db.reviewAssignment.create({ data: { queueId: queue.value.queueId, userId: users.annotator.id } });
-    // The annotator agrees with the stub judge on every item: the stub agrees with the labels, the rule judge never.
+    // Blind: the annotator gives their own verdict, which is the stub judge's every time (the rule judge disagrees on
+    // every item of this queue, by how it was drawn).
+    const stubVerdicts = new Map((await db.judgeVerdict.findMany({ where: { judge: STUB, stage: "pass" }, select: { responseId: true, verdict: true } })).map((row) => [row.responseId, row.verdict]));
     let voted = 0;
     for (let outcome = await claimReviewItem(db, users.annotator, queue.value.queueId, { kind: "resume" }); outcome?.kind === "item"; outcome = await claimReviewItem(db, users.annotator, queue.value.queueId, { kind: "resume" })) {
-      const saved = await submitReviewVote(db, users.annotator, voteInputSchema.parse({ itemId: outcome.item.id, judgeCorrect: "correct", followedRules: "yes" }));
+      const item = await db.reviewItem.findUniqueOrThrow({ where: { id: outcome.item.id }, select: { responseId: true } });
+      const saved = await submitReviewVote(db, users.annotator, voteInputSchema.parse({ itemId: outcome.item.id, pass: stubVerdicts.get(item.responseId), followedRules: "yes" }));
       expect(saved.ok).toBe(true);
       voted += 1;
     }
@@ -146,7 +161,7 @@ describe("calibration against human labels", () => {
     expect(voted).toBeGreaterThan(0);
 
     const calibration = await getCalibration(db, users.researcher, benchmarkId);
-    expect(calibration.pass.labelled).toBe(voted);
+    expect(calibration.pass).toMatchObject({ labelled: voted, blindVotes: voted, visibleVotes: seen });
     const stub = calibration.pass.judges.find((judge) => judge.judge === STUB)!;
     const rule = calibration.pass.judges.find((judge) => judge.judge === "rule")!;
     expect(stub.overall).toMatchObject({ n: voted, agree: voted, rate: 1 });

@@ -171,6 +171,8 @@ describe.skipIf(!benchmarkDir)(`leaderboard on the shared benchmark and its 12 r
     expect(official).toHaveLength(12 * (1 + 6 + 3));
     expect(official.find((row) => row.model === "gpt_5d2" && row.scope === "overall")).toEqual({
       model: "gpt_5d2",
+      configuration: "official recorded run",
+      judge: "recorded verdicts",
       scope: "overall",
       key: "all",
       passNum: 55,
@@ -209,8 +211,9 @@ describe.skipIf(!benchmarkDir)(`leaderboard on the shared benchmark and its 12 r
 
   it("counts fail steps as the run files record them", async () => {
     const { benchmark } = await selectBenchmark(db, VIEWER, null);
-    const failures = await getFailureCounts(db, VIEWER, benchmark!.id);
-    const models = (await getMeasuredCounts(db, VIEWER, benchmark!.id)).models;
+    const measured = await getMeasuredCounts(db, VIEWER, benchmark!.id);
+    const failures = await getFailureCounts(db, VIEWER, measured.runs);
+    const models = measured.models;
     const distribution = failStepDistribution(failures.steps, models);
     for (const file of files) {
       const model = path.basename(file.name, ".json");

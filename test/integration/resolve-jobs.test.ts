@@ -14,13 +14,17 @@ import { promisify } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { turnKey } from "@/lib/benchmark/dataset";
+import { modelOfSeries } from "@/lib/leaderboard/configuration";
+import { taskExportRow } from "@/lib/leaderboard/tables";
 import { parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import { outputGroups } from "@/lib/benchmark/turn";
 import { testFiles, uploadFileName } from "@/lib/resolve/official";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
 import { createDifyConnection } from "@/lib/server/dify-connections/connections";
 import { createEndpoint } from "@/lib/server/endpoints/endpoints";
+import { getTaskMatrix, listTasks } from "@/lib/server/data/drilldown";
 import { getRunPassRecords } from "@/lib/server/data/official-downloads";
+import { getRunFigures } from "@/lib/server/data/runs";
 import { getResolveRecordFile } from "@/lib/server/data/resolve-records";
 import { getMeasuredCounts, getMeasuredRates } from "@/lib/server/data/leaderboard";
 import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/import-service";
@@ -110,7 +114,7 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
   });
 
   it("executes every valid turn from the evaluation's hook: case results, reasons, retries, judge verdicts, apps deleted", async () => {
-    const endpoint = await createEndpoint(db, admin, { label: "stub-judge", baseUrl: judge.baseURL, model: "stub", temperature: 0, maxTokens: null, concurrency: 2, rpm: null, tpm: null, timeoutMs: 10_000, inputPricePerMTok: null, outputPricePerMTok: null }, null);
+    const endpoint = await createEndpoint(db, admin, { label: "stub-judge", baseUrl: judge.baseURL, model: "stub", temperature: 0.7, maxTokens: 1024, concurrency: 2, rpm: null, tpm: null, timeoutMs: 10_000, inputPricePerMTok: null, outputPricePerMTok: null }, null);
     expect(await enqueueDifyExecution(db, runId)).toBeNull(); // an imported run has no evaluation
     const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { benchmarkId: true } });
     const evaluation = await db.evaluation.create({
@@ -169,6 +173,9 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     // Cases whose judge question is identical (only file inputs differ) are answered from the call cache.
     expect(judge.calls).toBeGreaterThan(0);
     expect(judge.calls + job.cachedCalls).toBe(judged.length);
+    // The resolve judge is asked as the official judge is: temperature 0 and max_tokens 8192, not the endpoint's own.
+    expect(judge.requests.length).toBe(judge.calls);
+    for (const request of judge.requests) expect([request.body.temperature, request.body.max_tokens]).toEqual([0, 8192]);
     expect(await db.judgeVerdict.count({ where: { stage: "resolve", judge: "stub-judge", response: { runId } } })).toBe(judged.length);
     expect(judged.every((row) => row.verdict)).toBe(true);
 
@@ -198,8 +205,18 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect(unjudged.every((row) => row.verdict === null && row.error?.startsWith("Not judged"))).toBe(true);
     // The run has no resolve rate, anywhere the leaderboard counts it: "not judged (n)" instead.
     const rates = await getMeasuredRates(db, researcher, (await db.run.findUniqueOrThrow({ where: { id: runId } })).benchmarkId);
-    const overall = rates.rates.find((row) => row.model === "replayed_model" && row.scope === "overall");
+    const overall = rates.rates.find((row) => modelOfSeries(row.model) === "replayed_model" && row.scope === "overall");
     expect(overall).toMatchObject({ resolveNum: null, resolveDen: null, resolveNotJudged: unjudged.length });
+    // The run's own figures (run and evaluation pages) and the task matrix say the same.
+    expect((await getRunFigures(db, researcher, [runId])).get(runId)).toMatchObject({ casesNotJudged: unjudged.length });
+    const waiting = await db.response.findUniqueOrThrow({ where: { id: unjudged[0]!.responseId }, select: { run: { select: { benchmarkId: true } }, turn: { select: { id: true, task: { select: { name: true } } } } } });
+    const matrix = await getTaskMatrix(db, researcher, waiting.run.benchmarkId, waiting.turn.task.name, { fresh: true });
+    const row = matrix?.matrix.rows.find((entry) => entry.runId === runId);
+    const column = matrix?.matrix.columns.findIndex((entry) => entry.turnId === waiting.turn.id) ?? -1;
+    expect(row?.cells[column]?.casesNotJudged).toBe(unjudged.filter((entry) => entry.responseId === unjudged[0]!.responseId).length);
+    const task = (await listTasks(db, researcher, waiting.run.benchmarkId)).find((entry) => entry.name === waiting.turn.task.name);
+    expect(task?.casesNotJudged).toBeGreaterThan(0);
+    expect(taskExportRow(task!)).toMatchObject({ resolveRate: null, casesNotJudged: task?.casesNotJudged });
   });
 
   it("downloads the executed run as an official resolve record file, and a recorded run as the file it came from", async () => {
@@ -305,7 +322,8 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const evaluation = await db.evaluation.create({
       data: { benchmarkId: run.benchmarkId, mode: "zero-shot", difyConnectionId: connectionId, caseFilesDir: caseFiles, judge: JSON.stringify({ kind: "llm", endpointIds: [passJudge.id], samples: 1 }) },
     });
-    await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id } });
+    // The run's own judge is the evaluation's, as startEvaluation records it on the runs it creates.
+    await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id, judge: JSON.stringify({ kind: "llm", members: ["pass-judge"], samples: 1 }) } });
     const marker = `"evaluationId":${JSON.stringify(evaluation.id)}`;
     const executions = () => db.job.findMany({ where: { kind: "resolve", runId, params: { contains: marker } }, select: { id: true } });
 
@@ -318,6 +336,8 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const valid = await db.response.findMany({ where: { runId, passResult: { valid: true, officialFailStep: null } }, select: { id: true }, orderBy: { id: "asc" } });
     expect(valid.length).toBeGreaterThanOrEqual(2);
     const rejected = valid[0]!.id;
+    // An earlier execution ran it under the rule judge's verdict: those results go once its own judge fails it.
+    expect(await db.caseResult.count({ where: { responseId: rejected } })).toBe(3);
     const ruleFailed = await db.response.findMany({ where: { runId, passResult: { valid: false, officialFailStep: null, failStep: "step_1_4" } }, select: { id: true } });
     await db.judgeVerdict.createMany({
       data: [...valid, ...ruleFailed].map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: "pass-judge", inputFingerprint: "test", verdict: response.id !== rejected && valid.includes(response), jobId: judging.id })),
@@ -326,19 +346,22 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     await afterEvaluationJudgeJob(db, { id: judging.id, params: JSON.parse(judging.params) as unknown });
     const [execution] = await executions();
     expect(execution).toBeDefined();
+    // It gates on the run's own judge's verdicts as stored on the turns, the ones every page shows.
+    expect((JSON.parse((await db.job.findUniqueOrThrow({ where: { id: execution!.id } })).params) as { passGate?: unknown }).passGate).toEqual({ kind: "stored", llmJudge: true });
     expect((await db.evaluation.findUniqueOrThrow({ where: { id: evaluation.id } })).status).toBe("running");
 
     await worker().runUntilIdle();
     const items = await db.jobItem.findMany({ where: { jobId: execution!.id }, select: { key: true, result: true } });
     const resultOf = (responseId: string) => JSON.parse(items.find((item) => item.key === `${responseId}:resolve`)?.result ?? "null") as { skipped?: string; cases?: number } | null;
     expect(resultOf(rejected)).toEqual({ skipped: "not valid at the pass stage" });
+    expect(await db.caseResult.count({ where: { responseId: rejected } })).toBe(0);
     for (const response of valid.slice(1)) expect(resultOf(response.id)?.cases).toBe(3);
     expect(await db.evaluation.findUniqueOrThrow({ where: { id: evaluation.id } })).toMatchObject({ status: "succeeded" });
 
-    // The official files say what Dify was given: the turn the LLM judge failed is a step_1_4 failure in both the pass
-    // and the resolve records, though its stored (rule judge) verdict is still a pass.
-    const keyOf = await db.response.findUniqueOrThrow({ where: { id: rejected }, select: { turn: { select: { task: { select: { name: true } }, round: true } }, passResult: { select: { valid: true } } } });
-    expect(keyOf.passResult?.valid).toBe(true);
+    // The official files say what Dify was given: the turn the LLM judge failed (the rule judge had passed it) is a
+    // step_1_4 failure in both the pass and the resolve records, and its stored verdict is the judge's.
+    const keyOf = await db.response.findUniqueOrThrow({ where: { id: rejected }, select: { turn: { select: { task: { select: { name: true } }, round: true } }, passResult: { select: { valid: true, deterministicValid: true, verdictSource: true } } } });
+    expect(keyOf.passResult).toMatchObject({ valid: false, deterministicValid: true, verdictSource: "judge" });
     const find = <T extends { task: string; round: number }>(records: readonly T[] | undefined) => records?.find((record) => record.task === keyOf.turn.task.name && record.round === keyOf.turn.round);
     const passRecords = await getRunPassRecords(db, researcher, runId);
     const resolveRecords = await getResolveRecordFile(db, researcher, runId);
@@ -351,6 +374,18 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect(cell).toMatchObject({ state: "failed", failStep: "step_1_4", responseId: rejected });
     const refusedByDify = await db.passResult.count({ where: { responseId: { in: valid.slice(1).map((response) => response.id) }, failStep: "step_1_5" } });
     expect(passRecords?.data.filter((record) => record.valid)).toHaveLength(valid.length - 1 - refusedByDify);
+
+    // A turn reaching step 1_4 that the run's own LLM judge has not decided keeps the rule judge's verdict: no execution
+    // starts on it, whatever LLM judge a researcher picks.
+    const undecided = ruleFailed[0] ?? valid[1]!;
+    const stored = await db.passResult.findUniqueOrThrow({ where: { responseId: undecided.id }, select: { verdictSource: true } });
+    await db.passResult.update({ where: { responseId: undecided.id }, data: { verdictSource: "deterministic" } });
+    await db.run.update({ where: { id: runId }, data: { evaluationId: null } });
+    expect(await startResolveJob(db, researcher, { runId, connectionId, caseFilesDir: caseFiles, judge: { kind: "none" }, passJudgeEndpointId: passJudge.id })).toEqual({
+      ok: false,
+      message: "The run's own judge (judge: pass-judge ×1) has not judged 1 turn(s) that reach step 1_4; judge them first, so the rule judge never decides what goes to Dify.",
+    });
+    await db.passResult.update({ where: { responseId: undecided.id }, data: { verdictSource: stored.verdictSource } });
   });
 
   it("queues one Dify execution per evaluation run, however many hooks ask at the same instant", async () => {
@@ -369,8 +404,16 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect(await db.job.count({ where: { kind: "resolve", runId } })).toBe(before + 1);
   });
 
-  /** Earlier tests' LLM pass judges are not the run's own any more: back to a run no LLM judge has seen. */
-  const forgetPassJudges = () => db.judgeVerdict.deleteMany({ where: { stage: "pass", response: { runId }, judge: { notIn: ["recorded", "rule"] } } });
+  /**
+   * Earlier tests' LLM pass judges are not the run's own any more: back to a run no LLM judge has seen, its turns
+   * decided by steps 1_1–1_3 and the rule judge again.
+   */
+  const forgetPassJudges = async () => {
+    await db.judgeVerdict.deleteMany({ where: { stage: "pass", response: { runId }, judge: { notIn: ["recorded", "rule"] } } });
+    await db.run.update({ where: { id: runId }, data: { judge: null } });
+    const judged = await db.passResult.findMany({ where: { response: { runId }, verdictSource: "judge" }, select: { id: true, deterministicValid: true } });
+    for (const result of judged) await db.passResult.update({ where: { id: result.id }, data: { valid: result.deterministicValid, failStep: result.deterministicValid ? null : "step_1_4", verdictSource: "deterministic" } });
+  };
   const stubEndpoint = (label: string) =>
     createEndpoint(db, admin, { label, baseUrl: judge.baseURL, model: "stub", temperature: 0, maxTokens: null, concurrency: 2, rpm: null, tpm: null, timeoutMs: 10_000, inputPricePerMTok: null, outputPricePerMTok: null }, null);
 
@@ -409,7 +452,7 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     expect(await db.judgeVerdict.count({ where: { stage: "resolve", judge: "later-judge", response: { runId } } })).toBe(waiting);
     expect(await overall()).toBe(0);
     const rates = await getMeasuredRates(db, researcher, benchmarkId);
-    const row = rates.rates.find((entry) => entry.model === "replayed_model" && entry.scope === "overall");
+    const row = rates.rates.find((entry) => modelOfSeries(entry.model) === "replayed_model" && entry.scope === "overall");
     expect(row?.resolveNum).toBeGreaterThan(0);
     expect(row).not.toHaveProperty("resolveNotJudged");
     expect(await startResolveJudgeJob(db, researcher, { runId, endpointIds: [later.id] })).toEqual({ ok: false, message: "No test case of this run is waiting for the resolve judge." });

@@ -57,8 +57,12 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const selection = await selectBenchmark(db, user, param(query, "benchmark") ?? null);
   const benchmarkId = selection.benchmark?.id ?? null;
   nameBenchmarkInUrl(`/models/${encodeURIComponent(modelName)}`, query, selection.param);
-  const overview = await getModelOverview(db, user, benchmarkId, modelName);
-  const published = (await getPublishedFigures(db, user)).filter((figure) => figure.modelName === modelName);
+  // The segment names a leaderboard row: a model under one configuration (its name alone for its official recorded runs).
+  const seriesName = modelName;
+  const overview = await getModelOverview(db, user, benchmarkId, seriesName);
+  const baseModel = overview?.model.model ?? modelName;
+  // The paper's figures are of the official runs: shown beside the official row only.
+  const published = seriesName === baseModel ? (await getPublishedFigures(db, user)).filter((figure) => figure.modelName === baseModel) : [];
   if (!overview && published.length === 0) notFound();
 
   const domain = param(query, "domain") || null;
@@ -74,8 +78,11 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const access = overview?.model.access ?? published[0]?.access ?? null;
   const runs = overview?.runs ?? [];
 
-  const rows = benchmarkId && runs.length ? await getModelTurns(db, user, benchmarkId, modelName, { domain, round, runId }, judge) : [];
-  const allRows = domain || round || runId ? (benchmarkId && runs.length ? await getModelTurns(db, user, benchmarkId, modelName, {}, judge) : []) : rows;
+  const runIds = runs.map((run) => run.id);
+  const rows = benchmarkId && runs.length ? await getModelTurns(db, user, benchmarkId, baseModel, { domain, round, runId, runIds }, judge) : [];
+  const allRows = domain || round || runId ? (benchmarkId && runs.length ? await getModelTurns(db, user, benchmarkId, baseModel, { runIds }, judge) : []) : rows;
+  const configurations = overview?.series ?? [];
+  const rowJudge = judge ? judgedBy.description : (overview?.chosen?.judge ?? null);
   const domains = sortDomains(allRows.map((row) => row.domain));
   const rounds = [...new Set(allRows.map((row) => row.round))].sort((a, b) => a - b);
   const summary = summarizeTurns(rows);
@@ -87,7 +94,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
     if (next.round) search.set("round", String(next.round));
     if (next.run) search.set("run", next.run);
     const text = search.toString();
-    return `/models/${encodeURIComponent(modelName)}${text ? `?${text}` : ""}`;
+    return `/models/${encodeURIComponent(seriesName)}${text ? `?${text}` : ""}`;
   };
   const chip = (label: string, href: string, active: boolean) => (
     <Link key={label} href={href} aria-current={active ? "page" : undefined} className={`rounded-full px-3 py-1 text-sm ring-1 ${active ? "bg-brand-600 text-white ring-brand-600" : "bg-white ring-slate-300 hover:bg-slate-50 dark:bg-slate-900 dark:ring-slate-700"}`}>
@@ -101,7 +108,8 @@ export default async function ModelPage({ params, searchParams }: Props) {
         title={displayName}
         description={
           <span className="flex flex-wrap items-center gap-2">
-            {displayName !== modelName ? <span className="font-mono">{modelName}</span> : null}
+            {displayName !== baseModel ? <span className="font-mono">{baseModel}</span> : null}
+            {overview?.chosen ? <span data-testid="model-configuration">{overview.chosen.configuration}</span> : null}
             {family ? <span>{family}</span> : null}
             {access ? <Badge tone={access === "open" ? "info" : "neutral"}>{access}</Badge> : null}
             <span>
@@ -115,7 +123,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
               Leaderboard
             </Link>
             {runs.length ? (
-              <Link href={`/compare?${new URLSearchParams({ ...(selection.param ? { benchmark: selection.param } : {}), ...(judgedBy.choice.param ? { judge: judgedBy.choice.param } : {}), a: modelName })}`} className={buttonStyles.secondary}>
+              <Link href={`/compare?${new URLSearchParams({ ...(selection.param ? { benchmark: selection.param } : {}), ...(judgedBy.choice.param ? { judge: judgedBy.choice.param } : {}), a: seriesName })}`} className={buttonStyles.secondary}>
                 Compare with another model
               </Link>
             ) : null}
@@ -127,16 +135,36 @@ export default async function ModelPage({ params, searchParams }: Props) {
         {benchmarkId ? (
           <JudgedByBar
             judgedBy={judgedBy}
-            judging={underJudge ? underJudge.judging.filter((run) => run.model === modelName) : null}
+            judging={underJudge ? underJudge.judging.filter((run) => run.model === baseModel) : null}
             benchmarkQuery={selection.param ? `?benchmark=${encodeURIComponent(selection.param)}` : ""}
           />
         ) : null}
       </div>
 
-      {runs.length === 0 ? (
+      {configurations.length > 1 || (configurations.length === 1 && !overview?.chosen) ? (
+        <nav aria-label="Configurations of this model" className="mb-4 text-sm">
+          <p className="mb-1 text-slate-600 dark:text-slate-400">
+            {overview?.chosen ? "Other configurations of this model (separate leaderboard rows):" : "This model has runs of several configurations, each its own leaderboard row; choose one:"}
+          </p>
+          <ul className="flex flex-wrap gap-2" data-testid="model-configurations">
+            {configurations.map((entry) => (
+              <li key={entry.id}>
+                <Link
+                  href={`/models/${encodeURIComponent(entry.id)}${benchmarkQuery ? `?${benchmarkQuery}` : ""}`}
+                  aria-current={entry.id === overview?.chosen?.id ? "page" : undefined}
+                  className={`inline-block rounded-md px-2 py-1 ring-1 ${entry.id === overview?.chosen?.id ? "bg-brand-600 text-white ring-brand-600" : "ring-slate-300 hover:bg-slate-50 dark:ring-slate-700 dark:hover:bg-slate-800"}`}
+                >
+                  {entry.configuration} ({entry.runs.length} run{entry.runs.length === 1 ? "" : "s"})
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+      {runs.length === 0 && configurations.length > 0 ? null : runs.length === 0 ? (
         <div className="space-y-6">
           <EmptyState title="No runs of this model on this benchmark" action={{ href: "/import", label: "Import runs" }}>
-            {published.length ? "Only the paper's published figures are known for this model. " : ""}Import a run of {modelName} to see its turns here.
+            {published.length ? "Only the paper's published figures are known for this model. " : ""}Import a run of {baseModel} to see its turns here.
           </EmptyState>
           {published.length ? (
             <DataTable
@@ -173,7 +201,8 @@ export default async function ModelPage({ params, searchParams }: Props) {
           <section aria-label="Rates" className={`${cardStyles} mb-6`}>
             <h2 className="mb-3 text-sm font-medium">
               {scope}
-              {runs.length > 1 && !runId ? ` · ${runs.length} runs pooled` : ""}
+              {runs.length > 1 && !runId ? ` · ${runs.length} runs of one configuration pooled` : ""}
+              {rowJudge ? <span className="font-normal text-slate-600 dark:text-slate-400" data-testid="model-judge"> · judged by {rowJudge}</span> : null}
             </h2>
             <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
               <Rate label="Pass rate" num={summary.passed} den={summary.turns} />
@@ -239,7 +268,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
                             {row.topDiagnosticMessage ? <span className="block text-xs text-slate-600 dark:text-slate-400">{row.topDiagnosticMessage}</span> : null}
                           </>
                         ) : (
-                          <span className="text-slate-400">none</span>
+                          <span className="text-slate-500 dark:text-slate-400">none</span>
                         )}
                       </td>
                       <td className={tableStyles.td}>

@@ -5,19 +5,23 @@ import { cache } from "react";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { tableStyles } from "@/components/ui/styles";
+import { cardStyles, tableStyles } from "@/components/ui/styles";
+import { RunFigures } from "@/components/runs/run-figures";
 import { CATEGORY_COLORS, CATEGORY_LABELS } from "@/components/viewer/palette";
 import { stepLabel } from "@/components/viewer/response-sections";
 import { turnKey } from "@/lib/benchmark/dataset";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { RunJudging } from "@/components/jobs/run-judging";
 import { RunDifyExecution } from "@/components/dify/run-dify-execution";
+import { BundleProvenance } from "@/components/runs/bundle-provenance";
 import { RunResolveJudging } from "@/components/dify/run-resolve-judging";
 import { can } from "@/lib/auth/roles";
-import { formatDateTime, formatRatio } from "@/lib/format";
+import { formatDateTime } from "@/lib/format";
 import { modeLabel } from "@/lib/generation/modes";
 import { database } from "@/lib/server/db";
 import { listRunResponses, type RunResponseRow } from "@/lib/server/data/responses";
+import { getRunBundleProvenance } from "@/lib/server/data/run-bundle-imports";
+import { getRunFigures } from "@/lib/server/data/runs";
 import { listEndpoints } from "@/lib/server/endpoints/endpoints";
 import { listDifyConnections } from "@/lib/server/dify-connections/connections";
 import { allowedImportRoots } from "@/lib/server/import/allowed-dirs";
@@ -71,15 +75,16 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
   const loaded = await loadRun(user, runId);
   if (!loaded) notFound();
   const { run, responses } = loaded;
+  const figures = (await getRunFigures(database(), user, [run.id])).get(run.id);
   const query = await searchParams;
   const filter: FilterId = FILTERS.find((f) => f.id === query.filter)?.id ?? "all";
   const rows = responses.filter((row) => matches(row, filter));
-  const passed = responses.filter((row) => row.valid).length;
   const recorded = run.origin === "recorded";
   const mayJudge = user !== null && can(user.role, "runJobs");
   const [endpoints, jobs] = mayJudge ? await Promise.all([listEndpoints(database(), user), listJobs(database(), user, { runId: run.id, limit: 20 })]) : [[], []];
   // Recorded runs carry their official test results; imported and generated ones may be executed on Dify.
   const difyConnections = mayJudge && !recorded ? await listDifyConnections(database(), user) : [];
+  const provenance = await getRunBundleProvenance(database(), user, run.id);
   const passGate = mayJudge && user && !recorded ? await describeRunPassGate(database(), user, run.id) : null;
   const casesNotJudged = responses.reduce((sum, row) => sum + row.casesNotJudged, 0);
 
@@ -104,11 +109,19 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
             {run.evaluationId ? (
               <>
                 {" "}
-                · <Link href={`/evaluations/${run.evaluationId}`} className="text-brand-600 hover:underline dark:text-brand-500">its evaluation</Link>
+                · <Link href={`/evaluations/${run.evaluationId}`} className="text-brand-600 underline dark:text-brand-500">its evaluation</Link>
               </>
             ) : null}{" "}
-            · {run.responseCount} responses · {formatRatio(passed, responses.length)} valid · imported {formatDateTime(run.importedAt)} · scored with core{" "}
-            <span className="font-mono">{run.coreVersion}</span>
+            · {run.responseCount} responses · imported {formatDateTime(run.importedAt)} · scored with core <span className="font-mono">{run.coreVersion}</span>
+            {figures ? (
+              <>
+                {" "}
+                · <span data-testid="run-configuration">{figures.configuration}</span> ·{" "}
+                <Link href={`/models/${encodeURIComponent(figures.series)}?benchmark=${encodeURIComponent(run.benchmark.name)}`} className="text-brand-600 underline dark:text-brand-500">
+                  its leaderboard row
+                </Link>
+              </>
+            ) : null}
           </>
         }
         actions={
@@ -119,9 +132,19 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
             <a href={`/runs/${run.id}/download/resolve-records`} download className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
               Resolve records (JSON)
             </a>
+            <a
+              href={`/runs/${run.id}/download/bundle`}
+              download
+              title="One zip with what produced this run, for others to check: npm run import -- --bundle"
+              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800"
+            >
+              Run bundle (zip)
+            </a>
           </span>
         }
       />
+      {provenance ? <BundleProvenance provenance={provenance} /> : null}
+      {figures ? <RunFigures figures={figures} className={cardStyles} /> : null}
       {mayJudge && user ? (
         <RunJudging
           runId={run.id}
@@ -179,8 +202,8 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
               <tr>
                 <th scope="col" className={`${tableStyles.th} ${tableStyles.sticky}`}>Task</th>
                 <th scope="col" className={tableStyles.th}>Round</th>
-                <th scope="col" className={tableStyles.th}>{recorded ? "Recorded verdict" : "Verdict"}</th>
-                <th scope="col" className={tableStyles.th}>Our verdict</th>
+                <th scope="col" className={tableStyles.th}>{recorded ? "Recorded verdict" : `Verdict (${figures?.judge ?? "own judge"})`}</th>
+                <th scope="col" className={tableStyles.th}>Steps 1_1–1_3 and rule judge</th>
                 <th scope="col" className={tableStyles.th}>Top diagnostic</th>
                 <th scope="col" className={tableStyles.th}>Diagnostics</th>
                 {run.hasResolve ? <th scope="col" className={tableStyles.th}>Tests</th> : null}
@@ -213,7 +236,7 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
                     {row.topDiagnostic ? (
                       <span className="flex items-start gap-1.5">
                         {isCategory(row.topDiagnostic.category) ? (
-                          <span className="mt-0.5 rounded px-1 text-[11px] font-semibold text-white" style={{ background: CATEGORY_COLORS[row.topDiagnostic.category] }}>
+                          <span className="mt-0.5 rounded border-l-4 bg-slate-100 px-1 text-[11px] font-semibold text-slate-800 dark:bg-slate-800 dark:text-slate-100" style={{ borderLeftColor: CATEGORY_COLORS[row.topDiagnostic.category] }}>
                             {CATEGORY_LABELS[row.topDiagnostic.category]}
                           </span>
                         ) : null}

@@ -10,8 +10,11 @@ import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import { joinedText } from "../sql-dialect";
 import type { SessionUser } from "../session";
+import { modelOfSeries } from "@/lib/leaderboard/configuration";
+import { describeRunJudge } from "@/lib/judges/run-judge";
 import { turnVerdictColumns, type DrilldownJudge } from "./judged-by";
 import { int, type ReadOptions } from "./leaderboard";
+import { ownJudges, runFacts, runSetupOf, runSetupSql, type RunSetupRow } from "./run-configurations";
 import { cachedRead } from "./read-cache";
 
 /** "1:1,2:0,3:-1" (position:verdict, from group_concat; -1 not judged) to a map of position to verdict (null: not judged). */
@@ -59,29 +62,77 @@ export interface ModelRun {
   importedAt: string;
 }
 
-export interface ModelOverview {
-  model: ModelInfo;
+/** One of a model's configurations on the benchmark: a leaderboard row. */
+export interface ModelSeries {
+  id: string;
+  /** Its configuration and judge, e.g. "Zero-shot (official) · T 0.7 · max 32768 · judge: gpt-5.1 ×1". */
+  configuration: string;
+  judge: string;
   runs: ModelRun[];
 }
 
-/** The model and its runs on the benchmark; null when no model has that name. */
-export async function getModelOverview(db: Database, actor: SessionUser | null, benchmarkId: string | null, modelName: string): Promise<ModelOverview | null> {
+export interface ModelOverview {
+  /** The row shown: name is the series id when one is chosen, else the model's name. */
+  model: ModelInfo;
+  /** The runs of the chosen series (none when the link names a model with several configurations and no official one). */
+  runs: ModelRun[];
+  /** Every configuration of the model on the benchmark, in run order. */
+  series: ModelSeries[];
+  /** The chosen series; null when the page must ask which. */
+  chosen: ModelSeries | null;
+}
+
+/**
+ * A leaderboard row's model and runs: `seriesOrModel` is a series id, or a model's name, which names its official
+ * recorded runs, else its only configuration. Null when no model has that name.
+ */
+export async function getModelOverview(db: Database, actor: SessionUser | null, benchmarkId: string | null, seriesOrModel: string): Promise<ModelOverview | null> {
   assertAllowed(actor, "read");
+  const modelName = modelOfSeries(seriesOrModel);
   const model = await db.model.findUnique({ where: { name: modelName } });
   if (!model) return null;
-  const runs = benchmarkId
-    ? await db.run.findMany({ where: { modelId: model.id, benchmarkId }, orderBy: [{ importedAt: "asc" }, { id: "asc" }], select: { id: true, label: true, origin: true, hasResolve: true, importedAt: true } })
+  const setup = runSetupSql("ru");
+  const rows = benchmarkId
+    ? await db.$queryRawUnsafe<({ id: string; label: string; hasResolve: unknown; importedAt: unknown } & RunSetupRow)[]>(
+        `SELECT ru."id" AS id, ru."label" AS label, ru."hasResolve" AS "hasResolve", ru."importedAt" AS "importedAt", ${setup.columns}
+         FROM "Run" ru ${setup.join}
+         WHERE ru."modelId" = ? AND ru."benchmarkId" = ?
+         ORDER BY ru."importedAt", ru."id"`,
+        model.id,
+        benchmarkId,
+      )
     : [];
+  const judges = await ownJudges(db, rows);
+  const series = new Map<string, ModelSeries>();
+  for (const row of rows) {
+    const judge = judges.get(row.id)!;
+    const facts = runFacts(model.name, runSetupOf(row), judge);
+    const entry = series.get(facts.series) ?? { id: facts.series, configuration: facts.configuration.label, judge: describeRunJudge(judge), runs: [] };
+    entry.runs.push({ id: row.id, label: row.label, origin: row.origin, hasResolve: int(row.hasResolve) === 1, importedAt: isoDate(row.importedAt) });
+    series.set(facts.series, entry);
+  }
+  const list = [...series.values()];
+  const chosen = series.get(seriesOrModel) ?? (seriesOrModel === model.name && list.length === 1 ? list[0]! : null);
   return {
-    model: { name: model.name, displayName: model.displayName, family: model.family, access: model.access },
-    runs: runs.map((run) => ({ ...run, importedAt: run.importedAt.toISOString() })),
+    model: { name: chosen?.id ?? model.name, displayName: model.displayName, family: model.family, access: model.access, model: model.name, ...(chosen ? { configuration: chosen.configuration, judge: chosen.judge } : {}) },
+    runs: chosen?.runs ?? [],
+    series: list,
+    chosen,
   };
+}
+
+function isoDate(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "number" || typeof value === "bigint") return new Date(Number(value)).toISOString();
+  return new Date(String(value)).toISOString();
 }
 
 export interface TurnFilter {
   domain?: string | null;
   round?: number | null;
   runId?: string | null;
+  /** Only these runs (a series' runs). */
+  runIds?: readonly string[] | null;
 }
 
 /** The model's turns on the benchmark (optionally one domain, round or run), in benchmark order. */
@@ -101,6 +152,11 @@ export async function getModelTurns(db: Database, actor: SessionUser | null, ben
   if (filter.runId) {
     conditions.push(`ru."id" = ?`);
     values.push(filter.runId);
+  }
+  if (filter.runIds) {
+    // An impossible id keeps the statement valid for an empty list.
+    conditions.push(`ru."id" IN (${filter.runIds.length ? filter.runIds.map(() => "?").join(", ") : "''"})`);
+    values.push(...filter.runIds);
   }
   const rows = await db.$queryRawUnsafe<
     { responseId: string; runId: string; runLabel: string; hasResolve: unknown; task: string; domain: string; round: unknown; turn: string; valid: unknown; failStep: string | null; code: string | null; message: string | null; cases: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }[]
@@ -157,10 +213,11 @@ export async function listTasks(db: Database, actor: SessionUser | null, benchma
      WHERE k."benchmarkId" = ? ORDER BY d."position", k."externalId"`,
     benchmarkId,
   );
-  const results = judge ? await judgedTaskCounts(db, benchmarkId, judge) : await db.$queryRawUnsafe<{ taskId: string; responses: unknown; passed: unknown; resolveResponses: unknown; casesPassed: unknown }[]>(
+  const results = judge ? await judgedTaskCounts(db, benchmarkId, judge) : await db.$queryRawUnsafe<{ taskId: string; responses: unknown; passed: unknown; resolveResponses: unknown; casesPassed: unknown; casesNotJudged: unknown }[]>(
     `SELECT t."taskId" AS "taskId", COUNT(*) AS responses, SUM(CAST(p."valid" AS INTEGER)) AS passed,
             SUM(CAST(ru."hasResolve" AS INTEGER)) AS "resolveResponses",
-            SUM(CASE WHEN ru."hasResolve" = TRUE THEN (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = TRUE) ELSE 0 END) AS "casesPassed"
+            SUM(CASE WHEN ru."hasResolve" = TRUE THEN (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = TRUE) ELSE 0 END) AS "casesPassed",
+            SUM(CASE WHEN ru."hasResolve" = TRUE THEN (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" IS NULL) ELSE 0 END) AS "casesNotJudged"
      FROM "Turn" t JOIN "Response" r ON r."turnId" = t."id" JOIN "Run" ru ON ru."id" = r."runId" JOIN "PassResult" p ON p."responseId" = r."id"
      WHERE t."benchmarkId" = ? GROUP BY t."taskId"`,
     benchmarkId,
@@ -178,6 +235,7 @@ export async function listTasks(db: Database, actor: SessionUser | null, benchma
       passed: int(result?.passed),
       resolveResponses: int(result?.resolveResponses),
       casesPassed: int(result?.casesPassed),
+      casesNotJudged: int(result?.casesNotJudged),
     };
   });
 }
@@ -193,15 +251,17 @@ async function judgedTaskCounts(db: Database, benchmarkId: string, judge: Drilld
     benchmarkId,
     ...judged.runParams,
   );
-  const byTask = new Map<string, { taskId: string; responses: number; passed: number; resolveResponses: number; casesPassed: number }>();
+  const byTask = new Map<string, { taskId: string; responses: number; passed: number; resolveResponses: number; casesPassed: number; casesNotJudged: number }>();
   for (const row of rows) {
-    const entry = byTask.get(row.taskId) ?? { taskId: row.taskId, responses: 0, passed: 0, resolveResponses: 0, casesPassed: 0 };
+    const entry = byTask.get(row.taskId) ?? { taskId: row.taskId, responses: 0, passed: 0, resolveResponses: 0, casesPassed: 0, casesNotJudged: 0 };
     const passed = int(row.jPass) === 1;
     entry.responses += 1;
     if (passed) entry.passed += 1;
     if (judge.runs.get(row.runId)?.resolveJudged) {
       entry.resolveResponses += 1;
-      if (passed) entry.casesPassed += [...parseCases(row.jCases).values()].filter((verdict) => verdict === true).length;
+      const cases = passed ? [...parseCases(row.jCases).values()] : [];
+      entry.casesPassed += cases.filter((verdict) => verdict === true).length;
+      entry.casesNotJudged += cases.filter((verdict) => verdict === null).length;
     }
     byTask.set(row.taskId, entry);
   }
@@ -223,52 +283,61 @@ export interface TaskDetail {
 /** A task's turns and every run's verdicts on them; null when the benchmark has no such task. */
 export async function getTaskMatrix(db: Database, actor: SessionUser | null, benchmarkId: string, taskName: string, options: ReadOptions = {}, judge?: DrilldownJudge | null): Promise<TaskDetail | null> {
   assertAllowed(actor, "read");
-  const detail = options.fresh || judge ? await computeTaskMatrix(db, benchmarkId, taskName, judge) : await cachedRead(db, `task:${benchmarkId}:${taskName}`, () => computeTaskMatrix(db, benchmarkId, taskName));
+  const viewedBy = judge ? judge.description : undefined;
+  const detail = options.fresh || judge ? await computeTaskMatrix(db, benchmarkId, taskName, judge, viewedBy) : await cachedRead(db, `task:${benchmarkId}:${taskName}`, () => computeTaskMatrix(db, benchmarkId, taskName));
   if (!detail) return null;
   // Blind review: cells under review by this reader are left out, and the totals counted without them.
   const shown = detail.matrix.rows.flatMap((row) => row.cells.flatMap((cell) => (cell.responseId ? [cell.responseId] : [])));
   const blind = await blindVisibility(db, actor, { responseIds: shown });
   const hidden = new Set(shown.filter((id) => blind.verdictHidden(id)));
-  return hidden.size ? computeTaskMatrix(db, benchmarkId, taskName, judge, hidden) : detail;
+  return hidden.size ? computeTaskMatrix(db, benchmarkId, taskName, judge, viewedBy, hidden) : detail;
 }
 
-async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: string, judge?: DrilldownJudge | null, withheld: ReadonlySet<string> = new Set()): Promise<TaskDetail | null> {
+async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: string, judge?: DrilldownJudge | null, viewedBy?: string, withheld: ReadonlySet<string> = new Set()): Promise<TaskDetail | null> {
   const judged = judgeSql(db, judge);
+  const setup = runSetupSql("ru");
   const task = await db.task.findUnique({
     where: { benchmarkId_name: { benchmarkId, name: taskName } },
     include: { domain: { select: { name: true } }, turns: { select: { id: true, round: true, key: true, instruction: true }, orderBy: { round: "asc" } } },
   });
   if (!task) return null;
   const responses = await db.$queryRawUnsafe<
-    { responseId: string; runId: string; turnId: string; valid: unknown; failStep: string | null; casesPassed: unknown; label: string; hasResolve: unknown; status: string; model: string; displayName: string; importedAt: unknown; cases?: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown }[]
+    ({ responseId: string; runId: string; turnId: string; valid: unknown; failStep: string | null; casesPassed: unknown; casesNotJudged: unknown; label: string; hasResolve: unknown; status: string; model: string; displayName: string; importedAt: unknown; cases?: unknown; jPass?: unknown; jFailStep?: string | null; jCases?: unknown } & RunSetupRow)[]
   >(
     `SELECT r."id" AS "responseId", r."runId" AS "runId", r."turnId" AS "turnId", p."valid" AS valid, p."failStep" AS "failStep",
             (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" = TRUE) AS "casesPassed",
-            ru."label" AS label, ru."hasResolve" AS "hasResolve", ru."status" AS status, m."name" AS model, m."displayName" AS "displayName", ru."importedAt" AS "importedAt"${judged.columns}
+            (SELECT COUNT(*) FROM "CaseResult" c WHERE c."responseId" = r."id" AND c."verdict" IS NULL) AS "casesNotJudged",
+            ru."label" AS label, ru."hasResolve" AS "hasResolve", ru."status" AS status, m."name" AS model, m."displayName" AS "displayName", ru."importedAt" AS "importedAt",
+            ${setup.columns}${judged.columns}
      FROM "Turn" t
      JOIN "Response" r ON r."turnId" = t."id"
      JOIN "PassResult" p ON p."responseId" = r."id"
      JOIN "Run" ru ON ru."id" = r."runId"
      JOIN "Model" m ON m."id" = ru."modelId"
+     ${setup.join}
      WHERE t."taskId" = ?${judged.where}
      ORDER BY ru."importedAt", ru."id"`,
     ...judged.params,
     task.id,
     ...judged.runParams,
   ).then((rows) => rows.filter((row) => !withheld.has(row.responseId)));
+  const firstOfRun = [...new Map(responses.map((row) => [row.runId, row])).values()];
+  const ownJudge = await ownJudges(db, firstOfRun.map((row) => ({ ...row, id: row.runId })));
   const runs = new Map<string, MatrixRun>();
-  for (const row of responses) {
+  for (const row of firstOfRun) {
     const hasResolve = int(row.hasResolve) === 1 && (!judge || judge.runs.get(row.runId)?.resolveJudged === true);
-    if (!runs.has(row.runId)) runs.set(row.runId, { runId: row.runId, model: row.model, displayName: row.displayName, label: row.label, hasResolve });
+    const facts = runFacts(row.model, runSetupOf(row), ownJudge.get(row.runId)!, viewedBy);
+    runs.set(row.runId, { runId: row.runId, model: row.model, displayName: row.displayName, label: row.label, hasResolve, series: facts.series, judge: facts.configuration.judge });
   }
   const matrix = buildTaskMatrix(
     task.turns.map((turn) => ({ turnId: turn.id, round: turn.round, key: turn.key })),
     [...runs.values()],
     responses.map((row) => {
-      if (!judge) return { responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: int(row.valid) === 1, failStep: row.failStep, casesPassed: int(row.casesPassed) };
+      if (!judge) return { responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: int(row.valid) === 1, failStep: row.failStep, casesPassed: int(row.casesPassed), casesNotJudged: int(row.casesNotJudged) };
       const outcome = turnOutcome({ ...row, cases: null }, judge);
       const casesPassed = outcome.valid ? [...outcome.cases.values()].filter((verdict) => verdict === true).length : 0;
-      return { responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: outcome.valid, failStep: outcome.failStep, casesPassed };
+      const casesNotJudged = outcome.valid ? [...outcome.cases.values()].filter((verdict) => verdict === null).length : 0;
+      return { responseId: row.responseId, runId: row.runId, turnId: row.turnId, valid: outcome.valid, failStep: outcome.failStep, casesPassed, casesNotJudged };
     }),
   );
   return {
@@ -327,15 +396,26 @@ export interface CompareRunChoice {
   hasResolve: boolean;
   /** "complete" | "in-progress" | ...: a run still being generated is compared on the turns it has so far. */
   status: string;
+  /** Its leaderboard row (model × configuration), the configuration's words and the judge of its verdicts. */
+  series: string;
+  configuration: string;
+  judge: string;
 }
 
 /** Runs on the benchmark for the comparison pickers, by model name then import order. */
-export async function listCompareRuns(db: Database, actor: SessionUser | null, benchmarkId: string): Promise<CompareRunChoice[]> {
+export async function listCompareRuns(db: Database, actor: SessionUser | null, benchmarkId: string, viewedBy?: string): Promise<CompareRunChoice[]> {
   assertAllowed(actor, "read");
-  const runs = await db.run.findMany({
-    where: { benchmarkId },
-    orderBy: [{ model: { name: "asc" } }, { importedAt: "asc" }, { id: "asc" }],
-    select: { id: true, label: true, hasResolve: true, status: true, model: { select: { name: true, displayName: true } } },
+  const setup = runSetupSql("ru");
+  const runs = await db.$queryRawUnsafe<({ id: string; label: string; hasResolve: unknown; status: string; model: string; displayName: string } & RunSetupRow)[]>(
+    `SELECT ru."id" AS id, ru."label" AS label, ru."hasResolve" AS "hasResolve", ru."status" AS status, m."name" AS model, m."displayName" AS "displayName", ${setup.columns}
+     FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId" ${setup.join}
+     WHERE ru."benchmarkId" = ?
+     ORDER BY m."name", ru."importedAt", ru."id"`,
+    benchmarkId,
+  );
+  const judges = await ownJudges(db, runs);
+  return runs.map((run) => {
+    const facts = runFacts(run.model, runSetupOf(run), judges.get(run.id)!, viewedBy);
+    return { id: run.id, model: run.model, displayName: run.displayName, label: run.label, hasResolve: int(run.hasResolve) === 1, status: run.status, series: facts.series, configuration: facts.configuration.label, judge: facts.configuration.judge };
   });
-  return runs.map((run) => ({ id: run.id, model: run.model.name, displayName: run.model.displayName, label: run.label, hasResolve: run.hasResolve, status: run.status }));
 }

@@ -1,13 +1,13 @@
 import "server-only";
 // Figures "as judged by" a judge or panel: every turn re-decided from JudgeVerdict rows in grouped SQL (step 1_4 and
 // the resolve verdicts), with per-run coverage so a run the judge has not (fully) judged is reported, never zeroed.
-import type { JudgeChoice } from "@/lib/judges/choice";
+import { describeJudgeChoice, type JudgeChoice } from "@/lib/judges/choice";
 import type { CellCount } from "@/lib/leaderboard/counts";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import { joinedText } from "../sql-dialect";
 import type { SessionUser } from "../session";
-import { getMeasuredCounts, int, type MeasuredCounts, type RunInfo } from "./leaderboard";
+import { countsPerSeries, getMeasuredCounts, int, type MeasuredCounts, type RunInfo } from "./leaderboard";
 import { cachedRead } from "./read-cache";
 
 type JudgesChoice = Extract<JudgeChoice, { kind: "judges" }>;
@@ -23,7 +23,7 @@ const VERDICT_INDEX = `"JudgeVerdict_responseId_stage_casePosition_judge_verdict
 /**
  * The panel's verdict on one item as a scalar subquery: 1, 0, or NULL when a member has no verdict on it. Each
  * member's verdict is the majority of its samples (SUM·2 > COUNT: ties fail), then the majority over members with
- * the same rule, mirroring lib/judges/majority. One index range per item; the covering index holds the verdicts.
+ * the same rule as panelVerdict in lib/judge/majority. One index range per item; the covering index holds the verdicts.
  */
 export function panelVerdictSql(members: readonly string[], stage: "pass" | "resolve", responseExpr: string, positionExpr: string): SqlPart {
   const n = members.length;
@@ -43,8 +43,11 @@ export function panelVerdictSql(members: readonly string[], stage: "pass" | "res
 const RECORDED_RESOLVE_CALLED = (responseExpr: string, positionExpr: string) =>
   `EXISTS (SELECT 1 FROM "JudgeVerdict" x INDEXED BY ${VERDICT_INDEX} WHERE x."responseId" = ${responseExpr} AND x."stage" = 'resolve' AND x."casePosition" = ${positionExpr} AND x."judge" = 'recorded')`;
 
-/** Steps 1_1–1_3 as this app reproduces them, and no recorded Dify import failure (step 1_5): the turn reaches the judge. */
-const REACHES_JUDGE = `(p."officialFailStep" IS NULL AND COALESCE(p."recordedFailStep", '') <> 'step_1_5')`;
+/** A Dify import failure (step 1_5): recorded with the run, or met when this app executed it. */
+const FAILED_AT_DIFY = `COALESCE(p."recordedFailStep", p."failStep", '') = 'step_1_5'`;
+
+/** Steps 1_1–1_3 as this app reproduces them, and no Dify import failure (step 1_5): the turn reaches the judge. */
+const REACHES_JUDGE = `(p."officialFailStep" IS NULL AND NOT ${FAILED_AT_DIFY})`;
 
 /**
  * A recorded test case's outcome under the panel, as SQL over `c` (a CaseResult row): the recorded run's file
@@ -169,7 +172,7 @@ export async function getJudgedCounts(db: Database, actor: SessionUser | null, b
     for (const group of groupsByRun.get(run.id) ?? []) {
       const position = String(int(group.domain));
       cells.push({
-        model: run.model,
+        model: run.series,
         runId: run.id,
         domain: positionName.get(position) ?? position,
         round: int(group.round),
@@ -196,40 +199,29 @@ async function domainNames(db: Database, benchmarkId: string): Promise<Map<strin
 
 /**
  * Fail steps and first-diagnostic categories of failed turns, as the judge decides them, over the runs it has
- * judged: steps 1_1–1_3 are this app's reproduction, step 1_4 the judge's fail, step 1_5 the recorded Dify import.
+ * judged: steps 1_1–1_3 are this app's reproduction, step 1_4 the judge's fail, step 1_5 the Dify import.
  */
-export async function getJudgedFailureCounts(db: Database, actor: SessionUser | null, choice: JudgesChoice, runIds: readonly string[]) {
+export async function getJudgedFailureCounts(db: Database, actor: SessionUser | null, choice: JudgesChoice, runs: readonly Pick<RunInfo, "id" | "series">[]) {
   assertAllowed(actor, "read");
-  if (runIds.length === 0) return { steps: [], categories: [] };
+  if (runs.length === 0) return { steps: [], categories: [] };
   const pass = panelVerdictSql(choice.members, "pass", `r."id"`, "0");
-  const failStep = `CASE WHEN p."officialFailStep" IS NOT NULL THEN p."officialFailStep" WHEN p."recordedFailStep" = 'step_1_5' THEN 'step_1_5' WHEN ${pass.sql} = 1 THEN NULL ELSE 'step_1_4' END`;
-  const runList = runIds.map(() => "?").join(", ");
-  const rows = await db.$queryRawUnsafe<{ model: string; failStep: string | null; category: string | null; turns: unknown }[]>(
-    `SELECT model, "failStep", category, COUNT(*) AS turns FROM (
-       SELECT m."name" AS model, ${failStep} AS "failStep",
+  const failStep = `CASE WHEN p."officialFailStep" IS NOT NULL THEN p."officialFailStep" WHEN ${FAILED_AT_DIFY} THEN 'step_1_5' WHEN ${pass.sql} = 1 THEN NULL ELSE 'step_1_4' END`;
+  const rows = await db.$queryRawUnsafe<{ runId: string; failStep: string | null; category: string | null; turns: unknown }[]>(
+    `SELECT "runId", "failStep", category, COUNT(*) AS turns FROM (
+       SELECT r."runId" AS "runId", ${failStep} AS "failStep",
               (SELECT g."category" FROM "Diagnostic" g WHERE g."passResultId" = p."id" AND g."position" = 0) AS category
-       FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId"
-       JOIN "Response" r ON r."runId" = ru."id"
+       FROM "Response" r
        JOIN "PassResult" p ON p."responseId" = r."id"
-       WHERE ru."id" IN (${runList})
-     ) AS "judgedTurns" GROUP BY model, "failStep", category ORDER BY model`,
+       WHERE r."runId" IN (${runs.map(() => "?").join(", ")})
+     ) AS "judgedTurns" GROUP BY "runId", "failStep", category`,
     ...pass.params,
-    ...runIds,
+    ...runs.map((run) => run.id),
   );
-  const steps = new Map<string, { model: string; failStep: string | null; turns: number }>();
-  const categories = new Map<string, { model: string; category: string | null; turns: number }>();
-  for (const row of rows) {
-    const stepKey = `${row.model}\u0000${row.failStep ?? ""}`;
-    const step = steps.get(stepKey) ?? { model: row.model, failStep: row.failStep, turns: 0 };
-    step.turns += int(row.turns);
-    steps.set(stepKey, step);
-    if (row.failStep === null) continue;
-    const categoryKey = `${row.model}\u0000${row.category ?? ""}`;
-    const category = categories.get(categoryKey) ?? { model: row.model, category: row.category, turns: 0 };
-    category.turns += int(row.turns);
-    categories.set(categoryKey, category);
-  }
-  return { steps: [...steps.values()], categories: [...categories.values()] };
+  return countsPerSeries(
+    runs,
+    rows,
+    rows.filter((row) => row.failStep !== null),
+  );
 }
 
 /**
@@ -243,7 +235,7 @@ export function turnVerdictColumns(db: Database, members: readonly string[]): Sq
   const resolve = panelVerdictSql(members, "resolve", `c."responseId"`, `c."position"`);
   return {
     sql: `CASE WHEN ${REACHES_JUDGE} AND ${pass.sql} = 1 THEN 1 ELSE 0 END AS "jPass",
-          CASE WHEN p."officialFailStep" IS NOT NULL THEN p."officialFailStep" WHEN p."recordedFailStep" = 'step_1_5' THEN 'step_1_5'
+          CASE WHEN p."officialFailStep" IS NOT NULL THEN p."officialFailStep" WHEN ${FAILED_AT_DIFY} THEN 'step_1_5'
                WHEN ${failPass.sql} = 1 THEN NULL ELSE 'step_1_4' END AS "jFailStep",
           (SELECT ${joinedText(db, `c."position" || ':' || CASE WHEN NOT ${RECORDED_RESOLVE_CALLED(`c."responseId"`, `c."position"`)} THEN CAST(c."verdict" AS INTEGER) ELSE COALESCE(${resolve.sql}, 0) END`)}
              FROM "CaseResult" c WHERE c."responseId" = r."id") AS "jCases"`,
@@ -260,6 +252,8 @@ export async function getRunJudging(db: Database, actor: SessionUser | null, ben
 /** What drill-downs need to show a judge's verdicts: the panel and the runs it has judged at step 1_4. */
 export interface DrilldownJudge {
   members: readonly string[];
+  /** The judge in words, as rows re-viewed under it say (describeJudgeChoice). */
+  description: string;
   /** Runs judged at step 1_4, with whether their resolve stage is judged too. */
   runs: ReadonlyMap<string, { resolveJudged: boolean }>;
 }
@@ -268,5 +262,5 @@ export async function drilldownJudge(db: Database, actor: SessionUser | null, be
   if (choice.kind === "recorded") return null;
   const judging = await getRunJudging(db, actor, benchmarkId, choice);
   const runs = new Map(judging.filter((run) => run.pass === "judged").map((run) => [run.runId, { resolveJudged: run.resolve === "judged" }]));
-  return { judge: { members: choice.members, runs }, judging };
+  return { judge: { members: choice.members, description: describeJudgeChoice(choice), runs }, judging };
 }

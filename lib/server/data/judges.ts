@@ -221,14 +221,15 @@ export async function createDisagreementQueue(db: Database, actor: SessionUser, 
 }
 
 /**
- * Every judge's agreement with the human labels of the benchmark's review queues (annotators' majority per item,
- * pooled over queues), overall and per week of the label. Each judge is compared on every reviewed item it has
+ * Every judge's agreement with the human labels of the benchmark's review queues (annotators' majority per item of
+ * the votes cast blind, pooled over queues), overall and per week of the label. Each judge is compared on every reviewed item it has
  * judged, whichever judge the queue was drawn for: the human label does not depend on the judge.
  */
 export async function getCalibration(db: Database, actor: SessionUser, benchmarkId: string): Promise<Record<Stage, Calibration>> {
   assertAllowed(actor, "manageQueues");
-  const votes = await db.$queryRawUnsafe<{ responseId: string; stage: string; casePosition: unknown; annotator: string; pass: unknown; at: unknown }[]>(
-    `SELECT i."responseId" AS "responseId", i."stage" AS stage, i."casePosition" AS "casePosition", v."annotatorId" AS annotator, v."annotatorPass" AS pass, v."updatedAt" AS at
+  const votes = await db.$queryRawUnsafe<{ responseId: string; stage: string; casePosition: unknown; annotator: string; pass: unknown; at: unknown; judgeVisible: unknown }[]>(
+    `SELECT i."responseId" AS "responseId", i."stage" AS stage, i."casePosition" AS "casePosition", v."annotatorId" AS annotator, v."annotatorPass" AS pass, v."updatedAt" AS at,
+            v."judgeVisible" AS "judgeVisible"
      FROM "ReviewVote" v JOIN "ReviewItem" i ON i."id" = v."itemId" JOIN "ReviewQueue" q ON q."id" = i."queueId"
      WHERE q."benchmarkId" = ?`,
     benchmarkId,
@@ -238,7 +239,7 @@ export async function getCalibration(db: Database, actor: SessionUser, benchmark
     const byItem = new Map<string, HumanVote[]>();
     for (const vote of votes.filter((entry) => entry.stage === stage)) {
       const key = itemKey(vote.responseId, int(vote.casePosition));
-      byItem.set(key, [...(byItem.get(key) ?? []), { annotator: vote.annotator, pass: int(vote.pass) === 1, at: new Date(isoDate(vote.at) || 0) }]);
+      byItem.set(key, [...(byItem.get(key) ?? []), { annotator: vote.annotator, pass: int(vote.pass) === 1, at: new Date(isoDate(vote.at) || 0), judgeVisible: int(vote.judgeVisible) === 1 }]);
     }
     const rows = byItem.size ? await stageVerdicts(db, benchmarkId, stage, null) : [];
     const reviewed = rows.filter((row) => byItem.has(row.item));

@@ -6,13 +6,15 @@ import { DEMO_IMPORTER, benchmarkParam, chooseBenchmark, defaultBenchmark, order
 import type { CategoryCount, FailStepCount, RoundTurns } from "@/lib/leaderboard/charts";
 import { ratesFromCounts, summarizeCounts, type CellCount } from "@/lib/leaderboard/counts";
 import { encodeBoard, type WireBoard } from "@/lib/leaderboard/wire";
-import { RECORDED_CHOICE, type JudgeChoice } from "@/lib/judges/choice";
+import { RECORDED_CHOICE, describeJudgeChoice, type JudgeChoice } from "@/lib/judges/choice";
+import { defaultRunJudge } from "@/lib/judges/run-judge";
 import { PUBLISHED_SOURCE, PUBLISHED_TABLE1 } from "@/lib/published/table1";
 import type { RateRow } from "@/lib/stats/rates";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import { joinedText } from "../sql-dialect";
 import { getJudgedCounts, getJudgedFailureCounts, type RunJudging } from "./judged-by";
+import { ownJudges, RUN_SETUP_COLUMNS, RUN_SETUP_JOIN, runFacts, runSetupOf, turnsAwaitingJudge, type RunSetupRow } from "./run-configurations";
 import { cachedRead } from "./read-cache";
 import { getDefaultBenchmarkSetting } from "./settings";
 import type { SessionUser } from "../session";
@@ -64,6 +66,14 @@ export interface RunInfo {
   hasResolve: boolean;
   /** "complete" | "in-progress" | "failed" | "cancelled": a generated run fills in while it runs. */
   status: string;
+  /** The leaderboard row it pools into: its model under its configuration. */
+  series: string;
+  /** Its configuration and judge as a row shows them (lib/leaderboard/configuration). */
+  configuration: string;
+  /** Who judged its figures on this view: its own judge, or the judge every run is re-viewed under. */
+  judge: string;
+  /** Turns reaching step 1_4 that its own LLM judge has not decided yet (they keep the rule judge's verdict until then). */
+  awaitingJudge: number;
 }
 
 export interface MeasuredCounts {
@@ -79,9 +89,10 @@ export interface MeasuredCounts {
 }
 
 /**
- * Counts per (run, domain, round) in one GROUP BY: turns, passed turns (PassResult.valid: the recorded verdict for
- * recorded runs, the deterministic one for raw output), resolved test cases (CaseResult.verdict) and those not judged
- * yet (a null verdict: while a run has any, it has no resolve rate). Only covering
+ * Counts per (run, domain, round) in one GROUP BY: turns, passed turns (PassResult.valid: the run's own judge's
+ * verdict — recorded, an evaluation's LLM judge, or the rule judge), resolved test cases (CaseResult.verdict) and those
+ * not judged yet (a null verdict: while a run has any, it has no resolve rate); each run pools into its series
+ * (model × configuration). Only covering
  * indexes are read, never the large response and verdict rows; the query goes turn by turn (a benchmark's turns
  * are answered only by its runs, so Run is not joined) and INDEXED BY pins the covering indexes, which SQLite would
  * not choose without ANALYZE statistics. The groups come back packed per run ("position,round,turns,passed,cases;…",
@@ -89,7 +100,7 @@ export interface MeasuredCounts {
  */
 export async function getMeasuredCounts(db: Database, actor: SessionUser | null, benchmarkId: string, judge: JudgeChoice = RECORDED_CHOICE): Promise<MeasuredCounts> {
   assertAllowed(actor, "read");
-  const recorded = await getRecordedCounts(db, benchmarkId);
+  const recorded = await getOwnJudgeCounts(db, benchmarkId, judge.kind === "recorded" ? undefined : describeJudgeChoice(judge));
   return judge.kind === "recorded" ? recorded : getJudgedCounts(db, actor, benchmarkId, judge, recorded);
 }
 
@@ -99,15 +110,19 @@ export async function getMeasuredCounts(db: Database, actor: SessionUser | null,
  */
 const NOT_JUDGED_UNIT = 1_000_000;
 
-async function getRecordedCounts(db: Database, benchmarkId: string): Promise<MeasuredCounts> {
-  const runs = await db.$queryRawUnsafe<{ id: string; label: string; origin: string; hasResolve: unknown; status: string; model: string; displayName: string; family: string | null; access: string | null }[]>(
-    `SELECT r."id" AS id, r."label" AS label, r."origin" AS origin, r."hasResolve" AS "hasResolve", r."status" AS status,
+/** Counts as each run's own judge decided them (stored on PassResult); `viewedBy` labels the runs for a re-view. */
+async function getOwnJudgeCounts(db: Database, benchmarkId: string, viewedBy?: string): Promise<MeasuredCounts> {
+  const runs = await db.$queryRawUnsafe<({ id: string; label: string; hasResolve: unknown; status: string; model: string; displayName: string; family: string | null; access: string | null } & RunSetupRow)[]>(
+    `SELECT r."id" AS id, r."label" AS label, r."hasResolve" AS "hasResolve", r."status" AS status, ${RUN_SETUP_COLUMNS},
             m."name" AS model, m."displayName" AS "displayName", m."family" AS family, m."access" AS access
-     FROM "Run" r JOIN "Model" m ON m."id" = r."modelId"
+     FROM "Run" r JOIN "Model" m ON m."id" = r."modelId" ${RUN_SETUP_JOIN}
      WHERE r."benchmarkId" = ?
      ORDER BY m."name", r."importedAt", r."id"`,
     benchmarkId,
   );
+  const judges = await ownJudges(db, runs);
+  const llmJudged = runs.filter((run) => judges.get(run.id)?.kind === "llm").map((run) => run.id);
+  const awaiting = viewedBy === undefined ? await turnsAwaitingJudge(db, llmJudged) : new Map<string, number>();
   const packed = await db.$queryRawUnsafe<{ runId: string; cells: string }[]>(
     `SELECT "runId", ${joinedText(db, `domain || ',' || round || ',' || turns || ',' || passed || ',' || "caseCounts"`, ";")} AS cells FROM (
        SELECT r."runId" AS "runId", d."position" AS domain, t."round" AS round, COUNT(*) AS turns, SUM(CAST(p."valid" AS INTEGER)) AS passed,
@@ -129,7 +144,22 @@ async function getRecordedCounts(db: Database, benchmarkId: string): Promise<Mea
     benchmarkId,
   );
 
-  const runInfo: RunInfo[] = runs.map((run) => ({ id: run.id, model: run.model, label: run.label, origin: run.origin, hasResolve: int(run.hasResolve) === 1, status: run.status }));
+  const runInfo: RunInfo[] = runs.map((run) => {
+    const facts = runFacts(run.model, runSetupOf(run), judges.get(run.id) ?? defaultRunJudge(run.origin), viewedBy);
+    const awaitingJudge = awaiting.get(run.id) ?? 0;
+    return {
+      id: run.id,
+      model: run.model,
+      label: run.label,
+      origin: run.origin,
+      hasResolve: int(run.hasResolve) === 1,
+      status: run.status,
+      series: facts.series,
+      configuration: facts.configuration.label,
+      judge: facts.configuration.judge,
+      awaitingJudge,
+    };
+  });
   // Positions number a benchmark's domains 0, 1, 2… at import, so they identify a domain within it.
   const domainName = new Map(shape.map((row) => [String(int(row.position)), row.domain]));
   const packedByRun = new Map(packed.map((row) => [row.runId, row.cells]));
@@ -143,7 +173,7 @@ async function getRecordedCounts(db: Database, benchmarkId: string): Promise<Mea
       const casesPassed = Number(caseCounts) % NOT_JUDGED_UNIT;
       const casesNotJudged = Math.floor(Number(caseCounts) / NOT_JUDGED_UNIT);
       cells.push({
-        model: run.model,
+        model: run.series,
         runId: run.id,
         domain: domainName.get(position) ?? position,
         round: Number(round),
@@ -154,8 +184,14 @@ async function getRecordedCounts(db: Database, benchmarkId: string): Promise<Mea
       });
     }
   }
+  // One entry per series (a model under one configuration), in model name order.
   const models = new Map<string, ModelInfo>();
-  for (const run of runs) models.set(run.model, { name: run.model, displayName: run.displayName, family: run.family, access: run.access });
+  runs.forEach((run, index) => {
+    const info = runInfo[index]!;
+    const known = models.get(info.series);
+    if (known) known.awaitingJudge = (known.awaitingJudge ?? 0) + info.awaitingJudge;
+    else models.set(info.series, { name: info.series, displayName: run.displayName, family: run.family, access: run.access, model: run.model, configuration: info.configuration, judge: info.judge, awaitingJudge: info.awaitingJudge });
+  });
 
   const rounds = new Map<number, number>();
   const domains = new Map<string, number>();
@@ -235,9 +271,9 @@ async function computeBoard(db: Database, actor: SessionUser | null, benchmarkId
   const summary = summarizeCounts(counts.cells);
   if (!summary.ok) throw new Error(`inconsistent counts in the database: ${summary.issues.map((found) => found.message).join("; ")}`);
   const runs = new Map<string, number>();
-  for (const run of counts.runs) runs.set(run.model, (runs.get(run.model) ?? 0) + 1);
+  for (const run of counts.runs) runs.set(run.series, (runs.get(run.series) ?? 0) + 1);
   const board = buildBoard({ models: counts.models, rates: summary.value.rates, spreads: summary.value.spreads, runs }, published);
-  const inProgressModels = [...new Set(counts.runs.filter((run) => run.status === "in-progress").map((run) => run.model))];
+  const inProgressModels = [...new Set(counts.runs.filter((run) => run.status === "in-progress").map((run) => run.series))];
   return { board, wire: encodeBoard(board), runCount: counts.runs.length, judging: counts.judging ?? null, inProgressModels };
 }
 
@@ -255,12 +291,24 @@ export async function loadLeaderboard(db: Database, actor: SessionUser | null, r
 
 export type ExportSource = "measured" | "published";
 
-/** Rate rows for export: measured from the benchmark's runs, or the published Table 1 with its implied counts. */
-export async function getExportRates(db: Database, actor: SessionUser | null, source: ExportSource, requestedBenchmark: string | null, judge: JudgeChoice = RECORDED_CHOICE): Promise<{ rows: RateRow[]; benchmark: BenchmarkChoice | null }> {
+/** A measured rate row as exported: the model's name, with the configuration and judge of its series. */
+export type ExportRateRow = RateRow & { configuration?: string; judge?: string };
+
+/**
+ * Rate rows for export: measured from the benchmark's runs (one row set per series, named by its model, its
+ * configuration and the judge of its figures), or the published Table 1 with its implied counts.
+ */
+export async function getExportRates(db: Database, actor: SessionUser | null, source: ExportSource, requestedBenchmark: string | null, judge: JudgeChoice = RECORDED_CHOICE): Promise<{ rows: ExportRateRow[]; benchmark: BenchmarkChoice | null }> {
   if (source === "published") return { rows: publishedRateRows(await getPublishedFigures(db, actor)), benchmark: null };
   const selection = await selectBenchmark(db, actor, requestedBenchmark);
   if (!selection.benchmark) return { rows: [], benchmark: null };
-  return { rows: (await getMeasuredRates(db, actor, selection.benchmark.id, judge)).rates, benchmark: selection.benchmark };
+  const { counts, rates } = await getMeasuredRates(db, actor, selection.benchmark.id, judge);
+  const series = new Map(counts.models.map((info) => [info.name, info]));
+  const rows = rates.map((row) => {
+    const info = series.get(row.model);
+    return { ...row, model: info?.model ?? row.model, configuration: info?.configuration ?? "", judge: info?.judge ?? "" };
+  });
+  return { rows, benchmark: selection.benchmark };
 }
 
 export interface FailureCounts {
@@ -268,32 +316,53 @@ export interface FailureCounts {
   categories: CategoryCount[];
 }
 
-/** Turns per model and fail step, and failed turns per model and category of their first diagnostic. */
-export async function getFailureCounts(db: Database, actor: SessionUser | null, benchmarkId: string, judged?: { judge: JudgeChoice; runIds: readonly string[] }): Promise<FailureCounts> {
-  assertAllowed(actor, "read");
-  if (judged && judged.judge.kind === "judges") return getJudgedFailureCounts(db, actor, judged.judge, judged.runIds);
-  const steps = await db.$queryRawUnsafe<{ model: string; failStep: string | null; turns: unknown }[]>(
-    `SELECT m."name" AS model, CASE WHEN p."valid" = TRUE THEN NULL ELSE COALESCE(p."failStep", 'unknown') END AS "failStep", COUNT(*) AS turns
-     FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId"
-     JOIN "Response" r ON r."runId" = ru."id"
-     JOIN "PassResult" p INDEXED BY "PassResult_responseId_valid_failStep_idx" ON p."responseId" = r."id"
-     WHERE ru."benchmarkId" = ?
-     GROUP BY m."name", 2 ORDER BY m."name"`,
-    benchmarkId,
-  );
-  const categories = await db.$queryRawUnsafe<{ model: string; category: string | null; turns: unknown }[]>(
-    `SELECT m."name" AS model, g."category" AS category, COUNT(*) AS turns
-     FROM "Run" ru JOIN "Model" m ON m."id" = ru."modelId"
-     JOIN "Response" r ON r."runId" = ru."id"
-     JOIN "PassResult" p ON p."responseId" = r."id" AND p."valid" = FALSE
-     LEFT JOIN "Diagnostic" g ON g."passResultId" = p."id" AND g."position" = 0
-     WHERE ru."benchmarkId" = ?
-     GROUP BY m."name", g."category" ORDER BY m."name"`,
-    benchmarkId,
-  );
+/** Sums per-run counts into per-series counts (a row per model × configuration), in the runs' order. */
+export function countsPerSeries(runs: readonly Pick<RunInfo, "id" | "series">[], steps: readonly { runId: string; failStep: string | null; turns: unknown }[], categories: readonly { runId: string; category: string | null; turns: unknown }[]): FailureCounts {
+  const seriesOf = new Map(runs.map((run) => [run.id, run.series]));
+  const order = new Map(runs.map((run, index) => [run.series, index]));
+  const sum = <Row extends { runId: string; turns: unknown }, Count extends { model: string; turns: number }>(rows: readonly Row[], label: (row: Row) => string | null, count: (model: string, row: Row) => Count): Count[] => {
+    const sums = new Map<string, Count>();
+    for (const row of rows) {
+      const model = seriesOf.get(row.runId);
+      if (model === undefined) continue;
+      const key = `${model}\u0000${label(row) ?? ""}`;
+      const entry = sums.get(key) ?? count(model, row);
+      entry.turns += int(row.turns);
+      sums.set(key, entry);
+    }
+    return [...sums.values()].sort((a, b) => (order.get(a.model) ?? 0) - (order.get(b.model) ?? 0));
+  };
   return {
-    steps: steps.map((row) => ({ model: row.model, failStep: row.failStep, turns: int(row.turns) })),
-    categories: categories.map((row) => ({ model: row.model, category: row.category, turns: int(row.turns) })),
+    steps: sum(steps, (row) => row.failStep, (model, row): FailStepCount => ({ model, failStep: row.failStep, turns: 0 })),
+    categories: sum(categories, (row) => row.category, (model, row): CategoryCount => ({ model, category: row.category, turns: 0 })),
   };
 }
 
+/**
+ * Turns per series and fail step, and failed turns per series and category of their first diagnostic, over the given
+ * runs (a counts' `runs`): as each run's own judge decided them, or as the chosen judge does.
+ */
+export async function getFailureCounts(db: Database, actor: SessionUser | null, runs: readonly Pick<RunInfo, "id" | "series">[], judge: JudgeChoice = RECORDED_CHOICE): Promise<FailureCounts> {
+  assertAllowed(actor, "read");
+  if (runs.length === 0) return { steps: [], categories: [] };
+  if (judge.kind === "judges") return getJudgedFailureCounts(db, actor, judge, runs);
+  const runList = runs.map(() => "?").join(", ");
+  const steps = await db.$queryRawUnsafe<{ runId: string; failStep: string | null; turns: unknown }[]>(
+    `SELECT r."runId" AS "runId", CASE WHEN p."valid" = TRUE THEN NULL ELSE COALESCE(p."failStep", 'unknown') END AS "failStep", COUNT(*) AS turns
+     FROM "Response" r
+     JOIN "PassResult" p INDEXED BY "PassResult_responseId_valid_failStep_idx" ON p."responseId" = r."id"
+     WHERE r."runId" IN (${runList})
+     GROUP BY r."runId", 2`,
+    ...runs.map((run) => run.id),
+  );
+  const categories = await db.$queryRawUnsafe<{ runId: string; category: string | null; turns: unknown }[]>(
+    `SELECT r."runId" AS "runId", g."category" AS category, COUNT(*) AS turns
+     FROM "Response" r
+     JOIN "PassResult" p ON p."responseId" = r."id" AND p."valid" = FALSE
+     LEFT JOIN "Diagnostic" g ON g."passResultId" = p."id" AND g."position" = 0
+     WHERE r."runId" IN (${runList})
+     GROUP BY r."runId", g."category"`,
+    ...runs.map((run) => run.id),
+  );
+  return countsPerSeries(runs, steps, categories);
+}

@@ -1,13 +1,14 @@
 import "server-only";
 // A stored run (imported, recorded or generated) in the official file formats: the response file and the pass
-// record file, named as the official pipeline names them. A generated run's verdicts are its evaluation judge's.
+// record file, named as the official pipeline names them. Verdicts are the run's own judge's (stored on PassResult).
 // Readers may download; the check is before the query.
 import { answerFromFields, passRecord, reachedJudge, responseFile, sortPassRecords, type PassRecord, type ResponseItem } from "@/lib/benchmark/official-files";
 import { RECORDED_JUDGE_ID, RULE_JUDGE_ID } from "@/lib/import/plan";
+import { parseRunJudge, type RunJudge } from "@/lib/judges/run-judge";
 import { assertAllowed } from "../authz";
 import { blindVisibility } from "./review/blind-visibility";
 import type { Database } from "../db";
-import { evaluationLlmJudgeOfRun, passStageVerdicts } from "../evaluations/pass-stage-verdicts";
+import { passStageVerdict } from "../evaluations/pass-stage-verdicts";
 import type { SessionUser } from "../session";
 
 export interface OfficialDownload<T> {
@@ -35,19 +36,25 @@ export async function getRunResponseFile(db: Database, actor: SessionUser | null
   return { fileName: `response_${baseName(run)}.json`, data };
 }
 
-/** The judge reason a pass record carries: the recorded one, else an LLM judge's first sample, else the rule judge's. */
-function judgeReason(verdicts: readonly { judge: string; sampleIndex: number; reason: string | null }[]): string | null {
-  const recorded = verdicts.find((verdict) => verdict.judge === RECORDED_JUDGE_ID);
-  if (recorded) return recorded.reason;
-  const llm = verdicts.filter((verdict) => verdict.judge !== RULE_JUDGE_ID).sort((a, b) => a.sampleIndex - b.sampleIndex || (a.judge < b.judge ? -1 : 1))[0];
-  if (llm) return llm.reason;
+/**
+ * The judge reason a pass record carries: the run's own judge's (the recorded one; an LLM judge's first sample that
+ * agrees with the verdict, members in name order; the rule judge's).
+ */
+function judgeReason(verdicts: readonly { judge: string; sampleIndex: number; reason: string | null; verdict: boolean }[], judge: RunJudge, valid: boolean): string | null {
+  if (judge.kind === "recorded") return verdicts.find((verdict) => verdict.judge === RECORDED_JUDGE_ID)?.reason ?? null;
+  if (judge.kind === "llm") {
+    const own = verdicts.filter((verdict) => judge.members.includes(verdict.judge)).sort((a, b) => a.sampleIndex - b.sampleIndex || (a.judge < b.judge ? -1 : 1));
+    const chosen = own.find((verdict) => verdict.verdict === valid) ?? own[0];
+    if (chosen) return chosen.reason;
+  }
   return verdicts.find((verdict) => verdict.judge === RULE_JUDGE_ID)?.reason ?? null;
 }
 
 export async function getRunPassRecords(db: Database, actor: SessionUser | null, runId: string): Promise<OfficialDownload<PassRecord[]> | null> {
   assertAllowed(actor, "read");
-  const run = await db.run.findUnique({ where: { id: runId }, select: { runNumber: true, model: { select: { name: true } } } });
+  const run = await db.run.findUnique({ where: { id: runId }, select: { runNumber: true, origin: true, judge: true, model: { select: { name: true } } } });
   if (!run) return null;
+  const judge = parseRunJudge(run.judge, run.origin);
   const responses = await db.response.findMany({
     where: { runId },
     select: {
@@ -56,15 +63,14 @@ export async function getRunPassRecords(db: Database, actor: SessionUser | null,
       designPrinciple: true,
       workflow: true,
       turn: { select: { round: true, task: { select: { name: true } } } },
-      passResult: { select: { valid: true, failStep: true, officialFailStep: true } },
-      judgeVerdicts: { where: { stage: "pass", casePosition: 0 }, select: { judge: true, sampleIndex: true, reason: true } },
+      passResult: { select: { valid: true, failStep: true } },
+      judgeVerdicts: { where: { stage: "pass", casePosition: 0 }, select: { judge: true, sampleIndex: true, reason: true, verdict: true } },
     },
   });
-  const verdicts = await passStageVerdicts(db, await evaluationLlmJudgeOfRun(db, runId), responses);
   // Blind review: records under review by this reader are left out; reasons pending review are not given anonymously.
   const blind = await blindVisibility(db, actor, { runIds: [runId] });
   const records = responses.filter((response) => !blind.verdictHidden(response.id)).map((response) => {
-    const { valid, failStep } = verdicts.get(response.id) ?? { valid: false, failStep: "step_1_1" };
+    const { valid, failStep } = passStageVerdict(response);
     const judged = reachedJudge(valid ? null : (failStep ?? "step_1_1"));
     return passRecord({
       task: response.turn.task.name,
@@ -75,7 +81,7 @@ export async function getRunPassRecords(db: Database, actor: SessionUser | null,
       valid,
       failStep,
       judged,
-      reason: judged && !blind.reasonHidden(response.id) ? judgeReason(response.judgeVerdicts) : null,
+      reason: judged && !blind.reasonHidden(response.id) ? judgeReason(response.judgeVerdicts, judge, valid) : null,
     });
   });
   return { fileName: `pass_eval_${baseName(run)}.json`, data: sortPassRecords(records) };

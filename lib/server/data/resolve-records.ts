@@ -7,7 +7,7 @@ import type { RunRecord } from "@/lib/benchmark/runs";
 import { assertAllowed } from "../authz";
 import { blindVisibility } from "./review/blind-visibility";
 import type { Database } from "../db";
-import { evaluationLlmJudgeOfRun, passStageVerdicts } from "../evaluations/pass-stage-verdicts";
+import { passStageVerdict } from "../evaluations/pass-stage-verdicts";
 import type { SessionUser } from "../session";
 
 /** The reason of the verdict a record file reports: the recorded judge's when there is one, else the newest LLM's. */
@@ -29,7 +29,7 @@ export async function getResolveRecordFile(db: Database, actor: SessionUser | nu
           designPrinciple: true,
           workflow: true,
           turn: { select: { round: true, task: { select: { name: true } } } },
-          passResult: { select: { valid: true, failStep: true, officialFailStep: true } },
+          passResult: { select: { valid: true, failStep: true } },
           caseResults: { select: { position: true, verdict: true, outputs: true, error: true } },
           judgeVerdicts: { orderBy: { createdAt: "desc" }, select: { stage: true, judge: true, reason: true, casePosition: true, sampleIndex: true } },
         },
@@ -37,7 +37,6 @@ export async function getResolveRecordFile(db: Database, actor: SessionUser | nu
     },
   });
   if (!run) return null;
-  const verdicts = await passStageVerdicts(db, await evaluationLlmJudgeOfRun(db, runId), run.responses);
   // Blind review: records under review by this reader are left out; reasons pending review are not given anonymously.
   const blind = await blindVisibility(db, actor, { runIds: [runId] });
   const records = resolveRecordFile(
@@ -50,7 +49,7 @@ export async function getResolveRecordFile(db: Database, actor: SessionUser | nu
         nodeSelection: response.nodeSelection,
         designPrinciple: response.designPrinciple,
         workflow: response.workflow,
-        ...(verdicts.get(response.id) ?? { valid: false, failStep: "step_1_1" }),
+        ...passStageVerdict(response),
         passReason: hideReasons ? null : reasonOf(response.judgeVerdicts.filter((verdict) => verdict.stage === "pass"), 0),
         cases: response.caseResults.map((entry) => ({ ...entry, judgeReason: hideReasons ? null : reasonOf(resolveVerdicts, entry.position) })),
       };

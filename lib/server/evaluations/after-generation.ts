@@ -1,9 +1,11 @@
 import "server-only";
 // What follows a generated run's generation, once all its tasks are settled (complete, or failed for good): the
 // place where later stages of an evaluation start. With an LLM pass judge, Dify execution waits for the run's
-// judging, as the official pipeline runs step 1_5 and the resolve stage only on turns the judge passed.
+// judging, as the official pipeline runs step 1_5 and the resolve stage only on turns the judge passed; once the
+// judging has finished, every turn it answered carries the judge's verdict (applyOwnJudge) before anything reads it.
 import type { Database } from "../db";
 import { enqueueDifyExecution } from "../jobs/resolve-job";
+import { applyOwnJudge } from "./pass-stage-verdicts";
 import { settleEvaluation } from "./settle-evaluation";
 
 const ACTIVE = ["queued", "running", "paused"];
@@ -18,6 +20,7 @@ async function passJudgingPending(db: Database, runId: string): Promise<boolean>
 /** Called exactly once per run, when its generation settles. */
 export async function afterRunGenerated(db: Database, runId: string): Promise<void> {
   if (await passJudgingPending(db, runId)) return;
+  await applyOwnJudge(db, runId, { wait: "any-sample" });
   // Dify execution (pass step 1_5 and the resolve stage), when the evaluation names a Dify connection and case files.
   await enqueueDifyExecution(db, runId);
 }
@@ -32,7 +35,10 @@ export async function afterEvaluationJudgeJob(db: Database, job: { id: string; p
   const row = await db.job.findUnique({ where: { id: job.id }, select: { status: true } });
   if (!row || ACTIVE.includes(row.status)) return;
   const run = await db.run.findUnique({ where: { id: params.runId }, select: { status: true } });
+  const judgingDone = !(await passJudgingPending(db, params.runId));
+  // With no judging left, the judge's last answers decide their turns, even where a sample failed for good.
+  if (judgingDone) await applyOwnJudge(db, params.runId, { wait: "any-sample" });
   // A run still generating starts its execution from afterRunGenerated; a cancelled one never does.
-  if ((run?.status === "complete" || run?.status === "failed") && !(await passJudgingPending(db, params.runId))) await enqueueDifyExecution(db, params.runId);
+  if ((run?.status === "complete" || run?.status === "failed") && judgingDone) await enqueueDifyExecution(db, params.runId);
   await settleEvaluation(db, params.evaluationId);
 }

@@ -8,6 +8,7 @@ import "server-only";
 //     counts: ProgressCounts,                         // over all runs
 //     usage: { calls, cachedCalls, inputTokens, outputTokens, cost: number | null },   // generation + judging
 //     runs: [{ runId, runNumber, label, status: "in-progress" | "complete" | "failed" | "cancelled", counts,
+//              figures: RunFigures (lib/server/data/runs: pass and resolve by the run's own judge, and that judge),
 //              tasks: [{ task, category, cells: [{ round, state, responseId, failStep, error }] }] }]
 //   }
 //   state: "pending" (not asked yet) | "running" (being generated now) | "passed" | "failed" (stored; failStep says
@@ -16,9 +17,10 @@ import "server-only";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import type { SessionUser } from "../session";
+import { getRunFigures, type RunFigures } from "../data/runs";
 import { findGenerateJob } from "./jobs-of-evaluation";
-import { passStageVerdicts } from "./pass-stage-verdicts";
-import { generateItemKey, parseEvaluationJudge, type EvaluationStatus } from "./types";
+import { passStageVerdict } from "./pass-stage-verdicts";
+import { generateItemKey, type EvaluationStatus } from "./types";
 import type { GenerationMode } from "@/lib/generation/protocol";
 
 export type ProgressCellState = "pending" | "running" | "passed" | "failed" | "error";
@@ -46,6 +48,8 @@ export interface RunProgress {
   label: string;
   status: string;
   counts: ProgressCounts;
+  /** The run's pass and resolve figures by its own judge, as its run page and leaderboard row show them. */
+  figures: RunFigures | null;
   tasks: { task: string; category: string; cells: ProgressCell[] }[];
 }
 
@@ -79,14 +83,13 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
       id: true,
       status: true,
       mode: true,
-      judge: true,
       benchmarkId: true,
       runs: { orderBy: { runNumber: "asc" }, select: { id: true, runNumber: true, label: true, status: true } },
     },
   });
   if (!evaluation) return null;
   const runIds = evaluation.runs.map((run) => run.id);
-  const [tasks, responses, job, judgeJobs] = await Promise.all([
+  const [tasks, responses, job, judgeJobs, figures] = await Promise.all([
     db.task.findMany({
       where: { benchmarkId: evaluation.benchmarkId },
       orderBy: { externalId: "asc" },
@@ -94,16 +97,15 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
     }),
     db.response.findMany({
       where: { runId: { in: runIds } },
-      select: { id: true, runId: true, turn: { select: { round: true, task: { select: { name: true } } } }, passResult: { select: { valid: true, failStep: true, officialFailStep: true } } },
+      select: { id: true, runId: true, turn: { select: { round: true, task: { select: { name: true } } } }, passResult: { select: { valid: true, failStep: true } } },
     }),
     findGenerateJob(db, evaluationId),
     db.job.findMany({ where: { runId: { in: runIds } }, select: { calls: true, cachedCalls: true, inputTokens: true, outputTokens: true, cost: true } }),
+    getRunFigures(db, actor, runIds),
   ]);
   const items = job ? await db.jobItem.findMany({ where: { jobId: job.id }, select: { key: true, status: true, error: true } }) : [];
   const itemByKey = new Map(items.map((item) => [item.key, item]));
-  // Cells show the verdict of the evaluation's judge: the rule judge's as a turn arrives, an LLM judge's once it answers.
-  const judge = parseEvaluationJudge(evaluation.judge);
-  const verdicts = await passStageVerdicts(db, judge.kind === "llm" ? judge : null, responses);
+  // Cells show the verdict of the runs' own judge, as stored: the rule judge's as a turn arrives, an LLM judge's once it answers.
   const stored = new Map(responses.map((response) => [`${response.runId}:${response.turn.task.name}:${response.turn.round}`, response]));
 
   const total = emptyCounts();
@@ -117,7 +119,7 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
         const response = stored.get(`${run.id}:${task.name}:${round}`);
         let cell: ProgressCell;
         if (response) {
-          const verdict = verdicts.get(response.id) ?? { valid: false, failStep: null };
+          const verdict = passStageVerdict(response);
           cell = { round, state: verdict.valid ? "passed" : "failed", responseId: response.id, failStep: verdict.failStep, error: null };
         } else if (frontier && item?.status === "leased") {
           cell = { round, state: "running", responseId: null, failStep: null, error: null };
@@ -137,7 +139,7 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
       return { task: task.name, category: task.domain.name, cells };
     });
     for (const key of Object.keys(total) as (keyof ProgressCounts)[]) total[key] += counts[key];
-    return { runId: run.id, runNumber: run.runNumber ?? 0, label: run.label, status: run.status, counts, tasks: rows };
+    return { runId: run.id, runNumber: run.runNumber ?? 0, label: run.label, status: run.status, counts, figures: figures.get(run.id) ?? null, tasks: rows };
   });
 
   const spent = [...(job ? [job] : []), ...judgeJobs];

@@ -1,67 +1,89 @@
 import "server-only";
-// The pass-stage verdict of a turn as its evaluation judged it. The stored PassResult carries the verdict scored when
-// the turn arrived (steps 1_1–1_3 and the rule judge); an evaluation that chose an LLM judge (or panel) decides step
-// 1_4 with that judge instead, as the official pipeline does. Dify execution and the official record downloads both
-// read the verdict from here, so the turns sent to Dify are exactly the turns the downloaded files call valid.
-import { panelMajority } from "@/lib/judges/majority";
-import type { Database } from "../db";
-import { parseEvaluationJudge, type EvaluationJudge } from "./types";
+// The pass-stage verdict of a turn as its run's own judge decides it, stored on PassResult so that every reader (the
+// leaderboard, run, evaluation, model and task pages, compare, charts, exports, the official downloads and Dify
+// execution) shows the same figure by construction. A generated run whose evaluation chose an LLM judge (or panel)
+// has step 1_4 decided by that judge's verdicts here, as they arrive; recorded and rule-judged runs keep theirs.
+import { ownJudgePassVerdict, reachesPassJudge, type PassStageVerdict } from "@/lib/judges/pass-stage";
+import { parseRunJudge } from "@/lib/judges/run-judge";
+import type { QueueTx } from "../jobs/sqlite-queue";
 
-export interface PassStageVerdict {
-  valid: boolean;
-  failStep: string | null;
-}
+export { reachesPassJudge, type PassStageVerdict };
 
 export interface StoredPassVerdict {
   id: string;
-  passResult: { valid: boolean; failStep: string | null; officialFailStep: string | null } | null;
+  passResult: { valid: boolean; failStep: string | null } | null;
 }
 
-const storedVerdict = (response: StoredPassVerdict): PassStageVerdict => ({
-  valid: response.passResult?.valid ?? false,
-  failStep: response.passResult ? response.passResult.failStep : "step_1_1",
-});
+/** PassResult.verdictSource of a step 1_4 decided by the run's own LLM judge. */
+export const OWN_JUDGE_SOURCE = "judge";
 
-/** The LLM judge an evaluation chose for a run, or null when the run is not an evaluation's or its judge is not an LLM. */
-export async function evaluationLlmJudgeOfRun(db: Database, runId: string): Promise<Extract<EvaluationJudge, { kind: "llm" }> | null> {
-  const run = await db.run.findUnique({ where: { id: runId }, select: { evaluation: { select: { judge: true } } } });
-  const judge = run?.evaluation ? parseEvaluationJudge(run.evaluation.judge) : null;
-  return judge?.kind === "llm" ? judge : null;
+/** The stored verdict: the run's own judge's (a response without a pass result failed at reading, step 1_1). */
+export function passStageVerdict(response: StoredPassVerdict): PassStageVerdict {
+  return { valid: response.passResult?.valid ?? false, failStep: response.passResult ? response.passResult.failStep : "step_1_1" };
 }
+
+/** Responses per query: a run of any size stays under the databases' bound-parameter limits. */
+const PASS_SAMPLE_CHUNK = 500;
 
 /**
- * Verdicts by response id. With an LLM judge: a turn failing steps 1_1–1_3 keeps that step; a turn Dify refused
- * keeps step_1_5 (it got there by passing the judge); otherwise each judge's sample majority, then the majority over
- * the panel (ties fail) decides step 1_4. A turn some member has not judged yet keeps its stored verdict.
+ * The step 1_4 samples the given judges (labels) cast on the given turns, per turn and judge; the first `samples` of
+ * each judge when bounded. Callers decide each turn with panelVerdict.
  */
-export async function passStageVerdicts(
-  db: Database,
-  judge: { endpointIds: readonly string[] } | null,
-  responses: readonly StoredPassVerdict[],
-): Promise<Map<string, PassStageVerdict>> {
-  const verdicts = new Map(responses.map((response) => [response.id, storedVerdict(response)]));
-  if (!judge || responses.length === 0) return verdicts;
-  const endpoints = await db.modelEndpoint.findMany({ where: { id: { in: [...judge.endpointIds] } }, select: { label: true } });
-  const members = endpoints.map((endpoint) => endpoint.label);
-  // A judge endpoint deleted since leaves nothing to decide with: the stored verdicts stand.
-  if (members.length === 0) return verdicts;
-  const reachedJudge = responses.filter((response) => response.passResult && response.passResult.officialFailStep === null && response.passResult.failStep !== "step_1_5");
-  const samples = new Map<string, Map<string, boolean[]>>();
-  // Chunked so a run of any size stays under the databases' bound-parameter limits.
-  for (let start = 0; start < reachedJudge.length; start += 500) {
+export async function passJudgeSamples(db: QueueTx, responseIds: readonly string[], members: readonly string[], samples?: number): Promise<Map<string, Map<string, boolean[]>>> {
+  const byResponse = new Map<string, Map<string, boolean[]>>();
+  for (let start = 0; start < responseIds.length; start += PASS_SAMPLE_CHUNK) {
     const rows = await db.judgeVerdict.findMany({
-      where: { responseId: { in: reachedJudge.slice(start, start + 500).map((response) => response.id) }, stage: "pass", casePosition: 0, judge: { in: members } },
+      where: { responseId: { in: responseIds.slice(start, start + PASS_SAMPLE_CHUNK) }, stage: "pass", casePosition: 0, judge: { in: [...members] }, ...(samples !== undefined ? { sampleIndex: { lt: samples } } : {}) },
       select: { responseId: true, judge: true, verdict: true },
     });
     for (const row of rows) {
-      const byJudge = samples.get(row.responseId) ?? new Map<string, boolean[]>();
-      byJudge.set(row.judge, [...(byJudge.get(row.judge) ?? []), row.verdict]);
-      samples.set(row.responseId, byJudge);
+      const byMember = byResponse.get(row.responseId) ?? new Map<string, boolean[]>();
+      byMember.set(row.judge, [...(byMember.get(row.judge) ?? []), row.verdict]);
+      byResponse.set(row.responseId, byMember);
     }
   }
-  for (const response of reachedJudge) {
-    const majority = panelMajority(members, samples.get(response.id) ?? new Map());
-    if (majority !== null) verdicts.set(response.id, { valid: majority, failStep: majority ? null : "step_1_4" });
+  return byResponse;
+}
+
+export interface ApplyOptions {
+  /** Only these responses (a judge item's); all of the run's when absent. */
+  responseIds?: readonly string[];
+  /**
+   * "every-sample": decide a turn only once every member has all its samples (while judging goes on);
+   * "any-sample": decide with what each member answered (once the run's judging has finished; a member with no
+   * answer at all leaves the turn undecided, and it keeps the rule judge's verdict, counted as awaiting the judge).
+   */
+  wait: "every-sample" | "any-sample";
+}
+
+/**
+ * Decides step 1_4 of a run's turns with the run's own LLM judge (Run.judge) and stores valid, failStep and
+ * verdictSource "judge" on their PassResult; returns how many changed. Runs without an LLM judge are left alone.
+ */
+export async function applyOwnJudge(db: QueueTx, runId: string, options: ApplyOptions): Promise<number> {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { origin: true, judge: true } });
+  if (!run) return 0;
+  const judge = parseRunJudge(run.judge, run.origin);
+  if (judge.kind !== "llm") return 0;
+  const results = (
+    await db.passResult.findMany({
+      where: { officialFailStep: null, response: options.responseIds ? { runId, id: { in: [...options.responseIds] } } : { runId } },
+      select: { id: true, responseId: true, valid: true, failStep: true, officialFailStep: true, verdictSource: true },
+    })
+  ).filter(reachesPassJudge);
+  let changed = 0;
+  for (let start = 0; start < results.length; start += PASS_SAMPLE_CHUNK) {
+    const chunk = results.slice(start, start + PASS_SAMPLE_CHUNK);
+    const samples = await passJudgeSamples(db, chunk.map((result) => result.responseId), judge.members, judge.samples);
+    for (const result of chunk) {
+      const byMember = samples.get(result.responseId) ?? new Map<string, boolean[]>();
+      if (options.wait === "every-sample" && judge.members.some((member) => (byMember.get(member)?.length ?? 0) < judge.samples)) continue;
+      const decided = ownJudgePassVerdict(result, judge.members, byMember);
+      if (decided === null) continue;
+      if (result.verdictSource === OWN_JUDGE_SOURCE && result.valid === decided.valid && result.failStep === decided.failStep) continue;
+      await db.passResult.update({ where: { id: result.id }, data: { ...decided, verdictSource: OWN_JUDGE_SOURCE } });
+      changed += 1;
+    }
   }
-  return verdicts;
+  return changed;
 }

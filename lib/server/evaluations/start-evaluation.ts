@@ -4,6 +4,7 @@ import "server-only";
 // when any check fails; the worker does the generating.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { runJudgeJson, type RunJudge } from "@/lib/judges/run-judge";
 import { modeLabel } from "@/lib/generation/modes";
 import { CORE_VERSION } from "@/lib/workflow/version";
 import { assertAllowed } from "../authz";
@@ -97,12 +98,15 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
     agentVersion = install.version;
     skillFiles = await readSkillFolder(path.dirname(path.join(benchmark.sourceDir as string, SKILL_PATH))).catch(() => ({ "SKILL.md": skill }));
   }
+  // The runs' own judge, by the labels its verdicts are stored under: every page shows the runs' figures as it decides them.
+  let runJudge: RunJudge = { kind: "rule" };
   if (request.judge.kind === "llm") {
     if (!hasPrompt("evaluation_pass_system")) return { ok: false, message: "An LLM judge needs the benchmark's prompts/evaluation_pass_system.txt; re-import the benchmark with its prompts folder." };
     const ids = [...new Set(request.judge.endpointIds)];
-    const found = await db.modelEndpoint.count({ where: { id: { in: ids } } });
-    if (found !== ids.length) return { ok: false, message: "judge.endpointIds: a judge endpoint does not exist." };
+    const found = await db.modelEndpoint.findMany({ where: { id: { in: ids } }, select: { label: true } });
+    if (found.length !== ids.length) return { ok: false, message: "judge.endpointIds: a judge endpoint does not exist." };
     request.judge.endpointIds = ids;
+    runJudge = { kind: "llm", members: found.map((endpoint) => endpoint.label).sort(), samples: request.judge.samples ?? 1 };
   }
   if (request.difyConnectionId !== undefined) {
     const connection = await db.difyConnection.findUnique({ where: { id: request.difyConnectionId }, select: { id: true } });
@@ -151,6 +155,7 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
           evaluationId: evaluation.id,
           runNumber,
           generationMode: request.mode,
+          judge: runJudgeJson(runJudge),
           agentVersion,
         },
         select: { id: true },

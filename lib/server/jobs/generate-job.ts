@@ -77,7 +77,8 @@ class TurnNotStored extends Error {
   }
 }
 
-function chatParams(overrides: GenerationOverrides): ChatParams {
+/** The chat parameters a generated call sends: only the evaluation's overrides (the protocol adds its own defaults). */
+export function chatParams(overrides: GenerationOverrides): ChatParams {
   return { ...(overrides.temperature !== undefined ? { temperature: overrides.temperature } : {}), ...(overrides.maxTokens !== undefined ? { max_tokens: overrides.maxTokens } : {}) };
 }
 

@@ -31,9 +31,18 @@ export function newJobRow(job: NewJob) {
 
 /** Counts items appended to a job and reopens it when it had finished (its new items need a worker). */
 export async function countAppendedItems(tx: QueueTx, jobId: string, added: number): Promise<void> {
-  const job = await tx.job.findUniqueOrThrow({ where: { id: jobId }, select: { status: true } });
-  const reopen = job.status === "succeeded" || job.status === "failed";
-  await tx.job.update({ where: { id: jobId }, data: { itemCount: { increment: added }, ...(reopen ? { status: "running", finishedAt: null } : {}) } });
+  // One statement, deciding on the row it updates: a job whose last item finishes at the same moment in another
+  // transaction is reopened either way, never left "succeeded" with new items no worker would lease.
+  await tx.$executeRawUnsafe(
+    `UPDATE "Job" SET "itemCount" = "itemCount" + ?,
+       "finishedAt" = CASE WHEN "status" IN ('succeeded', 'failed') THEN NULL ELSE "finishedAt" END,
+       "status" = CASE WHEN "status" IN ('succeeded', 'failed') THEN 'running' ELSE "status" END,
+       "updatedAt" = ?
+     WHERE "id" = ?`,
+    added,
+    new Date(),
+    jobId,
+  );
 }
 
 /** Pausing only stops new leases; items in flight finish. */

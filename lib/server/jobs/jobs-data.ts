@@ -2,6 +2,7 @@ import "server-only";
 // Jobs as the pages show them (progress, usage, cost, ETA, item errors) and the controls researchers use on them.
 // Views carry no payloads and no endpoint secrets; every function checks the actor first, and a researcher sees and
 // steers only the jobs they started (job-access.ts).
+import { describeJudgeParams, judgeCallParams, OFFICIAL_JUDGE_TIMEOUT_MS } from "@/lib/judge/identity";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import type { SessionUser } from "../session";
@@ -202,7 +203,9 @@ export async function getJobDetail(db: Database, actor: SessionUser | null, jobI
   ]);
   const params = parseParams(row.params);
   // Only what a person needs to read back; never item payloads.
-  const shownParams = Object.fromEntries(Object.entries(params).filter(([key]) => ["stage", "samples", "strict", "judge", "files"].includes(key)));
+  const shownParams: Record<string, unknown> = Object.fromEntries(Object.entries(params).filter(([key]) => ["stage", "samples", "strict", "judge", "files"].includes(key)));
+  // Judge calls: what they send (official unless overridden) and how long each may take.
+  if (row.kind === "judge") shownParams.calls = `${describeJudgeParams(judgeCallParams(params.params))}; timeout ${OFFICIAL_JUDGE_TIMEOUT_MS / 1000} s per call`;
   return {
     ...(view as JobView),
     params: shownParams,

@@ -1,6 +1,9 @@
 import "server-only";
 // The judge job: asks an endpoint the benchmark's pass-stage (step 1_4) or resolve-stage question for every eligible
 // item of a stored run, K samples each, through the database call cache; each answered sample becomes a JudgeVerdict.
+// Calls send the official parameters (temperature 0, max_tokens 8192) unless the job overrides them, never the
+// endpoint's own defaults, and may take the official client's 600 s.
+import { judgeCallParams, judgeParams, OFFICIAL_JUDGE_TIMEOUT_MS, type ChatParams } from "@/lib/judge/identity";
 import { MAX_JUDGE_SAMPLES } from "@/lib/judge/majority";
 import { passJudgeItem, reachedPassJudge, resolveJudgeItem, type TestPosition } from "@/lib/judge/items";
 import { officialSystemPrompt, type ChatMessage, type JudgeStage, type JudgeTestInput } from "@/lib/judge/protocol";
@@ -12,6 +15,7 @@ import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
 import { coolDownFailure, endpointCapacity, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
 import { afterEvaluationJudgeJob } from "../evaluations/after-generation";
+import { applyOwnJudge } from "../evaluations/pass-stage-verdicts";
 import { jobQueue, wakeWorker } from "./instance";
 import type { ItemUsage } from "./queue";
 import type { JobHandler } from "./worker";
@@ -27,6 +31,8 @@ export interface JudgeJobParams {
   /** The judge label verdicts are stored under: the endpoint's label when the job started. */
   judge: string;
   promptFingerprint: string;
+  /** What every call sends: the official parameters with the request's overrides; absent (older jobs, evaluation jobs): official. */
+  params?: ChatParams;
 }
 
 export interface JudgeItemPayload {
@@ -44,6 +50,9 @@ export interface JudgeJobRequest {
   samples: number;
   strict: boolean;
   refresh: boolean;
+  /** Overrides of the official temperature 0 and max_tokens 8192; absent or null keeps the official value. */
+  temperature?: number | null;
+  maxTokens?: number | null;
 }
 
 export type StartJudgeJob = { ok: true; jobId: string; items: number } | { ok: false; message: string };
@@ -166,6 +175,7 @@ export async function startJudgeJob(db: Database, actor: SessionUser, request: J
     endpointId: endpoint.id,
     judge: endpoint.label,
     promptFingerprint: promptFingerprint(built.systemPromptText),
+    params: judgeParams({ temperature: request.temperature, maxTokens: request.maxTokens }),
   };
   const items = built.questions.flatMap((question) =>
     Array.from({ length: request.samples }, (_, sampleIndex) => ({
@@ -186,14 +196,24 @@ export async function startJudgeJob(db: Database, actor: SessionUser, request: J
   return { ok: true, jobId, items: items.length };
 }
 
+/** A pass judge job an evaluation queued for its run: its verdicts make the run's own figures. */
+export function ownJudgeJob(params: JudgeJobParams & { evaluationId?: unknown }): boolean {
+  return params.stage === "pass" && typeof params.evaluationId === "string";
+}
+
 /** Worth another try later: the endpoint was busy, down or slow, or the lease was lost mid-call. */
 export const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(["rate-limited", "server-error", "timeout", "connection", "malformed-response", "cancelled"]);
 
 export type JudgeHandlerOptions = EndpointClientOptions;
 
+/** Judge clients per endpoint: the official parameters and timeout in place of the endpoint's defaults. */
+export function judgeEndpointClients(options: JudgeHandlerOptions = {}) {
+  return endpointClients(options, { params: judgeParams(), timeoutMs: OFFICIAL_JUDGE_TIMEOUT_MS });
+}
+
 /** The worker's handler for judge items. Clients are shared per endpoint so its concurrency and rate limits hold. */
 export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
-  const clientFor = endpointClients(options);
+  const clientFor = judgeEndpointClients(options);
 
   return {
     kind: JUDGE_JOB_KIND,
@@ -206,12 +226,14 @@ export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
       if (!entry) return { ok: false, failure: { message: "The endpoint was deleted.", retryable: false } };
       const coolingDown = coolDownFailure(entry);
       if (coolingDown) return { ok: false, failure: coolingDown };
+      const callParams = judgeCallParams(params.params);
       const sample = await judgeSample({ messages: payload.messages }, payload.sampleIndex, {
         client: entry.client,
         strict: params.strict,
         cache: databaseCallCache(db),
         refresh: job.refresh,
         signal,
+        params: callParams,
       });
       const inputTokens = sample.usage?.promptTokens ?? 0;
       const outputTokens = sample.usage?.completionTokens ?? 0;
@@ -248,7 +270,7 @@ export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
         tokens: sample.usage ? inputTokens + outputTokens : null,
         promptFingerprint: params.promptFingerprint,
         inputFingerprint: inputFingerprint(payload),
-        judgeIdentity: judgeIdentity(entry.client, params.promptFingerprint, params.strict),
+        judgeIdentity: judgeIdentity(entry.client, params.promptFingerprint, params.strict, callParams),
         jobId: job.id,
       };
       return {
@@ -269,6 +291,8 @@ export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
             create: { responseId: payload.responseId, stage: params.stage, casePosition: payload.casePosition, judge: params.judge, sampleIndex: payload.sampleIndex, ...row },
             update: row,
           });
+          // The evaluation's own pass judge: the turn's verdict is decided once every member has all its samples.
+          if (ownJudgeJob(params)) await applyOwnJudge(tx, params.runId, { responseIds: [payload.responseId], wait: "every-sample" });
         },
       };
     },

@@ -77,6 +77,24 @@ export async function stopPgBoss(): Promise<void> {
 }
 
 /** pg-boss runs its statements through a Prisma transaction, so its state changes commit or roll back with ours. */
+/** PostgreSQL's "deadlock detected". */
+const DEADLOCK = "40P01";
+
+/**
+ * Creates a job's pg-boss queue (nothing when it exists). Two creations at once can deadlock inside pg-boss (each
+ * holds a lock on its queue table the other's partition needs); PostgreSQL aborts one, which then finds the queue.
+ */
+async function createBossQueue(boss: PgBoss, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await boss.createQueue(name, { name, policy: "standard" });
+      return;
+    } catch (error) {
+      if (attempt >= 5 || (error as { code?: unknown } | null)?.code !== DEADLOCK) throw error;
+    }
+  }
+}
+
 function inTransaction(tx: QueueTx): PgBoss.Db {
   return {
     async executeSql(text: string, values: unknown[] = []) {
@@ -143,7 +161,7 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     const jobId = job.id ?? randomUUID();
     const name = bossQueueName(jobId);
     // Creating a queue creates a table, outside the transaction; a queue whose job never committed is pruned later.
-    if (job.items.length > 0) await boss.createQueue(name, { name, policy: "standard" });
+    if (job.items.length > 0) await createBossQueue(boss, name);
     return this.db.$transaction(async (tx) => {
       await tx.job.create({
         data: { id: jobId, ...newJobRow(job) },
@@ -177,7 +195,7 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     const name = bossQueueName(jobId);
     // A job made inside the caller's transaction has no pg-boss queue yet, and a finished one may have lost it to
     // maintenance; creating a queue that exists does nothing.
-    await boss.createQueue(name, { name, policy: "standard" });
+    await createBossQueue(boss, name);
     const rows = items.map((item) => ({ id: randomUUID(), jobId, key: item.key, payload: JSON.stringify(item.payload ?? {}) }));
     await tx.jobItem.createMany({ data: rows });
     await boss.insert(rows.map((row) => this.bossJob(name, row.id)), { db: inTransaction(tx) });

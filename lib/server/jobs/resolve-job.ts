@@ -12,7 +12,7 @@ import "server-only";
 //
 // Verdicts follow the official resolve stage (§4): no outputs, a failed run or a failed file check fails the case; a
 // case whose outputs all went to the file checks passes with no judge call; otherwise the chosen LLM judge (or panel:
-// each member's sample majority, then the members' majority) decides, and without one — no judge chosen, or no
+// panelVerdict, each member's sample majority, then the members' majority, ties failing) decides, and without one — no judge chosen, or no
 // answer — the case is not judged (verdict null): neither resolved nor failed, until a "judge" job answers it. A
 // missing resolve prompt or judge endpoint refuses the start (and fails items) with a sentence, never judging less.
 // Only turns the run's own pass judge passed reach Dify (pass-gate), and an item whose DSL needs something the Dify
@@ -36,7 +36,7 @@ import { consoleBaseOf, loadDifyConnectionConfig, serviceBaseOf, type DifyConnec
 import { isTransient, signIn, type DifyConsole, type DifyDeps, type DifyError, type DifyInventory, type DifyResult } from "../dify/client";
 import { retryingTransient } from "../resolve/execute-case";
 import { panelFromEndpoints, type JudgeSampleRow, type JudgeUsage, type ResolveJudgePanel } from "../resolve/judge-panel";
-import { passGateOfRun, turnsGateHasNotJudged, turnsPassingGate, type PassGate } from "../resolve/pass-gate";
+import { evaluationPassGate, passGateOfRun, turnsGateHasNotJudged, turnsPassingGate, type PassGate } from "../resolve/pass-gate";
 import { judgeStoredCase, resolveTurn, turnDsl, type ConsoleSessions, type ExecutedCase, type TurnToResolve } from "../resolve/resolve-turn";
 import type { SessionUser } from "../session";
 import { databaseCallCache } from "./db-call-cache";
@@ -145,7 +145,7 @@ export async function enqueueDifyExecution(db: Database, runId: string): Promise
   try {
     return await createResolveJob(
       db,
-      { runId, stage: "execute", evaluationId: evaluation.id, connectionId: evaluation.difyConnectionId, caseFilesDir: evaluation.caseFilesDir, judge, passGate: judge.kind === "llm" ? { kind: "llm", endpointIds: judge.endpointIds } : { kind: "stored" } },
+      { runId, stage: "execute", evaluationId: evaluation.id, connectionId: evaluation.difyConnectionId, caseFilesDir: evaluation.caseFilesDir, judge, passGate: await evaluationPassGate(db, runId) },
       evaluation.createdBy,
       await allResponses(db, runId),
       id,
@@ -272,7 +272,7 @@ const TURN_SELECT = {
   nodeSelection: true,
   designPrinciple: true,
   workflow: true,
-  passResult: { select: { valid: true, failStep: true, officialFailStep: true } },
+  passResult: { select: { valid: true, failStep: true, officialFailStep: true, verdictSource: true } },
   run: { select: { benchmarkId: true, model: { select: { name: true } } } },
   turn: { select: { round: true, taskId: true, inputVars: true, outputVars: true, keyNodes: true, fileChecks: true, task: { select: { name: true } }, testCases: { orderBy: { position: "asc" as const }, select: { position: true, inputs: true, groundTruth: true } } } },
 } as const;
@@ -420,7 +420,8 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
       // Only turns the run's own pass judge passed reach Dify; the official resolve rate counts the others as 3 failures.
       const gate = gateOf(params);
       if ((await turnsGateHasNotJudged(db, gate, [response])).length > 0) return { ok: false, failure: { message: "The run's LLM pass judge has not judged this turn, so it is not sent to Dify on the rule judge's word.", retryable: false } };
-      if (!(await turnsPassingGate(db, gate, [response])).get(response.id)) return done({ skipped: "not valid at the pass stage" }, async () => undefined);
+      // A turn the gate fails has no test results: any an earlier execution stored under another verdict go.
+      if (!(await turnsPassingGate(db, gate, [response])).get(response.id)) return done({ skipped: "not valid at the pass stage" }, async (tx) => void (await tx.caseResult.deleteMany({ where: { responseId } })));
 
       const positions = response.turn.testCases.map((test) => test.position);
       const writeCases = (rows: ReturnType<typeof caseRowOf>[], samples: (JudgeSampleRow & { casePosition: number })[] = [], judgeLabels: string[] = []) => async (tx: QueueTx) => {

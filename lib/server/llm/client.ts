@@ -102,6 +102,8 @@ export interface ChatClient {
   readonly model: string;
   readonly params: Readonly<ChatParams>;
   readonly concurrency: number;
+  /** Per-request timeout in milliseconds (wrappers that delegate the calls may leave it out). */
+  readonly timeoutMs?: number;
   complete(messages: readonly ChatMessage[], options?: ChatCallOptions): Promise<ChatOutcome>;
   usage(): UsageTotals;
 }
@@ -315,6 +317,7 @@ export function createChatClient(endpoint: LlmEndpoint, deps: ClientDeps = {}): 
     model: endpoint.model,
     params,
     concurrency,
+    timeoutMs,
     complete,
     usage: () => ({ ...totals }),
   };

@@ -1,10 +1,10 @@
 import "server-only";
 // The resolve judge as one panel of one or more endpoints, K samples each: it asks one test case's official question
-// and decides it with the panel rule (lib/resolve/case-verdict). Used by Dify execution (CLI and job) and by the later
+// and decides it with the app's one panel rule (panelVerdict). Used by Dify execution (CLI and job) and by the later
 // judging of cases executed without a judge, so both ask the same question the same way.
-import { OFFICIAL_JUDGE_PARAMS } from "@/lib/judge/identity";
+import { judgeParams, OFFICIAL_JUDGE_TIMEOUT_MS } from "@/lib/judge/identity";
 import type { JudgeItem } from "@/lib/judge/items";
-import { panelCaseVerdict } from "@/lib/resolve/case-verdict";
+import { panelVerdict } from "@/lib/judge/majority";
 import type { Database } from "../db";
 import { callCost, chatClientFor, loadEndpointConfig, redactKey } from "../endpoints/endpoints";
 import { inputFingerprint, judgeIdentity, judgeSample, promptFingerprint, type CallCache, type ChatClient } from "../llm";
@@ -105,7 +105,7 @@ export async function judgeResolveCase(panel: ResolveJudgePanel, question: Judge
       });
     }
   }
-  const verdict = panelCaseVerdict(panel.members.map((member) => member.label), byMember);
+  const verdict = panelVerdict(panel.members.map((member) => member.label), byMember);
   return { verdict, reason: samples[0]?.reason ?? null, samples, errors, usage };
 }
 
@@ -124,8 +124,9 @@ export function singleClientPanel(client: ChatClient, label: string, prompt: { s
 export type PanelFromEndpoints = { ok: true; panel: ResolveJudgePanel } | { ok: false; message: string };
 
 /**
- * A panel of stored endpoints with the official judge parameters (temperature 0, max_tokens 8192). Refuses, in one
- * sentence, when an endpoint no longer exists: a verdict never silently comes from a smaller panel.
+ * A panel of stored endpoints with the official judge parameters (temperature 0, max_tokens 8192) and the judge
+ * jobs' timeout per call. Refuses, in one sentence, when an endpoint no longer exists: a verdict never silently comes
+ * from a smaller panel.
  */
 export async function panelFromEndpoints(
   db: Database,
@@ -139,7 +140,7 @@ export async function panelFromEndpoints(
     if (!config) return { ok: false, message: "A resolve judge endpoint was deleted; choose the judge again." };
     members.push({
       label: config.label,
-      client: chatClientFor(config, { params: { ...OFFICIAL_JUDGE_PARAMS }, ...(options.clientRetries !== undefined ? { maxRetries: options.clientRetries } : {}) }),
+      client: chatClientFor(config, { params: judgeParams(), timeoutMs: OFFICIAL_JUDGE_TIMEOUT_MS, ...(options.clientRetries !== undefined ? { maxRetries: options.clientRetries } : {}) }),
       cost: (inputTokens, outputTokens) => callCost(config, inputTokens, outputTokens),
       redact: (text) => redactKey(text, config.apiKey),
     });

@@ -107,8 +107,7 @@ export function cozeCode(source: string): string | null {
   let body = source.slice(header.end);
   const indent = /\n([ \t]+)/.exec(body)?.[1] ?? "    ";
   for (const name of names) {
-    // Inserted unescaped, as in the official code: a name such as *args makes the pattern invalid. A quantified one
-    // is refused the same way rather than run (the official converter would hang on some); so are absurd lists.
+    // A quantified name is refused rather than run (the official converter would hang on some), like an invalid one.
     if (QUANTIFIED.test(name)) return null;
     const pattern = namePattern(name);
     if (pattern === null) return null;

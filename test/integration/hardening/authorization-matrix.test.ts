@@ -1,11 +1,13 @@
 // The authorization matrix, generated from ENDPOINT_ACCESS: every server action and route handler is called as each
 // of admin, researcher, annotator, viewer and anonymous. Roles without the permission are refused (the action's
-// refusal, or 401/403) and the database is unchanged; roles with it get past the check. An endpoint missing from the
+// refusal, or 401/403) and the database is unchanged; roles with it get past the check. The HTTP API's routes are
+// called with each role's access token (anonymous: none), as API clients call them. An endpoint missing from the
 // table, or from the calls below, fails the test.
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { ENDPOINT_ACCESS, JOB_OWNER_ENDPOINTS } from "@/lib/auth/endpoint-access";
+import { ENDPOINT_ACCESS, JOB_OWNER_ENDPOINTS, TOKEN_ROUTE_PREFIX } from "@/lib/auth/endpoint-access";
+import { issueApiToken } from "@/lib/server/tokens";
 import { can } from "@/lib/auth/roles";
 import { emptyDatabase, testDatabase } from "../../support/database";
 import { ACTORS, ensureRoleUsers, signInAs, signInAsUser, type Actor } from "../../support/session-mock";
@@ -65,6 +67,20 @@ function route(key: string, call: (handler: (...args: never[]) => Promise<Respon
   };
 }
 
+/** Each role's API access token (made in beforeAll); anonymous callers send none. */
+const apiTokens = new Map<Actor, string>();
+let currentActor: Actor = "anonymous";
+
+/** An /api/v1 call as the current actor, with its token. */
+function apiRoute(key: string, url: string, init: { method?: string; body?: unknown } = {}, routeParams: Record<string, string> = {}) {
+  route(key, (handler) => {
+    const token = apiTokens.get(currentActor);
+    const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.body !== undefined ? { "content-type": "application/json" } : {}) };
+    const request = new Request(`http://127.0.0.1:3000${url}`, { method: init.method ?? "GET", headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
+    return handler(request as never, params(routeParams) as never);
+  });
+}
+
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
   for (const [key, value] of Object.entries(fields)) data.set(key, value);
@@ -115,13 +131,30 @@ route("app/api/review/export/route.ts#GET", async (handler) => {
   const { NextRequest } = await import("next/server");
   return handler(new NextRequest("http://127.0.0.1:3000/api/review/export?format=json") as never);
 });
+action("app/actions/tokens.ts#createTokenAction", (m) => m.createTokenAction!({} as never));
+action("app/actions/tokens.ts#revokeTokenAction", (m) => m.revokeTokenAction!({ id: "no-such-token" } as never));
+route("app/runs/[runId]/download/bundle/route.ts#GET", (handler) => handler(get("/runs/none/download/bundle") as never, params({ runId: "none" }) as never));
+apiRoute("app/api/v1/openapi.json/route.ts#GET", "/api/v1/openapi.json");
+apiRoute("app/api/v1/benchmarks/route.ts#GET", "/api/v1/benchmarks");
+apiRoute("app/api/v1/model-endpoints/route.ts#GET", "/api/v1/model-endpoints");
+apiRoute("app/api/v1/model-endpoints/route.ts#POST", "/api/v1/model-endpoints", { method: "POST", body: {} });
+apiRoute("app/api/v1/dify-connections/route.ts#POST", "/api/v1/dify-connections", { method: "POST", body: {} });
+apiRoute("app/api/v1/evaluations/route.ts#POST", "/api/v1/evaluations", { method: "POST", body: {} });
+apiRoute("app/api/v1/evaluations/[id]/route.ts#GET", "/api/v1/evaluations/none", {}, { id: "none" });
+apiRoute("app/api/v1/evaluations/[id]/cancel/route.ts#POST", "/api/v1/evaluations/none/cancel", { method: "POST" }, { id: "none" });
+apiRoute("app/api/v1/runs/[id]/pass-records/route.ts#GET", "/api/v1/runs/none/pass-records", {}, { id: "none" });
+apiRoute("app/api/v1/runs/[id]/resolve-records/route.ts#GET", "/api/v1/runs/none/resolve-records", {}, { id: "none" });
+apiRoute("app/api/v1/runs/[id]/bundle/route.ts#GET", "/api/v1/runs/none/bundle", {}, { id: "none" });
+apiRoute("app/api/v1/leaderboard/route.ts#GET", "/api/v1/leaderboard?benchmark=none");
 route("app/api/review/matching/route.ts#GET", async (handler) => {
   const { NextRequest } = await import("next/server");
   return handler(new NextRequest("http://127.0.0.1:3000/api/review/matching?benchmarkId=none&stage=pass") as never);
 });
 
-function expectedAllowed(access: string, actor: Actor): boolean {
+function expectedAllowed(key: string, access: string, actor: Actor): boolean {
   if (access === "public") return true;
+  // The API takes access tokens only: without one even reading is refused, whatever PUBLIC_READ says.
+  if (key.startsWith(TOKEN_ROUTE_PREFIX) && actor === "anonymous") return false;
   if (actor === "anonymous") return access === "read"; // PUBLIC_READ is on (the default)
   return can(actor, access as Parameters<typeof can>[1]);
 }
@@ -131,6 +164,11 @@ describe("authorization matrix", () => {
   beforeAll(async () => {
     await emptyDatabase(db);
     await ensureRoleUsers(db);
+    for (const actor of ACTORS) {
+      if (actor === "anonymous") continue;
+      const issued = await issueApiToken(db, `user-${actor}`, { name: "matrix" });
+      if (issued.ok) apiTokens.set(actor, issued.token);
+    }
   });
 
   it("has exactly one table entry for every server action and route handler", async () => {
@@ -150,9 +188,10 @@ describe("authorization matrix", () => {
     it(`${key} (${access}): refuses exactly the roles without it, changing nothing`, async () => {
       for (const actor of ACTORS) {
         signInAs(actor);
+        currentActor = actor;
         const before = await tableCounts(db);
         const outcome = await CALLS[key]!();
-        const allowed = expectedAllowed(access, actor);
+        const allowed = expectedAllowed(key, access, actor);
         expect({ actor, refused: outcome.refused }, outcome.detail).toEqual({ actor, refused: !allowed });
         if (!allowed) expect(await tableCounts(db)).toEqual(before);
       }
