@@ -204,7 +204,7 @@ interface WorkerJob {
   coze: ScoreContext["coze"];
 }
 
-type WorkerMessage = { slot: number; outcome: FileOutcome } | { crashed: string };
+type WorkerMessage = { slot: number; outcome: FileOutcome } | { done: true } | { crashed: string };
 
 const WORKER_ROLE = "score-run-files";
 
@@ -287,9 +287,11 @@ function runWorker(worker: Worker, job: WorkerJob, record: (slot: number, outcom
   return new Promise((resolve, reject) => {
     worker.on("message", (message: WorkerMessage) => {
       if ("crashed" in message) reject(new Error(message.crashed));
+      else if ("done" in message) resolve();
       else record(message.slot, message.outcome);
     });
-    // A worker that could not start or died leaves its files to the main thread.
+    // Done when it says so (its teardown overlaps the printing); one that could not start or died leaves its files to
+    // the main thread.
     worker.on("error", () => resolve());
     worker.on("exit", () => resolve());
     worker.postMessage(job);
@@ -307,6 +309,7 @@ export function runScoringWorkerIfAny(): boolean {
       for (let slot = Atomics.add(counter, 0, 1); slot < job.files.length; slot = Atomics.add(counter, 0, 1)) {
         port.postMessage({ slot, outcome: scoreOutcome(job.files[slot] as string, context) } satisfies WorkerMessage);
       }
+      port.postMessage({ done: true } satisfies WorkerMessage);
     } catch (error) {
       port.postMessage({ crashed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerMessage);
     }
