@@ -7,17 +7,22 @@
 // The bundle is built as `tsx --conditions=react-server` would run the source (server-only imports allowed, `@/`
 // paths); native and runtime-loading packages stay external and load from node_modules. The process's working
 // directory is untouched, so relative paths in arguments and defaults mean what they meant with tsx.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { setFlagsFromString } from "node:v8";
-import { Script } from "node:vm";
 import { fingerprintFiles } from "./lib/fingerprint.mjs";
 
+// Built-in modules through require(): an ES import of one builds a facade that reads every export, loading modules
+// (file streams, web crypto) that nothing here uses.
+const require = createRequire(import.meta.url);
+const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+const path = require("node:path");
+const { fileURLToPath, pathToFileURL } = require("node:url");
+const { setFlagsFromString } = require("node:v8");
+const { Script } = require("node:vm");
+const { Worker } = require("node:worker_threads");
+
 // Command-line runs are short: V8's optimising compiler spent more CPU (on its own threads) than the scoring it sped
-// up. A 4x larger interrupt budget keeps it for code that stays hot; long runs (the worker) still get it.
-setFlagsFromString("--interrupt-budget=300000");
+// up. A large interrupt budget (score's CPU stops falling beyond 1e6) keeps it for code that stays hot, as in long runs.
+setFlagsFromString("--interrupt-budget=1000000");
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Inside the project (also when overridden), so bundles find their external packages in node_modules and code that
@@ -98,31 +103,58 @@ async function build(entry, bundle, manifestFile) {
   writeAtomically(manifestFile, JSON.stringify({ entry, inputs, fingerprint, record }));
 }
 
-/** Compiles the bundle with its code cache, runs it, and (re)writes the cache when it was missing or too thin. */
-function runBundle(bundle) {
-  const cacheFile = `${bundle}.v8cache`;
-  const metaFile = `${bundle}.v8cache.json`;
+/** Milliseconds since an arbitrary start (not `performance`, whose first use loads a module of its own). */
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+
+/**
+ * Compiles `bundle` with V8's code cache of it (when there is one), shows the script to `beforeRun`, and runs it as a
+ * CommonJS module. Self-contained (its modules are passed in), so that worker threads run the same source as eval code.
+ */
+function startBundle(bundle, { readFileSync, Script, wrap, createRequire, dirname }, beforeRun) {
   let cachedData;
   try {
-    cachedData = readFileSync(cacheFile);
+    cachedData = readFileSync(`${bundle}.v8cache`);
   } catch {
     cachedData = undefined;
   }
-  const script = new Script(Module.wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData });
-  const meta = cachedData && !script.cachedDataRejected ? readJson(metaFile) : null;
-  const started = performance.now();
-  process.on("exit", () => {
-    const elapsed = performance.now() - started;
-    if (meta && elapsed < RECACHE_FACTOR * (meta.runMs ?? 0)) return;
-    try {
-      writeAtomically(cacheFile, script.createCachedData());
-      writeAtomically(metaFile, JSON.stringify({ runMs: Math.round(elapsed) }));
-    } catch {
-      // A read-only cache directory only costs the next run its compile time.
-    }
-  });
+  const script = new Script(wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData });
+  beforeRun?.(script, cachedData !== undefined && !script.cachedDataRejected);
   const bundleModule = { exports: {} };
-  script.runInThisContext().call(bundleModule.exports, bundleModule.exports, createRequire(bundle), bundleModule, bundle, path.dirname(bundle));
+  script.runInThisContext().call(bundleModule.exports, bundleModule.exports, createRequire(bundle), bundleModule, bundle, dirname(bundle));
+}
+
+/**
+ * A worker thread running `bundle` too (a command tells the thread's role by its workerData): eval code, which
+ * starts without the ES module loader that loading this file in the thread would set up first.
+ */
+function workerStarter(bundle) {
+  const source = `(${startBundle.toString()})(${JSON.stringify(bundle)}, {
+    readFileSync: require("node:fs").readFileSync,
+    Script: require("node:vm").Script,
+    wrap: require("node:module").wrap,
+    createRequire: require("node:module").createRequire,
+    dirname: require("node:path").dirname,
+  });`;
+  return (options) => new Worker(source, { ...options, eval: true });
+}
+
+/** Runs the bundle, and (re)writes its code cache when it was missing or too thin. */
+function runBundle(bundle) {
+  globalThis.studioCliLauncher = { startWorker: workerStarter(bundle) };
+  startBundle(bundle, { readFileSync, Script, wrap: Module.wrap, createRequire, dirname: path.dirname }, (script, cached) => {
+    const meta = cached ? readJson(`${bundle}.v8cache.json`) : null;
+    const started = nowMs();
+    process.on("exit", () => {
+      const elapsed = nowMs() - started;
+      if (meta && elapsed < RECACHE_FACTOR * (meta.runMs ?? 0)) return;
+      try {
+        writeAtomically(`${bundle}.v8cache`, script.createCachedData());
+        writeAtomically(`${bundle}.v8cache.json`, JSON.stringify({ runMs: Math.round(elapsed) }));
+      } catch {
+        // A read-only cache directory only costs the next run its compile time.
+      }
+    });
+  });
 }
 
 const [entryArgument, ...args] = process.argv.slice(2);

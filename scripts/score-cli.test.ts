@@ -1,12 +1,13 @@
 // `npm run score -- --coze-out <dir> --github-token-env <VAR>`: the Coze packages' HTTP nodes carry the variable's
 // value where the official converter writes github_rest_token, and EMPTY without the option. Runs on the demo data.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseCozeYaml } from "@/lib/workflow/coze-package";
 import { readZip } from "@/lib/zip/zip";
+import { benchmarkDir, benchmarkMissingReason } from "../test/support/benchmark-dir";
 
 const ROOT = path.resolve(__dirname, "..");
 const DEMO = path.join(ROOT, "prisma", "demo");
@@ -80,4 +81,90 @@ describe("npm run score", () => {
     expect(result.stderr).toBe(`score: No Chat2Workflow benchmark at ${missing} (it needs dataset/query.json): clone https://github.com/zjunlp/Chat2Workflow there, or set C2W_BENCHMARK_DIR to a copy.\n`);
     expect(result.stdout).toBe("");
   }, 60_000);
+});
+
+/** Every file under `dir` with its bytes, by relative path. */
+function tree(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (relative: string) => {
+    for (const entry of readdirSync(path.join(dir, relative), { withFileTypes: true })) {
+      const child = path.join(relative, entry.name);
+      if (entry.isDirectory()) walk(child);
+      else files[child] = readFileSync(path.join(dir, child)).toString("base64");
+    }
+  };
+  walk("");
+  return files;
+}
+
+function scoreDir(benchmark: string, runs: string, args: string[]) {
+  return spawnSync(process.execPath, ["scripts/run-cli.mjs", "scripts/score.ts", "--benchmark", benchmark, "--run", runs, ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NODE_OPTIONS: "" },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+describe("npm run score on several threads", () => {
+  const benchmark = path.join(DEMO, "benchmark");
+  const runs = path.join(DEMO, "runs");
+
+  it("prints and writes the same on one thread as on three (report, JSON, YAML and Coze trees)", () => {
+    const outputs = [1, 3].map((threads) => {
+      const out = path.join(scratch, `threads-${threads}`);
+      const written = scoreDir(benchmark, runs, ["--threads", String(threads), "--yaml-out", path.join(out, "yaml"), "--coze-out", path.join(out, "coze"), "--json"]);
+      const text = scoreDir(benchmark, runs, ["--threads", String(threads)]);
+      expect(written.status, written.stderr).toBe(0);
+      expect(text.status, text.stderr).toBe(0);
+      return { json: written.stdout, stderr: written.stderr, text: text.stdout, files: tree(out) };
+    });
+    const [one, three] = outputs as [(typeof outputs)[number], (typeof outputs)[number]];
+    expect(Object.keys(one.files).filter((file) => file.endsWith(".yml")).length).toBeGreaterThan(10);
+    expect(Object.keys(one.files).filter((file) => file.endsWith(".zip")).length).toBeGreaterThan(10);
+    expect(JSON.parse(one.json).responses).toHaveLength(51);
+    expect(three).toEqual(one);
+  }, 120_000);
+
+  it("names the first file that cannot be read, whichever thread read it, and writes nothing (exit 2)", () => {
+    const broken = path.join(scratch, "broken-runs");
+    mkdirSync(broken, { recursive: true });
+    for (const file of readdirSync(runs)) copyFileSync(path.join(runs, file), path.join(broken, file));
+    writeFileSync(path.join(broken, "demo_b_cut.json"), '[{"task": ');
+    writeFileSync(path.join(broken, "demo_c_cut.json"), "[");
+    for (const threads of [1, 3]) {
+      const out = path.join(scratch, `broken-${threads}`);
+      const result = scoreDir(benchmark, broken, ["--threads", String(threads), "--yaml-out", out, "--json"]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toBe(`score: cannot read ${path.join(broken, "demo_b_cut.json")}: ${jsonError('[{"task": ')}\n`);
+      expect(result.stdout).toBe("");
+      expect(existsSync(out)).toBe(false);
+    }
+  }, 120_000);
+
+  it("refuses a thread count that is not a whole number of at least 1 (exit 2)", () => {
+    const result = scoreDir(benchmark, runs, ["--threads", "0"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("--threads 0: expected a whole number of threads, 1 or more");
+  }, 60_000);
+});
+
+function jsonError(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error("parses");
+}
+
+describe.skipIf(!benchmarkDir)(`npm run score over the recorded runs${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
+  it("prints the same JSON on one thread as on the default threads", () => {
+    const runs = path.join(benchmarkDir as string, "runs");
+    const [one, many] = [["--threads", "1"], []].map((args) => scoreDir(benchmarkDir as string, runs, ["--json", ...args]));
+    expect(one?.status, one?.stderr).toBe(0);
+    expect(many?.status, many?.stderr).toBe(0);
+    expect(JSON.parse(one?.stdout ?? "").responses).toHaveLength(948);
+    expect(many?.stdout).toBe(one?.stdout);
+  }, 120_000);
 });

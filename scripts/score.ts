@@ -1,23 +1,16 @@
 // `npm run score -- --benchmark <dir> --run <file|dir> [--yaml-out <dir>] [--coze-out <dir>] [--json]`: scores recorded runs (or
 // generation outputs) with the official steps 1_1–1_3 plus the rule judge, and reports pass rates and diagnostics.
 // With --json, stdout carries exactly one JSON document; progress and warnings go to stderr. Bad input exits 2.
-// Thin over the core: scoring, summaries (lib/workflow/score-summary.ts) and exports live there; this file reads
-// files, writes files and prints.
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+// Thin over the core: scoring, summaries (lib/workflow/score-summary.ts) and exports live there; scripts/lib/score-runs.ts
+// reads and scores the run files (on worker threads too); this file parses arguments, writes files and prints.
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { BenchmarkIssue } from "@/lib/benchmark/issues";
-import { parseGenerationFile, parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
-import type { TurnSpec } from "@/lib/benchmark/turn";
 import { readBenchmarkDir } from "@/lib/server/benchmark-files";
 import { configuredBenchmarkDir, locateBenchmarkDir } from "@/lib/server/benchmark-location";
-import type { Diagnostic } from "@/lib/workflow/diagnostics";
-import { cozePackage } from "@/lib/workflow/coze-package";
-import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
-import { toDifyYaml } from "@/lib/workflow/dify-yaml";
-import type { ResponseInput } from "@/lib/workflow/response";
-import { scoreResponse } from "@/lib/workflow/score";
-import { SUMMARY_STEPS as STEPS, summarizeScores as summary, type Rate, type ScoredRow } from "@/lib/workflow/score-summary";
+import { difyAppName } from "@/lib/workflow/dify-dsl";
+import { SUMMARY_STEPS as STEPS, summarizeScores as summary, type Rate } from "@/lib/workflow/score-summary";
+import { defaultThreads, formatIssues, runScoringWorkerIfAny, startScoringThreads, UsageError, type ReportRow, type ScoredRunFile } from "./lib/score-runs";
 import { runPipedCommandLine } from "./lib/stdout";
 
 const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [--yaml-out <dir>] [--coze-out <dir> [--github-token-env <VAR>]] [--json]
@@ -30,17 +23,9 @@ const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [-
   --github-token-env <VAR>
                      with --coze-out: the HTTP nodes' bearer token is the value of the environment variable VAR
                      (the official converter's github_rest_token; EMPTY when this is not given or VAR is empty)
-  --json             print one JSON document on stdout (progress goes to stderr)`;
-
-
-class UsageError extends Error {}
-
-interface RunInput {
-  model: string;
-  file: string;
-  items: { task: string; round: number; input: ResponseInput; recorded: RunRecord | null }[];
-}
-
+  --json             print one JSON document on stdout (progress goes to stderr)
+  --threads <n>      score on n threads, run files shared out as each thread finishes one (default: one per
+                     core, at most 4; the output is the same for any n)`;
 
 // -- arguments and input -------------------------------------------------------------------------------------------
 
@@ -51,6 +36,7 @@ interface Options {
   cozeOut: string | null;
   githubToken: string;
   json: boolean;
+  threads: number;
 }
 
 function parseOptions(argv: string[]): Options | "help" {
@@ -65,6 +51,7 @@ function parseOptions(argv: string[]): Options | "help" {
         "coze-out": { type: "string" },
         "github-token-env": { type: "string" },
         json: { type: "boolean" },
+        threads: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -79,6 +66,8 @@ function parseOptions(argv: string[]): Options | "help" {
   if (tokenVariable !== undefined && process.env[tokenVariable] === undefined) {
     throw new UsageError(`--github-token-env ${tokenVariable}: the environment variable ${tokenVariable} is not set`);
   }
+  const threads = values.threads === undefined ? defaultThreads() : Number(values.threads);
+  if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads ${values.threads}: expected a whole number of threads, 1 or more`);
   const benchmark = configuredBenchmarkDir({ explicit: values.benchmark });
   return {
     benchmark,
@@ -87,13 +76,16 @@ function parseOptions(argv: string[]): Options | "help" {
     cozeOut: values["coze-out"] ? path.resolve(values["coze-out"]) : null,
     githubToken: tokenVariable === undefined ? "" : (process.env[tokenVariable] ?? ""),
     json: values.json === true,
+    threads,
   };
 }
 
-function formatIssues(issues: readonly BenchmarkIssue[], limit = 10): string {
-  const lines = issues.slice(0, limit).map((issue) => `  ${issue.message}`);
-  if (issues.length > limit) lines.push(`  … and ${issues.length - limit} more`);
-  return lines.join("\n");
+function isDirectory(target: string): boolean {
+  try {
+    return statSync(target).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function runFilesOf(target: string): string[] {
@@ -112,69 +104,15 @@ function runFilesOf(target: string): string[] {
   return files;
 }
 
-/** A recorded run (runs/<model>.json) or, failing that, a generation output ({task, answer1..N} items). */
-function readRunInput(file: string): RunInput {
-  const model = path.basename(file, ".json");
-  const label = path.basename(file);
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const records = parseRunFile(label, data);
-  if (records.ok) {
-    return {
-      model,
-      file,
-      items: records.value.map((record) => ({
-        task: record.task,
-        round: record.round,
-        input: { nodeSelection: record.node_selection, designPrinciple: record.design_principle, workflow: record.workflow },
-        recorded: record,
-      })),
-    };
-  }
-  const generation = parseGenerationFile(label, data);
-  if (!generation.ok) throw new UsageError(`${file} is neither a run file nor a generation output:\n${formatIssues(records.issues)}`);
-  return {
-    model,
-    file,
-    items: generation.value.flatMap((item) =>
-      item.answers.map((answer) => ({ task: item.task, round: answer.round, input: { raw: answer.text }, recorded: null })),
-    ),
-  };
-}
+// -- writing -------------------------------------------------------------------------------------------------------
 
-// -- scoring -------------------------------------------------------------------------------------------------------
-
-function scoreRuns(runs: readonly RunInput[], turns: ReadonlyMap<string, TurnSpec>, domains: ReadonlyMap<string, string>): ScoredRow[] {
-  const rows: ScoredRow[] = [];
-  for (const run of runs) {
-    let skipped = 0;
-    for (const item of run.items) {
-      const turn = turns.get(`${item.task}_${item.round}`);
-      if (!turn) {
-        skipped += 1;
-        continue;
-      }
-      const score = scoreResponse(item.input, turn);
-      rows.push({ model: run.model, task: item.task, round: item.round, domain: domains.get(item.task) ?? "?", recorded: item.recorded, score });
-    }
-    const note = skipped ? ` (${skipped} skipped: no such task/round in the benchmark)` : "";
-    process.stderr.write(`scored ${run.model}: ${run.items.length - skipped} responses${note}\n`);
-  }
-  return rows;
-}
-
-function writeYaml(rows: readonly ScoredRow[], outDir: string): number {
+function writeYaml(rows: readonly ReportRow[], outDir: string): number {
   let written = 0;
   for (const row of rows) {
-    if (!row.score.conversion) continue;
+    if (typeof row.yaml !== "string") continue;
     const dir = path.join(outDir, row.model);
     mkdirSync(dir, { recursive: true });
-    const name = difyAppName(row.task, row.round);
-    writeFileSync(path.join(dir, `${name}.yml`), toDifyYaml(buildDifyDsl(row.score.conversion, name)));
+    writeFileSync(path.join(dir, `${difyAppName(row.task, row.round)}.yml`), row.yaml);
     written += 1;
   }
   return written;
@@ -186,19 +124,17 @@ interface CozeWritten {
   skipped: Record<string, number>;
 }
 
-function writeCoze(rows: readonly ScoredRow[], outDir: string, githubToken: string): CozeWritten {
+function writeCoze(rows: readonly ReportRow[], outDir: string): CozeWritten {
   const result: CozeWritten = { written: 0, skipped: {} };
   for (const row of rows) {
-    const json = row.score.parsed.json;
-    const built = json.ok ? cozePackage(json.value, difyAppName(row.task, row.round), { githubToken }) : null;
-    if (!built?.ok) {
-      const code = built ? (built.issues[0]?.code ?? "unknown") : "no-workflow-json";
-      result.skipped[code] = (result.skipped[code] ?? 0) + 1;
+    if (!row.coze) continue;
+    if ("skipped" in row.coze) {
+      result.skipped[row.coze.skipped] = (result.skipped[row.coze.skipped] ?? 0) + 1;
       continue;
     }
     const dir = path.join(outDir, row.model);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, `${difyAppName(row.task, row.round)}.zip`), built.value.bytes);
+    writeFileSync(path.join(dir, `${difyAppName(row.task, row.round)}.zip`), row.coze.bytes);
     result.written += 1;
   }
   return result;
@@ -215,7 +151,7 @@ function rateCells(rate: Rate): string {
   return `${pct(rate.passed, rate.n)}  ${pct(rate.repaired, rate.n)}${recorded}  ${String(rate.n).padStart(4)}`;
 }
 
-function printText(rows: readonly ScoredRow[], benchmark: string, yamlWritten: number | null, coze: CozeWritten | null): void {
+function printText(rows: readonly ReportRow[], benchmark: string, yamlWritten: number | null, coze: CozeWritten | null): void {
   const s = summary(rows);
   const models = s.byModel.length;
   const hasRecord = s.overall.recorded !== null;
@@ -255,47 +191,19 @@ function printText(rows: readonly ScoredRow[], benchmark: string, yamlWritten: n
   }
 }
 
-function diagnosticJson(d: Diagnostic) {
-  return {
-    code: d.code,
-    category: d.category,
-    severity: d.severity,
-    message: d.message,
-    ...(d.officialStep ? { officialStep: d.officialStep } : {}),
-    ...(d.location ? { location: d.location } : {}),
-    ...(d.targetNodeId !== undefined ? { targetNodeId: d.targetNodeId } : {}),
-    ...(d.hint ? { hint: d.hint } : {}),
-  };
-}
-
-function printJson(rows: readonly ScoredRow[], benchmark: string, runs: readonly RunInput[], yamlWritten: number | null, coze: CozeWritten | null): void {
+function printJson(rows: readonly ReportRow[], benchmark: string, runs: readonly ScoredRunFile[], yamlWritten: number | null, coze: CozeWritten | null): void {
   const document = {
     benchmark,
     runs: runs.map((run) => ({ model: run.model, file: run.file })),
     summary: summary(rows),
     ...(yamlWritten !== null ? { yamlWritten } : {}),
     ...(coze !== null ? { cozeWritten: coze.written, cozeSkipped: coze.skipped } : {}),
-    responses: rows.map((row) => ({
-      model: row.model,
-      task: row.task,
-      round: row.round,
-      domain: row.domain,
-      officialFailStep: row.score.officialFailStep,
-      ruleJudge: row.score.ruleJudge ? row.score.ruleJudge.verdict : null,
-      failStep: row.score.failStep,
-      passed: row.score.passed,
-      ...(row.recorded ? { recorded: { valid: row.recorded.valid, failStep: row.recorded.fail_step ?? null } } : {}),
-      repaired: {
-        applied: row.score.repaired.applied.map((repair) => repair.code),
-        officialFailStep: row.score.repaired.officialFailStep,
-        ruleJudge: row.score.repaired.ruleJudge ? row.score.repaired.ruleJudge.verdict : null,
-        failStep: row.score.repaired.failStep,
-        passed: row.score.repaired.passed,
-      },
-      diagnostics: row.score.diagnostics.map(diagnosticJson),
-    })),
+    responses: [],
   };
-  process.stdout.write(`${JSON.stringify(document)}\n`);
+  // The responses come serialised from the threads that scored them: spliced into the last key's empty array.
+  const head = JSON.stringify(document).slice(0, -"]}".length);
+  const responses = runs.flatMap((run) => (run.responsesJson ? [run.responsesJson] : [])).join(",");
+  process.stdout.write(`${head}${responses}]}\n`);
 }
 
 async function main(): Promise<number> {
@@ -310,17 +218,29 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  // Workers boot while this thread reads the benchmark; a single run file needs none.
+  const threads = startScoringThreads(isDirectory(options.run) ? options.threads : 1);
   try {
     const location = locateBenchmarkDir({ explicit: options.benchmark });
     if (!location.ok) throw new UsageError(location.message);
     // The runs are read from --run below (which may be the benchmark's own runs folder): not twice.
     const benchmark = await readBenchmarkDir(options.benchmark, { includeRuns: false });
     if (!benchmark.ok) throw new UsageError(`cannot read the benchmark at ${options.benchmark}:\n${formatIssues(benchmark.issues)}`);
-    const runs = runFilesOf(options.run).map(readRunInput);
-    const domains = new Map(benchmark.value.queries.map((task) => [task.task, task.category]));
-    const rows = scoreRuns(runs, benchmark.value.turns, domains);
+    const runFiles = runFilesOf(options.run);
+    const runs = await threads.score(runFiles, {
+      turns: benchmark.value.turns,
+      domains: new Map(benchmark.value.queries.map((task) => [task.task, task.category])),
+      json: options.json,
+      yaml: options.yamlOut !== null,
+      coze: options.cozeOut ? { githubToken: options.githubToken } : null,
+    });
+    for (const run of runs) {
+      const note = run.skipped ? ` (${run.skipped} skipped: no such task/round in the benchmark)` : "";
+      process.stderr.write(`scored ${run.model}: ${run.rows.length} responses${note}\n`);
+    }
+    const rows = runs.flatMap((run) => run.rows);
     const yamlWritten = options.yamlOut ? writeYaml(rows, options.yamlOut) : null;
-    const coze = options.cozeOut ? writeCoze(rows, options.cozeOut, options.githubToken) : null;
+    const coze = options.cozeOut ? writeCoze(rows, options.cozeOut) : null;
     if (options.json) printJson(rows, options.benchmark, runs, yamlWritten, coze);
     else printText(rows, options.benchmark, yamlWritten, coze);
     return 0;
@@ -330,7 +250,10 @@ async function main(): Promise<number> {
       return 2;
     }
     throw error;
+  } finally {
+    threads.close();
   }
 }
 
-runPipedCommandLine(main);
+// The same bundle runs the worker threads that score run files beside the main thread.
+if (!runScoringWorkerIfAny()) runPipedCommandLine(main);

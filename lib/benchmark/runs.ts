@@ -6,10 +6,11 @@
 //   parseGenerationFile(label, data) -> Result<GenerationItem[], BenchmarkIssue>
 //   recordLabel(record, index)       -> "record 18 (BatchFiles round 2)" (index 17: records count from 1)
 //   consecutiveTurns(runs)           -> { model, earlier, later }[]  each run's round r and r + 1 of one task
-//   RUN_FAIL_STEPS, RunRecord, RunFailStep, GenerationItem
+//   RUN_FAIL_STEPS, RunRecord, RunFailStep, GenerationItem, runRecordSchema
 
 import { z } from "zod";
 import { err, ok, type Result } from "../result";
+import { certainlyAccepts, pickShape } from "../zod-fast-path";
 import { entryLabel } from "./dataset";
 import { issue, zodIssues, type BenchmarkIssue } from "./issues";
 
@@ -84,12 +85,17 @@ export function parseRunFile(file: string, data: unknown): Result<RunRecord[], B
   const seen = new Set<string>();
   data.forEach((item, index) => {
     const entry = recordLabel(item, index);
-    const parsed = runRecordSchema.safeParse(item);
-    if (!parsed.success) {
-      issues.push(...zodIssues(file, entry, parsed.error));
-      return;
+    let record: RunRecord;
+    if (certainlyAccepts(runRecordSchema, item)) {
+      record = pickShape(runRecordSchema, item as object);
+    } else {
+      const parsed = runRecordSchema.safeParse(item);
+      if (!parsed.success) {
+        issues.push(...zodIssues(file, entry, parsed.error));
+        return;
+      }
+      record = parsed.data;
     }
-    const record = parsed.data;
     issues.push(...checkConsistency(file, entry, record));
     const key = `${record.task}_${record.round}`;
     if (seen.has(key)) issues.push(issue(file, entry, "round", `duplicate turn ${key}`));

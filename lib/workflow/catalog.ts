@@ -28,6 +28,7 @@
 import { NODE_TYPE_IDS, isNodeTypeId, type NodeTypeId } from "./node-types";
 import { NODE_SPECS, type NodeSpec } from "./nodes";
 import type { OutputPort, SelectorParamSpec, SelectorShape } from "./nodes/types";
+import { certainlyAccepts } from "../zod-fast-path";
 import {
   isJsonObject,
   ownValue,
@@ -73,7 +74,9 @@ export interface ParamIssue {
 /** Checks `param` against the documented shape of `type`; [] when well-shaped or when the type is unknown. */
 export function validateParam(type: string, param: unknown): ParamIssue[] {
   if (!isNodeTypeId(type)) return [];
-  const result = CATALOG[type].paramSchema.safeParse(param);
+  const schema = CATALOG[type].paramSchema;
+  if (certainlyAccepts(schema, param)) return [];
+  const result = schema.safeParse(param);
   if (result.success) return [];
   return result.error.issues.map((issue) => ({
     path: issue.path.filter((part): part is string | number => typeof part !== "symbol"),

@@ -5,6 +5,7 @@
 //   parsePyJson(text) -> { ok: true, value, floats } | { ok: false, problem }
 //   isFloatLiteral(floats, container, key)  — was container[key] written as a float literal such as 1.0 or 1e2?
 //   positionAt(text, offset) -> { offset, line, column }   (1-based line and column, UTF-16 columns)
+//   nestsDeeperThan(text, limit) — do `{` `[` nest more than `limit` deep (a bound checked before costly work)?
 //   JsonProblem / JsonProblemCode / TextPosition / FloatLiterals types
 //
 // Why a hand-written parser: JS JSON.parse rejects NaN/Infinity (Python accepts them), loses the int/float
@@ -659,16 +660,31 @@ function nativeParse(text: string): JsonValue | null {
   // With string literals removed, what is left is brackets, separators, numbers and true/false/null.
   const structure = text.replace(STRING_LITERALS, '""');
   if (FLOAT_LITERAL.test(structure)) return null;
+  return nestsDeeperThan(structure, FAST_PATH_MAX_DEPTH) ? null : value;
+}
+
+const OPENING_BRACKET = /[{[]/g;
+
+/**
+ * Whether brackets `{` `[` nest more than `limit` deep in `text` (closers `}` `]` never below zero). Searching for
+ * openers first is native and decides the usual text, which has fewer openers than the limit, without a loop.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  if (text.length <= limit) return false;
+  OPENING_BRACKET.lastIndex = 0;
+  let openers = 0;
+  while (openers <= limit && OPENING_BRACKET.test(text)) openers++;
+  if (openers <= limit) return false;
   let depth = 0;
-  for (let i = 0; i < structure.length; i++) {
-    const c = structure.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     if (c === Ch.OpenBrace || c === Ch.OpenBracket) {
-      if (++depth > FAST_PATH_MAX_DEPTH) return null;
-    } else if (c === Ch.CloseBrace || c === Ch.CloseBracket) {
+      if (++depth > limit) return true;
+    } else if ((c === Ch.CloseBrace || c === Ch.CloseBracket) && depth > 0) {
       depth--;
     }
   }
-  return value;
+  return false;
 }
 
 /** Parses `text` exactly as Python `json.loads` would accept it. Never throws. */

@@ -11,7 +11,7 @@
 import { jsonrepair } from "jsonrepair";
 import { CATALOG } from "./catalog";
 import { findInlineReferences } from "./convert";
-import { parsePyJson } from "./json-text";
+import { nestsDeeperThan, parsePyJson } from "./json-text";
 import { matchNodeTypeName } from "./node-selection";
 import { NODE_TYPE_IDS, isNodeTypeId } from "./node-types";
 import { isJsonObject, ownValue, type JsonObject, type JsonValue } from "./python-values";
@@ -90,13 +90,7 @@ const MAX_REPAIR_NESTING = 512;
 
 /** jsonrepair's repair of `text`, within the bounds above; null when out of bounds or when it gives up. */
 export function boundedJsonRepair(text: string): string | null {
-  if (text.length > MAX_REPAIR_CHARS) return null;
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if ((code === 123 || code === 91) && ++depth > MAX_REPAIR_NESTING) return null;
-    if (code === 125 || code === 93) depth = Math.max(0, depth - 1);
-  }
+  if (text.length > MAX_REPAIR_CHARS || nestsDeeperThan(text, MAX_REPAIR_NESTING)) return null;
   try {
     return jsonrepair(text);
   } catch {

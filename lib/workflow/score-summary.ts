@@ -2,25 +2,28 @@
 // per domain, round and model, fail-step counts and the most frequent diagnostic codes. Pure.
 //
 // Public API:
-//   summarizeScores(rows) -> summary document;  SUMMARY_STEPS;  ScoredRow, Rate
+//   summarizeScores(rows) -> summary document;  SUMMARY_STEPS;  SummaryRow, Rate
 
 import { BENCHMARK_DOMAINS } from "../benchmark/domains";
-import type { RunRecord } from "../benchmark/runs";
 import type { OfficialStep } from "./diagnostics";
-import type { ScoredResponse } from "./score";
 
 export const SUMMARY_STEPS: readonly OfficialStep[] = ["step_1_1", "step_1_2", "step_1_3", "step_1_4"];
 const STEPS = SUMMARY_STEPS;
 /** Rounds the official per-round table prints; round 4 still counts overall. */
 const REPORTED_ROUNDS = [1, 2, 3] as const;
 
-export interface ScoredRow {
+/** What the summary reads of a scored response: a row holding a ScoredResponse fits, and so does the CLI's compact row. */
+export interface SummaryRow {
   model: string;
-  task: string;
   round: number;
   domain: string;
-  recorded: RunRecord | null;
-  score: ScoredResponse;
+  recorded: { valid: boolean } | null;
+  score: {
+    passed: boolean;
+    failStep: OfficialStep | null;
+    diagnostics: readonly { code: string; category: string }[];
+    repaired: { passed: boolean; failStep: OfficialStep | null };
+  };
 }
 
 export interface Rate {
@@ -30,7 +33,7 @@ export interface Rate {
   n: number;
 }
 
-function rateOf(rows: readonly ScoredRow[]): Rate {
+function rateOf(rows: readonly SummaryRow[]): Rate {
   const withRecord = rows.filter((row) => row.recorded);
   return {
     passed: rows.filter((row) => row.score.passed).length,
@@ -40,8 +43,8 @@ function rateOf(rows: readonly ScoredRow[]): Rate {
   };
 }
 
-function groupBy<K>(rows: readonly ScoredRow[], key: (row: ScoredRow) => K): Map<K, ScoredRow[]> {
-  const groups = new Map<K, ScoredRow[]>();
+function groupBy<K>(rows: readonly SummaryRow[], key: (row: SummaryRow) => K): Map<K, SummaryRow[]> {
+  const groups = new Map<K, SummaryRow[]>();
   for (const row of rows) {
     const k = key(row);
     const list = groups.get(k);
@@ -51,7 +54,7 @@ function groupBy<K>(rows: readonly ScoredRow[], key: (row: ScoredRow) => K): Map
   return groups;
 }
 
-function stepCounts(rows: readonly ScoredRow[]): Record<string, number> {
+function stepCounts(rows: readonly SummaryRow[]): Record<string, number> {
   const counts: Record<string, number> = Object.fromEntries(STEPS.map((step) => [step, 0]));
   for (const row of rows) if (row.score.failStep) counts[row.score.failStep] = (counts[row.score.failStep] ?? 0) + 1;
   return counts;
@@ -64,7 +67,7 @@ interface CodeCount {
   occurrences: number;
 }
 
-function topCodes(rows: readonly ScoredRow[], limit: number): CodeCount[] {
+function topCodes(rows: readonly SummaryRow[], limit: number): CodeCount[] {
   const counts = new Map<string, CodeCount>();
   for (const row of rows) {
     const seen = new Set<string>();
@@ -79,7 +82,7 @@ function topCodes(rows: readonly ScoredRow[], limit: number): CodeCount[] {
   return [...counts.values()].sort((a, b) => b.responses - a.responses || b.occurrences - a.occurrences).slice(0, limit);
 }
 
-export function summarizeScores(rows: readonly ScoredRow[]) {
+export function summarizeScores(rows: readonly SummaryRow[]) {
   const byDomain = groupBy(rows, (row) => row.domain);
   const byRound = groupBy(rows, (row) => row.round);
   const byModel = groupBy(rows, (row) => row.model);

@@ -1,9 +1,13 @@
 // Content fingerprints of build inputs (the CLI bundles, the Next.js build), with a stat shortcut: a file whose size
 // and modification time match the previous record is not read again, and one whose times changed but whose bytes did
 // not (a regenerated Prisma client, a checkout) keeps the fingerprint. Plain JS: the CLI launcher loads it untranspiled.
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
+import { createRequire } from "node:module";
+
+// Through require(): the CLI launcher loads this on every start, where ES imports of built-ins load more than they use.
+const require = createRequire(import.meta.url);
+const { createHash } = require("node:crypto");
+const { readdirSync, readFileSync, statSync } = require("node:fs");
+const path = require("node:path");
 
 /**
  * The fingerprint of `files` (relative to `root`, in the order given) and `extra` lines (settings that change the

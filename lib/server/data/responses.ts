@@ -222,7 +222,8 @@ export async function listRunResponses(db: Database, actor: SessionUser | null, 
   // Blind review: a response under review by this reader lists no verdict, fail step, test result or diagnostic.
   const blind = await blindVisibility(db, actor, { runIds: [run.id] });
   const rows: RunResponseRow[] = responses.map((response) => {
-    const pass = blind.verdictHidden(response.id) ? null : response.passResult;
+    const hidden = blind.verdictHidden(response.id);
+    const pass = hidden ? null : response.passResult;
     return {
       id: response.id,
       task: response.turn.task.name,
@@ -239,7 +240,7 @@ export async function listRunResponses(db: Database, actor: SessionUser | null, 
       diagnosticCount: pass?.diagnosticCount ?? 0,
       topDiagnostic: pass ? topDiagnostic(pass.diagnostics, pass.officialFailStep ?? pass.failStep) : null,
       casesPassed: run.hasResolve && pass ? response.caseResults.filter((c) => c.verdict === true).length : null,
-      casesNotJudged: response.caseResults.filter((c) => c.verdict === null).length,
+      casesNotJudged: hidden ? 0 : response.caseResults.filter((c) => c.verdict === null).length,
       caseCount: response.caseResults.length,
     };
   });

@@ -7,6 +7,7 @@ import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import type { Diagnostic } from "../diagnostics";
 import { NODE_SPECS } from "../nodes";
 import type { ParamCheckContext } from "../nodes/types";
+import { certainlyAccepts } from "../../zod-fast-path";
 import { IF_ELSE_OPERATORS } from "../nodes/vocabulary";
 import { describeKind, ownValue, preview, pyIter, type JsonObject, type JsonValue } from "../python-values";
 import { describeNode, formatPath, nodeLocation, registeredBefore, type NodeEntry, type WorkflowModel } from "./model";
@@ -275,7 +276,9 @@ function checkRequired(ctx: ParamContext, param: JsonObject): void {
 function checkDocumentedShape(ctx: ParamContext, param: JsonObject, firstReport: number): void {
   const known = ctx.node.known;
   if (!known) return;
-  const result = NODE_SPECS[known].paramSchema.safeParse(param);
+  const schema = NODE_SPECS[known].paramSchema;
+  if (certainlyAccepts(schema, param)) return;
+  const result = schema.safeParse(param);
   if (result.success) return;
   const reported = new Set<string | number | undefined>();
   for (let i = firstReport; i < ctx.out.length; i++) reported.add(ctx.out[i]?.location?.paramPath?.[0]);

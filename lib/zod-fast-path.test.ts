@@ -1,0 +1,135 @@
+// The fast path never accepts what zod refuses, and builds the object zod builds: checked on values generated from
+// each schema (mostly well-shaped, some parts swapped for any JSON), and over every param and record of the runs.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import fc from "fast-check";
+import { z } from "zod";
+import { describe, expect, it } from "vitest";
+import { benchmarkDir, benchmarkMissingReason } from "../test/support/benchmark-dir";
+import { parseRunFile, runRecordSchema } from "./benchmark/runs";
+import { NODE_SPECS } from "./workflow/nodes";
+import { certainlyAccepts, pickShape } from "./zod-fast-path";
+
+const anyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    fc.constantFrom("", "a", "asc", "extract_by", "filter_by", "step_1_2", 0, 1, 2, 20, 21, -1, 1.5, 2 ** 53, NaN, Infinity, true, false, null),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(fc.constantFrom("variables", "code", "outputs", "query", "classes", "task", "round", "x"), tie("value"), { maxKeys: 4 }),
+  ),
+})).value;
+
+type Def = { type: string; [key: string]: unknown };
+
+/** Values shaped like `schema` (its checks ignored, so lengths and ranges vary), with random parts now and then. */
+function shaped(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> {
+  const def = schema._zod.def as unknown as Def;
+  let arbitrary: fc.Arbitrary<unknown>;
+  switch (def.type) {
+    case "object": {
+      const shape = def.shape as Record<string, z.ZodType>;
+      const fields = Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, shaped(field, depth + 1)]));
+      const required = Object.keys(shape).filter((key) => (shape[key]?._zod.def as unknown as Def).type !== "optional");
+      arbitrary = fc.oneof(fc.record(fields, { requiredKeys: required }), fc.record(fields, { requiredKeys: [] }));
+      break;
+    }
+    case "array":
+      arbitrary = fc.array(shaped(def.element as z.ZodType, depth + 1), { maxLength: 3 });
+      break;
+    case "tuple":
+      arbitrary = fc.tuple(...(def.items as z.ZodType[]).map((item) => shaped(item, depth + 1)));
+      break;
+    case "union":
+      arbitrary = fc.oneof(...(def.options as z.ZodType[]).map((option) => shaped(option, depth + 1)));
+      break;
+    case "optional":
+    case "nullable":
+      arbitrary = fc.oneof(shaped(def.innerType as z.ZodType, depth + 1), fc.constant(def.type === "nullable" ? null : undefined));
+      break;
+    case "literal":
+      arbitrary = fc.constantFrom(...(def.values as unknown[]));
+      break;
+    case "enum":
+      arbitrary = fc.constantFrom(...Object.values(def.entries as Record<string, unknown>));
+      break;
+    case "string":
+      arbitrary = fc.constantFrom("", "a", "text");
+      break;
+    case "number":
+      arbitrary = fc.constantFrom(0, 1, 2, 20, 21, -3, 0.5, 2 ** 53, NaN, Infinity);
+      break;
+    case "boolean":
+      arbitrary = fc.boolean();
+      break;
+    default:
+      arbitrary = anyJson;
+  }
+  return depth > 4 ? arbitrary : fc.oneof({ weight: 12, arbitrary }, { weight: 1, arbitrary: anyJson });
+}
+
+const schemas: [string, z.ZodType][] = [...Object.entries(NODE_SPECS).map(([type, spec]) => [type, spec.paramSchema] as [string, z.ZodType]), ["run record", runRecordSchema]];
+
+describe("certainlyAccepts", () => {
+  it.each(schemas)("never accepts a value zod refuses, and picks what zod returns (%s)", (_name, schema) => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(shaped(schema), (value) => {
+        if (!certainlyAccepts(schema, value)) return;
+        accepted += 1;
+        const parsed = schema.safeParse(value);
+        expect(parsed.success).toBe(true);
+        if ((schema._zod.def as unknown as Def).type === "object") expect(JSON.stringify(pickShape(schema, value as object))).toBe(JSON.stringify(parsed.data));
+      }),
+      { numRuns: 1000 },
+    );
+    expect(accepted).toBeGreaterThan(20);
+  });
+
+  it("asks zod about schemas it does not read (refinements, transforms, catch-alls)", () => {
+    expect(certainlyAccepts(z.string().refine((s) => s.length > 3), "ab")).toBe(false);
+    expect(certainlyAccepts(z.string().transform((s) => s.length), "ab")).toBe(false);
+    expect(certainlyAccepts(z.object({ a: z.string() }).catchall(z.number()), { a: "x", b: "y" })).toBe(false);
+    expect(certainlyAccepts(z.number().multipleOf(2), 4)).toBe(false);
+  });
+});
+
+describe.skipIf(!benchmarkDir)(`the recorded runs${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
+  const files = benchmarkDir ? readdirSync(path.join(benchmarkDir, "runs")).filter((name) => name.endsWith(".json")) : [];
+  const runs = files.map((name) => JSON.parse(readFileSync(path.join(benchmarkDir as string, "runs", name), "utf8")) as Record<string, unknown>[]);
+
+  it("decides every node param as zod does", () => {
+    let params = 0;
+    let refused = 0;
+    for (const record of runs.flat()) {
+      let workflow: { nodes_info?: { type?: string; param?: unknown }[] } | null = null;
+      try {
+        workflow = JSON.parse(String(record.workflow));
+      } catch {
+        continue;
+      }
+      for (const node of Array.isArray(workflow?.nodes_info) ? workflow.nodes_info : []) {
+        const spec = NODE_SPECS[node?.type as keyof typeof NODE_SPECS];
+        if (!spec) continue;
+        params += 1;
+        const zodAccepts = spec.paramSchema.safeParse(node.param).success;
+        if (!zodAccepts) refused += 1;
+        expect(certainlyAccepts(spec.paramSchema, node.param), `${record.task} ${record.round} ${node.type}`).toBe(zodAccepts);
+      }
+    }
+    expect(params).toBeGreaterThan(5000);
+    expect(refused).toBeGreaterThan(0);
+  });
+
+  it("reads every run file as zod alone reads it", () => {
+    let records = 0;
+    for (const [i, items] of runs.entries()) {
+      const parsed = parseRunFile(files[i] as string, items);
+      if (!parsed.ok) throw new Error(parsed.issues.map((issue) => issue.message).join("\n"));
+      expect(parsed.value).toHaveLength(items.length);
+      // The same keys in the same order and the same values as zod's own output.
+      parsed.value.forEach((record, j) => expect(JSON.stringify(record)).toBe(JSON.stringify(runRecordSchema.parse(items[j]))));
+      records += parsed.value.length;
+    }
+    expect(records).toBeGreaterThan(900);
+  });
+});

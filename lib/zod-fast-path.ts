@@ -1,0 +1,129 @@
+// A fast path in front of zod for the common case, well-shaped data: `certainlyAccepts(schema, value)` is true only
+// when `schema.safeParse(value)` certainly succeeds, and `pickShape(schema, value)` then builds the object zod would
+// return. Cold command-line runs parse thousands of small values once each, where zod's own parser (and the code
+// it compiles per schema) cost more than the checks themselves.
+//
+// Public API:
+//   certainlyAccepts(schema, value) -> boolean   false means "ask zod" (a bad value, or a schema form not read here)
+//   pickShape(schema, value) -> object            the object schema's keys of `value`, in the schema's order
+
+import type { z } from "zod";
+
+type Accepts = (value: unknown) => boolean;
+const REFUSE: Accepts = () => false;
+const compiled = new WeakMap<z.ZodType, Accepts>();
+
+interface CheckDef {
+  check: string;
+  format?: string;
+  minimum?: number;
+  value?: number;
+  inclusive?: boolean;
+}
+
+/** The checks zod would run after the type test, or null when one of them is not understood here. */
+function checksOf(schema: z.ZodType, kind: "string" | "number" | "array"): ((value: never) => boolean)[] | null {
+  const checks = ((schema._zod.def as { checks?: { _zod: { def: CheckDef } }[] }).checks ?? []).map((check) => check._zod.def);
+  const tests: ((value: never) => boolean)[] = [];
+  for (const check of checks) {
+    if (check.check === "min_length" && kind !== "number" && typeof check.minimum === "number") {
+      const minimum = check.minimum;
+      tests.push((value: string | unknown[]) => value.length >= minimum);
+    } else if (check.check === "number_format" && kind === "number" && check.format === "safeint") {
+      tests.push((value: number) => Number.isSafeInteger(value));
+    } else if ((check.check === "greater_than" || check.check === "less_than") && kind === "number" && check.inclusive === true) {
+      const bound = check.value as number;
+      tests.push(check.check === "greater_than" ? (value: number) => value >= bound : (value: number) => value <= bound);
+    } else {
+      return null;
+    }
+  }
+  return tests;
+}
+
+function compile(schema: z.ZodType): Accepts {
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+  switch (def.type) {
+    case "string":
+    case "number":
+    case "array": {
+      const tests = checksOf(schema, def.type);
+      if (!tests) return REFUSE;
+      const passes = (value: never) => tests.every((test) => test(value));
+      if (def.type === "string") return (value) => typeof value === "string" && passes(value as never);
+      if (def.type === "number") return (value) => typeof value === "number" && Number.isFinite(value) && passes(value as never);
+      const element = acceptor(def.element as z.ZodType);
+      return (value) => Array.isArray(value) && value.every(element) && passes(value as never);
+    }
+    case "boolean":
+      return (value) => typeof value === "boolean";
+    case "null":
+      return (value) => value === null;
+    case "nullable": {
+      const inner = acceptor(def.innerType as z.ZodType);
+      return (value) => value === null || inner(value);
+    }
+    case "literal": {
+      const values = def.values as unknown[];
+      return (value) => values.includes(value);
+    }
+    case "enum": {
+      const values = Object.values(def.entries as Record<string, unknown>);
+      return (value) => values.includes(value);
+    }
+    case "union": {
+      const options = (def.options as z.ZodType[]).map(acceptor);
+      return (value) => options.some((option) => option(value));
+    }
+    case "tuple": {
+      if (def.rest) return REFUSE;
+      const items = (def.items as z.ZodType[]).map(acceptor);
+      return (value) => Array.isArray(value) && value.length === items.length && items.every((item, i) => item(value[i]));
+    }
+    case "object": {
+      if (def.catchall) return REFUSE;
+      const shape = Object.entries(def.shape as Record<string, z.ZodType>).map(([key, field]) => {
+        const optional = field._zod.def.type === "optional";
+        const inner = acceptor(optional ? (field._zod.def as unknown as { innerType: z.ZodType }).innerType : field);
+        return { key, optional, inner };
+      });
+      // zod reads `input[key]` (inherited keys too), so the same reads decide here.
+      return (value) => {
+        if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+        const record = value as Record<string, unknown>;
+        return shape.every(({ key, optional, inner }) => (optional && record[key] === undefined) || inner(record[key]));
+      };
+    }
+    default:
+      return REFUSE;
+  }
+}
+
+function acceptor(schema: z.ZodType): Accepts {
+  let accepts = compiled.get(schema);
+  if (!accepts) {
+    accepts = compile(schema);
+    compiled.set(schema, accepts);
+  }
+  return accepts;
+}
+
+/**
+ * True only when `schema.safeParse(value)` certainly succeeds: the schema is built from objects (no catch-all),
+ * arrays, tuples, unions, literals, enums, strings, finite numbers with integer and range checks, booleans, null,
+ * nullable and optional fields (no transforms or refinements), and the value fits it.
+ */
+export function certainlyAccepts(schema: z.ZodType, value: unknown): boolean {
+  return acceptor(schema)(value);
+}
+
+/**
+ * What `schema.safeParse(value).data` is for an object schema of plain fields once certainlyAccepts(schema, value)
+ * holds: zod copies the schema's keys present in the value (`key in value`), in the schema's order, and drops the rest.
+ */
+export function pickShape<T>(schema: z.ZodType<T>, value: object): T {
+  const picked: Record<string, unknown> = {};
+  const source = value as Record<string, unknown>;
+  for (const key of Object.keys((schema._zod.def as unknown as { shape: object }).shape)) if (key in source) picked[key] = source[key];
+  return picked as T;
+}

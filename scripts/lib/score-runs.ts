@@ -1,0 +1,318 @@
+// The score CLI's reading and scoring of run files, one file at a time, on the main thread and (from the launcher's
+// bundle, on a machine with more than one core) worker threads that take the next file from a shared counter. A
+// file's result keeps only what the report, the summary and the requested exports read, so the parsed workflows
+// die young; results come back in file order whatever thread scored them, so the output is the same on any count.
+import { readFileSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { isMainThread, parentPort, workerData, type Worker, type WorkerOptions } from "node:worker_threads";
+import type { BenchmarkIssue } from "@/lib/benchmark/issues";
+import { parseGenerationFile, parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
+import type { Diagnostic } from "@/lib/workflow/diagnostics";
+import { cozePackage } from "@/lib/workflow/coze-package";
+import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
+import { toDifyYaml } from "@/lib/workflow/dify-yaml";
+import type { ResponseInput } from "@/lib/workflow/response";
+import { scoreResponse, type ScoreTurn, type ScoredResponse } from "@/lib/workflow/score";
+import type { SummaryRow } from "@/lib/workflow/score-summary";
+
+export class UsageError extends Error {}
+
+/** Worker threads pay their own start-up (about a tenth of a second of CPU): beyond a few they only add to it. */
+const MAX_THREADS = 4;
+
+export interface ScoreContext {
+  turns: ReadonlyMap<string, ScoreTurn>;
+  domains: ReadonlyMap<string, string>;
+  /** What to build beside the scores for each response: its JSON report entry, its Dify YAML, its Coze package. */
+  json: boolean;
+  yaml: boolean;
+  coze: { githubToken: string } | null;
+}
+
+export interface ReportRow extends SummaryRow {
+  task: string;
+  /** With --yaml-out: the Dify YAML, null when the response does not convert. */
+  yaml?: string | null;
+  /** With --coze-out: the package's bytes, or the code of the reason there is none. */
+  coze?: { bytes: Uint8Array } | { skipped: string };
+}
+
+export interface ScoredRunFile {
+  model: string;
+  file: string;
+  rows: ReportRow[];
+  /** With --json: the file's entries of the report's `responses` array, as JSON text joined by commas. */
+  responsesJson: string | null;
+  /** Responses whose task and round the benchmark does not have. */
+  skipped: number;
+}
+
+type FileOutcome = { ok: true; value: ScoredRunFile } | { ok: false; message: string };
+
+export function formatIssues(issues: readonly BenchmarkIssue[], limit = 10): string {
+  const lines = issues.slice(0, limit).map((issue) => `  ${issue.message}`);
+  if (issues.length > limit) lines.push(`  … and ${issues.length - limit} more`);
+  return lines.join("\n");
+}
+
+interface RunItem {
+  task: string;
+  round: number;
+  input: ResponseInput;
+  /** Only what the report shows of the record: its other texts (judge reasons, test outputs) die with the file's JSON. */
+  recorded: Pick<RunRecord, "valid" | "fail_step"> | null;
+}
+
+/** A recorded run (runs/<model>.json) or, failing that, a generation output ({task, answer1..N} items). */
+function readRunItems(file: string): RunItem[] {
+  const label = path.basename(file);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const records = parseRunFile(label, data);
+  if (records.ok) {
+    return records.value.map((record) => ({
+      task: record.task,
+      round: record.round,
+      input: { nodeSelection: record.node_selection, designPrinciple: record.design_principle, workflow: record.workflow },
+      recorded: { valid: record.valid, fail_step: record.fail_step },
+    }));
+  }
+  const generation = parseGenerationFile(label, data);
+  if (!generation.ok) throw new UsageError(`${file} is neither a run file nor a generation output:\n${formatIssues(records.issues)}`);
+  return generation.value.flatMap((item) => item.answers.map((answer) => ({ task: item.task, round: answer.round, input: { raw: answer.text }, recorded: null })));
+}
+
+function diagnosticJson(d: Diagnostic) {
+  return {
+    code: d.code,
+    category: d.category,
+    severity: d.severity,
+    message: d.message,
+    ...(d.officialStep ? { officialStep: d.officialStep } : {}),
+    ...(d.location ? { location: d.location } : {}),
+    ...(d.targetNodeId !== undefined ? { targetNodeId: d.targetNodeId } : {}),
+    ...(d.hint ? { hint: d.hint } : {}),
+  };
+}
+
+function cozeOf(score: ScoredResponse, name: string, githubToken: string): ReportRow["coze"] {
+  const json = score.parsed.json;
+  const built = json.ok ? cozePackage(json.value, name, { githubToken }) : null;
+  if (built?.ok) return { bytes: built.value.bytes };
+  return { skipped: built ? (built.issues[0]?.code ?? "unknown") : "no-workflow-json" };
+}
+
+/** The response's entry in the JSON report. */
+function responseJson(model: string, item: RunItem, domain: string, score: ScoredResponse) {
+  return {
+    model,
+    task: item.task,
+    round: item.round,
+    domain,
+    officialFailStep: score.officialFailStep,
+    ruleJudge: score.ruleJudge ? score.ruleJudge.verdict : null,
+    failStep: score.failStep,
+    passed: score.passed,
+    ...(item.recorded ? { recorded: { valid: item.recorded.valid, failStep: item.recorded.fail_step ?? null } } : {}),
+    repaired: {
+      applied: score.repaired.applied.map((repair) => repair.code),
+      officialFailStep: score.repaired.officialFailStep,
+      ruleJudge: score.repaired.ruleJudge ? score.repaired.ruleJudge.verdict : null,
+      failStep: score.repaired.failStep,
+      passed: score.repaired.passed,
+    },
+    diagnostics: score.diagnostics.map(diagnosticJson),
+  };
+}
+
+/** What the summary and the exports read of a response. */
+function reportRow(model: string, item: RunItem, domain: string, score: ScoredResponse, context: ScoreContext): ReportRow {
+  const row: ReportRow = {
+    model,
+    task: item.task,
+    round: item.round,
+    domain,
+    recorded: item.recorded ? { valid: item.recorded.valid } : null,
+    score: {
+      passed: score.passed,
+      failStep: score.failStep,
+      diagnostics: score.diagnostics.map(({ code, category }) => ({ code, category })),
+      repaired: { passed: score.repaired.passed, failStep: score.repaired.failStep },
+    },
+  };
+  if (context.yaml || context.coze) {
+    const name = difyAppName(item.task, item.round);
+    if (context.yaml) row.yaml = score.conversion ? toDifyYaml(buildDifyDsl(score.conversion, name)) : null;
+    if (context.coze) row.coze = cozeOf(score, name, context.coze.githubToken);
+  }
+  return row;
+}
+
+/** Reads one run file and scores every response of it against the benchmark's turns. */
+export function scoreRunFile(file: string, context: ScoreContext): ScoredRunFile {
+  const model = path.basename(file, ".json");
+  const rows: ReportRow[] = [];
+  const responses: ReturnType<typeof responseJson>[] = [];
+  let skipped = 0;
+  for (const item of readRunItems(file)) {
+    const turn = context.turns.get(`${item.task}_${item.round}`);
+    if (!turn) {
+      skipped += 1;
+      continue;
+    }
+    const domain = context.domains.get(item.task) ?? "?";
+    const score = scoreResponse(item.input, turn);
+    rows.push(reportRow(model, item, domain, score, context));
+    if (context.json) responses.push(responseJson(model, item, domain, score));
+  }
+  // Serialised here, on the thread that scored the file: the main thread only joins the texts.
+  const responsesJson = context.json ? JSON.stringify(responses).slice(1, -1) : null;
+  return { model, file, rows, responsesJson, skipped };
+}
+
+function scoreOutcome(file: string, context: ScoreContext): FileOutcome {
+  try {
+    return { ok: true, value: scoreRunFile(file, context) };
+  } catch (error) {
+    if (error instanceof UsageError) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+// -- threads -------------------------------------------------------------------------------------------------------
+
+/** Set by scripts/run-cli.mjs: starts a worker thread on the bundle this process runs. */
+interface Launcher {
+  startWorker(options: WorkerOptions): Worker;
+}
+
+/** What a worker is sent once the main thread knows the files and the benchmark. */
+interface WorkerJob {
+  /** The files in the order threads take them. */
+  files: string[];
+  /** The shared counter of files taken. */
+  next: SharedArrayBuffer;
+  turns: Map<string, ScoreTurn>;
+  domains: Map<string, string>;
+  json: boolean;
+  yaml: boolean;
+  coze: ScoreContext["coze"];
+}
+
+type WorkerMessage = { slot: number; outcome: FileOutcome } | { done: true } | { crashed: string };
+
+const WORKER_ROLE = "score-run-files";
+
+/** Threads to use by default: one per core, at most MAX_THREADS. */
+export function defaultThreads(): number {
+  return Math.min(MAX_THREADS, availableParallelism());
+}
+
+/** Largest first, so the last file a thread takes is a small one. */
+function scheduleOrder(files: readonly string[]): number[] {
+  const sizes = files.map((file) => {
+    try {
+      return statSync(file).size;
+    } catch {
+      return 0;
+    }
+  });
+  return files.map((_, i) => i).sort((a, b) => (sizes[b] ?? 0) - (sizes[a] ?? 0) || a - b);
+}
+
+export interface ScoringThreads {
+  /**
+   * Scores `files` on these threads and the main thread and returns the results in file order. A file that cannot
+   * be read becomes a UsageError for the first such file, as when the files were read in turn.
+   */
+  score(files: readonly string[], context: ScoreContext): Promise<ScoredRunFile[]>;
+  /** Stops the workers (after a failure before or during scoring). */
+  close(): void;
+}
+
+/**
+ * Starts `threads - 1` worker threads at once, so that they boot while the main thread reads the benchmark. Without
+ * the launcher (the source run by tsx) there are none: the main thread scores alone.
+ */
+export function startScoringThreads(threads: number): ScoringThreads {
+  const launcher = (globalThis as { studioCliLauncher?: Launcher }).studioCliLauncher;
+  const workers: Worker[] = [];
+  for (let i = 1; launcher && i < threads; i++) {
+    try {
+      workers.push(launcher.startWorker({ workerData: { role: WORKER_ROLE }, stdout: false, stderr: false }));
+    } catch {
+      break;
+    }
+  }
+  return {
+    close: () => workers.forEach((worker) => void worker.terminate()),
+    async score(files, context) {
+      const outcomes: (FileOutcome | undefined)[] = new Array(files.length);
+      const order = scheduleOrder(files);
+      const next = new SharedArrayBuffer(4);
+      const job: WorkerJob = {
+        files: order.map((index) => files[index] as string),
+        next,
+        turns: new Map([...context.turns].map(([key, turn]) => [key, { inputVars: turn.inputVars, outputVars: turn.outputVars, keyNodes: turn.keyNodes }])),
+        domains: new Map(context.domains),
+        json: context.json,
+        yaml: context.yaml,
+        coze: context.coze,
+      };
+      const finished = workers.map((worker) => runWorker(worker, job, (slot, outcome) => (outcomes[order[slot] as number] = outcome)));
+      const counter = new Int32Array(next);
+      for (let slot = Atomics.add(counter, 0, 1); slot < files.length; slot = Atomics.add(counter, 0, 1)) {
+        const index = order[slot] as number;
+        outcomes[index] = scoreOutcome(files[index] as string, context);
+      }
+      await Promise.all(finished);
+      const results: ScoredRunFile[] = [];
+      for (let index = 0; index < files.length; index++) {
+        // A file a worker took but did not finish (it failed to start or died) is scored here.
+        const outcome = outcomes[index] ?? scoreOutcome(files[index] as string, context);
+        if (!outcome.ok) throw new UsageError(outcome.message);
+        results.push(outcome.value);
+      }
+      return results;
+    },
+  };
+}
+
+function runWorker(worker: Worker, job: WorkerJob, record: (slot: number, outcome: FileOutcome) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    worker.on("message", (message: WorkerMessage) => {
+      if ("crashed" in message) reject(new Error(message.crashed));
+      else if ("done" in message) resolve();
+      else record(message.slot, message.outcome);
+    });
+    // Done when it says so (its teardown overlaps the printing); one that could not start or died leaves its files to
+    // the main thread.
+    worker.on("error", () => resolve());
+    worker.on("exit", () => resolve());
+    worker.postMessage(job);
+  });
+}
+
+/** The worker side, when this thread is a scoring worker: takes files from the shared counter until none is left. */
+export function runScoringWorkerIfAny(): boolean {
+  if (isMainThread || (workerData as { role?: string } | null)?.role !== WORKER_ROLE || !parentPort) return false;
+  const port = parentPort;
+  port.once("message", (job: WorkerJob) => {
+    const context: ScoreContext = { turns: job.turns, domains: job.domains, json: job.json, yaml: job.yaml, coze: job.coze };
+    const counter = new Int32Array(job.next);
+    try {
+      for (let slot = Atomics.add(counter, 0, 1); slot < job.files.length; slot = Atomics.add(counter, 0, 1)) {
+        port.postMessage({ slot, outcome: scoreOutcome(job.files[slot] as string, context) } satisfies WorkerMessage);
+      }
+      port.postMessage({ done: true } satisfies WorkerMessage);
+    } catch (error) {
+      port.postMessage({ crashed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerMessage);
+    }
+  });
+  return true;
+}
