@@ -39,7 +39,9 @@ interface Canvas {
 }
 
 function canvasOf(graph: DifyGraph, iterationId: string | null): Canvas {
-  const nodes = new Map(graph.nodes.filter((node) => ((node.data.iteration_id as string | undefined) ?? null) === iterationId && !(iterationId === null && node.parentId)).map((node) => [node.id, node]));
+  // A node inside an iteration names it in iteration_id; the iteration's start node only as its parent.
+  const owner = (node: DifyNode): string | null => (node.data.iteration_id as string | undefined) ?? node.parentId ?? null;
+  const nodes = new Map(graph.nodes.filter((node) => owner(node) === iterationId).map((node) => [node.id, node]));
   const incoming = new Map<string, DifyEdge[]>();
   const outgoing = new Map<string, DifyEdge[]>();
   for (const edge of graph.edges) {
