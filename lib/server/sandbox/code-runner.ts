@@ -84,7 +84,7 @@ export function createSandboxCodeRunner(options: SandboxOptions = {}): SandboxCo
         SANDBOX_QUICKJS_ENTRY: path.join(paths.core, "dist", "index.mjs"),
         SANDBOX_QUICKJS_VARIANT_ENTRY: path.join(paths.variant, "dist", "index.mjs"),
         SANDBOX_JS_MEMORY_BYTES: String(options.jsMemoryBytes ?? 256 * 1024 * 1024),
-      },
+      } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "ignore", "ignore", "ipc"],
       serialization: "json",
     });
