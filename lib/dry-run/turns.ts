@@ -38,6 +38,8 @@ export async function dryRunTurn(request: DryRunTurnRequest): Promise<DryRunTest
     for (const step of execution.trace) {
       const workflowId = workflowIds.get(step.nodeId);
       if (workflowId !== undefined) step.workflowId = workflowId;
+      // Selectors read as the response wrote them: `<node id>.<variable>`.
+      if (step.inputs) step.inputs = Object.fromEntries(Object.entries(step.inputs).map(([selector, preview]) => [selector.replace(/^[^.]+/, (id) => workflowIds.get(id) ?? id), preview]));
     }
     results.push({ test: (index + 1) as 1 | 2 | 3, execution });
   }
