@@ -70,7 +70,7 @@ export function createSandboxCodeRunner(options: SandboxOptions = {}): SandboxCo
   let closed = false;
 
   const spawnChild = (): ChildProcess =>
-    fork(CHILD, [], {
+    fork(/*turbopackIgnore: true*/ CHILD, [], {
       execArgv: [
         "--experimental-permission",
         `--allow-fs-read=${CHILD}`,
