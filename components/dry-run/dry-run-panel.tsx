@@ -40,7 +40,7 @@ function ValueList({ values }: { values: Record<string, string> | undefined }) {
     <ul className="space-y-0.5">
       {list.map(([name, preview]) => (
         <li key={name} className="max-w-[28rem] whitespace-pre-wrap break-words font-mono text-xs">
-          <span className="text-slate-500">{name}</span> {preview}
+          <span className="text-slate-600 dark:text-slate-400">{name}</span> {preview}
         </li>
       ))}
     </ul>
@@ -64,11 +64,11 @@ function TraceTable({ dryRun }: { dryRun: StoredDryRunCase }) {
           {dryRun.trace.map((step, index) => (
             <tr key={index} data-testid="dry-run-step" data-status={step.status} className={step.status === "failed" ? "bg-red-50 dark:bg-red-950/40" : undefined}>
               <td className={tableStyles.td}>
-                {step.title || step.type} <span className="text-xs text-slate-500">({step.type}{step.workflowId ? ` · id ${step.workflowId}` : ""}{step.iteration === undefined ? "" : ` · round ${step.iteration + 1}`})</span>
+                {step.title || step.type} <span className="text-xs text-slate-600 dark:text-slate-400">({step.type}{step.workflowId ? ` · id ${step.workflowId}` : ""}{step.iteration === undefined ? "" : ` · round ${step.iteration + 1}`})</span>
               </td>
               <td className={tableStyles.td}>
                 {step.status}
-                {step.mocked ? <span className="text-xs text-slate-500"> (stand-in values)</span> : null}
+                {step.mocked ? <span className="text-xs text-slate-600 dark:text-slate-400"> (stand-in values)</span> : null}
               </td>
               <td className={tableStyles.td}><ValueList values={step.inputs} /></td>
               <td className={tableStyles.td}><ValueList values={step.outputs} /></td>
