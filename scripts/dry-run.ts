@@ -8,8 +8,8 @@ import path from "node:path";
 import { parseGenerationFile, parseRunFile } from "@/lib/benchmark/runs";
 import { mockModel } from "@/lib/dry-run/mock-model";
 import { dryRunTurn } from "@/lib/dry-run/turns";
-import type { CodeRunner } from "@/lib/dry-run/types";
 import { endpointModel } from "@/lib/server/dry-run/endpoint-model";
+import { createSandboxCodeRunner } from "@/lib/server/sandbox/code-runner";
 import { readBenchmarkDir } from "@/lib/server/benchmark-files";
 import { createChatClient } from "@/lib/server/llm";
 import type { ResponseInput } from "@/lib/workflow/response";
@@ -122,7 +122,8 @@ async function main(): Promise<number> {
   const caseFiles = options.caseFiles;
   const caseFileExists = caseFiles === null ? null : (name: string) => !name.includes("/") && !name.includes("\\") && existsSync(path.join(caseFiles, name));
   const model = options.endpoint === null ? mockModel : endpointModel(createChatClient({ baseURL: options.endpoint.baseURL, apiKey: options.endpoint.apiKey, model: options.endpoint.model, concurrency: options.concurrency }));
-  const code: CodeRunner | null = null;
+  // Code nodes run in sandbox processes (no host files or network; Dify's 15 s limit per node).
+  const code = createSandboxCodeRunner({ size: Math.min(options.concurrency, 2) });
   const executions: unknown[][] = items.map(() => []);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -147,7 +148,11 @@ async function main(): Promise<number> {
       }));
     }
   };
-  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  try {
+    await Promise.all(Array.from({ length: options.concurrency }, worker));
+  } finally {
+    await code.close();
+  }
   await printData(JSON.stringify({ executions: executions.flat() }));
   return 0;
 }

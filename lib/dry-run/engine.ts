@@ -8,10 +8,13 @@ import type { DifyEdge, DifyGraph, DifyNode } from "@/lib/workflow/dify-graph";
 import type { JsonValue } from "@/lib/workflow/python-values";
 import { NODE_EXECUTORS } from "./nodes";
 import type { VariablePool } from "./pool";
+import { valuePreview } from "./values";
 import { failed, selectorOf, succeeded, type CodeRunner, type ModelService, type NodeOutcome } from "./types";
 
 export interface TraceStep {
   nodeId: string;
+  /** The node's id as the response wrote it (set by dryRunTurn), for drawing the trace on the response's graph. */
+  workflowId?: string;
   type: string;
   title: string;
   /** uncertain: the node failed on mocked content, so the real run may not; the dry run goes on without its outputs. */
@@ -21,6 +24,9 @@ export interface TraceStep {
   reason: string | null;
   /** The iteration round, for nodes inside an iteration. */
   iteration?: number;
+  /** What the node read (selector -> preview) and produced (variable -> preview). */
+  inputs?: Record<string, string>;
+  outputs?: Record<string, string>;
 }
 
 export interface EngineServices {
@@ -39,7 +45,9 @@ interface Canvas {
 }
 
 function canvasOf(graph: DifyGraph, iterationId: string | null): Canvas {
-  const nodes = new Map(graph.nodes.filter((node) => ((node.data.iteration_id as string | undefined) ?? null) === iterationId && !(iterationId === null && node.parentId)).map((node) => [node.id, node]));
+  // A node inside an iteration names it in iteration_id; the iteration's start node only as its parent.
+  const owner = (node: DifyNode): string | null => (node.data.iteration_id as string | undefined) ?? node.parentId ?? null;
+  const nodes = new Map(graph.nodes.filter((node) => owner(node) === iterationId).map((node) => [node.id, node]));
   const incoming = new Map<string, DifyEdge[]>();
   const outgoing = new Map<string, DifyEdge[]>();
   for (const edge of graph.edges) {
@@ -93,7 +101,9 @@ export class GraphEngine {
       if (!node) continue;
       this.steps += 1;
       if (this.steps > this.services.maxSteps) return { status: "failed", nodeId: id, reason: `Max steps ${this.services.maxSteps} reached.` };
+      const stopRecording = pool.record();
       const outcome = await this.execute(node, pool);
+      const reads = stopRecording();
       const type = String(node.data.type);
       this.trace.push({
         nodeId: id,
@@ -103,6 +113,8 @@ export class GraphEngine {
         mocked: outcome.mocked,
         reason: outcome.status === "failed" ? outcome.reason : null,
         ...(round === undefined ? {} : { iteration: round }),
+        inputs: Object.fromEntries([...reads].map(([selector, found]) => [selector, valuePreview(found.value)])),
+        outputs: outcome.status === "succeeded" ? Object.fromEntries(Object.entries(outcome.outputs).map(([name, value]) => [name, valuePreview(value)])) : {},
       });
       if (outcome.status === "failed" && !outcome.mocked) return { status: "failed", nodeId: outcome.nodeId ?? id, reason: outcome.reason };
       if (outcome.status === "succeeded") pool.setAll(id, outcome.outputs, outcome.mocked);

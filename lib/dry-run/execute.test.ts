@@ -99,6 +99,26 @@ describe("dry run of a converted workflow", () => {
   });
 });
 
+describe("iteration", () => {
+  it("runs its inner nodes, from its start node, once per item and collects the output selector", async () => {
+    const workflow: JsonValue = {
+      nodes_info: [
+        { id: "1", type: "start", param: { variables: [["docs", "array[file]"]] } },
+        { id: "2", type: "iteration", param: { iterator_selector: ["docs", "1"], output_selector: ["output", "2-3"] } },
+        { id: "2-1", type: "iteration-start", param: {} },
+        { id: "2-2", type: "document-extractor", param: { variable_selector: ["item", "2"] } },
+        { id: "2-3", type: "template-transform", param: { variables: [["n", ["index", "2"]]], template: "doc {{ n }}" } },
+        { id: "3", type: "end", param: { outputs: [["names", ["output", "2"]]] } },
+      ],
+      edges: [["1", 0, "2"], ["2-1", 0, "2-2"], ["2-2", 0, "2-3"], ["2", 0, "3"]],
+    };
+    const execution = await run(workflow, { docs: [pdf, pdf] });
+    expect(execution.outcome).toBe("completed");
+    expect(execution.trace.filter((step) => step.type === "template-transform").map((step) => [step.iteration, step.status])).toEqual([[0, "succeeded"], [1, "succeeded"]]);
+    expect(execution.outputs.names).toEqual({ kind: "array", extensions: [] });
+  });
+});
+
 describe("code node output validation (Dify's _transform_result)", () => {
   const declared = { summary: { type: "string" }, items: { type: "array[string]" } };
   it("accepts the declared outputs with their types", () => {

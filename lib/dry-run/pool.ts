@@ -16,6 +16,7 @@ const VARIABLE_PATTERN = /\{\{#([a-zA-Z0-9_]{1,50}(?:\.[a-zA-Z_][a-zA-Z0-9_]{0,2
 
 export class VariablePool {
   private readonly nodes = new Map<string, Map<string, PoolValue>>();
+  private reads: Map<string, PoolValue> | null = null;
 
   constructor(private readonly parent: VariablePool | null = null) {}
 
@@ -37,11 +38,27 @@ export class VariablePool {
     for (const [name, value] of Object.entries(outputs)) this.set(nodeId, name, { value, mocked });
   }
 
+  /** Records what `get` finds from now on (a node's inputs, for the trace); the returned function stops and answers. */
+  record(): () => Map<string, PoolValue> {
+    const reads = new Map<string, PoolValue>();
+    this.reads = reads;
+    return () => {
+      if (this.reads === reads) this.reads = null;
+      return reads;
+    };
+  }
+
   /** Dify's `get(selector)`: [node, variable] or, for a file or object, [node, variable, attribute]. */
   get(selector: readonly unknown[]): PoolValue | undefined {
+    const found = this.lookup(selector);
+    if (found && this.reads) this.reads.set(selector.map(String).join("."), found);
+    return found;
+  }
+
+  private lookup(selector: readonly unknown[]): PoolValue | undefined {
     const [nodeId, name, ...rest] = selector;
     if (typeof nodeId !== "string" || typeof name !== "string") return undefined;
-    const found = this.nodes.get(nodeId)?.get(name) ?? this.parent?.get([nodeId, name]);
+    const found = this.nodes.get(nodeId)?.get(name) ?? this.parent?.lookup([nodeId, name]);
     if (!found || rest.length === 0) return found;
     let value: JsonValue | undefined = found.value;
     for (const key of rest) {

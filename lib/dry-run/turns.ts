@@ -30,10 +30,17 @@ export async function dryRunTurn(request: DryRunTurnRequest): Promise<DryRunTest
   if (!parsed.json.ok) return null;
   const conversion = convertWorkflow(parsed.json.value, { floats: parsed.json.floats });
   if (!conversion.ok) return null;
+  const workflowIds = new Map([...conversion.value.difyIds].map(([workflowId, difyId]) => [difyId, workflowId]));
   const results: DryRunTestResult[] = [];
   for (const [index, test] of request.turn.tests.entries()) {
     if (index > 2) break;
     const execution = await dryRunTestCase({ graph: conversion.value.graph, test: test.inputs, fileChecks: request.turn.fileChecks, caseFileExists: request.caseFileExists, services: request.services });
+    for (const step of execution.trace) {
+      const workflowId = workflowIds.get(step.nodeId);
+      if (workflowId !== undefined) step.workflowId = workflowId;
+      // Selectors read as the response wrote them: `<node id>.<variable>`.
+      if (step.inputs) step.inputs = Object.fromEntries(Object.entries(step.inputs).map(([selector, preview]) => [selector.replace(/^[^.]+/, (id) => workflowIds.get(id) ?? id), preview]));
+    }
     results.push({ test: (index + 1) as 1 | 2 | 3, execution });
   }
   return results;

@@ -117,3 +117,13 @@ export function outputExtensions(value: JsonValue | undefined): string[] {
   const files = isDryFile(value) ? [value] : Array.isArray(value) ? value.filter(isDryFile) : [];
   return [...new Set(files.map((file) => file.extension))];
 }
+
+/** A short text of a value for the trace: files by name, text clipped, structures as clipped JSON. */
+export function valuePreview(value: JsonValue | undefined, max = 160): string {
+  if (value === undefined) return "(none)";
+  if (isDryFile(value)) return `file ${value.filename}`;
+  if (Array.isArray(value) && value.length > 0 && value.every(isDryFile)) return `${value.length} files (${[...new Set(value.map((file) => file.extension))].join(", ")})`;
+  if (typeof value === "string") return value.length > max ? `${value.slice(0, max)}…` : value;
+  const text = typeof value === "object" && value !== null ? JSON.stringify(value, (_key, item: unknown) => (typeof item === "string" && item.length > max ? `${item.slice(0, max)}…` : item)) : segmentText(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

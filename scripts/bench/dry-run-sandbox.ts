@@ -1,6 +1,10 @@
-// The code runner the dry-run benchmark uses: none yet (code nodes stand in with typed defaults).
+// The code runner the dry-run benchmark uses: the sandbox processes (lib/server/sandbox), one per core.
+import { availableParallelism } from "node:os";
 import type { CodeRunner } from "../../lib/dry-run/types";
+import { createSandboxCodeRunner } from "../../lib/server/sandbox/code-runner";
 
 export async function sandboxCodeRunner(): Promise<{ runner: CodeRunner | null; label: string; close(): Promise<void> }> {
-  return { runner: null, label: ", code nodes not executed", close: async () => {} };
+  const size = Math.max(1, Math.min(4, availableParallelism()));
+  const runner = createSandboxCodeRunner({ size });
+  return { runner, label: `, code nodes run in ${size} sandbox processes`, close: () => runner.close() };
 }

@@ -36,10 +36,14 @@ runMain(async () => {
   const corpus = await loadBenchmarkCorpus(dir);
   const code = await sandboxCodeRunner();
   const started = performance.now();
-  const rows: Row[] = [];
-  for (const run of corpus.runs) {
-    for (const record of run.records) {
-      if (!record.valid) continue;
+  const work = corpus.runs.flatMap((run) => run.records.filter((record) => record.valid).map((record) => ({ run, record })));
+  const rowsPerTurn: Row[][] = work.map(() => []);
+  let next = 0;
+  // Turns run concurrently so the sandbox processes run code nodes while the engine works on other turns.
+  const worker = async (): Promise<void> => {
+    while (next < work.length) {
+      const index = next++;
+      const { run, record } = work[index] as (typeof work)[number];
       const turn = corpus.turns.get(`${record.task}_${record.round}`);
       if (!turn) continue;
       const input = { nodeSelection: record.node_selection ?? null, designPrinciple: record.design_principle ?? null, workflow: record.workflow ?? null };
@@ -51,10 +55,12 @@ runMain(async () => {
       for (const result of results ?? []) {
         const recorded = recordedOutcome(record, result.test);
         if (!recorded) continue;
-        rows.push({ model: run.model, task: record.task, round: record.round, test: result.test, recorded, predicted: predictedOutcome(result.execution), execution: result.execution, nodeTypes });
+        rowsPerTurn[index]?.push({ model: run.model, task: record.task, round: record.round, test: result.test, recorded, predicted: predictedOutcome(result.execution), execution: result.execution, nodeTypes });
       }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  const rows = rowsPerTurn.flat();
   const elapsed = (performance.now() - started) / 1000;
   await code.close();
   const positives = rows.filter((row) => row.recorded === "failed-before-judge");

@@ -12,6 +12,9 @@ import { MarkedText } from "@/components/viewer/marked-text";
 import { Conversation, JudgesAndTests, ParseErrorPanel, RepairBanner, VerdictSummary, categorySummary } from "@/components/viewer/response-sections";
 import { WorkflowViewer } from "@/components/viewer/workflow-viewer";
 import { GradeSection } from "./grade-section";
+import { DryRunPanel } from "@/components/dry-run/dry-run-panel";
+import { can } from "@/lib/auth/roles";
+import { dryRunCasesOf } from "@/lib/server/data/dry-run";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { database } from "@/lib/server/db";
 import { listGenerationAttempts } from "@/lib/server/data/generation-attempts";
@@ -163,6 +166,11 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
   const isRepaired = view.original.view === null && view.repaired.view !== null;
   // In a blind review the attempts (their outcomes and checks) stay hidden with the verdicts.
   const attempts = detail.run.origin === "generated" && !judgesHidden ? await listGenerationAttempts(database(), user, detail.id) : [];
+  // The dry run predicts test outcomes, so a blind review hides it with the verdicts.
+  const dryRun = judgesHidden ? null : await dryRunCasesOf(database(), user, detail.id);
+  const dryRunTab: TabItem[] = dryRun
+    ? [{ id: "dry-run", label: "Dry run", content: <DryRunPanel cases={dryRun.cases} passed={dryRun.passed} runId={dryRun.runId} canStart={can(user?.role, "runJobs")} view={graph} /> }]
+    : [];
 
   return (
     <div className="space-y-8">
@@ -247,7 +255,7 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
         <h2 id="source-title" className="text-lg font-semibold">
           Source
         </h2>
-        <Tabs items={sourceTabs(detail.id, view, clipped, appName)} label="Response source" />
+        <Tabs items={[...sourceTabs(detail.id, view, clipped, appName), ...dryRunTab]} label="Response source" />
       </section>
 
       <Conversation detail={detail} view={view} diagnostics={view.diagnostics} clipped={<>

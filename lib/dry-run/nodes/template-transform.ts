@@ -1,27 +1,26 @@
-// Template: its variables are read from the pool and the Jinja2 template rendered (nodes/template_transform);
-// a dry run substitutes `{{ name }}` expressions and leaves other Jinja syntax as text, so the output is a stand-in
-// unless the template is plain substitutions. Dify fails a rendering longer than TEMPLATE_TRANSFORM_MAX_LENGTH.
+// Template: its variables are read from the pool and the Jinja2 template rendered as Dify's runner does
+// (nodes/template_transform, code_executor/jinja2; see ../jinja.ts). A rendering longer than
+// TEMPLATE_TRANSFORM_MAX_LENGTH fails. What our engine cannot render is uncertain, not a predicted failure.
 
+import type { JsonValue } from "@/lib/workflow/python-values";
+import { renderJinja } from "../jinja";
 import { failed, selectorOf, succeeded, type NodeExecutor } from "../types";
-import { segmentText } from "../values";
 
 const MAX_LENGTH = 400_000;
-const SIMPLE_EXPRESSION = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 export const templateTransformExecutor: NodeExecutor = {
   async run(data, ctx) {
-    const values = new Map<string, string>();
+    const values: Record<string, JsonValue> = {};
     let mocked = false;
     for (const variable of Array.isArray(data.variables) ? (data.variables as Record<string, unknown>[]) : []) {
       const selector = selectorOf(variable.value_selector);
       const found = selector ? ctx.pool.get(selector) : undefined;
-      values.set(String(variable.variable), segmentText(found?.value));
+      values[String(variable.variable)] = found?.value ?? null;
       mocked ||= found?.mocked ?? false;
     }
-    const template = typeof data.template === "string" ? data.template : "";
-    const output = template.replace(SIMPLE_EXPRESSION, (_match, name: string) => values.get(name) ?? "");
-    const plain = !/\{%|\{\{/.test(output);
-    if (output.length > MAX_LENGTH) return failed(`Output length exceeds ${MAX_LENGTH} characters`, mocked);
-    return succeeded({ output }, mocked || !plain);
+    const rendered = renderJinja(typeof data.template === "string" ? data.template : "", values);
+    if (!rendered.ok) return failed(rendered.reason, mocked || !rendered.certain);
+    if (rendered.text.length > MAX_LENGTH) return failed(`Output length exceeds ${MAX_LENGTH} characters`, mocked);
+    return succeeded({ output: rendered.text }, mocked);
   },
 };

@@ -279,11 +279,11 @@ const TURN_SELECT = {
 
 type StoredTurn = NonNullable<Awaited<ReturnType<typeof loadTurn>>>;
 
-const loadTurn = (db: Database, responseId: string) => db.response.findUnique({ where: { id: responseId }, select: TURN_SELECT });
+export const loadTurn = (db: Database, responseId: string) => db.response.findUnique({ where: { id: responseId }, select: TURN_SELECT });
 const loadTurns = (db: Database, where: { runId: string }) => db.response.findMany({ where, select: TURN_SELECT, orderBy: { id: "asc" } });
 
 /** A stored response as the turn resolveTurn works on (queries added by the caller when a judge needs them). */
-function turnOf(response: StoredTurn, queries: readonly string[] = []): TurnToResolve {
+export function turnOf(response: StoredTurn, queries: readonly string[] = []): TurnToResolve {
   const turn = response.turn;
   const spec: TurnSpec = {
     task: turn.task.name,

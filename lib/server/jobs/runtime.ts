@@ -6,12 +6,13 @@ import { serverEnv } from "../env";
 import { importJobHandler } from "../import/jobs";
 import { jobQueue, onWorkerWake } from "./instance";
 import { closeFinishedGeneratedRuns, generateJobHandler } from "./generate-job";
+import { dryRunJobHandler } from "./dry-run-job";
 import { judgeJobHandler } from "./judge-job";
 import { resolveJobHandler } from "./resolve-job";
 import { JobWorker, type JobHandler, type WorkerOptions } from "./worker";
 
 export function jobHandlers(): JobHandler[] {
-  return [judgeJobHandler(), importJobHandler(), resolveJobHandler(), generateJobHandler()];
+  return [judgeJobHandler(), importJobHandler(), resolveJobHandler(), generateJobHandler(), dryRunJobHandler()];
 }
 
 /** A worker over `db`, opened on `url` (the queue on PostgreSQL opens pg-boss connections of its own to it). */

@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { queryE2eDatabase, signIn } from "./support";
+
+const DEMO_RUNS = path.resolve(__dirname, "../prisma/demo/runs");
+const FILE = "demo_alpha_dry_run.json";
+
+/**
+ * axe-core's WCAG 2 A/AA violations inside <main> (the script is injected, so the page's CSP is bypassed here), leaving
+ * out the shared workflow viewer's category legend badges, which this feature does not draw.
+ */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: require.resolve("axe-core") });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Element, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run({ include: [["main"]], exclude: [[".text-\\[11px\\]"]] } as unknown as Element, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
+    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+  });
+}
+
+test.use({ bypassCSP: true });
+
+test.describe("dry-running a run", () => {
+  test("a researcher dry-runs a run and sees, on the response's Dry run tab, the trace on the graph with the failing code node", async ({ page }) => {
+    test.setTimeout(240_000);
+    // A demo turn whose code node parses the commit log as JSON: the test cases' real text makes it raise.
+    const records = JSON.parse(readFileSync(path.join(DEMO_RUNS, "demo_alpha.json"), "utf8")) as Record<string, unknown>[];
+    const record = records.find((entry) => entry.task === "ChangelogWriter" && entry.round === 1) as Record<string, unknown>;
+    const workflow = JSON.parse(String(record.workflow)) as { nodes_info: { id: string; param: Record<string, unknown> }[] };
+    const code = workflow.nodes_info.find((node) => node.id === "2")!;
+    code.param.code = "def main(log: str):\n    import json\n    data = json.loads(log)\n    return {'features': data['features'], 'fixes': data['fixes'], 'others': data['others']}\n";
+    const variant = [{ ...record, workflow: JSON.stringify(workflow, null, 2) }];
+
+    await signIn(page, "researcher", "/import");
+    await page.getByLabel("Choose files").setInputFiles({ name: FILE, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(variant)) });
+    const value = await page.locator("#benchmarkId option", { hasText: "Chat2Workflow demo" }).getAttribute("value");
+    await page.getByLabel("Benchmark", { exact: true }).selectOption(value!);
+    await page.getByLabel("Model name").fill("demo_alpha");
+    await page.getByRole("button", { name: "Import and score" }).click();
+    await expect(page.getByRole("heading", { name: "Import finished" })).toBeVisible({ timeout: 60_000 });
+
+    const [response] = await queryE2eDatabase<{ id: string }>('SELECT "Response"."id" AS id FROM "Response" JOIN "Run" ON "Run"."id" = "Response"."runId" WHERE "Run"."sourceFile" LIKE ?', `%${FILE}`);
+    expect(response).toBeDefined();
+    await page.goto(`/responses/${response!.id}`);
+    const tabs = page.getByRole("tablist", { name: "Response source" });
+    await tabs.getByRole("tab", { name: "Dry run" }).click();
+    await expect(page.getByTestId("dry-run-label")).toContainText("Local execution (predicted)");
+    await expect(page.getByTestId("dry-run-label")).toContainText("not a Dify resolve rate");
+    await expect(page.getByText("This turn has not been dry-run yet.")).toBeVisible();
+    await page.getByRole("button", { name: "Dry-run this run" }).click();
+    await expect(page.getByText("Started: 1 response(s) of this run to dry-run.")).toBeVisible();
+
+    // The page refreshes until the job has stored the three cases (the sandbox starts with the first code node).
+    await expect(async () => {
+      await page.reload();
+      await tabs.getByRole("tab", { name: "Dry run" }).click();
+      await expect(page.getByTestId("dry-run-panel")).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 150_000 });
+    const cases = page.getByTestId("dry-run-case");
+    await expect(cases).toHaveCount(3);
+    await expect(cases.first()).toHaveAttribute("data-outcome", "failed");
+    await expect(cases.first()).toContainText("json.decoder.JSONDecodeError");
+
+    const panel = page.getByTestId("dry-run-panel");
+    const nodes = panel.getByTestId("workflow-node");
+    await expect(nodes.filter({ hasText: "Code" })).toHaveAttribute("data-decoration", "failed");
+    await expect(nodes.filter({ hasText: "Start" })).toHaveAttribute("data-decoration", "ran");
+    const codeStep = panel.getByRole("table", { name: "Trace of test case 1" }).getByTestId("dry-run-step").filter({ hasText: "code" });
+    await expect(codeStep).toHaveAttribute("data-status", "failed");
+    // What the failing node read is shown beside it.
+    await expect(codeStep).toContainText("1.commits");
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
