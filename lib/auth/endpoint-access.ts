@@ -27,6 +27,7 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/actions/dify-connections.ts#testDifyConnectionAction": "manageEndpoints",
   "app/actions/dify-execution.ts#startDifyExecutionAction": "runJobs",
   "app/actions/dify-execution.ts#startResolveJudgingAction": "runJobs",
+  "app/actions/dry-run.ts#startDryRunAction": "runJobs",
   "app/actions/evaluations.ts#startEvaluationAction": "runJobs",
   "app/actions/evaluations.ts#cancelEvaluationAction": "runJobs",
   "app/actions/jobs.ts#startJudgeJobAction": "runJobs",

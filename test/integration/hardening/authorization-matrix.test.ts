@@ -104,6 +104,7 @@ action("app/actions/dify-connections.ts#deleteDifyConnectionAction", (m) => m.de
 action("app/actions/dify-connections.ts#testDifyConnectionAction", (m) => m.testDifyConnectionAction!({ id: "no-such-connection" } as never));
 action("app/actions/dify-execution.ts#startDifyExecutionAction", (m) => m.startDifyExecutionAction!({} as never));
 action("app/actions/dify-execution.ts#startResolveJudgingAction", (m) => m.startResolveJudgingAction!({} as never));
+action("app/actions/dry-run.ts#startDryRunAction", (m) => m.startDryRunAction!({} as never));
 action("app/actions/evaluations.ts#startEvaluationAction", (m) => m.startEvaluationAction!({ benchmarkId: "no-such-benchmark", endpointId: "no-such-endpoint", mode: "zero-shot" } as never));
 action("app/actions/evaluations.ts#cancelEvaluationAction", (m) => m.cancelEvaluationAction!({ evaluationId: "no-such-evaluation" } as never));
 action("app/actions/jobs.ts#startJudgeJobAction", (m) => m.startJudgeJobAction!({} as never));
