@@ -143,8 +143,22 @@ describe("pooling across queues", () => {
       ["pass", 4, 0.9718],
       ["resolve", 1, 0.9309],
     ]);
+    expect(stages.every((stage) => stage.visibleVotesLeftOut === 0)).toBe(true);
     expect(PAPER_AGREEMENT.pass.instances).toBe(355);
     expect(PAPER_AGREEMENT.resolve.instances).toBe(463);
+  });
+});
+
+describe("pooled agreement counts blind labels only", () => {
+  it("leaves out votes cast with the verdict visible, says how many, and keeps them in the queue's own figures", () => {
+    const seen = (list: StoredVote[], visible: boolean[]) => list.map((vote, index) => ({ ...vote, judgeVisible: visible[index] ?? false }));
+    // b1: two blind votes agreeing with the judge; b2: one blind fail and one visible pass of a judge's pass.
+    const items = [reviewed("b1", "j", "m1", T, seen(votes([T, T]), [F, F])), { ...reviewed("b2", "j", "m1", T, seen(votes([F, T]), [F, T])), required: 1 }];
+    const [pass] = agreementByStage(items);
+    expect(pass!.visibleVotesLeftOut).toBe(1);
+    expect(pass!.report.rows[0]).toMatchObject({ items: 2, votes: 3, visibleVotes: 0, strict: { num: 1, den: 2 } });
+    const queue = agreementReport(items).rows[0]!;
+    expect(queue).toMatchObject({ votes: 4, visibleVotes: 1 });
   });
 });
 

@@ -22,6 +22,8 @@ export interface StoredVote {
   followedRules: FollowedRules | null;
   comment: string | null;
   updatedAt: Date;
+  /** The voter could have seen the judge's verdict (a reveal queue, or the verdict shown elsewhere): not a blind label. */
+  judgeVisible?: boolean;
 }
 
 /** One reviewed judge verdict with its votes. */
@@ -118,6 +120,8 @@ export interface AgreementRow {
   incomplete: number;
   unvoted: number;
   votes: number;
+  /** Of those votes, how many were cast with the judge's verdict visible (they may lean toward the judge). */
+  visibleVotes: number;
   /** Every annotator's verdict equals the judge's. */
   strict: Proportion;
   /** Every annotator confirmed the judge followed its prompt's rules (the paper's wording of its criterion). */
@@ -162,6 +166,7 @@ function row(key: string, label: string, group: AgreementRow["group"], items: re
       incomplete: items.filter((item) => item.votes.length > 0 && !isComplete(item)).length,
       unvoted: items.filter((item) => item.votes.length === 0).length,
       votes: voted.reduce((sum, item) => sum + item.votes.length, 0),
+      visibleVotes: voted.reduce((sum, item) => sum + item.votes.filter((vote) => vote.judgeVisible === true).length, 0),
       strict: review.strict,
       strictRules: proportion(rulesConfirmed, voted.length),
       raw: review.raw,
@@ -236,14 +241,20 @@ export function poolByVerdict(items: readonly ReviewedItem[]): ReviewedItem[] {
 export interface StageAgreement {
   stage: string;
   report: AgreementReport;
+  /** Votes left out because they were cast with the judge's verdict visible. */
+  visibleVotesLeftOut: number;
   paper: { rate: number; instances: number } | null;
 }
 
-/** The overview: items of every queue pooled per stage. */
+/**
+ * The overview: items of every queue pooled per stage, counting only blind labels (a vote cast with the judge's
+ * verdict visible may lean toward it), so these are the figures comparable with the paper's.
+ */
 export function agreementByStage(items: readonly ReviewedItem[]): StageAgreement[] {
   return groupsOf(poolByVerdict(items), (item) => item.stage).map(([stage, group]) => ({
     stage,
-    report: agreementReport(group),
+    report: agreementReport(group.map((item) => ({ ...item, votes: item.votes.filter((vote) => vote.judgeVisible !== true) }))),
+    visibleVotesLeftOut: group.reduce((sum, item) => sum + item.votes.filter((vote) => vote.judgeVisible === true).length, 0),
     paper: stage === "pass" ? PAPER_AGREEMENT.pass : stage === "resolve" ? PAPER_AGREEMENT.resolve : null,
   }));
 }

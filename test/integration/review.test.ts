@@ -237,6 +237,11 @@ describe("review queues on a real SQLite database", () => {
     // Two annotators: the items where the second one said "incorrect" are 1–1 ties, outside the judge × majority table.
     expect(all).toMatchObject({ items: 10, votes: 20, strict: { num: 8, den: 10, rate: 0.8 }, raw: { num: 18, den: 20, rate: 0.9 }, ties: 2, strictRules: { num: 10, den: 10 } });
     expect(agreement!.report.confusion.total).toBe(8);
+    // A reveal queue's votes were cast with the verdict in view: counted here, left out of the pooled overview.
+    expect(all.visibleVotes).toBe(20);
+    const pooled = (await getAgreementOverview(db, researcher, { benchmarkId })).stages.find((stage) => stage.stage === "pass")!;
+    expect(pooled.visibleVotesLeftOut).toBeGreaterThanOrEqual(20);
+    expect(pooled.report.rows[0]!.visibleVotes).toBe(0);
     expect(agreement!.report.disagreements.map((item) => item.id).sort()).toEqual(
       (await db.reviewItem.findMany({ where: { queueId, position: { in: [3, 7] } } })).map((item) => item.id).sort(),
     );

@@ -28,7 +28,7 @@ export default async function AgreementOverviewPage({ searchParams }: { searchPa
   const stageParam = param(params, "stage");
   const stage = stageParam === "pass" || stageParam === "resolve" ? stageParam : null;
   const overview = await getAgreementOverview(db, user, { benchmarkId: allBenchmarks ? null : (selection.benchmark?.id ?? null), stage });
-  const voted = overview.stages.filter((stage) => stage.report.rows[0]!.items > 0);
+  const voted = overview.stages.filter((stage) => stage.report.rows[0]!.items > 0 || stage.visibleVotesLeftOut > 0);
   return (
     <>
       <PageHeader
@@ -91,6 +91,10 @@ export default async function AgreementOverviewPage({ searchParams }: { searchPa
                 <PaperReference stage={stage.stage} />
                 <AgreementTable rows={stage.report.rows} caption={`${stage.stage} stage agreement`} />
                 <KappaNotes row={stage.report.rows[0]!} />
+                <p className="text-sm text-slate-600 dark:text-slate-400" data-testid={`blind-only-${stage.stage}`}>
+                  Blind labels only: {stage.visibleVotesLeftOut} vote{stage.visibleVotesLeftOut === 1 ? "" : "s"} cast with the judge&apos;s verdict visible
+                  {stage.visibleVotesLeftOut === 1 ? " is" : " are"} left out.
+                </p>
               </div>
             ))
           )}

@@ -67,6 +67,12 @@ export default async function QueueAgreementPage({ params }: PageProps<"/review/
               </h2>
               <AgreementTable rows={report.rows} caption="Agreement of the judge with the annotators" />
               <KappaNotes row={all} />
+              {all.visibleVotes > 0 ? (
+                <p className="text-sm text-amber-800 dark:text-amber-300" data-testid="visible-votes">
+                  {all.visibleVotes} of these {all.votes} votes were cast with the judge&apos;s verdict visible, so they may lean toward it: this
+                  queue&apos;s figures include them, the pooled agreement overview and the judges&apos; calibration do not.
+                </p>
+              ) : null}
             </section>
             <section aria-labelledby="confusion" className={cardStyles}>
               <h2 id="confusion" className="mb-2 text-lg font-medium">

@@ -72,6 +72,7 @@ export async function loadReviewedItems(db: Database, where: { queueId?: string;
         followedRules: isFollowedRules(vote.followedRules) ? vote.followedRules : null,
         comment: vote.comment,
         updatedAt: vote.updatedAt,
+        judgeVisible: vote.judgeVisible,
       })),
       queueId: item.queueId,
       responseId: item.responseId,
