@@ -103,6 +103,10 @@ export default async function PromotePage({ searchParams }: PageProps<"/promote"
               ? ` Not compared: ${report.value.decision.candidateOnly.length} turn(s) only in the candidate, ${report.value.decision.baselineOnly.length} only in the baseline.`
               : ""}
           </p>
+          <p className="text-sm" data-testid="promotion-order">
+            By grade: {report.value.order[0]!.candidate.label} above {report.value.order[1]!.candidate.label}
+            {report.value.order[1]!.decidingRule ? ` (${report.value.order[1]!.decidingRule}: ${report.value.order[1]!.explanation})` : " (ordered by weighted score)"}.
+          </p>
           <div className={tableStyles.wrapper}>
             <table className={tableStyles.table} data-testid="promotion-rules">
               <caption className="sr-only">The four promotion rules</caption>

@@ -11,7 +11,7 @@ import type { ResponsePlan } from "@/lib/import/plan-types";
 import { gradeResponse, KNOWN_SOURCES, rubricMismatch, type GradedResponse, type JudgeUse, type ResponseFacts } from "@/lib/grading/chat2workflow";
 import { formatRubricIssue, parseRubric, type Rubric } from "@/lib/grading/rubric";
 import type { GradeResult } from "@/lib/grading/grade";
-import { reportBundle } from "@/lib/grading/report";
+import { orderStandings, standingOf, tieBreakCriteria, type OrderedStanding, type Standing, type TieBreakCriteria } from "@/lib/grading/standings";
 import { decidePromotion, type PromotionDecision, type PromotionItem, type PromotionThresholds } from "@/lib/grading/promotion";
 import { err, ok, type Result } from "@/lib/result";
 import type { Database } from "./db";
@@ -133,7 +133,7 @@ function factsOfPlan(plan: ResponsePlan, keyNodes: readonly string[], testCaseCo
 
 export interface GradedRun {
   run: { id: string | null; label: string; model: string; modelDisplayName: string; benchmarkId: string | null; hasResolve: boolean };
-  rubric: { id: string; version: number; title: string; fingerprint: string; file: string };
+  rubric: { id: string; version: number; title: string; fingerprint: string; file: string; tieBreak: TieBreakCriteria };
   responses: (GradedResponse & { turnKey: string })[];
 }
 
@@ -151,7 +151,7 @@ function gradeAll(rubric: Rubric, facts: readonly ResponseFacts[]): Result<(Grad
 }
 
 function rubricSummary(loaded: LoadedRubric): GradedRun["rubric"] {
-  return { id: loaded.rubric.rubric_id, version: loaded.rubric.version, title: loaded.rubric.title, fingerprint: loaded.fingerprint, file: loaded.file };
+  return { id: loaded.rubric.rubric_id, version: loaded.rubric.version, title: loaded.rubric.title, fingerprint: loaded.fingerprint, file: loaded.file, tieBreak: tieBreakCriteria(loaded.rubric) };
 }
 
 /** A stored run by id, else by label; a label several runs share is refused with their ids. */
@@ -281,46 +281,44 @@ export async function findStoredGrade(db: Database, actor: SessionUser | null, r
 
 // -- per-model summaries (leaderboard grade columns) --------------------------------------------------------------
 
-export interface ModelGradeRow {
-  model: string;
-  displayName: string;
-  runs: number;
-  responses: number;
-  passed: number;
-  weightedMean: number | null;
-  weightedSd: number | null;
-  grades: Record<string, number>;
+export interface GradeStandings {
+  /** Models (all their runs on the benchmark pooled), best first by §5.2 with the deciding rule per row. */
+  models: OrderedStanding[];
+  /** Runs one by one, ordered the same way. */
+  runs: (OrderedStanding & { runId: string; model: string })[];
 }
 
 /**
- * Every run of the benchmark graded with the rubric, pooled per model (responses of all its runs together). Kept in
- * the read cache until the database changes: grading a thousand responses takes about a second.
+ * Every run of the benchmark graded with the rubric, ordered per model and per run. Kept in the read cache until the
+ * database changes: grading a thousand responses takes about a second.
  */
-export async function gradeBenchmarkByModel(db: Database, actor: SessionUser | null, benchmarkId: string, loaded: LoadedRubric): Promise<Result<ModelGradeRow[], string>> {
+export async function gradeBenchmarkStandings(db: Database, actor: SessionUser | null, benchmarkId: string, loaded: LoadedRubric): Promise<Result<GradeStandings, string>> {
   assertAllowed(actor, "read");
-  return cachedRead(db, `grades-by-model:${benchmarkId}:${loaded.fingerprint}`, () => computeGradesByModel(db, actor, benchmarkId, loaded));
+  return cachedRead(db, `grade-standings:${benchmarkId}:${loaded.fingerprint}`, () => computeStandings(db, actor, benchmarkId, loaded));
 }
 
-async function computeGradesByModel(db: Database, actor: SessionUser | null, benchmarkId: string, loaded: LoadedRubric): Promise<Result<ModelGradeRow[], string>> {
+async function computeStandings(db: Database, actor: SessionUser | null, benchmarkId: string, loaded: LoadedRubric): Promise<Result<GradeStandings, string>> {
   const runs = await db.run.findMany({ where: { benchmarkId }, select: { id: true }, orderBy: { importedAt: "asc" } });
+  const roles = tieBreakCriteria(loaded.rubric);
   const byModel = new Map<string, { displayName: string; runs: number; results: GradeResult[] }>();
+  const runStandings: Standing[] = [];
+  const runModel = new Map<string, string>();
   for (const run of runs) {
     const graded = await gradeStoredRun(db, actor, run.id, loaded);
     if (graded === null) continue;
     if (!graded.ok) return graded;
+    const results = graded.value.responses.map((response) => response.result);
     const entry = byModel.get(graded.value.run.model) ?? { displayName: graded.value.run.modelDisplayName, runs: 0, results: [] };
     entry.runs += 1;
-    entry.results.push(...graded.value.responses.map((response) => response.result));
+    entry.results.push(...results);
     byModel.set(graded.value.run.model, entry);
+    runStandings.push(standingOf(run.id, `${graded.value.run.modelDisplayName} · ${graded.value.run.label}`, 1, results, roles));
+    runModel.set(run.id, graded.value.run.model);
   }
-  return ok(
-    [...byModel.entries()]
-      .map(([model, entry]) => {
-        const bundle = reportBundle(entry.results);
-        return { model, displayName: entry.displayName, runs: entry.runs, responses: bundle.count, passed: bundle.passed, weightedMean: bundle.weightedMean, weightedSd: bundle.weightedSd, grades: bundle.grades };
-      })
-      .sort((a, b) => (b.weightedMean ?? -1) - (a.weightedMean ?? -1) || a.model.localeCompare(b.model)),
-  );
+  return ok({
+    models: orderStandings([...byModel.entries()].map(([model, entry]) => standingOf(model, entry.displayName, entry.runs, entry.results, roles))),
+    runs: orderStandings(runStandings).map((row) => ({ ...row, runId: row.candidate.id, model: runModel.get(row.candidate.id)! })),
+  });
 }
 
 // -- promotion (§10) ----------------------------------------------------------------------------------------------
@@ -339,6 +337,8 @@ export interface PromotionReport {
   baseline: GradedRun["run"];
   rubric: GradedRun["rubric"];
   decision: PromotionDecision;
+  /** The two runs ordered by grade (§5.2), so a near tie says which tie-breaker puts one above the other. */
+  order: OrderedStanding[];
 }
 
 export function comparePromotion(candidate: GradedRun, baseline: GradedRun, thresholds: Partial<PromotionThresholds> = {}): Result<PromotionReport, string> {
@@ -347,7 +347,10 @@ export function comparePromotion(candidate: GradedRun, baseline: GradedRun, thre
   }
   const decision = decidePromotion(promotionItems(candidate), promotionItems(baseline), thresholds);
   if (!decision.ok) return err(...decision.issues.map((found) => found.message));
-  return ok({ candidate: candidate.run, baseline: baseline.run, rubric: candidate.rubric, decision: decision.value });
+  const roles = candidate.rubric.tieBreak;
+  const standing = (graded: GradedRun, side: string) => standingOf(side, `${side} ${graded.run.modelDisplayName} · ${graded.run.label}`, 1, graded.responses.map((response) => response.result), roles);
+  const order = orderStandings([standing(candidate, "candidate"), standing(baseline, "baseline")]);
+  return ok({ candidate: candidate.run, baseline: baseline.run, rubric: candidate.rubric, decision: decision.value, order });
 }
 
 /** Grades two stored runs (ids) with the rubric and decides; null when either run is unknown. */
