@@ -98,7 +98,8 @@ export default async function PromotePage({ searchParams }: PageProps<"/promote"
             Candidate <Link className="text-brand-600 hover:underline" href={`/runs/${candidateId}/report`}>{report.value.candidate.modelDisplayName} · {report.value.candidate.label}</Link> against baseline{" "}
             <Link className="text-brand-600 hover:underline" href={`/runs/${baselineId}/report`}>{report.value.baseline.modelDisplayName} · {report.value.baseline.label}</Link>, graded with{" "}
             <span className="font-mono">{report.value.rubric.id}</span> v{report.value.rubric.version} on {report.value.decision.sharedTurns} shared turns; weighted mean{" "}
-            {report.value.decision.weighted.candidateMean.toFixed(2)} vs {report.value.decision.weighted.baselineMean.toFixed(2)}.
+            {report.value.decision.weighted.candidateMean.toFixed(2)} vs {report.value.decision.weighted.baselineMean.toFixed(2)} (adjusted for sample size, as the decision uses:{" "}
+            {report.value.decision.weighted.candidateAdjusted.toFixed(2)} vs {report.value.decision.weighted.baselineAdjusted.toFixed(2)}).
             {report.value.decision.candidateOnly.length + report.value.decision.baselineOnly.length > 0
               ? ` Not compared: ${report.value.decision.candidateOnly.length} turn(s) only in the candidate, ${report.value.decision.baselineOnly.length} only in the baseline.`
               : ""}

@@ -52,6 +52,14 @@ describe("Chat2Workflow profile", () => {
     expect(judges).toEqual([{ judge: "recorded", identity: null, promptFingerprint: null }]);
   });
 
+  it("a split LLM panel withholds the A (§5.2 low judge disagreement); a unanimous one keeps it", () => {
+    const split = gradeResponse(rubric, facts({ passJudges: [{ judge: "gpt", verdict: true, sampleIndex: 0 }, { judge: "gpt", verdict: true, sampleIndex: 1 }, { judge: "gpt", verdict: false, sampleIndex: 2 }] }));
+    expect(split.ok && split.value.result.grade).toBe("B");
+    expect(split.ok && split.value.result.reasons).toContain("a_withheld_judge_disagreement: 2 of 3 pass verdicts (1 judge) say pass: disagreement 0.33 > 0.1");
+    const unanimous = gradeResponse(rubric, facts({ passJudges: [{ judge: "gpt", verdict: true }, { judge: "claude", verdict: true }] }));
+    expect(unanimous.ok && unanimous.value.result.grade).toBe("A");
+  });
+
   it("2 of 3 cases misses the correctness floor: capped at D, not passed", () => {
     const graded = gradeResponse(rubric, facts({ cases: [{ position: 1, verdict: true }, { position: 2, verdict: false }, { position: 3, verdict: true }] }));
     expect(graded.ok && graded.value.result).toMatchObject({ grade: "D", passed: false, floor_failures: ["resolve_ratio"] });

@@ -3,7 +3,7 @@
 
 import { ruleJudge } from "../workflow/rule-judge";
 import type { RawScore } from "./formulas";
-import { gradeCase, type CriterionInput, type GateInput, type GradeResult } from "./grade";
+import { gradeCase, type CriterionInput, type GateInput, type GradeResult, type JudgeDisagreement } from "./grade";
 import type { Rubric } from "./rubric";
 import type { GradingIssue } from "./formulas";
 import type { Result } from "../result";
@@ -119,6 +119,21 @@ function passJudgeVerdict(facts: ResponseFacts): { verdict: boolean; use: JudgeU
   return null;
 }
 
+/** §5.2's "low judge disagreement": the minority share of the LLM pass verdicts (panel members and samples together). */
+export const JUDGE_DISAGREEMENT_LIMIT = 0.1;
+
+export function passJudgeDisagreement(facts: ResponseFacts): JudgeDisagreement | null {
+  const llm = facts.passJudges.filter((entry) => entry.judge !== "recorded" && entry.judge !== "rule");
+  if (llm.length < 2) return null;
+  const yes = llm.filter((entry) => entry.verdict).length;
+  const labels = new Set(llm.map((entry) => entry.judge)).size;
+  return {
+    value: Math.min(yes, llm.length - yes) / llm.length,
+    limit: JUDGE_DISAGREEMENT_LIMIT,
+    detail: `${yes} of ${llm.length} pass verdicts (${labels} judge${labels === 1 ? "" : "s"}) say pass`,
+  };
+}
+
 export function measureCriterion(measure: CriterionMeasure, facts: ResponseFacts): Measured {
   switch (measure) {
     case "resolve_ratio": {
@@ -195,7 +210,8 @@ export function gradeResponse(rubric: Rubric, facts: ResponseFacts, id: string =
       ...(measured.evidence ? { evidence: measured.evidence } : {}),
     };
   });
-  const graded = gradeCase({ id, gates, criteria, pass_threshold: rubric.pass_threshold, sample_count: 1 });
+  const disagreement = passJudgeDisagreement(facts);
+  const graded = gradeCase({ id, gates, criteria, pass_threshold: rubric.pass_threshold, sample_count: 1, ...(disagreement ? { judge_disagreement: disagreement } : {}) });
   return graded.ok ? { ok: true, value: { facts, result: graded.value, judges } } : graded;
 }
 
