@@ -77,6 +77,13 @@ export interface GradeInput {
   prior?: number;
   prior_weight?: number;
   judge_disagreement?: JudgeDisagreement;
+  /** Latency and cost of the response, for the §5.2 tie-breakers when no criterion carries them. */
+  operations?: Operations;
+}
+
+export interface Operations {
+  latency_ms: number | null;
+  cost: number | null;
 }
 
 export interface CriterionResult {
@@ -114,6 +121,7 @@ export interface GradeResult {
   gate_failures: string[];
   floor_failures: string[];
   criteria: CriterionResult[];
+  operations: Operations;
   /** §5.2's extra conditions for an A (floor margin, low judge disagreement), checked whatever the band. */
   placement: PlacementCheck[];
   /** Machine-readable reasons, in the order the algorithm met them. */
@@ -268,6 +276,7 @@ export function gradeCase(input: GradeInput): Result<GradeResult, GradingIssue> 
     gate_failures: gateFailures,
     floor_failures: floorFailures,
     criteria,
+    operations: input.operations ?? { latency_ms: null, cost: null },
     placement,
     reasons,
     explanation: "",

@@ -34,6 +34,8 @@ const criterionSchema = z
     params: z.object({ slo_good: z.number(), slo_bad: z.number() }).strict().optional(),
     /** Which stored measurement feeds the criterion when grading a run (see lib/grading/chat2workflow.ts). */
     source: z.string().min(1).optional(),
+    /** The evidence metric that feeds the criterion, when it is not the criterion's own name (lib/grading/evidence.ts). */
+    metric: z.string().min(1).optional(),
     /** Which §5.2 tie-breaker reads this criterion: correctness, safety, latency (p95 of raw) or cost (mean of raw). */
     tie_break: z.enum(TIE_BREAK_ROLES).optional(),
   })
@@ -44,8 +46,12 @@ const gateSchema = z
     name: z.string().regex(/^[a-z][a-z0-9_]*$/, "use snake_case letters, digits and underscores"),
     description: z.string().min(1),
     source: z.string().min(1).optional(),
+    /** Decide the gate from an evidence metric, e.g. FAIL_TO_PASS == 1.0 (§4.1), instead of a stated outcome. */
+    derive: z.object({ metric: z.string().min(1), op: z.enum([">=", "=="]), value: z.number() }).strict().optional(),
   })
   .strict();
+
+export type RubricGate = z.infer<typeof gateSchema>;
 
 const rubricSchema = z
   .object({
@@ -78,7 +84,7 @@ export interface Rubric {
   description: string | null;
   family: string | null;
   pass_threshold: number;
-  hard_gates: z.infer<typeof gateSchema>[];
+  hard_gates: RubricGate[];
   criteria: RubricCriterion[];
 }
 

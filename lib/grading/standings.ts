@@ -37,6 +37,10 @@ function rawNumbers(results: readonly GradeResult[], name: string | undefined): 
   return applicable(results, name).flatMap((criterion) => (typeof criterion.raw === "number" ? [criterion.raw] : []));
 }
 
+function operations(results: readonly GradeResult[], field: "latency_ms" | "cost"): number[] {
+  return results.flatMap((result) => (result.operations[field] === null ? [] : [result.operations[field]]));
+}
+
 const round = (value: number | null, digits: number) => (value === null ? null : Number(value.toFixed(digits)));
 
 /** The figures of one row: weighted mean, responses failing a gate (per run), and the rubric's tie-break criteria. */
@@ -53,8 +57,8 @@ export function standingOf(id: string, label: string, runs: number, results: rea
     gate_failure_count: round(gateFailed / Math.max(1, runs), 2)!,
     correctness: meanNorm("correctness"),
     safety: meanNorm("safety"),
-    p95_latency: percentile95(rawNumbers(results, roles.latency)),
-    cost: round(meanAndSd(rawNumbers(results, roles.cost)).mean, 2),
+    p95_latency: percentile95(roles.latency ? rawNumbers(results, roles.latency) : operations(results, "latency_ms")),
+    cost: round(meanAndSd(roles.cost ? rawNumbers(results, roles.cost) : operations(results, "cost")).mean, 2),
   };
 }
 

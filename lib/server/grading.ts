@@ -1,7 +1,7 @@
 import "server-only";
 // Grading stored runs (and run files) with a rubric: rubric files from disk, the facts each response's grade reads,
 // and the GradingResult rows (§9 log). Reading checks "read"; storing grades checks "import", like re-scoring.
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { sha256 } from "./hash";
 import { parseRunFile, parseGenerationFile } from "@/lib/benchmark/runs";
@@ -10,6 +10,7 @@ import { benchmarkContext, describeModel, isGenerationFile, planGenerationRun, p
 import type { ResponsePlan } from "@/lib/import/plan-types";
 import { gradeResponse, KNOWN_SOURCES, rubricMismatch, type GradedResponse, type JudgeUse, type ResponseFacts } from "@/lib/grading/chat2workflow";
 import { formatRubricIssue, parseRubric, type Rubric } from "@/lib/grading/rubric";
+import { gradeEvidenceFile, parseEvidence, type EvidenceFile, type EvidenceGrade } from "@/lib/grading/evidence";
 import type { GradeResult } from "@/lib/grading/grade";
 import { orderStandings, standingOf, tieBreakCriteria, type OrderedStanding, type Standing, type TieBreakCriteria } from "@/lib/grading/standings";
 import { decidePromotion, type PromotionDecision, type PromotionItem, type PromotionThresholds } from "@/lib/grading/promotion";
@@ -137,16 +138,24 @@ export interface GradedRun {
   responses: (GradedResponse & { turnKey: string })[];
 }
 
-function gradeAll(rubric: Rubric, facts: readonly ResponseFacts[]): Result<(GradedResponse & { turnKey: string })[], string> {
-  const mismatch = rubricMismatch(rubric);
+function gradeAll(rubric: Rubric, facts: readonly ResponseFacts[], evidence?: EvidenceFile): Result<(GradedResponse & { turnKey: string })[], string> {
+  const mismatch = rubricMismatch(rubric, evidence !== undefined);
   if (mismatch !== null) return err(mismatch);
+  if (evidence?.rubric_id !== undefined && evidence.rubric_id !== rubric.rubric_id) return err(`the evidence was written for rubric ${evidence.rubric_id}, not ${rubric.rubric_id}`);
+  // Evidence entries name a response by its id or its turn key; one that matches nothing is a mistake worth saying.
+  const byKey = new Map((evidence?.responses ?? []).map((entry) => [entry.id, entry]));
+  const used = new Set<string>();
   const graded: (GradedResponse & { turnKey: string })[] = [];
   const problems: string[] = [];
   for (const fact of facts) {
-    const result = gradeResponse(rubric, fact);
+    const entry = (fact.responseId !== null ? byKey.get(fact.responseId) : undefined) ?? byKey.get(fact.turnKey);
+    if (entry) used.add(entry.id);
+    const result = gradeResponse(rubric, fact, undefined, entry);
     if (result.ok) graded.push({ ...result.value, turnKey: fact.turnKey });
     else problems.push(...result.issues.map((found) => `${fact.turnKey}: ${found.message}`));
   }
+  const unmatched = [...byKey.keys()].filter((key) => !used.has(key));
+  if (unmatched.length > 0) problems.push(`evidence for responses the run does not have: ${unmatched.slice(0, 10).join(", ")}${unmatched.length > 10 ? ` and ${unmatched.length - 10} more` : ""}`);
   return problems.length > 0 ? err(...problems) : ok(graded.sort((a, b) => a.turnKey.localeCompare(b.turnKey)));
 }
 
@@ -165,12 +174,12 @@ export async function findRunByIdOrLabel(db: Database, actor: SessionUser | null
   return err(`no stored run with id or label "${idOrLabel}"`);
 }
 
-export async function gradeStoredRun(db: Database, actor: SessionUser | null, runId: string, loaded: LoadedRubric): Promise<Result<GradedRun, string> | null> {
+export async function gradeStoredRun(db: Database, actor: SessionUser | null, runId: string, loaded: LoadedRubric, evidence?: EvidenceFile): Promise<Result<GradedRun, string> | null> {
   assertAllowed(actor, "read");
   const run = await db.run.findUnique({ where: { id: runId }, include: { model: { select: { name: true, displayName: true } } } });
   if (!run) return null;
   const responses = await findResponses(db, { runId });
-  const graded = gradeAll(loaded.rubric, responses.map((response) => factsOfStored(response, run.hasResolve)));
+  const graded = gradeAll(loaded.rubric, responses.map((response) => factsOfStored(response, run.hasResolve)), evidence);
   if (!graded.ok) return graded;
   return ok({
     run: { id: run.id, label: run.label, model: run.model.name, modelDisplayName: run.model.displayName, benchmarkId: run.benchmarkId, hasResolve: run.hasResolve },
@@ -190,7 +199,7 @@ export async function gradeStoredResponse(db: Database, actor: SessionUser | nul
 }
 
 /** Grades a run file (recorded run or generation output) against a benchmark directory, scoring it on the fly. */
-export async function gradeRunFile(benchmarkDir: string, runFile: string, loaded: LoadedRubric): Promise<Result<GradedRun, string>> {
+export async function gradeRunFile(benchmarkDir: string, runFile: string, loaded: LoadedRubric, evidence?: EvidenceFile): Promise<Result<GradedRun, string>> {
   const files = await readBenchmarkDir(benchmarkDir, { includeRuns: false });
   if (!files.ok) return err(...files.issues.map((found) => found.message));
   let data: unknown;
@@ -219,13 +228,63 @@ export async function gradeRunFile(benchmarkDir: string, runFile: string, loaded
     const turn = context.turns.get(response.turnKey);
     return factsOfPlan(response, turn?.keyNodes ?? [], turn?.tests.length || CASES_PER_TURN, plan.hasResolve);
   });
-  const graded = gradeAll(loaded.rubric, facts);
+  const graded = gradeAll(loaded.rubric, facts, evidence);
   if (!graded.ok) return graded;
   return ok({
     run: { id: null, label: plan.label, model: plan.model.name, modelDisplayName: plan.model.displayName, benchmarkId: null, hasResolve: plan.hasResolve },
     rubric: rubricSummary(loaded),
     responses: graded.value,
   });
+}
+
+// -- evidence files -------------------------------------------------------------------------------------------------
+
+/** Largest evidence file read from disk or accepted as an upload. */
+export const MAX_EVIDENCE_BYTES = 16 * 1024 * 1024;
+
+/** Parses an evidence file's text; issues name the file, the entry and the field. */
+export function parseEvidenceText(label: string, text: string): Result<EvidenceFile, string> {
+  if (Buffer.byteLength(text) > MAX_EVIDENCE_BYTES) return err(`${label}: larger than ${MAX_EVIDENCE_BYTES / 1024 / 1024} MB`);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return err(`${label}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return parseEvidence(label, data);
+}
+
+export async function loadEvidenceFile(file: string): Promise<Result<EvidenceFile, string>> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    return err(`${file}: cannot read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return parseEvidenceText(file, text);
+}
+
+export interface GradedEvidence {
+  rubric: GradedRun["rubric"];
+  run: string | null;
+  responses: EvidenceGrade[];
+}
+
+/** Grades an evidence file on its own (no stored run): any profile, A to D or the Chat2Workflow one. */
+export function gradeEvidenceRun(loaded: LoadedRubric, evidence: EvidenceFile): Result<GradedEvidence, string> {
+  const graded = gradeEvidenceFile(loaded.rubric, evidence);
+  return graded.ok ? ok({ rubric: rubricSummary(loaded), run: evidence.run ?? null, responses: graded.value }) : graded;
+}
+
+/** The rubric files shipped in rubrics/, for the grades page's profile choice. */
+export async function listShippedRubrics(): Promise<{ file: string; rubric: LoadedRubric | null; problem: string | null }[]> {
+  const names = (await readdir(RUBRICS_DIR)).filter((name) => name.endsWith(".yaml")).sort();
+  return Promise.all(
+    names.map(async (file) => {
+      const loaded = await loadRubricFile(path.join(RUBRICS_DIR, file));
+      return loaded.ok ? { file, rubric: loaded.value, problem: null } : { file, rubric: null, problem: loaded.issues.join("; ") };
+    }),
+  );
 }
 
 // -- storage (§9) -------------------------------------------------------------------------------------------------

@@ -11,7 +11,9 @@ import { cardStyles, tableStyles } from "@/components/ui/styles";
 import { GRADES } from "@/lib/grading/grade";
 import { reportBundle } from "@/lib/grading/report";
 import { database } from "@/lib/server/db";
-import { gradeStoredRun, loadDefaultRubric } from "@/lib/server/grading";
+import { EvidenceGradingForm } from "@/components/grading/evidence-grading-form";
+import { can } from "@/lib/auth/roles";
+import { gradeStoredRun, listShippedRubrics, loadDefaultRubric } from "@/lib/server/grading";
 import { checkAccess, requirePagePermission, type SessionUser } from "@/lib/server/session";
 
 const loadReport = cache(async (actor: SessionUser | null, runId: string) => {
@@ -153,6 +155,13 @@ export default async function RunReportPage({ params }: PageProps<"/runs/[runId]
               </table>
             </div>
           </section>
+
+          {can(user?.role, "import") ? (
+            <EvidenceGradingForm
+              runId={runId}
+              rubrics={(await listShippedRubrics()).flatMap((entry) => (entry.rubric ? [{ file: entry.file, title: entry.rubric.rubric.title }] : []))}
+            />
+          ) : null}
 
           <section aria-labelledby="reasons-title" className="space-y-2">
             <h2 id="reasons-title" className="text-lg font-semibold">Top failure reasons</h2>
