@@ -104,6 +104,11 @@ export default async function PromotePage({ searchParams }: PageProps<"/promote"
               ? ` Not compared: ${report.value.decision.candidateOnly.length} turn(s) only in the candidate, ${report.value.decision.baselineOnly.length} only in the baseline.`
               : ""}
           </p>
+          <p className="text-sm">
+            <Link className="text-brand-600 hover:underline" href={`/pairwise?candidate=${encodeURIComponent(candidateId)}&baseline=${encodeURIComponent(baselineId)}`}>
+              Compare these runs pairwise with a judge
+            </Link>
+          </p>
           <p className="text-sm" data-testid="promotion-order">
             By grade: {report.value.order[0]!.candidate.label} above {report.value.order[1]!.candidate.label}
             {report.value.order[1]!.decidingRule ? ` (${report.value.order[1]!.decidingRule}: ${report.value.order[1]!.explanation})` : " (ordered by weighted score)"}.

@@ -2,7 +2,7 @@
 // from what a run stores (pass verdict, fail step, diagnostics, repairs, test cases, judge verdicts). Pure.
 
 import { ruleJudge } from "../workflow/rule-judge";
-import type { RawScore } from "./formulas";
+import type { PairwiseCounts, RawScore } from "./formulas";
 import { criterionBase, criterionFromEvidence, gateFromEvidence, judgeScoreDisagreement, type ResponseEvidence } from "./evidence";
 import { gradeCase, type CriterionInput, type GateInput, type GradeResult, type JudgeDisagreement } from "./grade";
 import type { Rubric } from "./rubric";
@@ -12,7 +12,7 @@ import type { Result } from "../result";
 export const GATE_MEASURES = ["format", "graph", "variable_consistency", "key_node_coverage"] as const;
 export type GateMeasure = (typeof GATE_MEASURES)[number];
 
-export const CRITERION_MEASURES = ["resolve_ratio", "judge_verdict", "diagnostics_severity", "repair_count", "latency_ms", "tokens", "retries"] as const;
+export const CRITERION_MEASURES = ["resolve_ratio", "judge_verdict", "diagnostics_severity", "repair_count", "latency_ms", "tokens", "retries", "pairwise"] as const;
 export type CriterionMeasure = (typeof CRITERION_MEASURES)[number];
 
 export const KNOWN_SOURCES = { gates: GATE_MEASURES, criteria: CRITERION_MEASURES };
@@ -43,6 +43,8 @@ export interface ResponseFacts {
   latencyMs: number | null;
   tokens: number | null;
   retries: number | null;
+  /** The turn's outcomes in the run's latest pairwise comparison, from this run's side; absent when never compared. */
+  pairwise?: { comparisonId: string; counts: PairwiseCounts } | null;
 }
 
 /** The judge whose verdict a grading used, for the §9 log. */
@@ -172,6 +174,11 @@ export function measureCriterion(measure: CriterionMeasure, facts: ResponseFacts
       return facts.tokens === null ? { raw: null, notApplicable: "the run records no token counts" } : { raw: facts.tokens, evidence: `${facts.tokens} tokens` };
     case "retries":
       return facts.retries === null ? { raw: null, notApplicable: "the run records no retry counts" } : { raw: facts.retries, evidence: `${facts.retries} retries` };
+    case "pairwise": {
+      if (!facts.pairwise) return { raw: null, notApplicable: "the run has no judged pairwise comparison for this turn" };
+      const { wins, losses, ties } = facts.pairwise.counts;
+      return { raw: facts.pairwise.counts, evidence: `pairwise comparison ${facts.pairwise.comparisonId}: ${wins} won, ${losses} lost, ${ties} tied` };
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import "server-only";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { sha256 } from "./hash";
+import { pairwiseCountsByTurn } from "./pairwise";
 import { parseRunFile, parseGenerationFile } from "@/lib/benchmark/runs";
 import { CASES_PER_TURN } from "@/lib/stats/rates";
 import { benchmarkContext, describeModel, isGenerationFile, planGenerationRun, planRecordedRun } from "@/lib/import/plan";
@@ -109,6 +110,11 @@ function factsOfStored(response: StoredResponse, hasResolve: boolean): ResponseF
   };
 }
 
+function withPairwise(facts: ResponseFacts, pairwise: Awaited<ReturnType<typeof pairwiseCountsByTurn>>): ResponseFacts {
+  const counts = pairwise?.byTurn.get(facts.turnKey);
+  return counts ? { ...facts, pairwise: { comparisonId: pairwise!.comparisonId, counts } } : facts;
+}
+
 function factsOfPlan(plan: ResponsePlan, keyNodes: readonly string[], testCaseCount: number, hasResolve: boolean): ResponseFacts {
   return {
     responseId: null,
@@ -179,7 +185,8 @@ export async function gradeStoredRun(db: Database, actor: SessionUser | null, ru
   const run = await db.run.findUnique({ where: { id: runId }, include: { model: { select: { name: true, displayName: true } } } });
   if (!run) return null;
   const responses = await findResponses(db, { runId });
-  const graded = gradeAll(loaded.rubric, responses.map((response) => factsOfStored(response, run.hasResolve)), evidence);
+  const pairwise = loaded.rubric.criteria.some((criterion) => criterion.source === "pairwise") ? await pairwiseCountsByTurn(db, runId) : null;
+  const graded = gradeAll(loaded.rubric, responses.map((response) => withPairwise(factsOfStored(response, run.hasResolve), pairwise)), evidence);
   if (!graded.ok) return graded;
   return ok({
     run: { id: run.id, label: run.label, model: run.model.name, modelDisplayName: run.model.displayName, benchmarkId: run.benchmarkId, hasResolve: run.hasResolve },
@@ -194,7 +201,8 @@ export async function gradeStoredResponse(db: Database, actor: SessionUser | nul
   const [response] = await findResponses(db, { id: responseId });
   if (!response) return null;
   const run = await db.run.findUnique({ where: { id: response.runId }, select: { hasResolve: true } });
-  const graded = gradeResponse(loaded.rubric, factsOfStored(response, run?.hasResolve ?? false));
+  const pairwise = loaded.rubric.criteria.some((criterion) => criterion.source === "pairwise") ? await pairwiseCountsByTurn(db, response.runId) : null;
+  const graded = gradeResponse(loaded.rubric, withPairwise(factsOfStored(response, run?.hasResolve ?? false), pairwise));
   return graded.ok ? graded : err(...graded.issues.map((found) => found.message));
 }
 

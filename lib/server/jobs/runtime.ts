@@ -7,11 +7,12 @@ import { importJobHandler } from "../import/jobs";
 import { jobQueue, onWorkerWake } from "./instance";
 import { closeFinishedGeneratedRuns, generateJobHandler } from "./generate-job";
 import { judgeJobHandler } from "./judge-job";
+import { pairwiseJobHandler } from "./pairwise-job";
 import { resolveJobHandler } from "./resolve-job";
 import { JobWorker, type JobHandler, type WorkerOptions } from "./worker";
 
 export function jobHandlers(): JobHandler[] {
-  return [judgeJobHandler(), importJobHandler(), resolveJobHandler(), generateJobHandler()];
+  return [judgeJobHandler(), importJobHandler(), resolveJobHandler(), generateJobHandler(), pairwiseJobHandler()];
 }
 
 /** A worker over `db`, opened on `url` (the queue on PostgreSQL opens pg-boss connections of its own to it). */
