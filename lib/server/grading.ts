@@ -1,7 +1,7 @@
 import "server-only";
 // Grading stored runs (and run files) with a rubric: rubric files from disk, the facts each response's grade reads,
 // and the GradingResult rows (§9 log). Reading checks "read"; storing grades checks "import", like re-scoring.
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { sha256 } from "./hash";
 import { pairwiseCountsByTurn } from "./pairwise";
@@ -34,13 +34,21 @@ export const RUBRICS_DIR = path.join(process.cwd(), "rubrics");
 export const DEFAULT_RUBRIC_FILE = "chat2workflow.yaml";
 
 
-export async function loadRubricFile(file: string): Promise<Result<LoadedRubric, string>> {
-  let text: string;
+/** A file's text, or why not; a file above `maxBytes` is refused before it is read. */
+async function readTextFile(file: string, maxBytes = 16 * 1024 * 1024): Promise<Result<string, string>> {
   try {
-    text = await readFile(file, "utf8");
+    const size = (await stat(file)).size;
+    if (size > maxBytes) return err(`${file}: larger than ${maxBytes / 1024 / 1024} MB`);
+    return ok(await readFile(file, "utf8"));
   } catch (error) {
     return err(`${file}: cannot read: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+export async function loadRubricFile(file: string): Promise<Result<LoadedRubric, string>> {
+  const read = await readTextFile(file);
+  if (!read.ok) return read;
+  const text = read.value;
   const label = path.relative(process.cwd(), file) || file;
   const parsed = parseRubric(label.startsWith("..") ? file : label, text, KNOWN_SOURCES);
   if (!parsed.ok) return err(...parsed.issues.map(formatRubricIssue));
@@ -263,13 +271,8 @@ export function parseEvidenceText(label: string, text: string): Result<EvidenceF
 }
 
 export async function loadEvidenceFile(file: string): Promise<Result<EvidenceFile, string>> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    return err(`${file}: cannot read: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  return parseEvidenceText(file, text);
+  const read = await readTextFile(file, MAX_EVIDENCE_BYTES);
+  return read.ok ? parseEvidenceText(file, read.value) : read;
 }
 
 export interface GradedEvidence {
