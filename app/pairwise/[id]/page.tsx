@@ -12,6 +12,21 @@ import { requirePagePermission } from "@/lib/server/session";
 export const metadata: Metadata = { title: "Pairwise comparison" };
 export const dynamic = "force-dynamic";
 
+/** Answers are shown up to this many characters (model text can be megabytes); the stored items keep them whole. */
+const SHOWN_CHARACTERS = 8_000;
+
+function Answer({ title, text }: { title: string; text: string }) {
+  return (
+    <>
+      <p className="mt-1 font-semibold">
+        {title}
+        {text.length > SHOWN_CHARACTERS ? ` (first ${SHOWN_CHARACTERS.toLocaleString("en")} characters)` : ""}
+      </p>
+      <pre className="max-h-64 max-w-xl overflow-auto whitespace-pre-wrap break-all">{text.slice(0, SHOWN_CHARACTERS)}</pre>
+    </>
+  );
+}
+
 const OUTCOME_TONE = { candidate: "good", baseline: "bad", tie: "neutral" } as const;
 
 function Verdicts({ item }: { item: PairwiseItemView }) {
@@ -99,10 +114,8 @@ export default async function PairwiseComparisonPage({ params }: PageProps<"/pai
                       candidate {item.candidateAnswer.length.toLocaleString("en")} chars · baseline {item.baselineAnswer.length.toLocaleString("en")} chars
                       {item.longer !== "equal" ? ` (${item.longer} longer)` : ""}
                     </summary>
-                    <p className="mt-1 font-semibold">Candidate</p>
-                    <pre className="max-h-64 max-w-xl overflow-auto whitespace-pre-wrap break-all">{item.candidateAnswer.slice(0, 20_000)}</pre>
-                    <p className="mt-1 font-semibold">Baseline</p>
-                    <pre className="max-h-64 max-w-xl overflow-auto whitespace-pre-wrap break-all">{item.baselineAnswer.slice(0, 20_000)}</pre>
+                    <Answer title="Candidate" text={item.candidateAnswer} />
+                    <Answer title="Baseline" text={item.baselineAnswer} />
                   </details>
                 </td>
               </tr>
