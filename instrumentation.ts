@@ -5,6 +5,9 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { enforceAtServerStart } = await import("./lib/server/startup-check");
   await enforceAtServerStart();
+  // The client's address from the connection (or trusted proxies), never from what a client claims.
+  const { installClientAddressStamp } = await import("./lib/server/client-address");
+  installClientAddressStamp(process.env.TRUSTED_PROXIES);
   const { ensureInProcessWorker } = await import("./lib/server/jobs/runtime");
   ensureInProcessWorker();
 }

@@ -12,6 +12,8 @@ const nextConfig: NextConfig = {
     serverActions: { bodySizeLimit: "1mb" },
   },
   typedRoutes: false,
+  // proxy.ts sees a client-side navigation's RSC header and `_rsc` parameter, so it can serve stored RSC payloads.
+  skipProxyUrlNormalize: true,
   async headers() {
     return [
       {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCacheablePath, isSharedPageRequest, nonceInPolicy, splitOnNonce } from "./page-cache";
+import { isCacheablePath, isSharedPageRequest, needsSignInFirst, nonceInPolicy, sharedPageKey, sharedRequestKind, splitOnNonce } from "./page-cache";
 
 const DOCUMENT_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
@@ -64,5 +64,32 @@ describe("swapping a stored page's nonce", () => {
     expect(parts!.join("FRESHNONCE0123456789").split("FRESHNONCE0123456789")).toHaveLength(4);
     expect(splitOnNonce("<p>no scripts</p>", nonce)).toBeNull();
     expect(splitOnNonce(html, "short")).toBeNull();
+  });
+});
+
+describe("pages that need a sign-in first (PUBLIC_READ=false)", () => {
+  it("sends anonymous page loads to sign-in, but not the sign-in machinery, the refusal page or API routes", () => {
+    for (const path of ["/", "/runs/r1", "/responses/abc", "/jobs", "/review"]) expect(needsSignInFirst(request(path), false), path).toBe(true);
+    for (const path of ["/signin", "/403", "/api/health", "/api/auth/session", "/icon.svg"]) expect(needsSignInFirst(request(path), false), path).toBe(false);
+  });
+
+  it("leaves readers with a session cookie to the page's own check, and does nothing while anonymous reading is on", () => {
+    expect(needsSignInFirst(request("/runs/r1", { cookie: "next-auth.session-token=junk" }), false)).toBe(false);
+    expect(needsSignInFirst(request("/runs/r1"), true)).toBe(false);
+    expect(needsSignInFirst(request("/runs/r1", {}, "POST"), false)).toBe(false);
+  });
+});
+
+describe("RSC payloads of public pages", () => {
+  it("shares a client-side navigation's payload, keyed by the router's state, and never a signed-in reader's", () => {
+    const navigation = { rsc: "1", "next-router-state-tree": "%5B%22%22%5D", accept: "*/*" };
+    expect(sharedRequestKind(request("/tasks/A", navigation))).toBe("rsc");
+    expect(sharedRequestKind(request("/tasks/A"))).toBe("document");
+    expect(sharedRequestKind(request("/tasks/A", { ...navigation, cookie: "next-auth.session-token=x" }))).toBeNull();
+    expect(sharedRequestKind(request("/review", navigation))).toBeNull();
+    const headers = new Headers(navigation);
+    const other = new Headers({ ...navigation, "next-router-state-tree": "%5B%22x%22%5D" });
+    expect(sharedPageKey("rsc", "h|http", "/tasks/A?_rsc=1", headers)).not.toBe(sharedPageKey("rsc", "h|http", "/tasks/A?_rsc=1", other));
+    expect(sharedPageKey("rsc", "h|http", "/tasks/A", headers)).not.toBe(sharedPageKey("document", "h|http", "/tasks/A", headers));
   });
 });

@@ -22,21 +22,50 @@ export function isCacheablePath(pathname: string): boolean {
   return CACHEABLE_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`));
 }
 
+/** The router's headers that shape an RSC payload: part of a stored payload's key, and sent with its render. */
+export const RSC_REQUEST_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-url"] as const;
+
+export type SharedRequestKind = "document" | "rsc";
+
 /**
- * A full-page GET by a reader without a session, for a public reading page. Client-side navigations (RSC payloads),
- * prefetches and server actions are rendered as usual. Next.js hides a navigation's `rsc` header and `_rsc` parameter
- * from proxy.ts, so the page load is recognised by what it accepts: browsers ask for `text/html` when loading a
- * document, while the router's fetches accept any type. Mistaking one for the other costs speed only:
- * a stored page is always HTML rendered for nobody in particular.
+ * What a GET by a reader without a session, for a public reading page, asks for: the page itself ("document": a
+ * browser loading it accepts `text/html`) or its RSC payload ("rsc": a client-side navigation or prefetch, `RSC: 1`;
+ * next.config.ts lets proxy.ts see that header). Null for anything rendered per request: signed-in readers, server
+ * actions, other pages.
  */
-export function isSharedPageRequest(request: PageRequest): boolean {
-  if (request.method !== "GET") return false;
-  if (!isCacheablePath(request.pathname)) return false;
+export function sharedRequestKind(request: PageRequest): SharedRequestKind | null {
+  if (request.method !== "GET") return null;
+  if (!isCacheablePath(request.pathname)) return null;
   const { headers } = request;
-  if (!/\btext\/html\b/i.test(headers.get("accept") ?? "")) return false;
-  if (headers.get("rsc") !== null || headers.get("next-router-prefetch") !== null || headers.get("next-action") !== null) return false;
-  if (headers.get("authorization") !== null) return false;
-  return !SESSION_COOKIE.test(headers.get("cookie") ?? "");
+  if (headers.get("next-action") !== null || headers.get("authorization") !== null || headers.get("next-hmr-refresh") !== null) return null;
+  if (SESSION_COOKIE.test(headers.get("cookie") ?? "")) return null;
+  if (headers.get("rsc") === "1") return "rsc";
+  if (headers.get("rsc") !== null || headers.get("next-router-prefetch") !== null) return null;
+  return /\btext\/html\b/i.test(headers.get("accept") ?? "") ? "document" : null;
+}
+
+/** A full-page GET by a reader without a session, for a public reading page (see sharedRequestKind). */
+export function isSharedPageRequest(request: PageRequest): boolean {
+  return sharedRequestKind(request) === "document";
+}
+
+/** The key a shared answer is stored under: where it was asked, what for, and for an RSC payload the router's state. */
+export function sharedPageKey(kind: SharedRequestKind, origin: string, pathWithSearch: string, headers: { get(name: string): string | null }): string {
+  if (kind === "document") return `${origin}|${pathWithSearch}`;
+  return `${origin}|rsc|${pathWithSearch}|${RSC_REQUEST_HEADERS.map((name) => headers.get(name) ?? "").join("|")}`;
+}
+
+/** Pages anyone may open whatever PUBLIC_READ says (signing in, the refusal page); API routes answer for themselves. */
+const OPEN_PATHS = ["/signin", "/403", "/api/", "/icon.svg"] as const;
+
+/**
+ * A page load by someone without a session cookie while anonymous reading is off: answered with a redirect to
+ * sign-in before anything renders, rather than a streamed shell that redirects in the browser.
+ */
+export function needsSignInFirst(request: PageRequest, publicRead: boolean): boolean {
+  if (publicRead || (request.method !== "GET" && request.method !== "HEAD")) return false;
+  if (OPEN_PATHS.some((path) => request.pathname === path || (path.endsWith("/") && request.pathname.startsWith(path)))) return false;
+  return !SESSION_COOKIE.test(request.headers.get("cookie") ?? "");
 }
 
 /** The nonce in a Content-Security-Policy's script-src, or null. */

@@ -1,11 +1,14 @@
 // `npm run export -- <table> [options]`: prints one of the app's tables as JSON or CSV on stdout (and nothing else;
 // messages go to stderr). Exit codes: 0 printed, 1 nothing to export (unknown benchmark, model or task), 2 bad arguments.
+// `npm run export -- bundle --run <id> --out <file>` writes a run bundle (a zip) to the file instead.
+import { writeFile } from "node:fs/promises";
 import { CATEGORY_COLUMNS, FAIL_STEP_COLUMNS, failStepDistribution, failureCategories } from "@/lib/leaderboard/charts";
 import { compareRuns, DISCORDANT_COLUMNS } from "@/lib/leaderboard/compare";
 import { leaderboardColumns, leaderboardExportRows, render, type Column, type ExportFormat } from "@/lib/leaderboard/export";
 import { TASK_COLUMNS, taskExportRow } from "@/lib/leaderboard/tables";
 import { matrixExportRows, MATRIX_COLUMNS, MODEL_TURN_COLUMNS } from "@/lib/leaderboard/turns";
 import type { Database } from "@/lib/server/db";
+import { exportRunBundle } from "@/lib/server/bundles/export-bundle";
 import { getModelOverview, getModelTurns, getPairTurns, getTaskMatrix, listTasks } from "@/lib/server/data/drilldown";
 import { getExportRates, getFailureCounts, getMeasuredCounts, selectBenchmark } from "@/lib/server/data/leaderboard";
 import type { SessionUser } from "@/lib/server/session";
@@ -23,6 +26,8 @@ Tables:
   task          one task's turns × runs matrix (--task <name>)
   model         one model's turns with verdicts (--model <name> [--domain <name>] [--round <n>])
   compare       turns where exactly one of two models passes (--a <model> --b <model>)
+  bundle        a run bundle, written to a file (--run <run id> --out <file.zip>): what produced the run,
+                with a manifest of sha256 hashes; npm run import -- --bundle checks and imports it
 Options:
   --format json|csv      output format (default json)
   --benchmark <name>     benchmark name or id (default: the one with the most runs)
@@ -93,6 +98,14 @@ async function exportTable(db: Database, table: string, values: Record<string, s
       const rows = await getModelTurns(db, CLI_ACTOR, id, values.model, { domain: typeof values.domain === "string" ? values.domain : null, round });
       return print(MODEL_TURN_COLUMNS, rows, format);
     }
+    case "bundle": {
+      if (typeof values.run !== "string" || typeof values.out !== "string") throw new UsageError("bundle needs --run <run id> and --out <file>");
+      const bundle = await exportRunBundle(db, CLI_ACTOR, values.run);
+      if (!bundle) throw new NotFound(`no run with id "${values.run}"`);
+      await writeFile(values.out, bundle.bytes);
+      console.error(`wrote ${values.out} (${bundle.bytes.byteLength} bytes)`);
+      return;
+    }
     case "compare": {
       if (typeof values.a !== "string" || typeof values.b !== "string") throw new UsageError("compare needs --a <model> and --b <model>");
       const id = await benchmarkId(db, requested);
@@ -121,6 +134,8 @@ async function main(): Promise<number> {
         round: { type: "string" },
         a: { type: "string" },
         b: { type: "string" },
+        run: { type: "string" },
+        out: { type: "string" },
         "all-rounds": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },

@@ -1,12 +1,22 @@
 // `npm run import -- [--benchmark <dir>] [--runs <file|dir>...] [--model <name>] [--label <text>] [--name <text>] [--database <url>]`
 // Imports a benchmark directory and run files (recorded runs or raw generation output), scores every response and
 // prints what was imported. Exit codes: 0 imported (or already present), 1 rejected input, 2 bad arguments.
+// `npm run import -- --bundle <file> [--benchmark <dir>]` imports a run bundle, re-scores and re-derives it, and prints
+// "verified" or each disagreement (exit 0 verified, 1 refused or imported with disagreements).
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { describeFinding, describeRefusal } from "@/lib/bundle/format";
 import { locateBenchmarkDir } from "@/lib/server/benchmark-location";
+import { importRunBundle } from "@/lib/server/bundles/import-bundle";
 import { expandRunPaths, readImportFiles, runImport, type ImportOutcome, type ImportProgress } from "@/lib/server/import/import-service";
 import { commandLineEnv, parseCommandLine, runCommandLine, usageError, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage: npm run import -- [--benchmark <dir>] [--runs <file|dir> ...] [options]
+       npm run import -- --bundle <file> [--benchmark <dir>] [--database <url>] [--json]
+  --bundle <file>     a run bundle (npm run export -- bundle, or GET /api/v1/runs/<id>/bundle): imports it as a
+                      run, re-scores every response, re-derives every verdict it can from the recorded calls and
+                      prints "verified" or each disagreement; --benchmark names the benchmark's directory when
+                      the database does not hold it yet
   --benchmark <dir>   benchmark directory with dataset/ (and prompts/); default: C2W_BENCHMARK_DIR, else
                       ../shared/chat2workflow
   --runs <path>       run file or directory of run files; repeat for several (recorded runs/*.json
@@ -56,6 +66,7 @@ async function main(): Promise<number> {
       options: {
         benchmark: { type: "string" },
         runs: { type: "string", multiple: true },
+        bundle: { type: "string" },
         model: { type: "string" },
         label: { type: "string" },
         name: { type: "string" },
@@ -68,6 +79,10 @@ async function main(): Promise<number> {
   );
   if (typeof parsed === "number") return parsed;
   const { values } = parsed;
+  if (values.bundle) {
+    if (values.runs?.length) return usageError("--bundle imports one bundle; give --runs separately", USAGE);
+    return importBundle(values.bundle, values.benchmark, values.database, values.json === true);
+  }
   const location = locateBenchmarkDir({ explicit: values.benchmark });
   if (!location.ok) return usageError(location.message, USAGE);
   const benchmarkDir = location.dir;
@@ -115,6 +130,47 @@ async function main(): Promise<number> {
     }
     printOutcome(outcome);
     return 0;
+  });
+}
+
+async function importBundle(file: string, benchmarkDir: string | undefined, database: string | undefined, json: boolean): Promise<number> {
+  const env = commandLineEnv(database);
+  const maxBytes = env.IMPORT_MAX_REQUEST_MB * 1024 * 1024;
+  let bytes: Uint8Array;
+  try {
+    if ((await stat(file)).size > maxBytes) {
+      console.error(`error: ${file}: larger than the ${env.IMPORT_MAX_REQUEST_MB} MB limit (IMPORT_MAX_REQUEST_MB)`);
+      return 1;
+    }
+    bytes = new Uint8Array(await readFile(file));
+  } catch {
+    console.error(`error: ${file}: cannot be read`);
+    return 1;
+  }
+  return withDatabase(env.DATABASE_URL, async (db) => {
+    const outcome = await importRunBundle(db, { bytes, fileName: path.basename(file), importedBy: "cli", maxBytes, ...(benchmarkDir ? { benchmarkDir: path.resolve(benchmarkDir) } : {}) });
+    if (json) {
+      console.log(JSON.stringify(outcome, null, 2));
+      return outcome.ok && outcome.verification === "verified" ? 0 : 1;
+    }
+    if (!outcome.ok) {
+      console.error(`bundle refused, nothing was written (${outcome.refusals.length} problem${outcome.refusals.length === 1 ? "" : "s"}):`);
+      for (const refusal of outcome.refusals.slice(0, 50)) console.error(`  ${describeRefusal(refusal)}`);
+      return 1;
+    }
+    const checked = outcome.checked;
+    console.error(
+      `run ${outcome.label} (${outcome.runId}) ${outcome.created ? "imported" : "already imported, nothing written"}: ${checked.rescored} responses re-scored, ` +
+        `${checked.passVerdictsRederived} pass verdicts and ${checked.caseVerdictsRederived} test cases re-derived, ${checked.judgeVerdictsRederived} judge verdicts re-read from their replies, ` +
+        `${checked.turnsReplayed} generated turns replayed from ${checked.calls} recorded calls; taken as recorded: ${checked.passVerdictsAsRecorded} pass verdicts, ${checked.caseVerdictsAsRecorded} test cases`,
+    );
+    if (outcome.verification === "verified") {
+      console.log("verified");
+      return 0;
+    }
+    console.log(`disagreements: ${outcome.findings.length}`);
+    for (const finding of outcome.findings) console.log(`  ${describeFinding(finding)}`);
+    return 1;
   });
 }
 

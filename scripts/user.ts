@@ -3,8 +3,13 @@
 //   set-role --email <e> --role <r>
 //   set-password --email <e> --password <p>
 //   list
+//   token create --email <e> --name <token name> [--expires-days <n>]   (prints the token alone on stdout)
+//   token list [--email <e>]
+//   token revoke --id <token id>
 import { parseArgs } from "node:util";
 import { ROLES } from "@/lib/auth/roles";
+import type { Database } from "@/lib/server/db";
+import { issueApiToken, listAllApiTokens, revokeApiTokenById } from "@/lib/server/tokens";
 import { createUser, listUsers, setUserPassword, setUserRole } from "@/lib/server/users";
 import { commandLineEnv, usageError, withDatabase } from "./lib/cli";
 
@@ -13,7 +18,60 @@ const USAGE = `Usage: npm run user -- <command> [options]
   set-role --email <email> --role <role>
   set-password --email <email> --password <password>
   list
+  token create --email <email> --name <token name> [--expires-days <n>]
+                 prints the new API access token alone on stdout (it is shown once, stored hashed)
+  token list [--email <email>]
+  token revoke --id <token id>
 Options: --database <url> (defaults to DATABASE_URL or data/studio.db)`;
+
+/** Personal access tokens for the HTTP API (see docs/api.md). */
+async function tokenCommand(db: Database, action: string | undefined, values: { email?: string; name?: string; id?: string; "expires-days"?: string }): Promise<number> {
+  const userByEmail = async (email: string) => db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true } });
+  switch (action) {
+    case "create": {
+      if (!values.email || !values.name) throw new UsageError("token create needs --email and --name");
+      const days = values["expires-days"];
+      if (days !== undefined && !/^\d+$/.test(days)) throw new UsageError("--expires-days must be a whole number of days");
+      const user = await userByEmail(values.email);
+      if (!user) {
+        console.error(`error: email: no user with ${values.email}`);
+        return 1;
+      }
+      const issued = await issueApiToken(db, user.id, { name: values.name, ...(days !== undefined ? { expiresDays: Number(days) } : {}) });
+      if (!issued.ok) {
+        for (const issue of issued.issues) console.error(`error: ${issue}`);
+        return 1;
+      }
+      console.error(`token ${issued.view.id} for ${issued.view.userEmail}${issued.view.expiresAt ? `, expires ${issued.view.expiresAt}` : ", no expiry"}; it is not shown again`);
+      console.log(issued.token);
+      return 0;
+    }
+    case "list": {
+      const user = values.email ? await userByEmail(values.email) : null;
+      if (values.email && !user) {
+        console.error(`error: email: no user with ${values.email}`);
+        return 1;
+      }
+      const tokens = await listAllApiTokens(db, user?.id);
+      if (tokens.length === 0) console.log("No tokens.");
+      for (const token of tokens) {
+        console.log([token.id, token.state.padEnd(7), token.userEmail, token.hint, JSON.stringify(token.name), `created ${token.createdAt}`, token.expiresAt ? `expires ${token.expiresAt}` : "no expiry", token.lastUsedAt ? `last used ${token.lastUsedAt}` : "never used"].join("  "));
+      }
+      return 0;
+    }
+    case "revoke": {
+      if (!values.id) throw new UsageError("token revoke needs --id");
+      if (!(await revokeApiTokenById(db, values.id))) {
+        console.error(`error: id: no active token ${values.id}`);
+        return 1;
+      }
+      console.log(`revoked token ${values.id}`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`Unknown token command "${action ?? ""}" (create, list or revoke)`);
+  }
+}
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -23,6 +81,8 @@ async function main(): Promise<number> {
       password: { type: "string" },
       role: { type: "string" },
       name: { type: "string" },
+      id: { type: "string" },
+      "expires-days": { type: "string" },
       database: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -51,6 +111,8 @@ async function main(): Promise<number> {
         case "set-password":
           result = await setUserPassword(db, need("email"), need("password"));
           break;
+        case "token":
+          return await tokenCommand(db, positionals[1], values);
         case "list": {
           const users = await listUsers(db);
           if (users.length === 0) console.log("No users.");

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { signOut } from "next-auth/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { ROLE_LABELS, type Role } from "@/lib/auth/roles";
@@ -55,6 +56,14 @@ export function UserMenu({ email, name, role }: { email: string; name: string | 
           <p className="mt-1 text-slate-500 dark:text-slate-400">
             Role: <span className="font-medium text-slate-900 dark:text-slate-100">{ROLE_LABELS[role]}</span>
           </p>
+          <nav aria-label="Account" className="mt-3 flex flex-col gap-1">
+            <Link href="/settings/tokens" className="rounded px-1 py-0.5 text-brand-600 hover:underline dark:text-brand-500" onClick={() => setOpen(false)}>
+              Access tokens
+            </Link>
+            <Link href="/api" className="rounded px-1 py-0.5 text-brand-600 hover:underline dark:text-brand-500" onClick={() => setOpen(false)}>
+              API reference
+            </Link>
+          </nav>
           <button
             type="button"
             onClick={() => signOut({ callbackUrl: "/" })}

@@ -6,6 +6,9 @@ import type { Permission } from "./roles";
 /** "public": anyone, signed in or not (health, the sign-in machinery). Otherwise the permission the endpoint checks. */
 export type EndpointAccess = Permission | "public";
 
+/** The HTTP API's routes: every one but the public document takes an access token only, never a session, so even "read" needs one. */
+export const TOKEN_ROUTE_PREFIX = "app/api/v1/";
+
 export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/actions/review.ts#createQueueAction": "manageQueues",
   "app/actions/review.ts#createDerivedQueueAction": "manageQueues",
@@ -53,4 +56,30 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/api/review/matching/route.ts#GET": "manageQueues",
   "app/responses/[responseId]/coze/route.ts#GET": "read",
   "app/runs/[runId]/download/resolve-records/route.ts#GET": "read",
+  "app/runs/[runId]/download/bundle/route.ts#GET": "read",
+  "app/actions/tokens.ts#createTokenAction": "manageTokens",
+  "app/actions/tokens.ts#revokeTokenAction": "manageTokens",
+  "app/api/v1/openapi.json/route.ts#GET": "public",
+  "app/api/v1/benchmarks/route.ts#GET": "read",
+  "app/api/v1/model-endpoints/route.ts#GET": "runJobs",
+  "app/api/v1/model-endpoints/route.ts#POST": "manageEndpoints",
+  "app/api/v1/dify-connections/route.ts#POST": "manageEndpoints",
+  "app/api/v1/evaluations/route.ts#POST": "runJobs",
+  "app/api/v1/evaluations/[id]/route.ts#GET": "read",
+  "app/api/v1/evaluations/[id]/cancel/route.ts#POST": "runJobs",
+  "app/api/v1/runs/[id]/pass-records/route.ts#GET": "read",
+  "app/api/v1/runs/[id]/resolve-records/route.ts#GET": "read",
+  "app/api/v1/runs/[id]/bundle/route.ts#GET": "read",
+  "app/api/v1/leaderboard/route.ts#GET": "read",
 };
+
+/**
+ * Endpoints that read or steer jobs (imports included). Beyond the permission above, a job is private to the user
+ * who started it and to admins (lib/server/jobs/job-access.ts); the authorization matrix checks each one per owner.
+ */
+export const JOB_OWNER_ENDPOINTS: readonly string[] = [
+  "app/api/jobs/route.ts#GET",
+  "app/api/jobs/[id]/route.ts#GET",
+  "app/actions/jobs.ts#controlJobAction",
+  "app/api/imports/[id]/route.ts#GET",
+];

@@ -23,6 +23,8 @@ export const PERMISSIONS = {
   manageEndpoints: ["admin"],
   /** Start judging jobs, watch jobs, cancel, pause and resume them. */
   runJobs: ["admin", "researcher"],
+  /** Create, list and revoke one's own API access tokens (admins see and revoke everyone's). */
+  manageTokens: ["admin", "researcher", "annotator", "viewer"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

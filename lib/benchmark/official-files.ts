@@ -116,3 +116,12 @@ export function passRecordOfScored(task: string, round: number, scored: ScoredAn
     reason: scored.judgeVerdicts.find((verdict) => verdict.stage === "pass")?.reason ?? null,
   });
 }
+
+/** A run's official JSON file as every download writes it: indent 4, as the official pipeline writes its files. */
+export const officialJsonText = (data: unknown): string => JSON.stringify(data, null, 4);
+
+/** The resolve record file's text, as the run page downloads it (with a final newline). */
+export const resolveRecordsText = (records: unknown): string => `${officialJsonText(records)}\n`;
+
+/** The resolve record file's name, as the official resolve stage names it. */
+export const resolveRecordsFileName = (modelName: string): string => `resolve_eval_${modelName.replace(/[^\w.-]/g, "_").slice(0, 100)}.json`;

@@ -16,7 +16,7 @@ import { issue, zodIssues, type BenchmarkIssue } from "./issues";
 export const RUN_FAIL_STEPS = ["step_1_1", "step_1_2", "step_1_3", "step_1_4", "step_1_5"] as const;
 export type RunFailStep = (typeof RUN_FAIL_STEPS)[number];
 
-const runRecordSchema = z.object({
+export const runRecordSchema = z.object({
   task: z.string().min(1),
   round: z.number().int().min(1),
   /** null when a tag was missing (then all three are null). */

@@ -21,6 +21,10 @@ export const serverEnvSchema = z.object({
   ),
   NEXTAUTH_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   PUBLIC_READ: z.preprocess(emptyAsUndefined, booleanFlag.default(true)),
+  /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client; without them the connection does. */
+  TRUSTED_PROXIES: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Time one analysis of a response (scoring, its page's view, a diff) may take before it is stopped. */
+  ANALYSIS_BUDGET_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
   ALLOW_DEMO_PASSWORDS: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
   /** Do not load the demo benchmark into an empty local database. */
   SKIP_DEMO_DATA: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
@@ -47,6 +51,10 @@ export const serverEnvSchema = z.object({
   C2W_BENCHMARK_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** 32-byte key (base64 or hex) that encrypts endpoint API keys at rest. Empty: generated once in data/.secrets-key. */
   C2W_SECRETS_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Requests per minute one API access token may make to /api/v1 (then 429 with Retry-After). */
+  API_RATE_LIMIT_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100_000).default(120)),
+  /** Largest JSON body an /api/v1 request may carry, in KiB; refused with 413 before it is read when declared larger. */
+  API_MAX_BODY_KB: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_240).default(64)),
   /** Run the job worker inside the web server process (default on). Off when `npm run worker` runs separately. */
   IN_PROCESS_WORKER: z.preprocess(emptyAsUndefined, booleanFlag.default(true)),
   /** How long a worker's lease on a job item lasts without a heartbeat; a crashed worker's items return after it. */

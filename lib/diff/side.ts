@@ -3,6 +3,7 @@
 
 import { selectorRefs, textFieldPaths, type ParamPath } from "../workflow/catalog";
 import { findInlineReferences } from "../workflow/convert";
+import { replaceInlineReferences } from "../workflow/inline-references";
 import { buildModel, type NodeEntry, type WorkflowModel } from "../workflow/analysis/model";
 import { valueAt } from "../workflow/analysis/params";
 import { matchNodeTypeName } from "../workflow/node-selection";
@@ -88,13 +89,12 @@ function labelOf(id: string | null, index: number, type: string | null, canonica
 
 // -- words ------------------------------------------------------------------------------------------------------
 
-const INLINE_REFERENCE_TEXT = /\{\{#[^.\n]+\.[^\n]+?#\}\}/g;
 const HAN = /(\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}|\p{Script=Hangul})/gu;
 const HAS_HAN = /\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}|\p{Script=Hangul}/u;
 const WORD = /[\p{L}\p{N}_]+/gu;
 
 function addWords(text: string, words: Map<string, number>): void {
-  let cleaned = text.includes("{{#") ? text.replace(INLINE_REFERENCE_TEXT, " ") : text;
+  let cleaned = replaceInlineReferences(text, () => " ");
   // Ideographic scripts have no spaces: count each character as a word.
   if (HAS_HAN.test(cleaned)) cleaned = cleaned.replace(HAN, " $1 ");
   for (const match of cleaned.toLowerCase().matchAll(WORD)) {

@@ -9,9 +9,11 @@
 //   pyJsonDumps(value, ensureAscii) -> string                     Python json.dumps with default separators
 //   firstWorkflowBody(text) -> string | null                      the stripped first <workflow> body (case-sensitive)
 
-import { jsonrepair } from "jsonrepair";
+import { agenticReferenceIds } from "@/lib/workflow/inline-references";
 import { isFloatLiteral, parsePyJson, type FloatLiterals } from "@/lib/workflow/json-text";
+import { boundedJsonRepair } from "@/lib/workflow/repair";
 import { compareCodePoints, isJsonObject, pyFloatRepr, pyStrip, type JsonObject, type JsonValue } from "@/lib/workflow/python-values";
+import { firstTaggedSection } from "@/lib/workflow/tagged-section";
 import { dictGet, isStrOrInt, iterate, PY_SPACE, PyRaise, raise, strAt, truthy } from "./python-ops";
 
 export const AUTOFIX_CODES = ["strip-code-fence", "json-repair", "topological-order", "node-selection"] as const;
@@ -24,8 +26,6 @@ export interface AppliedAutofix {
 }
 
 // The official code matches <workflow> case-sensitively (quirk 5), unlike the pass stage.
-const WORKFLOW_BLOCK = /<workflow>([\s\S]*?)<\/workflow>/;
-const NODE_SELECTION_BLOCK = /<node_selection>([\s\S]*?)<\/node_selection>/i;
 const LEADING_FENCE = new RegExp(`^(?:\`\`\`(?:json|JSON)?|(?:json|JSON)\`\`\`)[${PY_SPACE}]*\n?`);
 const SELECTION_SEPARATORS = new RegExp(`[,;${PY_SPACE}]+`);
 
@@ -36,10 +36,9 @@ interface Located {
 }
 
 function locateWorkflow(text: string): Located | null {
-  const match = WORKFLOW_BLOCK.exec(text);
+  const match = firstTaggedSection(text, "workflow", { caseSensitive: true });
   if (!match) return null;
-  const start = match.index + "<workflow>".length;
-  return { body: match[1] as string, start, end: start + (match[1] as string).length };
+  return { body: match.body, start: match.bodyStart, end: match.bodyStart + match.body.length };
 }
 
 function replaceBody(text: string, at: Located, body: string): string {
@@ -123,7 +122,7 @@ export function repairWorkflowJson(text: string): string | null {
   if (parsePyJson(inner).ok) return null;
   let repaired: unknown;
   try {
-    repaired = JSON.parse(jsonrepair(inner));
+    repaired = JSON.parse(boundedJsonRepair(inner) ?? "null");
   } catch {
     return null;
   }
@@ -133,8 +132,6 @@ export function repairWorkflowJson(text: string): string | null {
 
 // -- 3. topological order ------------------------------------------------------------------------------------------
 
-// Python's `.` stops at \n only.
-const INLINE_REFERENCE = /\{\{#'?([^'.#}]+)'?\.[^\n]*?#\}\}/g;
 
 /** Node ids `value` references: [name, id] pairs (not looked into further) and {{#id.var#}} in strings. */
 function referencedIds(value: JsonValue | undefined, known: ReadonlySet<string>, floats: FloatLiterals | null, skipKey: string | null, into: Set<string>): void {
@@ -147,7 +144,7 @@ function referencedIds(value: JsonValue | undefined, known: ReadonlySet<string>,
   } else if (isJsonObject(value)) {
     for (const key of Object.keys(value)) if (key !== skipKey) referencedIds(value[key], known, floats, null, into);
   } else if (typeof value === "string") {
-    for (const match of value.matchAll(INLINE_REFERENCE)) if (known.has(match[1] as string)) into.add(match[1] as string);
+    for (const target of agenticReferenceIds(value)) if (known.has(target)) into.add(target);
   }
 }
 
@@ -264,14 +261,13 @@ export function syncNodeSelection(text: string): string | null {
   const types = [...new Set(found as string[])].sort(compareCodePoints);
   if (types.length === 0) return null;
   const content = `\n${types.join("\n")}\n`;
-  const selection = NODE_SELECTION_BLOCK.exec(text);
+  const selection = firstTaggedSection(text, "node_selection");
   if (selection) {
-    const declared = [...declaredSelection(selection[1] as string)].sort(compareCodePoints);
+    const declared = [...declaredSelection(selection.body)].sort(compareCodePoints);
     // Not a set: "LLM" and "llm" are two entries, so such a workflow is always rewritten, as officially.
     const actual = types.map((type) => type.toLowerCase()).sort(compareCodePoints);
     if (declared.length === actual.length && declared.every((type, index) => type === actual[index])) return null;
-    const start = selection.index + selection[0].indexOf(">") + 1;
-    return text.slice(0, start) + content + text.slice(start + (selection[1] as string).length);
+    return text.slice(0, selection.bodyStart) + content + text.slice(selection.bodyStart + selection.body.length);
   }
   const anchors = ["<design_principle>", "<workflow>"].map((tag) => text.indexOf(tag)).filter((index) => index >= 0);
   const at = anchors[0] ?? 0;

@@ -2,8 +2,10 @@
 // with the official issue codes, messages and rules, ids read with Python's str() (a numeric start id 1 is "1",
 // numeric reference ids count). Pure: never throws; where the official code raises, the result says so.
 
+import { agenticReferenceIds } from "@/lib/workflow/inline-references";
 import { parsePyJson, type FloatLiterals } from "@/lib/workflow/json-text";
 import { compareCodePoints, isJsonObject, pyRepr, pyStrip, pyTypeName, type JsonValue } from "@/lib/workflow/python-values";
+import { firstTaggedSection } from "@/lib/workflow/tagged-section";
 import { declaredSelection, firstWorkflowBody } from "./autofix";
 import { dictGet, isStrOrInt, iterate, PyRaise, raise, strAt, truthy } from "./python-ops";
 
@@ -38,10 +40,6 @@ export interface ValidationIssue {
 /** The issues found, or where the official validation raises (the official run abandons the task there). */
 export type Validation = { ok: true; issues: ValidationIssue[] } | { ok: false; raises: string };
 
-const DESIGN_PRINCIPLE = /<design_principle>([\s\S]*?)<\/design_principle>/i;
-const NODE_SELECTION = /<node_selection>([\s\S]*?)<\/node_selection>/i;
-// Python's `.` stops at \n only.
-const INLINE_REFERENCE = /\{\{#'?([^'.#}]+)'?\.[^\n]*?#\}\}/g;
 const ALL_TAGS = "The evaluation pipeline requires all three sections: <node_selection>, <design_principle>, and <workflow>.";
 
 const sortedRepr = (items: Iterable<string>) => pyRepr([...items].sort(compareCodePoints));
@@ -79,7 +77,7 @@ function collectRefs(value: JsonValue | undefined, ids: ReadonlySet<string>, sel
   } else if (isJsonObject(value)) {
     for (const key of Object.keys(value)) if (key !== skip) collectRefs(value[key], ids, self, floats, null, into);
   } else if (typeof value === "string") {
-    for (const match of value.matchAll(INLINE_REFERENCE)) if (ids.has(match[1] as string) && match[1] !== self) into.add(match[1] as string);
+    for (const target of agenticReferenceIds(value)) if (ids.has(target) && target !== self) into.add(target);
   }
 }
 
@@ -87,8 +85,8 @@ function check(text: string, issues: ValidationIssue[]): void {
   const add = (code: ValidationCode, message: string): void => {
     issues.push({ code, message });
   };
-  const design = DESIGN_PRINCIPLE.exec(text);
-  if (!design || pyStrip(design[1] as string) === "") add("MISSING_DESIGN_PRINCIPLE", `No <design_principle> section found. ${ALL_TAGS}`);
+  const design = firstTaggedSection(text, "design_principle");
+  if (!design || pyStrip(design.body) === "") add("MISSING_DESIGN_PRINCIPLE", `No <design_principle> section found. ${ALL_TAGS}`);
   const body = firstWorkflowBody(text);
   if (!body) return add("MISSING_JSON", "No valid JSON object found between <workflow> tags.");
   const parsed = parsePyJson(body);
@@ -128,9 +126,9 @@ function check(text: string, issues: ValidationIssue[]): void {
   }
   if (badEdges.length > 0) add("INVALID_EDGES", `Edges reference non-existent node IDs: ${badEdges.join(", ")}`);
   const actual = lowerTypes(types);
-  const selection = NODE_SELECTION.exec(text);
+  const selection = firstTaggedSection(text, "node_selection");
   if (selection) {
-    const declared = declaredSelection(selection[1] as string);
+    const declared = declaredSelection(selection.body);
     const missing = [...actual].filter((type) => !declared.has(type));
     const extra = [...declared].filter((type) => !actual.has(type));
     if (missing.length > 0) add("NODE_SELECTION_MISMATCH", `<node_selection> is missing these types that appear in the workflow: ${sortedRepr(missing)}`);

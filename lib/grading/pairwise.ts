@@ -4,6 +4,7 @@
 
 import { err, ok, type Result } from "../result";
 import { mulberry32 } from "../stats/paired";
+import { firstTaggedSection } from "../workflow/tagged-section";
 import { normalize, type PairwiseCounts } from "./formulas";
 
 /** The guide's warning threshold for the share of inconsistent swapped outcomes. */
@@ -64,13 +65,36 @@ export function pairwiseMessages(conversation: readonly string[], first: string,
   ];
 }
 
+const RESULT_OPEN = /<result>/gi;
+const RESULT_CLOSE = /<\/result>/iy;
+
+/**
+ * The trimmed bodies of `/<result>\s*([^<]*?)\s*<\/result>/gi`, in one pass: a body holds no `<`, so a section is an
+ * opening tag whose next `<` starts the closing tag (the pattern backtracks over long blank bodies).
+ */
+function resultSections(reply: string): string[] {
+  const bodies: string[] = [];
+  RESULT_OPEN.lastIndex = 0;
+  for (let open = RESULT_OPEN.exec(reply); open !== null; open = RESULT_OPEN.exec(reply)) {
+    const bodyStart = open.index + open[0].length;
+    const next = reply.indexOf("<", bodyStart);
+    if (next === -1) break;
+    RESULT_CLOSE.lastIndex = next;
+    if (RESULT_CLOSE.test(reply)) {
+      bodies.push(reply.slice(bodyStart, next).trim());
+      RESULT_OPEN.lastIndex = RESULT_CLOSE.lastIndex;
+    }
+  }
+  return bodies;
+}
+
 /** Reads the <result> tag strictly: a reply without exactly one of first/second/tie is malformed, never guessed. */
 export function parsePairwiseReply(reply: string): Result<{ choice: OrderedChoice; reason: string | null }, string> {
-  const results = [...reply.matchAll(/<result>\s*([^<]*?)\s*<\/result>/gi)];
+  const results = resultSections(reply);
   if (results.length !== 1) return err(results.length === 0 ? "the reply has no <result> tag" : "the reply has several <result> tags");
-  const answer = results[0]![1]!.toLowerCase();
+  const answer = results[0]!.toLowerCase();
   if (answer !== "first" && answer !== "second" && answer !== "tie") return err(`the <result> must be first, second or tie, got "${answer}"`);
-  const reason = reply.match(/<reason>([\s\S]*?)<\/reason>/i)?.[1]?.trim() ?? null;
+  const reason = firstTaggedSection(reply, "reason")?.body.trim() ?? null;
   return ok({ choice: answer, reason });
 }
 

@@ -251,7 +251,7 @@ function recordedResolveVerdicts(
   return verdicts;
 }
 
-function planRecordedResponse(record: RunRecord, turn: TurnSpec, context: BenchmarkContext, hash: Hasher): ResponsePlan {
+export function planRecordedResponse(record: RunRecord, turn: TurnSpec, context: BenchmarkContext, hash: Hasher): ResponsePlan {
   const scored = scoreResponse(
     { nodeSelection: record.node_selection, designPrinciple: record.design_principle, workflow: record.workflow },
     turn,
@@ -405,7 +405,7 @@ export function planGenerationRun(
   return ok(runPlan(source, "imported", hash(JSON.stringify(items)), responses, false));
 }
 
-function runPlan(source: RunSource, origin: RunOrigin, contentHash: string, responses: ResponsePlan[], hasResolve: boolean): RunPlan {
+export function runPlan(source: RunSource, origin: RunOrigin, contentHash: string, responses: ResponsePlan[], hasResolve: boolean): RunPlan {
   responses.sort((a, b) => a.turnKey.localeCompare(b.turnKey));
   return {
     model: source.model,

@@ -19,6 +19,7 @@ import {
   type CheckPassEntry,
   type TaskQueries,
 } from "@/lib/benchmark/dataset";
+import { oversizedFields } from "@/lib/benchmark/field-limits";
 import { issue, type BenchmarkIssue } from "@/lib/benchmark/issues";
 import { parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import { buildTurnSpecs, type TurnSpec } from "@/lib/benchmark/turn";
@@ -108,11 +109,14 @@ export async function readJsonFile(file: string, label: string, maxBytes: number
   }
   const text = await readUtf8Strict(file);
   if (text === null) return err(issue(label, null, null, "not valid UTF-8 text"));
+  let value: unknown;
   try {
-    return ok(JSON.parse(text) as unknown);
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     return err(issue(label, null, null, jsonErrorWithoutContent(error)));
   }
+  const tooDeep = oversizedFields(label, value, Number.POSITIVE_INFINITY);
+  return tooDeep.length ? err(...tooDeep) : ok(value);
 }
 
 export async function readRunFile(file: string, options: ReadOptions & { label?: string } = {}): Promise<Result<RunRecord[], BenchmarkIssue>> {

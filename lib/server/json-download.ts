@@ -2,13 +2,15 @@ import "server-only";
 // JSON file downloads for readers: the access check, a 404 for what does not exist, and the file as an attachment,
 // indented like the official pipeline writes its files, never cached.
 import { NextResponse } from "next/server";
+import { officialJsonText } from "@/lib/benchmark/official-files";
 import { database, type Database } from "./db";
 import { checkAccess, type SessionUser } from "./session";
+
 
 export function jsonDownload(fileName: string, data: unknown): NextResponse {
   // Model names hold only [\w.-]; anything else would not be a safe header value.
   const safeName = fileName.replace(/[^\w.-]/g, "_");
-  return new NextResponse(JSON.stringify(data, null, 4), {
+  return new NextResponse(officialJsonText(data), {
     headers: {
       "Content-Type": "application/json; charset=utf-8",
       "Content-Disposition": `attachment; filename="${safeName}"`,

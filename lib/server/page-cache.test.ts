@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { FILL_HEADER, PageCache, pageBody, SqliteDataVersion } from "./page-cache";
@@ -14,11 +16,11 @@ function page(body: string, init: { status?: number; headers?: Record<string, st
   });
 }
 
-function harness(options: { maxBytes?: number } = {}) {
+function harness(options: { maxBytes?: number; maxEntries?: number; maxAgeMs?: number } = {}) {
   let version: number | null = 1;
   const renders: { url: string; headers: Record<string, string> }[] = [];
   let next = (url: string) => page(`<script nonce="${RENDER_NONCE}">render ${renders.length - 1} of ${url}</script>`);
-  const cache = new PageCache({ maxBytes: options.maxBytes ?? 1024 * 1024, maxAgeMs: 60_000 }, () => version, async (url, headers) => {
+  const cache = new PageCache({ maxBytes: options.maxBytes ?? 1024 * 1024, maxAgeMs: options.maxAgeMs ?? 60_000, maxEntries: options.maxEntries ?? 1000 }, () => version, async (url, headers) => {
     renders.push({ url, headers });
     await new Promise((resolve) => setTimeout(resolve, 5));
     return next(url);
@@ -92,6 +94,76 @@ describe("PageCache", () => {
     expect(renders).toHaveLength(5);
     await cache.lookup("1", "/1", {});
     expect(renders).toHaveLength(6);
+  });
+});
+
+describe("PageCache bounds and one-off answers", () => {
+  it("serves a not-found answer to the readers that waited for its render, once, and keeps none of it", async () => {
+    const { cache, renders, respondWith } = harness();
+    respondWith(() => page(`<script nonce="${RENDER_NONCE}">not found</script>`, { status: 404 }));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => cache.lookup("missing", "/responses/none", {})));
+    expect(renders).toHaveLength(1);
+    expect(answers.every((answer) => answer?.status === 404 && answer.oneOff === true)).toBe(true);
+    expect(pageBody(answers[0]!, "readerNonceForTheMiss01").toString()).toContain('nonce="readerNonceForTheMiss01"');
+    // Later readers render it themselves (one render per request), and nothing of the page is kept.
+    expect(await cache.lookup("missing", "/responses/none", {})).toBeNull();
+    expect(renders).toHaveLength(1);
+    expect(cache.size.bytes).toBeLessThan(1024);
+  });
+
+  it("stores an RSC payload, which carries no nonce, and sends the router's headers with its render", async () => {
+    const { cache, renders, respondWith } = harness();
+    respondWith(() => new Response('0:["$","div",null,{}]', { headers: { "content-type": "text/x-component", vary: "RSC, Next-Router-State-Tree" } }));
+    const first = await cache.lookup("rsc-key", "/tasks/A?_rsc=abc", { rsc: "1", "next-router-state-tree": "tree", accept: "*/*" });
+    expect(first?.headers).toContainEqual(["content-type", "text/x-component"]);
+    expect(pageBody(first!, "anyNonceAtAll00000000").toString()).toBe('0:["$","div",null,{}]');
+    expect(renders[0]!.headers).toMatchObject({ rsc: "1", "next-router-state-tree": "tree", accept: "*/*" });
+    await cache.lookup("rsc-key", "/tasks/A?_rsc=abc", { rsc: "1" });
+    expect(renders).toHaveLength(1);
+  });
+
+  it("counts each entry's key and headers, caps the entries and stays under its bound under a flood of unique URLs", async () => {
+    const maxBytes = 2 * 1024 * 1024;
+    const { cache, respondWith } = harness({ maxBytes, maxEntries: 300 });
+    respondWith(() => page(`<script nonce="${RENDER_NONCE}">small</script>`));
+    const filler = "q".repeat(3000);
+    await cache.lookup(`/runs?x=${filler}`, `/runs?x=${filler}`, {});
+    // One entry costs at least its key (two bytes a character) and its body.
+    expect(cache.size.bytes).toBeGreaterThan(2 * (filler.length + 8));
+    for (let i = 0; i < 600; i++) await cache.lookup(`/runs?x=${i}${filler}`, `/runs?x=${i}${filler}`, {});
+    expect(cache.size.entries).toBeLessThanOrEqual(300);
+    expect(cache.size.bytes).toBeLessThanOrEqual(maxBytes);
+    // A key longer than any real URL is not stored at all.
+    const huge = "z".repeat(15_000);
+    expect(await cache.lookup(huge, `/runs?x=${huge}`, {})).toBeNull();
+  });
+
+  it("holds no more memory than its bound (within its own overhead) after a flood of unique URLs", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const maxBytes = 4 * 1024 * 1024;
+    const { cache, respondWith } = harness({ maxBytes, maxEntries: 5000 });
+    // Redirects of long unique URLs: a small body, and the URL twice (the key and the Location header).
+    respondWith((url) => page(`<script nonce="${RENDER_NONCE}"></script>`, { status: 307, headers: { location: `${url}&benchmark=b` } }));
+    const filler = "u".repeat(4000);
+    gc();
+    const before = process.memoryUsage();
+    for (let i = 0; i < 1200; i++) await cache.lookup(`/tasks?f=${i}-${filler}`, `/tasks?f=${i}-${filler}`, {});
+    gc();
+    const after = process.memoryUsage();
+    const held = after.heapUsed - before.heapUsed + (after.arrayBuffers - before.arrayBuffers);
+    expect(cache.size.bytes).toBeLessThanOrEqual(maxBytes);
+    expect(cache.size.entries).toBeGreaterThan(50);
+    expect(held).toBeLessThan(2 * maxBytes);
+  });
+
+  it("drops entries past their age even when no one asks for them again", async () => {
+    const { cache } = harness({ maxAgeMs: 50 });
+    await cache.lookup("old", "/old", {});
+    expect(cache.size.entries).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await cache.lookup("new", "/new", {});
+    expect(cache.size.entries).toBe(1);
   });
 });
 

@@ -18,13 +18,33 @@ export const FILL_HEADER = "x-studio-page-fill";
 export const CACHE_STATUS_HEADER = "x-studio-page-cache";
 
 /** Response headers a stored page keeps; security headers are rebuilt per reader. */
-const KEPT_HEADERS = ["content-type", "cache-control", "vary", "location", "x-content-type-options", "referrer-policy", "x-frame-options"] as const;
+const KEPT_HEADERS = [
+  "content-type",
+  "cache-control",
+  "vary",
+  "location",
+  "x-content-type-options",
+  "referrer-policy",
+  "x-frame-options",
+  // What the client router reads from an RSC payload's answer.
+  "x-nextjs-stale-time",
+  "x-nextjs-postponed",
+  "x-nextjs-prerender",
+  "x-nextjs-rewritten-path",
+  "x-nextjs-rewritten-query",
+] as const;
 /** A page bigger than this is rendered per request (response pages are bounded far below it). */
 const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+/** A key longer than this (a URL or router state made up to fill memory) is not stored. */
+const MAX_KEY_CHARS = 4096;
 /** Redirects (a URL without `?benchmark=`) are as stable as pages. */
 const STORED_STATUSES = new Set([200, 307, 308]);
+/** Answers served to the readers that waited for them but not kept: errors and not-found pages. */
+const ONE_OFF_STATUSES = new Set([404, 410]);
 /** How long before a failed version source is tried again. */
 const REOPEN_AFTER_MS = 10_000;
+/** What an entry costs beside its body and headers (the map slot, the objects). */
+const ENTRY_OVERHEAD_BYTES = 256;
 
 /** A data version: equal values mean no commit in between. */
 type DataVersion = number | string;
@@ -35,9 +55,12 @@ interface StoredPage {
   storedAt: number;
   status: number;
   headers: [string, string][];
-  /** The page split around its render-time nonce. */
+  /** The page split around its render-time nonce (one part when it carries none, as RSC payloads may). */
   parts: Buffer[];
+  /** Everything the entry holds: body, headers and key, in bytes. */
   bytes: number;
+  /** Not kept: served only to the readers that waited for its render. */
+  oneOff?: boolean;
 }
 
 /** A URL whose answer cannot be stored at this version (error, cookie set, no nonce, too big): rendered per request. */
@@ -53,14 +76,24 @@ type Entry = StoredPage | Unstorable;
 export interface PageCacheOptions {
   maxBytes: number;
   maxAgeMs: number;
+  /** Most entries kept, whatever their size. */
+  maxEntries: number;
 }
 
 export function pageCacheOptions(env: Record<string, string | undefined> = process.env): PageCacheOptions | null {
   const megabytes = Number(env.PAGE_CACHE_MB ?? 64);
   const seconds = Number(env.PAGE_CACHE_MAX_AGE_S ?? 600);
+  const entries = Number(env.PAGE_CACHE_MAX_ENTRIES ?? 5000);
   if (!Number.isFinite(megabytes) || megabytes <= 0) return null;
-  return { maxBytes: Math.floor(megabytes * 1024 * 1024), maxAgeMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 600_000 };
+  return {
+    maxBytes: Math.floor(megabytes * 1024 * 1024),
+    maxAgeMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 600_000,
+    maxEntries: Number.isFinite(entries) && entries > 0 ? Math.floor(entries) : 5000,
+  };
 }
+
+/** Bytes of a string held in memory (V8 keeps most as one byte per character, some as two: count two). */
+const stringBytes = (text: string) => text.length * 2;
 
 /** The data version of a SQLite database file, read on a private read-only connection; null when unavailable. */
 export class SqliteDataVersion {
@@ -138,6 +171,7 @@ export class PageCache {
   private readonly entries = new Map<string, Entry>();
   private readonly filling = new Map<string, Promise<Entry | null>>();
   private bytes = 0;
+  private lastSweep = 0;
   readonly fillToken = crypto.randomUUID();
 
   constructor(
@@ -147,14 +181,18 @@ export class PageCache {
   ) {}
 
   /**
-   * The stored page for `key`, rendering it first when needed; null when it must be rendered per request (no version
-   * source, or the answer is not storable).
+   * The stored page for `key`, rendering it first when needed (once, however many readers wait); null when it must be
+   * rendered per request (no version source, or the answer is not storable). `fillHeaders` are what the render
+   * request sends (the forwarded host and, for an RSC payload, the router's headers).
    */
-  async lookup(key: string, url: string, forwarded: Record<string, string>): Promise<StoredPage | null> {
+  async lookup(key: string, url: string, fillHeaders: Record<string, string>): Promise<StoredPage | null> {
+    if (key.length > MAX_KEY_CHARS) return null;
     const version = await this.version();
     if (version === null) return null;
+    const now = Date.now();
+    this.sweep(now);
     const hit = this.entries.get(key);
-    if (hit && hit.version === version && Date.now() - hit.storedAt < this.options.maxAgeMs) {
+    if (hit && hit.version === version && now - hit.storedAt < this.options.maxAgeMs) {
       // Most recently used last, so the oldest entry is the first to go.
       this.entries.delete(key);
       this.entries.set(key, hit);
@@ -163,7 +201,7 @@ export class PageCache {
     const fillKey = `${version}\n${key}`;
     let pending = this.filling.get(fillKey);
     if (!pending) {
-      pending = this.fill(key, version, url, forwarded).finally(() => this.filling.delete(fillKey));
+      pending = this.fill(key, version, url, fillHeaders).finally(() => this.filling.delete(fillKey));
       this.filling.set(fillKey, pending);
     }
     const entry = await pending;
@@ -175,14 +213,19 @@ export class PageCache {
     return { entries: this.entries.size, bytes: this.bytes };
   }
 
-  private async fill(key: string, version: DataVersion, url: string, forwarded: Record<string, string>): Promise<Entry | null> {
+  private async fill(key: string, version: DataVersion, url: string, fillHeaders: Record<string, string>): Promise<Entry | null> {
     let entry: Entry;
     try {
-      const response = await this.render(url, { ...forwarded, [FILL_HEADER]: this.fillToken, accept: "text/html", "accept-encoding": "identity" });
-      entry = await toEntry(response, version);
+      const response = await this.render(url, { accept: "text/html", ...fillHeaders, [FILL_HEADER]: this.fillToken, "accept-encoding": "identity" });
+      entry = await toEntry(response, version, stringBytes(key));
     } catch {
       // The reader's own request renders the page as usual; the next reader tries again.
       return null;
+    }
+    if (entry.kind === "page" && entry.oneOff) {
+      // Served to the readers waiting for this render; later ones render it themselves (it is remembered as such).
+      this.store(key, { kind: "unstorable", version, storedAt: entry.storedAt, bytes: stringBytes(key) + ENTRY_OVERHEAD_BYTES });
+      return entry;
     }
     this.store(key, entry);
     return entry;
@@ -196,26 +239,45 @@ export class PageCache {
     }
     this.entries.set(key, entry);
     this.bytes += entry.bytes;
-    while (this.bytes > this.options.maxBytes && this.entries.size > 0) {
+    while ((this.bytes > this.options.maxBytes || this.entries.size > this.options.maxEntries) && this.entries.size > 0) {
       const [oldestKey, oldest] = this.entries.entries().next().value!;
       this.entries.delete(oldestKey);
       this.bytes -= oldest.bytes;
     }
   }
+
+  /** Drops entries past their age (at most once a second): a page stored and never read again does not stay. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < 1000) return;
+    this.lastSweep = now;
+    for (const [key, entry] of this.entries) {
+      if (now - entry.storedAt < this.options.maxAgeMs) continue;
+      this.entries.delete(key);
+      this.bytes -= entry.bytes;
+    }
+  }
 }
 
-async function toEntry(response: Response, version: DataVersion): Promise<Entry> {
+function headerBytes(headers: readonly [string, string][]): number {
+  return headers.reduce((sum, [name, value]) => sum + stringBytes(name) + stringBytes(value) + 64, 0);
+}
+
+async function toEntry(response: Response, version: DataVersion, keyBytes: number): Promise<Entry> {
   const storedAt = Date.now();
-  const unstorable: Unstorable = { kind: "unstorable", version, storedAt, bytes: 64 };
+  const unstorable: Unstorable = { kind: "unstorable", version, storedAt, bytes: keyBytes + ENTRY_OVERHEAD_BYTES };
   const length = Number(response.headers.get("content-length") ?? 0);
-  if (!STORED_STATUSES.has(response.status) || response.headers.has("set-cookie") || length > MAX_PAGE_BYTES) {
+  const oneOff = ONE_OFF_STATUSES.has(response.status);
+  if ((!STORED_STATUSES.has(response.status) && !oneOff) || response.headers.has("set-cookie") || length > MAX_PAGE_BYTES) {
     // Drained, not cancelled: cancelling a not-found answer mid-stream left the reader's own render of it waiting.
     await response.arrayBuffer();
     return unstorable;
   }
+  const rsc = (response.headers.get("content-type") ?? "").startsWith("text/x-component");
   const nonce = nonceInPolicy(response.headers.get("content-security-policy"));
-  const html = await response.text();
-  const parts = nonce && Buffer.byteLength(html) <= MAX_PAGE_BYTES ? splitOnNonce(html, nonce) : null;
+  const body = await response.text();
+  if (Buffer.byteLength(body) > MAX_PAGE_BYTES) return unstorable;
+  // A page must carry its render's nonce to be served with another; an RSC payload may carry none.
+  const parts = nonce ? (splitOnNonce(body, nonce) ?? (rsc ? [body] : null)) : rsc ? [body] : null;
   if (!parts) return unstorable;
   const buffers = parts.map((part) => Buffer.from(part));
   const headers: [string, string][] = [];
@@ -223,7 +285,8 @@ async function toEntry(response: Response, version: DataVersion): Promise<Entry>
     const value = response.headers.get(name);
     if (value !== null) headers.push([name, value]);
   }
-  return { kind: "page", version, storedAt, status: response.status, headers, parts: buffers, bytes: buffers.reduce((sum, part) => sum + part.length, 0) + 512 };
+  const bytes = buffers.reduce((sum, part) => sum + part.length, 0) + headerBytes(headers) + keyBytes + ENTRY_OVERHEAD_BYTES;
+  return { kind: "page", version, storedAt, status: response.status, headers, parts: buffers, bytes, ...(oneOff ? { oneOff: true } : {}) };
 }
 
 /** The stored page's body with `nonce` wherever the render-time nonce was. */

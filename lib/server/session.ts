@@ -53,10 +53,10 @@ export async function requireSignedInPermission(permission: Exclude<Permission, 
 }
 
 /**
- * For a layout above a page's loading boundary: answers 404 before anything streams when a reader may read but
- * `exists` finds no such record. Access itself stays with the page (sign-in redirect or 403).
+ * For a layout above a page's loading boundary: redirects a reader who may not read (sign-in or 403) and answers 404
+ * when `exists` finds no such record, both before anything streams, so neither gets a 200 with a page shell.
  */
-export async function notFoundUnlessReadable(exists: (db: Database, reader: SessionUser | null) => Promise<boolean>): Promise<void> {
-  const access = await checkAccess("read");
-  if (access.allowed && !(await exists(database(), access.user))) notFound();
+export async function notFoundUnlessReadable(returnTo: string, exists: (db: Database, reader: SessionUser | null) => Promise<boolean>): Promise<void> {
+  const reader = await requirePagePermission("read", returnTo);
+  if (!(await exists(database(), reader))) notFound();
 }

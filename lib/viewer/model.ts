@@ -113,9 +113,17 @@ export interface WorkflowView {
   nodes: ViewNode[];
   edges: ViewEdge[];
   diagnostics: ViewDiagnostic[];
-  /** Whether `nodes_info` held anything to draw. */
+  /** Whether `nodes_info` held anything to draw, and few enough nodes to lay out (MAX_DRAWN_NODES). */
   drawable: boolean;
+  /** More nodes than MAX_DRAWN_NODES: listed with their diagnostics, not drawn. */
+  tooLargeToDraw: boolean;
 }
+
+/**
+ * The most nodes a graph is laid out with: the layout's cost grows faster than its size, and a workflow this large
+ * (the benchmark's largest has 36 nodes) is no longer read as a drawing.
+ */
+export const MAX_DRAWN_NODES = 400;
 
 export interface WorkflowViewInput {
   /** The parsed workflow JSON value (any shape); undefined or null when it did not parse. */
@@ -460,7 +468,8 @@ export function buildWorkflowView(input: WorkflowViewInput): WorkflowView {
     if (node.parentKey !== null) continue;
     ordered.push(node, ...(children.get(node.key) ?? []));
   }
-  return { nodes: ordered, edges: builder.edges, diagnostics, drawable: model.nodes.length > 0 };
+  const tooLargeToDraw = ordered.length > MAX_DRAWN_NODES;
+  return { nodes: ordered, edges: builder.edges, diagnostics, drawable: model.nodes.length > 0 && !tooLargeToDraw, tooLargeToDraw };
 }
 
 /** The ports drawn as labelled rows: every port of a branching node, else only the invalid ones. */

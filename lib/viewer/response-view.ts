@@ -44,6 +44,8 @@ export interface GraphVersion {
   yaml: string | null;
   /** Why there is no YAML. */
   yamlMissingReason: string | null;
+  /** The graph has more nodes than are drawn (MAX_DRAWN_NODES): `view` is null. */
+  tooLargeToDraw?: boolean;
 }
 
 export interface RepairedVersion extends GraphVersion {
@@ -113,6 +115,7 @@ function graphVersion(scored: ScoredResponse, appName: string): GraphVersion & {
   else yamlMissingReason = noYamlReason(scored);
   return {
     view: view.drawable ? layoutWorkflowView(view) : null,
+    tooLargeToDraw: view.tooLargeToDraw,
     prettyJson: value === undefined ? null : JSON.stringify(value, null, 2),
     yaml,
     yamlMissingReason,

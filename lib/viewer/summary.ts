@@ -68,7 +68,8 @@ function typedNames(entries: JsonValue[], nameIndex = 0, typeIndex = 1): string 
 /** The language a code node's source is written in (Dify code nodes run Python 3 or JavaScript). */
 export function codeLanguage(code: JsonValue | undefined): string {
   if (typeof code !== "string") return "unknown";
-  if (/^\s*def\s+main\b/m.test(code)) return "python3";
+  // `/^\s*def\s+main\b/m`, whose `\s*` rescans every blank line after each line start, as one pass.
+  if (/(?:^|[\n\r\u2028\u2029])[^\S\n\r\u2028\u2029]*def\s+main\b/.test(code)) return "python3";
   if (/\bfunction\s+main\b|\b(?:const|let|var)\s+main\s*=/.test(code)) return "javascript";
   return "python3";
 }

@@ -30,7 +30,7 @@ import { officialVariableType, type NodeFacts, type ParamPath, type TypeLookupFa
 import type { DiagnosticCode } from "./diagnostic-codes";
 import type { Diagnostic, DiagnosticLocation } from "./diagnostics";
 import { sequentialIdSource, type DifyData, type DifyEdge, type DifyGraph, type DifyNode, type IdSource, type Position } from "./dify-graph";
-import { INLINE_REFERENCE, readInlineIdToken } from "./inline-references";
+import { readInlineIdToken, replaceInlineReferences } from "./inline-references";
 import { isFloatLiteral, type FloatLiterals } from "./json-text";
 import { DIFY_CELL, layoutTopLevel, readEdges, readTopLevelGraph, unplaced, type TopLevelEdge } from "./layout";
 import { NODE_TYPES, isNodeTypeId, type NodeTypeId } from "./node-types";
@@ -549,7 +549,7 @@ class Converter implements DifyBuildContext {
         hint: "Reorder nodes_info so that every node comes after the nodes it reads.",
       });
     }
-    const looksSwapped = typeof refId === "string" && !/^[\w-]*\d[\w-]*$/.test(refId);
+    const looksSwapped = typeof refId === "string" && !(/^[\w-]*$/.test(refId) && /\d/.test(refId));
     fail({
       code: "reference-unknown-node",
       message: `${where} references node ${idLabel(refId)}, which does not exist.${flattenedHint ? ` (${flattenedHint})` : ""}`,
@@ -629,7 +629,8 @@ class Converter implements DifyBuildContext {
       });
     }
     if (!value.includes("{{#")) return value;
-    return value.replace(INLINE_REFERENCE, (whole: string, token: string, variable: string, offset: number) => {
+    return replaceInlineReferences(value, ({ offset, length, token, variable }) => {
+      const whole = value.slice(offset, offset + length);
       const id = readInlineIdToken(token);
       if (id === null) {
         fail({

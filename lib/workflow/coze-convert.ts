@@ -19,7 +19,7 @@ import type { ParamPath } from "./catalog";
 import type { DiagnosticCode } from "./diagnostic-codes";
 import type { Diagnostic, DiagnosticLocation } from "./diagnostics";
 import type { Position } from "./dify-graph";
-import { INLINE_REFERENCE, readInlineIdToken } from "./inline-references";
+import { readInlineIdToken, replaceInlineReferences } from "./inline-references";
 import { layoutTopLevel, readEdges, readTopLevelGraph, type TopLevelEdge } from "./layout";
 import { isNodeTypeId } from "./node-types";
 import { NODE_SPECS } from "./nodes";
@@ -150,7 +150,8 @@ class CozeConverter implements CozeBuildContext {
     }
     const records: [string, string][] = [];
     const text = value.includes("{{#")
-      ? value.replace(INLINE_REFERENCE, (whole: string, token: string, variable: string, offset: number) => {
+      ? replaceInlineReferences(value, ({ offset, length, token, variable }) => {
+          const whole = value.slice(offset, offset + length);
           const location = { ...this.at(path), offset, length: whole.length };
           const id = readInlineIdToken(token);
           if (id === null) {

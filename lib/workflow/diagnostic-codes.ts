@@ -126,6 +126,12 @@ export const DIAGNOSTIC_CODES = {
     doc: "The workflow text is not JSON for a reason none of the more specific codes names.",
     example: "{nodes_info: []}",
   },
+  "analysis-time-budget": {
+    category: "format", severity: "error",
+    title: "Not analysed within its time budget",
+    doc: "Scoring or drawing this response took longer than its time budget (ANALYSIS_BUDGET_MS), so it was stopped; this app's verdict counts the response as failing. Not an official check: the official pipeline has no such limit.",
+    example: "a response built to make a matcher rescan its text",
+  },
   // -- format: top level and node shape ----------------------------------------------------------------------------
   "workflow-not-object": {
     category: "format", severity: "error", officialStep: S12,

@@ -1,11 +1,17 @@
 // The official inline-reference matcher `{{#id.var#}}` and how it reads the id token (a Python literal, or a
 // dashed id with quotes stripped). Shared by both converters, the analysis, the viewer and the diff.
+// Guarantee: matching takes time linear in the text, whatever it holds (the official pattern, run by a backtracking
+// engine, is quadratic on `{{#` without a `.`); it finds exactly the matches the pattern finds.
 
 import { evalPythonLiteral, literalToString } from "./python-literal";
 import { pyStripChars } from "./python-values";
 
 
-/** The official matcher, `\{\{#([^.]+)\.(.+?)#\}\}` without flags: Python's `.` excludes only `\n`. */
+/**
+ * The official matcher, `\{\{#([^.]+)\.(.+?)#\}\}` without flags (Python's `.` excludes only `\n`), as a JavaScript
+ * pattern. Only for tests and documentation: matching runs through scanInlineReferences, which finds the same matches
+ * in linear time.
+ */
 export const INLINE_REFERENCE = /\{\{#([^.]+)\.([^\n]+?)#\}\}/g;
 const QUOTES_STRIPPED_IN_ORDER = ["'", '"', "'"] as const;
 
@@ -35,20 +41,112 @@ export interface InlineReference {
   nodeId: string | null;
 }
 
+/** One match of the official pattern: where it is, its id token (group 1) and its variable (group 2). */
+export interface InlineReferenceMatch {
+  offset: number;
+  length: number;
+  token: string;
+  variable: string;
+}
+
+/** The next occurrence of `needle` at or after a position, for positions that only grow: amortised linear. */
+function forwardFinder(text: string, needle: string): (from: number) => number {
+  let askedFrom = Number.POSITIVE_INFINITY;
+  let found = -1;
+  return (from) => {
+    // The cached answer holds while no occurrence can lie between the new position and it.
+    if (from < askedFrom || (found !== -1 && found < from)) {
+      found = text.indexOf(needle, from);
+      askedFrom = from;
+    }
+    return found;
+  };
+}
+
+/**
+ * Every match of the official pattern, left to right without overlap, as `re.finditer` finds them. At a `{{#`, the
+ * token runs to the first `.` (at least one character, newlines allowed) and the variable to the first `#}}` after
+ * at least one character, with no newline before it; otherwise the next `{{#` is tried.
+ */
+export function scanInlineReferences(text: string): InlineReferenceMatch[] {
+  const matches: InlineReferenceMatch[] = [];
+  const nextDot = forwardFinder(text, ".");
+  const nextClose = forwardFinder(text, "#}}");
+  const nextNewline = forwardFinder(text, "\n");
+  let start = text.indexOf("{{#");
+  while (start !== -1) {
+    const tokenStart = start + 3;
+    const dot = nextDot(tokenStart);
+    // Later starts see the same or later dots and closings: none of them can match either.
+    if (dot === -1) break;
+    const close = dot > tokenStart ? nextClose(dot + 2) : -2;
+    if (close === -1) break;
+    const newline = close >= 0 ? nextNewline(dot + 1) : -1;
+    if (close >= 0 && (newline === -1 || newline > close)) {
+      matches.push({ offset: start, length: close + 3 - start, token: text.slice(tokenStart, dot), variable: text.slice(dot + 1, close) });
+      start = text.indexOf("{{#", close + 3);
+    } else {
+      start = text.indexOf("{{#", start + 1);
+    }
+  }
+  return matches;
+}
+
+/** `text` with every official match replaced by what `replace` returns for it (String.replace's semantics). */
+export function replaceInlineReferences(text: string, replace: (match: InlineReferenceMatch) => string): string {
+  if (!text.includes("{{#")) return text;
+  let out = "";
+  let copied = 0;
+  for (const match of scanInlineReferences(text)) {
+    out += text.slice(copied, match.offset) + replace(match);
+    copied = match.offset + match.length;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
 export function findInlineReferences(text: string): InlineReference[] {
   if (!text.includes("{{#")) return [];
-  const refs: InlineReference[] = [];
-  // An exec loop rather than matchAll, which clones the regex on every call.
-  INLINE_REFERENCE.lastIndex = 0;
-  for (let match = INLINE_REFERENCE.exec(text); match !== null; match = INLINE_REFERENCE.exec(text)) {
-    const token = match[1] as string;
-    refs.push({
-      offset: match.index,
-      length: match[0].length,
-      token,
-      variable: match[2] as string,
-      nodeId: readInlineIdToken(token),
-    });
+  return scanInlineReferences(text).map((match) => ({ ...match, nodeId: readInlineIdToken(match.token) }));
+}
+
+/**
+ * The ids the official agentic checks read from `{{#…#}}` references, the groups of Python's
+ * `\{\{#'?([^'.#}]+)'?\..*?#\}\}` (whose `.` stops at `\n` only) found left to right, in linear time.
+ */
+export function agenticReferenceIds(text: string): string[] {
+  const ids: string[] = [];
+  const nextClose = forwardFinder(text, "#}}");
+  const lineEnd = /\n/g;
+  let lineEndFrom = Number.POSITIVE_INFINITY;
+  let lineEndAt = -1;
+  const nextLineEnd = (from: number): number => {
+    if (from < lineEndFrom || (lineEndAt !== -1 && lineEndAt < from)) {
+      lineEnd.lastIndex = from;
+      lineEndAt = lineEnd.exec(text)?.index ?? -1;
+      lineEndFrom = from;
+    }
+    return lineEndAt;
+  };
+  let start = text.indexOf("{{#");
+  while (start !== -1) {
+    // The id cannot hold ' . # }, so it ends before the next `{{#`: scanning it is linear over all starts.
+    let at = start + 3;
+    if (text[at] === "'") at += 1;
+    const idStart = at;
+    while (at < text.length && !"'.#}".includes(text[at]!)) at += 1;
+    const idEnd = at;
+    if (text[at] === "'") at += 1;
+    let matched = false;
+    if (idEnd > idStart && text[at] === ".") {
+      const close = nextClose(at + 1);
+      const lineBreak = close === -1 ? -1 : nextLineEnd(at + 1);
+      if (close !== -1 && (lineBreak === -1 || lineBreak > close)) {
+        ids.push(text.slice(idStart, idEnd));
+        start = text.indexOf("{{#", close + 3);
+        matched = true;
+      }
+    }
+    if (!matched) start = text.indexOf("{{#", start + 1);
   }
-  return refs;
+  return ids;
 }

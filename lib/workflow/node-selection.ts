@@ -2,6 +2,7 @@
 // Pure and total: any string yields declared types with their source spans plus the fragments it could not map.
 
 import { NODE_TYPE_IDS, NODE_TYPES, type NodeTypeId } from "./node-types";
+import { pyStripChars } from "./python-values";
 
 /** A node type the selection declares, with the span of the original text it was read from. */
 export interface DeclaredNode {
@@ -38,7 +39,6 @@ export interface NodeSelectionParse {
   unmapped: UnmappedFragment[];
 }
 
-const LEADING_TRAILING_NEWLINES = /^\n+|\n+$/g;
 const NEWLINE = /\n/g;
 
 /**
@@ -46,7 +46,7 @@ const NEWLINE = /\n/g;
  * Exposed so the judge prompt can be rebuilt verbatim; the parser below works on the original text instead.
  */
 export function officialNodeSelectionText(nodeSelection: string): string {
-  return nodeSelection.replace(LEADING_TRAILING_NEWLINES, "").replace(NEWLINE, ", ");
+  return pyStripChars(nodeSelection, "\n").replace(NEWLINE, ", ");
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -75,8 +75,20 @@ const NAME_TABLE: ReadonlyMap<string, NodeTypeId> = (() => {
 /** Alias keys (normalised) that are misspellings rather than names; a strict judge would reject them. */
 const MISSPELLINGS: ReadonlySet<string> = new Set(["markdownexportor"]);
 
-const MULTIPLICITY_SUFFIX = /(?:[x×]\d+|\d+[x×])$/;
 const NODE_SUFFIX = /nodes?$/;
+const isDigit = (code: number) => code >= 48 && code <= 57;
+const isTimes = (char: string | undefined) => char === "x" || char === "×";
+
+/** `key` without a trailing "x2" or "2x" (what `/(?:[x×]\d+|\d+[x×])$/` removes), read from the end in one pass. */
+function withoutMultiplicity(key: string): string {
+  const timesLast = isTimes(key[key.length - 1]);
+  let start = key.length - (timesLast ? 1 : 0);
+  while (start > 0 && isDigit(key.charCodeAt(start - 1))) start -= 1;
+  const digits = key.length - (timesLast ? 1 : 0) - start;
+  if (digits === 0) return key;
+  if (timesLast) return key.slice(0, start);
+  return isTimes(key[start - 1]) ? key.slice(0, start - 1) : key;
+}
 
 interface NameHit {
   type: NodeTypeId;
@@ -89,7 +101,7 @@ function lookupName(name: string): NameHit | null {
   for (let attempt = 0; attempt < 3 && key !== ""; attempt += 1) {
     const type = NAME_TABLE.get(key);
     if (type) return { type, key };
-    const trimmed = key.replace(NODE_SUFFIX, "").replace(MULTIPLICITY_SUFFIX, "");
+    const trimmed = withoutMultiplicity(key.replace(NODE_SUFFIX, ""));
     if (trimmed === key) return null;
     key = trimmed;
   }
@@ -214,7 +226,7 @@ function maskParentheses(text: string): string {
   return chars.join("");
 }
 
-const LIST_PREFIX = /^(?:\s+|\d+\s*[.)、](?=\s|$)|[-*•+>#·]+(?=\s|$)|[*`]+)/;
+const LIST_PREFIX = /(?:\s+|\d+\s*[.)、](?=\s|$)|[-*•+>#·]+(?=\s|$)|[*`]+)/y;
 const DECORATION = /[*`]/g;
 const CUT_MARKER = /\s[-–—]\s|[:：]|\s[-–—]$/;
 const IGNORED_ITEM = /^(?:removing|deleting|removed|deleted)\b/i;
@@ -241,13 +253,11 @@ function splitFragments(masked: string): Fragment[] {
 
 /** Strips list numbering, bullets and decoration, and cuts descriptions after " - " or ":". */
 function coreOf(fragment: Fragment): Fragment | null {
-  let text = fragment.text;
-  let offset = fragment.offset;
-  for (let m = LIST_PREFIX.exec(text); m !== null && m[0] !== ""; m = LIST_PREFIX.exec(text)) {
-    text = text.slice(m[0].length);
-    offset += m[0].length;
-  }
-  text = text.replace(DECORATION, " ");
+  // Prefixes are matched where the previous one ended (sticky), never by re-slicing the rest of the item.
+  let prefixEnd = 0;
+  for (LIST_PREFIX.lastIndex = 0; LIST_PREFIX.test(fragment.text) && LIST_PREFIX.lastIndex > prefixEnd; ) prefixEnd = LIST_PREFIX.lastIndex;
+  const offset = fragment.offset + prefixEnd;
+  let text = fragment.text.slice(prefixEnd).replace(DECORATION, " ");
   const cut = CUT_MARKER.exec(text);
   if (cut) text = text.slice(0, cut.index);
   const lead = text.length - text.trimStart().length;

@@ -29,13 +29,34 @@ export function literalToString(literal: PyLiteral): string {
 class NotALiteral {}
 const FAIL = new NotALiteral();
 
-const INT_LITERAL = /^(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|[1-9](?:_?[0-9])*|0+(?:_?0)*)(?![0-9a-zA-Z_])/;
-const EXP_FLOAT = /^[0-9](?:_?[0-9])*[eE][+-]?[0-9](?:_?[0-9])*(?![0-9a-zA-Z_])/;
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
-const STRING_START = /^([rR][fF]?|[fF][rR]?|[uU])?('''|"""|'|")/;
+// Sticky, matched at the parser's position: slicing the rest of the token for every atom would be quadratic.
+const INT_LITERAL = /(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|[1-9](?:_?[0-9])*|0(?:_?0)*)(?![0-9a-zA-Z_])/y;
+const EXP_FLOAT = /[0-9](?:_?[0-9])*[eE][+-]?[0-9](?:_?[0-9])*(?![0-9a-zA-Z_])/y;
+const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+const STRING_START = /([rR][fF]?|[fF][rR]?|[uU])?('''|"""|'|")/y;
+/** Python's parser gives up beyond this nesting ("too many nested parentheses"), so eval() raises. */
+const MAX_NESTING = 200;
+/** Python (3.11+) refuses to turn an int with more decimal digits than this into text (str() raises). */
+const MAX_INT_DIGITS = 4300;
+const MAX_INT = 10n ** BigInt(MAX_INT_DIGITS);
+
+function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
+  pattern.lastIndex = at;
+  return pattern.exec(text);
+}
+
+/** An int literal's value; FAIL when str() of it would raise (too many digits). */
+function intValue(literal: string): bigint {
+  const digits = literal.replace(/_/g, "");
+  if (/^[0-9]+$/.test(digits) && digits.replace(/^0+/, "").length > MAX_INT_DIGITS) throw FAIL;
+  const value = BigInt(digits);
+  if (value >= MAX_INT) throw FAIL;
+  return value;
+}
 
 class LiteralParser {
   private pos = 0;
+  private nesting = 0;
 
   constructor(private readonly text: string) {}
 
@@ -75,7 +96,9 @@ class LiteralParser {
     this.skipSpace();
     if (this.text[this.pos] === "+") {
       this.pos++;
+      if (++this.nesting > MAX_NESTING) throw FAIL;
       const operand = this.parseUnary();
+      this.nesting--;
       if (operand.kind === "int" || operand.kind === "float") return operand;
       if (operand.kind === "const" && operand.value !== "None") return { kind: "int", value: operand.value === "True" ? 1n : 0n };
       throw FAIL;
@@ -85,27 +108,29 @@ class LiteralParser {
 
   private parseAtom(): PyLiteral {
     this.skipSpace();
-    const rest = this.text.slice(this.pos);
-    if (rest.startsWith("(")) {
+    const { text, pos } = this;
+    if (text[pos] === "(") {
       this.pos++;
+      if (++this.nesting > MAX_NESTING) throw FAIL;
       const inner = this.parseSum();
+      this.nesting--;
       this.skipSpace();
       if (this.text[this.pos] !== ")") throw FAIL;
       this.pos++;
       return inner;
     }
-    const float = EXP_FLOAT.exec(rest);
+    const float = matchAt(EXP_FLOAT, text, pos);
     if (float) {
       this.pos += float[0].length;
       return { kind: "float", value: Number(float[0].replace(/_/g, "")) };
     }
-    const int = INT_LITERAL.exec(rest);
+    const int = matchAt(INT_LITERAL, text, pos);
     if (int) {
       this.pos += int[0].length;
-      return { kind: "int", value: BigInt(int[0].replace(/_/g, "")) };
+      return { kind: "int", value: intValue(int[0]) };
     }
-    if (STRING_START.test(rest)) return this.parseStrings();
-    const name = NAME.exec(rest)?.[0];
+    if (matchAt(STRING_START, text, pos)) return this.parseStrings();
+    const name = matchAt(NAME, text, pos)?.[0];
     if (name === "True" || name === "False" || name === "None") {
       this.pos += name.length;
       return { kind: "const", value: name };
@@ -118,7 +143,7 @@ class LiteralParser {
     let value = "";
     for (;;) {
       this.skipSpace();
-      const match = STRING_START.exec(this.text.slice(this.pos));
+      const match = matchAt(STRING_START, this.text, this.pos);
       if (!match) return { kind: "str", value };
       const prefix = (match[1] ?? "").toLowerCase();
       const quote = match[2] as string;

@@ -54,21 +54,59 @@ export interface RepairResult {
 
 // -- text-level repairs -------------------------------------------------------------------------------------------
 
-const LEADING_FENCE = /^[\s`]*(?:json)?[\s`]*(?=[{[])/i;
+const FENCE_CHARS = /[\s`]*/y;
+const JSON_WORD = /json/iy;
 const TRAILING_FENCE = /(?<=[}\]])[\s`]+$/;
 
+/**
+ * How much of `/^[\s`]*(?:json)?[\s`]*(?=[{[])/i` matches at the start (0 when nothing): scanned once, where the
+ * pattern itself backtracks quadratically over a long run of blanks.
+ */
+function leadingFenceLength(text: string): number {
+  FENCE_CHARS.lastIndex = 0;
+  FENCE_CHARS.test(text);
+  let at = FENCE_CHARS.lastIndex;
+  JSON_WORD.lastIndex = at;
+  if (JSON_WORD.test(text)) {
+    FENCE_CHARS.lastIndex = JSON_WORD.lastIndex;
+    FENCE_CHARS.test(text);
+    at = FENCE_CHARS.lastIndex;
+  }
+  return text[at] === "{" || text[at] === "[" ? at : 0;
+}
+
 function stripFence(text: string): string | null {
-  const stripped = text.replace(LEADING_FENCE, "").replace(TRAILING_FENCE, "");
+  const stripped = text.slice(leadingFenceLength(text)).replace(TRAILING_FENCE, "");
   return stripped !== text && stripped.length > 0 ? stripped : null;
 }
 
-function repairJsonText(text: string): JsonObject | null {
-  let repaired: string;
+/**
+ * The longest text handed to jsonrepair: about twice the longest workflow of the published runs (12,683 characters).
+ * jsonrepair's work grows with the square of the text on some inputs (rebuilding its output per fix), so longer or
+ * deeper texts are not repaired: their workflow stays unparsed. Ours, not the official pipeline's.
+ */
+export const MAX_REPAIR_CHARS = 24_000;
+const MAX_REPAIR_NESTING = 512;
+
+/** jsonrepair's repair of `text`, within the bounds above; null when out of bounds or when it gives up. */
+export function boundedJsonRepair(text: string): string | null {
+  if (text.length > MAX_REPAIR_CHARS) return null;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code === 123 || code === 91) && ++depth > MAX_REPAIR_NESTING) return null;
+    if (code === 125 || code === 93) depth = Math.max(0, depth - 1);
+  }
   try {
-    repaired = jsonrepair(text);
+    return jsonrepair(text);
   } catch {
     return null;
   }
+}
+
+function repairJsonText(text: string): JsonObject | null {
+  const repaired = boundedJsonRepair(text);
+  if (repaired === null) return null;
   const parsed = parsePyJson(repaired);
   return parsed.ok && isJsonObject(parsed.value) ? parsed.value : null;
 }

@@ -15,6 +15,7 @@
 import type { Diagnostic } from "./diagnostics";
 import { parsePyJson, positionAt, type FloatLiterals, type JsonProblem } from "./json-text";
 import { pyStrip, pyStripChars, type JsonValue } from "./python-values";
+import { firstTaggedSection, type TaggedSection } from "./tagged-section";
 
 export const TAGS = ["node_selection", "design_principle", "workflow"] as const;
 export type TagName = (typeof TAGS)[number];
@@ -54,13 +55,9 @@ export interface ParsedResponse {
   workflowOffsetInRaw?: number;
 }
 
-// The official patterns: first match, DOTALL, IGNORECASE, non-greedy. `u` makes case-insensitivity use Unicode
-// case folding like Python's (the Kelvin sign matches `k`, long s matches `s`).
-const TAG_PATTERNS: Readonly<Record<TagName, RegExp>> = {
-  node_selection: /<node_selection>([\s\S]*?)<\/node_selection>/iu,
-  design_principle: /<design_principle>([\s\S]*?)<\/design_principle>/iu,
-  workflow: /<workflow>([\s\S]*?)<\/workflow>/iu,
-};
+// The official patterns `<tag>(.*?)</tag>` take the first match, DOTALL, IGNORECASE, non-greedy; firstTaggedSection
+// finds the same match in linear time. Case-insensitivity uses Unicode case folding like Python's (the Kelvin sign
+// matches `k`, long s matches `s`).
 const OPENING_TAG: Readonly<Record<TagName, RegExp>> = {
   node_selection: /<node_selection>/iu,
   design_principle: /<design_principle>/iu,
@@ -116,7 +113,7 @@ function parseRecord(input: Exclude<ResponseInput, { raw: string }>): ParsedResp
 }
 
 function parseRaw(raw: string): ParsedResponse {
-  const matches = TAGS.map((tag) => TAG_PATTERNS[tag].exec(raw));
+  const matches = TAGS.map((tag) => firstTaggedSection(raw, tag, { unicode: true }));
   const missing = TAGS.filter((_, i) => !matches[i]);
   if (missing.length > 0) {
     return {
@@ -128,16 +125,15 @@ function parseRaw(raw: string): ParsedResponse {
       diagnostics: missing.map((tag) => missingTagDiagnostic(raw, tag)),
     };
   }
-  const [nodeMatch, designMatch, workflowMatch] = matches as [RegExpExecArray, RegExpExecArray, RegExpExecArray];
-  const captured = workflowMatch[1] ?? "";
+  const [nodeMatch, designMatch, workflowMatch] = matches as [TaggedSection, TaggedSection, TaggedSection];
+  const captured = workflowMatch.body;
   const workflowText = cleanWorkflowText(captured);
-  const bodyStart = workflowMatch.index + workflowMatch[0].indexOf(">") + 1;
-  const workflowOffsetInRaw = bodyStart + locateCleaned(captured, workflowText);
+  const workflowOffsetInRaw = workflowMatch.bodyStart + locateCleaned(captured, workflowText);
   const { json, diagnostics } = parseWorkflowJson(workflowText);
   return {
     source: "raw",
-    nodeSelection: pyStrip(nodeMatch[1] ?? ""),
-    designPrinciple: pyStrip(designMatch[1] ?? ""),
+    nodeSelection: pyStrip(nodeMatch.body),
+    designPrinciple: pyStrip(designMatch.body),
     workflowText,
     json,
     diagnostics,
@@ -148,9 +144,8 @@ function parseRaw(raw: string): ParsedResponse {
 /** Offset of the cleaned text inside the captured body (cleaning only removes characters from the ends). */
 function locateCleaned(captured: string, cleaned: string): number {
   if (cleaned.length === 0) return 0;
-  const stripped = pyStrip(captured);
-  const lead = captured.indexOf(stripped);
-  return lead + stripped.indexOf(cleaned);
+  // What the two strips removed from the front: the strip of the text with a sentinel that no strip removes appended.
+  return captured.length - cleanWorkflowText(`${captured}\u0000`).length + 1;
 }
 
 function missingTagDiagnostic(raw: string, tag: TagName): Diagnostic {

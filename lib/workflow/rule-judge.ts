@@ -116,7 +116,7 @@ export type DisagreementKind = (typeof DISAGREEMENT_KINDS)[number];
 
 // A recorded reason that says Rule 2a (logical consistency) failed; the rule judge cannot see that rule.
 const LOGIC_VIOLATION =
-  /rule\s*2\s*\(?a\)?[^.\n]{0,40}\b(?:violat|fail|not (?:be )?satisf|broken)|logical(?:ly)? inconsisten|violat\w*\s+(?:of\s+)?(?:rule\s*)?2\s*\(?a/i;
+  /rule\s*2\s*\(?a\)?[^.\n]{0,40}\b(?:violat|fail|not (?:be )?satisf|broken)|logical(?:ly)? inconsisten|violat\w{0,20}\s+(?:of\s+)?(?:rule\s*)?2\s*\(?a/i;
 /** The older judge note ("case does not matter" only) that the recorded verdicts were produced under (§5.3). */
 export const OLD_JUDGE_WORDING = /no need to distinguish between uppercase and lowercase/i;
 

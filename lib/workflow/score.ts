@@ -81,17 +81,13 @@ export function mergeDiagnostics(primary: readonly Diagnostic[], official: reado
     const covered = new Set(primary.filter((d) => d.officialStep).map((d) => `${d.officialStep}#${anchorOf(d.location)}`));
     candidates = [...primary, ...official.filter((d) => !covered.has(`${d.officialStep}#${anchorOf(d.location)}`))];
   }
-  // Codes are shared constants (cheap to look up); messages and locations are compared only within one code.
-  const byCode = new Map<string, Diagnostic[]>();
+  // One key per (code, message, location): a response with thousands of nodes has thousands of diagnostics.
+  const seen = new Set<string>();
   const merged: Diagnostic[] = [];
   for (const diagnostic of candidates) {
-    const sameCode = byCode.get(diagnostic.code);
-    if (sameCode === undefined) {
-      byCode.set(diagnostic.code, [diagnostic]);
-    } else {
-      if (sameCode.some((other) => other.message === diagnostic.message && locationKey(other) === locationKey(diagnostic))) continue;
-      sameCode.push(diagnostic);
-    }
+    const key = `${diagnostic.code}\u0000${diagnostic.message}\u0000${locationKey(diagnostic)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     merged.push(diagnostic);
   }
   return merged;

@@ -4,7 +4,7 @@
 import http from "node:http";
 
 const SIZE = 60 * 1024 * 1024;
-const CHUNK = Buffer.alloc(256 * 1024, 0x61);
+const CHUNK = Buffer.alloc(64 * 1024, 0x61);
 
 export interface RefusalFigure {
   target: string;
@@ -14,13 +14,17 @@ export interface RefusalFigure {
   bytesSentBeforeAnswer: number;
 }
 
-function postLarge(base: string, path: string, headers: Record<string, string>): Promise<RefusalFigure> {
+/**
+ * Posts SIZE bytes to `path` with `headers` and no session, 64 KiB every 20 ms so that little waits in the sockets'
+ * buffers: what the client has written when the answer comes bounds what the server can have read.
+ */
+export function postLarge(base: string, path: string, headers: Record<string, string>, size = SIZE): Promise<RefusalFigure> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, base);
     const started = performance.now();
     let sent = 0;
     let answered = false;
-    const request = http.request(url, { method: "POST", headers: { "content-length": String(SIZE), ...headers } }, (response) => {
+    const request = http.request(url, { method: "POST", headers: { "content-length": String(size), ...headers } }, (response) => {
       answered = true;
       const figure = { target: path, status: response.statusCode ?? 0, millis: Math.round(performance.now() - started), bytesSentBeforeAnswer: sent };
       response.resume();
@@ -29,11 +33,11 @@ function postLarge(base: string, path: string, headers: Record<string, string>):
     });
     request.on("error", (error) => (answered ? undefined : reject(error)));
     const pump = () => {
-      while (!answered && sent < SIZE) {
-        sent += CHUNK.length;
-        if (!request.write(CHUNK)) return void request.once("drain", pump);
-      }
-      if (!answered) request.end();
+      if (answered) return;
+      if (sent >= size) return void request.end();
+      sent += CHUNK.length;
+      if (request.write(CHUNK)) setTimeout(pump, 20);
+      else request.once("drain", () => setTimeout(pump, 20));
     };
     pump();
   });

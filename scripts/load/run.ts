@@ -7,7 +7,7 @@
 //   LOAD_PORT         port of the server it starts (default 3206), LOAD_URL to use an already running server
 //                     (loopback only; then the database must already hold the shared runs),
 //   LOAD_REPORT_ONLY  1: report latency figures without failing on them (busy machines, CI); errors still fail.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import autocannon, { type Result as LoadResult } from "autocannon";
 import { locateBenchmarkDir } from "@/lib/server/benchmark-location";
@@ -35,6 +35,27 @@ interface Target {
   redirects?: boolean;
   /** Fail on latency (otherwise reported only). */
   enforced?: boolean;
+  /** Request headers instead of a browser's page load (a client-side navigation's RSC request). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The router's state a client-side navigation sends from the leaderboard (its root segment): what a click on a link
+ * there asks for. Next.js answers with the RSC payload of the target page.
+ */
+const NAVIGATION_STATE_TREE = encodeURIComponent(JSON.stringify(["", { children: ["__PAGE__", {}] }]));
+const NAVIGATION_HEADERS = { rsc: "1", "next-router-state-tree": NAVIGATION_STATE_TREE, accept: "*/*" };
+
+/** A navigation's URL: Next.js names the right `_rsc` value for these headers by redirecting to it. */
+async function navigationPath(path: string): Promise<string> {
+  const response = await fetch(`${BASE}${path}`, { redirect: "manual", headers: NAVIGATION_HEADERS });
+  await response.arrayBuffer();
+  const location = response.headers.get("location");
+  if (response.status === 307 && location) {
+    const url = new URL(location, BASE);
+    return `${url.pathname}${url.search}`;
+  }
+  return path;
 }
 
 function assertLoopback(url: string): void {
@@ -125,7 +146,8 @@ async function measureHealthDuring(stop: { done: boolean }): Promise<number[]> {
 async function load(target: Target) {
   const url = `${BASE}${target.path}`;
   // Uncompressed, like autocannon's requests: the size is the page's HTML.
-  const probe = await fetch(url, { redirect: "manual", headers: { "accept-encoding": "identity", accept: PAGE_ACCEPT } });
+  const requestHeaders = target.headers ?? { accept: PAGE_ACCEPT };
+  const probe = await fetch(url, { redirect: "manual", headers: { "accept-encoding": "identity", ...requestHeaders } });
   const bytes = (await probe.arrayBuffer()).byteLength;
   const expected = (status: number) => (target.redirects ? status >= 300 && status < 400 : status >= 200 && status < 300);
   if (!expected(probe.status)) throw new Error(`${target.path} answers ${probe.status} before the load starts`);
@@ -134,7 +156,7 @@ async function load(target: Target) {
   const stop = { done: false };
   const health = target.watchHealth ? measureHealthDuring(stop) : Promise.resolve([] as number[]);
   const result = await new Promise<LoadResult>((resolve, reject) => {
-    const instance = autocannon({ url, connections: target.connections ?? CONNECTIONS, duration: DURATION_S, timeout: 30, headers: { accept: PAGE_ACCEPT } }, (error, outcome) => (error ? reject(error) : resolve(outcome)));
+    const instance = autocannon({ url, connections: target.connections ?? CONNECTIONS, duration: DURATION_S, timeout: 30, headers: requestHeaders }, (error, outcome) => (error ? reject(error) : resolve(outcome)));
     instance.on("response", (_client, status, _bytes, responseTime) => {
       times.push(responseTime);
       if (!expected(status)) unexpected += 1;
@@ -195,6 +217,38 @@ async function healthWhileReading(path: string, clients: number, seconds: number
   return { clients, pageP95Ms: Math.round(quantile(page, 0.95)), healthP50Ms: Math.round(quantile(times, 0.5)), healthP95Ms: Math.round(quantile(times, 0.95)), healthMaxMs: Math.round(times.at(-1) ?? NaN) };
 }
 
+/** Resident memory (MB) of the server's processes: the process group the load test started. */
+function serverRssMb(groupId: number): number | null {
+  const listed = spawnSync("ps", ["-o", "rss=", "-g", String(groupId)], { encoding: "utf8" });
+  if (listed.status !== 0) return null;
+  return Math.round(listed.stdout.split("\n").reduce((sum, line) => sum + (Number(line.trim()) || 0), 0) / 1024);
+}
+
+/**
+ * Anonymous page loads of `count` unique URLs (each with a 3,000-character query), 25 at a time: every one is
+ * rendered and offered to the page store, whose memory must stay within PAGE_CACHE_MB however many there are.
+ */
+async function floodUniqueUrls(count: number): Promise<{ requests: number; errors: number }> {
+  let next = 0;
+  let errors = 0;
+  const filler = "q".repeat(3000);
+  await Promise.all(
+    Array.from({ length: 25 }, async () => {
+      while (next < count) {
+        const index = next++;
+        try {
+          const response = await fetch(`${BASE}/tasks?flood=${index}-${filler}`, { redirect: "manual", headers: { accept: PAGE_ACCEPT } });
+          await response.arrayBuffer();
+          if (response.status >= 400) errors += 1;
+        } catch {
+          errors += 1;
+        }
+      }
+    }),
+  );
+  return { requests: count, errors };
+}
+
 async function main(): Promise<number> {
   assertLoopback(BASE);
   if (!(DURATION_S > 0 && DURATION_S <= 120)) throw new Error("LOAD_DURATION_S must be between 1 and 120");
@@ -214,11 +268,15 @@ async function main(): Promise<number> {
     const planted = largest ? await plantTwoMegabyteField(largest.id) : null;
     const leaderboard = await landingPath("/");
     const task = await landingPath("/tasks/PaperQA");
+    const leaderboardNavigation = await navigationPath(leaderboard);
+    const taskNavigation = await navigationPath(task);
     const targets: Target[] = [
       ...(leaderboard !== "/" ? [{ name: "/ (its redirect)", path: "/", p95LimitMs: 300, redirects: true }] : []),
       { name: "leaderboard", path: leaderboard, p95LimitMs: 300 },
       ...(task !== "/tasks/PaperQA" ? [{ name: "task page (its redirect)", path: "/tasks/PaperQA", p95LimitMs: 300, redirects: true }] : []),
       { name: "task page", path: task, p95LimitMs: 300 },
+      { name: "leaderboard, client-side navigation (RSC)", path: leaderboardNavigation, p95LimitMs: 300, headers: NAVIGATION_HEADERS },
+      { name: "task page, client-side navigation (RSC)", path: taskNavigation, p95LimitMs: 300, headers: NAVIGATION_HEADERS },
       ...(largest ? [{ name: `largest response page (${largest.chars} characters of model output)`, path: `/responses/${largest.id}`, p95LimitMs: 500, watchHealth: true }] : []),
       ...(planted ? [{ name: "response page with a 2 MB design_principle", path: `/responses/${planted}`, p95LimitMs: 500, watchHealth: true }] : []),
     ];
@@ -231,6 +289,13 @@ async function main(): Promise<number> {
     }
     const stall = planted ? await healthWhileReading(`/responses/${planted}`, 2, Math.min(10, DURATION_S)) : null;
     if (stall) console.log(`• /api/health while 2 clients read the 2 MB-field page: ${JSON.stringify(stall)}`);
+    const flood = Number(process.env.LOAD_FLOOD_URLS ?? 1500);
+    if (server?.pid && flood > 0) {
+      const before = serverRssMb(server.pid);
+      const outcome = await floodUniqueUrls(flood);
+      const after = serverRssMb(server.pid);
+      console.log(`• ${outcome.requests} unique 3 KB URLs loaded anonymously (${outcome.errors} errors): server memory ${before} MB before, ${after} MB after; the page store's bound is PAGE_CACHE_MB=${process.env.PAGE_CACHE_MB ?? 64} MB`);
+    }
     console.log("• anonymous 60 MB posts (upload route, then a server action)");
     const refusals = await measureUploadRefusals(BASE);
     for (const refusal of refusals) console.log(JSON.stringify(refusal));

@@ -31,6 +31,17 @@ describe("import jobs", () => {
     expect(job?.status).toBe("succeeded");
     expect(job?.outcome?.ok && job.outcome.runs.map((run) => run.model)).toEqual(["demo_alpha"]);
     expect(await db.run.count()).toBe(1);
+    // The uploaded text was stored with the job until the import finished, and not after.
+    const items = await db.jobItem.findMany({ where: { jobId }, select: { payload: true, status: true } });
+    expect(items).toEqual([{ payload: "{}", status: "done" }]);
+  });
+
+  it("keeps no copy of the files of an import that failed for good", async () => {
+    const jobId = await queueDemoImport();
+    const failing = { ...importJobHandler(), run: async () => ({ ok: false as const, failure: { message: "the disk is full", retryable: false } }) };
+    await new JobWorker(db, new SqliteJobQueue(db), [failing], { pollMs: 20 }).runUntilIdle();
+    const items = await db.jobItem.findMany({ where: { jobId }, select: { payload: true, status: true } });
+    expect(items).toEqual([{ payload: "{}", status: "failed" }]);
   });
 
   it("runs an import again when the worker holding it died, and writes it once", async () => {

@@ -13,7 +13,9 @@ import { enqueueDemoJudging, startWorkerProcess, stubEndpoints, waitFor, type Wo
 
 const SECRETS_KEY = randomBytes(32).toString("base64");
 const REPLY = "<reason>ok</reason>\n<result>\ntrue\n</result>";
-const LEASE_MS = 3_000;
+// Long enough that a live worker on a loaded machine keeps its leases (a heartbeat every third of it): only the
+// killed worker's items may be asked twice.
+const LEASE_MS = 10_000;
 const JUDGES = ["pg-judge-a", "pg-judge-b"];
 const SAMPLES = 6;
 

@@ -183,23 +183,32 @@ describe("review queues on a real SQLite database", () => {
   });
 
   it("hides the judge's verdict and reason in blind mode until the annotator votes, then reveals them", async () => {
-    const queueId = await newQueue({ mode: "blind" });
-    const served = await claimReviewItem(db, annotator, queueId, { kind: "resume" });
+    // An annotator with no other queue: in one that holds the same verdicts revealed, their vote would not be blind.
+    const blindAnnotator = await user("blind@test.local", "annotator");
+    const queueId = await newQueue({ mode: "blind", annotatorIds: [blindAnnotator.id, second.id] });
+    const served = await claimReviewItem(db, blindAnnotator, queueId, { kind: "resume" });
     if (served?.kind !== "item") throw new Error("no item");
     expect(served.item.judge).toBeNull();
     expect(served.item.sections.map((section) => section.name)).toEqual(["node_selection", "design_principle", "workflow", "gt_nodes"]);
-    expect(await submitReviewVote(db, annotator, vote({ itemId: served.item.id, judgeCorrect: "correct" }))).toEqual({ ok: false, issues: ["blind-needs-own-verdict"] });
-    const saved = await submitReviewVote(db, annotator, vote({ itemId: served.item.id, pass: true }));
+    expect(await submitReviewVote(db, blindAnnotator, vote({ itemId: served.item.id, judgeCorrect: "correct" }))).toEqual({ ok: false, issues: ["blind-needs-own-verdict"] });
+    const saved = await submitReviewVote(db, blindAnnotator, vote({ itemId: served.item.id, pass: true }));
     if (!saved.ok) throw new Error("vote refused");
     const stored = await db.reviewItem.findUniqueOrThrow({ where: { id: served.item.id } });
     expect(saved.value.judge.verdict).toBe(stored.verdict);
     expect(saved.value.vote).toMatchObject({ pass: true, judgeVisible: false, judgeCorrect: stored.verdict ? "correct" : "incorrect" });
-    const back = await claimReviewItem(db, annotator, queueId, { kind: "back", fromPosition: null });
+    const back = await claimReviewItem(db, blindAnnotator, queueId, { kind: "back", fromPosition: null });
     expect(back).toMatchObject({ kind: "item", item: { id: served.item.id, judge: { verdict: stored.verdict } } });
     // Answering the rules question after the reveal keeps the blind verdict marked as blind.
-    const rules = await submitReviewVote(db, annotator, vote({ itemId: served.item.id, pass: true, followedRules: "yes", comment: "clear reasoning" }));
+    const rules = await submitReviewVote(db, blindAnnotator, vote({ itemId: served.item.id, pass: true, followedRules: "yes", comment: "clear reasoning" }));
     expect(rules.ok && rules.value.vote).toMatchObject({ judgeVisible: false, followedRules: "yes", comment: "clear reasoning" });
     expect(await db.reviewVote.count({ where: { itemId: served.item.id } })).toBe(1);
+    // Someone who also reviews the same verdicts in a reveal queue could have seen it there: their vote is not blind.
+    await newQueue({ mode: "reveal", seed: "blind-and-reveal", annotatorIds: [annotator.id, second.id] });
+    const both = await newQueue({ mode: "blind", seed: "blind-and-reveal", annotatorIds: [annotator.id, second.id] });
+    const seen = await claimReviewItem(db, annotator, both, { kind: "resume" });
+    if (seen?.kind !== "item") throw new Error("no item");
+    const votedThere = await submitReviewVote(db, annotator, vote({ itemId: seen.item.id, pass: true }));
+    expect(votedThere.ok && votedThere.value.vote.judgeVisible).toBe(true);
   });
 
   it("lets an annotator go back and change an earlier vote without adding a second one", async () => {

@@ -9,11 +9,9 @@ import { VerdictTable } from "@/components/diff/verdict-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { modelDiffHref, readModelDiffQuery, turnDiffHref } from "@/lib/diff/links";
-import { buildComparison, comparisonInputOf } from "@/lib/diff-view/comparison";
-import { derivedOnce } from "@/lib/server/data/derived-cache";
 import { verdictInputOf, verdictRows } from "@/lib/diff-view/verdicts";
 import { database } from "@/lib/server/db";
-import { getModelDiffSource } from "@/lib/server/data/diff";
+import { comparisonOf, getModelDiffSource } from "@/lib/server/data/diff";
 import { checkAccess, requirePagePermission, type SessionUser } from "@/lib/server/session";
 
 const loadModelDiff = cache(async (actor: SessionUser | null, turn: string | null, a: string | null, b: string | null) => {
@@ -21,7 +19,7 @@ const loadModelDiff = cache(async (actor: SessionUser | null, turn: string | nul
   if (!source) return null;
   const left = source.a?.response;
   const right = source.b?.response;
-  const comparison = left && right ? derivedOnce(`comparison|${left.id}|${right.id}`, () => buildComparison({ before: comparisonInputOf(left), after: comparisonInputOf(right) })) : null;
+  const comparison = left && right ? await comparisonOf(left, right) : null;
   return { source, comparison };
 });
 

@@ -7,17 +7,15 @@ import { VerdictTable } from "@/components/diff/verdict-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { modelDiffHref, readResponseDiffQuery, responseDiffHref, turnDiffHref } from "@/lib/diff/links";
-import { buildComparison, comparisonInputOf } from "@/lib/diff-view/comparison";
-import { derivedOnce } from "@/lib/server/data/derived-cache";
 import { verdictInputOf, verdictRows } from "@/lib/diff-view/verdicts";
 import { database } from "@/lib/server/db";
-import { getResponsePair, type DiffResponse } from "@/lib/server/data/diff";
+import { comparisonOf, getResponsePair, type DiffResponse } from "@/lib/server/data/diff";
 import { checkAccess, requirePagePermission, type SessionUser } from "@/lib/server/session";
 
 const loadPair = cache(async (actor: SessionUser | null, a: string, b: string) => {
   const pair = await getResponsePair(database(), actor, a, b);
   if (!pair) return null;
-  return { pair, comparison: derivedOnce(`comparison|${pair.a.id}|${pair.b.id}`, () => buildComparison({ before: comparisonInputOf(pair.a), after: comparisonInputOf(pair.b) })) };
+  return { pair, comparison: await comparisonOf(pair.a, pair.b) };
 });
 
 function describe(response: DiffResponse): string {

@@ -9,11 +9,9 @@ import { VerdictTable } from "@/components/diff/verdict-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { modelDiffHref, readTurnDiffQuery, turnDiffHref } from "@/lib/diff/links";
-import { buildComparison, comparisonInputOf } from "@/lib/diff-view/comparison";
-import { derivedOnce } from "@/lib/server/data/derived-cache";
 import { verdictInputOf, verdictRows } from "@/lib/diff-view/verdicts";
 import { database } from "@/lib/server/db";
-import { getTurnDiffSource, listDiffRuns } from "@/lib/server/data/diff";
+import { comparisonOf, getTurnDiffSource, listDiffRuns } from "@/lib/server/data/diff";
 import { checkAccess, requirePagePermission, type SessionUser } from "@/lib/server/session";
 
 // The diff is computed here on the server (pure and fast: both turns re-scored, diffed and laid out) and handed to
@@ -22,7 +20,7 @@ const loadTurnDiff = cache(async (actor: SessionUser | null, runId: string, task
   const source = await getTurnDiffSource(database(), actor, { runId, task, round });
   if (!source) return null;
   const { before, after } = source;
-  const comparison = before && after ? derivedOnce(`comparison|${before.id}|${after.id}`, () => buildComparison({ before: comparisonInputOf(before), after: comparisonInputOf(after) })) : null;
+  const comparison = before && after ? await comparisonOf(before, after) : null;
   return { source, comparison };
 });
 

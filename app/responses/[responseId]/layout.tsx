@@ -5,6 +5,6 @@ import { notFoundUnlessReadable } from "@/lib/server/session";
 // "not found" page streamed after a 200.
 export default async function ResponseLayout({ children, params }: LayoutProps<"/responses/[responseId]">) {
   const { responseId } = await params;
-  await notFoundUnlessReadable((db, reader) => responseExists(db, reader, responseId));
+  await notFoundUnlessReadable(`/responses/${responseId}`, (db, reader) => responseExists(db, reader, responseId));
   return children;
 }

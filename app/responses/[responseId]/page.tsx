@@ -16,9 +16,10 @@ import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { database } from "@/lib/server/db";
 import { listGenerationAttempts } from "@/lib/server/data/generation-attempts";
 import { loadResponseWithView } from "@/lib/server/data/response-view";
-import { blindPendingResponseIds } from "@/lib/server/data/review";
+import { blindVisibility } from "@/lib/server/data/review";
 import { checkAccess, requirePagePermission } from "@/lib/server/session";
 import { clipNullable, clipResponseView, PAGE_TEXT_LIMIT, type ClippedFields, type DownloadableField } from "@/lib/viewer/page-text";
+import { MAX_DRAWN_NODES } from "@/lib/viewer/model";
 import type { ResponseView } from "@/lib/viewer/response-view";
 import { textMarksFor } from "@/lib/viewer/text-marks";
 import { difyAppName } from "@/lib/workflow/dify-dsl";
@@ -31,9 +32,11 @@ const loadResponse = cache(async (actor: SessionUser | null, responseId: string)
   const loaded = await loadResponseWithView(database(), actor, responseId);
   if (!loaded) return null;
   const { view, clipped } = clipResponseView(loaded.view);
-  // An annotator of a blind queue holding this response sees no verdict or reason until they have voted on it.
-  const judgesHidden = (await blindPendingResponseIds(database(), actor, [responseId])).has(responseId);
-  const judges = judgesHidden ? [] : loaded.detail.judges.map((judge) => ({ ...judge, reason: clipNullable(judge.reason) }));
+  // Blind review (lib/server/data/review/blind-visibility.ts): an assigned annotator sees no verdict or reason until
+  // they have voted; anonymous readers see no reason while the response is pending in a blind queue.
+  const blind = await blindVisibility(database(), actor, { responseIds: [responseId] });
+  const judgesHidden = blind.verdictHidden(responseId);
+  const judges = judgesHidden ? [] : loaded.detail.judges.map((judge) => ({ ...judge, reason: blind.reasonHidden(responseId) ? null : clipNullable(judge.reason) }));
   const detail = { ...loaded.detail, judges, pass: judgesHidden ? null : loaded.detail.pass, cases: judgesHidden ? [] : loaded.detail.cases };
   return { detail, view, clipped, judgesHidden };
 });
@@ -225,6 +228,8 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
             initialNode={initialNode}
             label={isRepaired ? "Repaired workflow graph" : "Workflow graph"}
           />
+        ) : view.original.tooLargeToDraw || view.repaired.tooLargeToDraw ? (
+          <EmptyState title="Too large to draw">The workflow has more than {MAX_DRAWN_NODES} nodes, more than a drawing can show; its diagnostics are listed below.</EmptyState>
         ) : view.parses ? (
           <EmptyState title="Nothing to draw">The workflow JSON parses but has no nodes to draw (see the diagnostics below).</EmptyState>
         ) : null}

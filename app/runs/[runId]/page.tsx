@@ -13,12 +13,14 @@ import { turnKey } from "@/lib/benchmark/dataset";
 import { modelDiffHref, turnDiffHref } from "@/lib/diff/links";
 import { RunJudging } from "@/components/jobs/run-judging";
 import { RunDifyExecution } from "@/components/dify/run-dify-execution";
+import { BundleProvenance } from "@/components/runs/bundle-provenance";
 import { RunResolveJudging } from "@/components/dify/run-resolve-judging";
 import { can } from "@/lib/auth/roles";
 import { formatDateTime } from "@/lib/format";
 import { modeLabel } from "@/lib/generation/modes";
 import { database } from "@/lib/server/db";
 import { listRunResponses, type RunResponseRow } from "@/lib/server/data/responses";
+import { getRunBundleProvenance } from "@/lib/server/data/run-bundle-imports";
 import { getRunFigures } from "@/lib/server/data/runs";
 import { listEndpoints } from "@/lib/server/endpoints/endpoints";
 import { listDifyConnections } from "@/lib/server/dify-connections/connections";
@@ -82,6 +84,7 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
   const [endpoints, jobs] = mayJudge ? await Promise.all([listEndpoints(database(), user), listJobs(database(), user, { runId: run.id, limit: 20 })]) : [[], []];
   // Recorded runs carry their official test results; imported and generated ones may be executed on Dify.
   const difyConnections = mayJudge && !recorded ? await listDifyConnections(database(), user) : [];
+  const provenance = await getRunBundleProvenance(database(), user, run.id);
   const passGate = mayJudge && user && !recorded ? await describeRunPassGate(database(), user, run.id) : null;
   const casesNotJudged = responses.reduce((sum, row) => sum + row.casesNotJudged, 0);
 
@@ -129,9 +132,18 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
             <a href={`/runs/${run.id}/download/resolve-records`} download className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
               Resolve records (JSON)
             </a>
+            <a
+              href={`/runs/${run.id}/download/bundle`}
+              download
+              title="One zip with what produced this run, for others to check: npm run import -- --bundle"
+              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800"
+            >
+              Run bundle (zip)
+            </a>
           </span>
         }
       />
+      {provenance ? <BundleProvenance provenance={provenance} /> : null}
       {figures ? <RunFigures figures={figures} className={cardStyles} /> : null}
       {mayJudge && user ? (
         <RunJudging

@@ -2,8 +2,12 @@ import "server-only";
 // The diff pages' data: two stored responses with their turns and stored verdicts, found by run + task + round (a
 // turn diff: round n−1 and n), by turn + two runs (a model diff) or by two response ids; and the runs, tasks and turns
 // the pickers offer. Every function checks the actor's "read" permission before its queries. Unknown ids give null.
+import { comparisonInputOf, type Comparison } from "@/lib/diff-view/comparison";
+import { analyse } from "../analysis/pool";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
+import { derivedOnceAsync } from "./derived-cache";
+import { blindVisibility } from "./review/blind-visibility";
 import { readTurnVariables } from "./json-columns";
 import type { SessionUser } from "../session";
 
@@ -169,14 +173,14 @@ export async function getTurnDiffSource(
     const response = await loadResponse(db, { runId_turnId: { runId: run.id, turnId: turn.id } });
     return response ? toDiffResponse(response) : null;
   };
-  const [before, after] = await Promise.all([load(round !== null && round > 1 ? round - 1 : null), load(round)]);
+  const [before, after] = await withoutBlindVerdicts(db, actor, await Promise.all([load(round !== null && round > 1 ? round - 1 : null), load(round)]));
   return {
     run,
     tasks: options,
     task: { ...task, instructions: turns.map(({ round: r, instruction }) => ({ round: r, instruction })) },
     round,
-    before,
-    after,
+    before: before ?? null,
+    after: after ?? null,
   };
 }
 
@@ -265,7 +269,9 @@ export async function getModelDiffSource(
     const { id, label, origin, model, benchmark: runBenchmark } = run;
     return { run: { id, label, origin, model, benchmark: runBenchmark }, response: response ? toDiffResponse(response) : null };
   };
-  const [a, b] = await Promise.all([side(pickA), side(pickB)]);
+  const sides = await Promise.all([side(pickA), side(pickB)]);
+  const shown = await withoutBlindVerdicts(db, actor, sides.map((entry) => entry?.response));
+  const [a = null, b = null] = sides.map((entry, index) => (entry ? { ...entry, response: shown[index] ?? null } : null));
   return {
     benchmark,
     turn: { id: turn.id, key: turn.key, task: turn.task.name, round: turn.round, instruction: turn.instruction, roundCount: turn.task.roundCount, earlier },
@@ -283,5 +289,26 @@ export async function getResponsePair(db: Database, actor: SessionUser | null, a
   assertAllowed(actor, "read");
   const [first, second] = await Promise.all([loadResponse(db, { id: a }), loadResponse(db, { id: b })]);
   if (!first || !second) return null;
-  return { a: toDiffResponse(first), b: toDiffResponse(second) };
+  const [shownA, shownB] = await withoutBlindVerdicts(db, actor, [toDiffResponse(first), toDiffResponse(second)]);
+  return { a: shownA!, b: shownB! };
+}
+
+/**
+ * The comparison of two stored responses (both re-scored, diffed, laid out), derived once on an analysis worker within
+ * its time budget. Callers check the actor may read both.
+ */
+export function comparisonOf(before: DiffResponse, after: DiffResponse): Promise<Comparison> {
+  return derivedOnceAsync(`comparison|${before.id}|${after.id}`, async () => {
+    const outcome = await analyse({ kind: "comparison", input: { before: comparisonInputOf(before), after: comparisonInputOf(after) } });
+    if (!outcome.ok) throw new Error(outcome.reason === "budget" ? "Comparing these responses took longer than its time budget." : `The comparison failed: ${outcome.message}`);
+    return outcome.value;
+  });
+}
+
+/** Blind review: a response under review by this reader keeps its texts but shows no stored verdict or test result. */
+async function withoutBlindVerdicts<T extends DiffResponse | null | undefined>(db: Database, actor: SessionUser | null, responses: T[]): Promise<T[]> {
+  const ids = responses.flatMap((response) => (response ? [response.id] : []));
+  const blind = await blindVisibility(db, actor, { responseIds: ids });
+  if (!blind.hidesAnything) return responses;
+  return responses.map((response) => (response && blind.verdictHidden(response.id) ? ({ ...response, recorded: null, cases: [] } as T) : response));
 }

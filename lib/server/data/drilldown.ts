@@ -5,6 +5,7 @@ import type { ModelInfo } from "@/lib/leaderboard/board";
 import type { PairTurn } from "@/lib/leaderboard/compare";
 import type { TaskCounts } from "@/lib/leaderboard/tables";
 import { buildTaskMatrix, caseStates, encodeMatrix, type MatrixRun, type ModelTurnRow, type TaskMatrix, type WireMatrix } from "@/lib/leaderboard/turns";
+import { blindVisibility } from "./review/blind-visibility";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import { joinedText } from "../sql-dialect";
@@ -177,7 +178,9 @@ export async function getModelTurns(db: Database, actor: SessionUser | null, ben
     ...values,
     ...judged.runParams,
   );
-  return rows.map((row) => {
+  // Blind review: turns under review by this reader are not listed (their verdicts would show).
+  const blind = await blindVisibility(db, actor, { responseIds: rows.map((row) => row.responseId) });
+  return rows.filter((row) => !blind.verdictHidden(row.responseId)).map((row) => {
     const outcome = turnOutcome(row, judge);
     const valid = outcome.valid;
     return {
@@ -280,11 +283,17 @@ export interface TaskDetail {
 /** A task's turns and every run's verdicts on them; null when the benchmark has no such task. */
 export async function getTaskMatrix(db: Database, actor: SessionUser | null, benchmarkId: string, taskName: string, options: ReadOptions = {}, judge?: DrilldownJudge | null): Promise<TaskDetail | null> {
   assertAllowed(actor, "read");
-  if (options.fresh || judge) return computeTaskMatrix(db, benchmarkId, taskName, judge, judge ? judge.description : undefined);
-  return cachedRead(db, `task:${benchmarkId}:${taskName}`, () => computeTaskMatrix(db, benchmarkId, taskName));
+  const viewedBy = judge ? judge.description : undefined;
+  const detail = options.fresh || judge ? await computeTaskMatrix(db, benchmarkId, taskName, judge, viewedBy) : await cachedRead(db, `task:${benchmarkId}:${taskName}`, () => computeTaskMatrix(db, benchmarkId, taskName));
+  if (!detail) return null;
+  // Blind review: cells under review by this reader are left out, and the totals counted without them.
+  const shown = detail.matrix.rows.flatMap((row) => row.cells.flatMap((cell) => (cell.responseId ? [cell.responseId] : [])));
+  const blind = await blindVisibility(db, actor, { responseIds: shown });
+  const hidden = new Set(shown.filter((id) => blind.verdictHidden(id)));
+  return hidden.size ? computeTaskMatrix(db, benchmarkId, taskName, judge, viewedBy, hidden) : detail;
 }
 
-async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: string, judge?: DrilldownJudge | null, viewedBy?: string): Promise<TaskDetail | null> {
+async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: string, judge?: DrilldownJudge | null, viewedBy?: string, withheld: ReadonlySet<string> = new Set()): Promise<TaskDetail | null> {
   const judged = judgeSql(db, judge);
   const setup = runSetupSql("ru");
   const task = await db.task.findUnique({
@@ -311,7 +320,7 @@ async function computeTaskMatrix(db: Database, benchmarkId: string, taskName: st
     ...judged.params,
     task.id,
     ...judged.runParams,
-  );
+  ).then((rows) => rows.filter((row) => !withheld.has(row.responseId)));
   const firstOfRun = [...new Map(responses.map((row) => [row.runId, row])).values()];
   const ownJudge = await ownJudges(db, firstOfRun.map((row) => ({ ...row, id: row.runId })));
   const runs = new Map<string, MatrixRun>();
@@ -361,7 +370,9 @@ export async function getPairTurns(db: Database, actor: SessionUser | null, runI
     runId,
     ...judged.runParams,
   );
-  return rows.map((row) => {
+  // Blind review: turns under review by this reader are left out of the comparison.
+  const blind = await blindVisibility(db, actor, { runIds: [runId] });
+  return rows.filter((row) => !blind.verdictHidden(row.responseId)).map((row) => {
     const outcome = turnOutcome(row, judge);
     return {
       turn: row.turn,

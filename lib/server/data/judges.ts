@@ -6,6 +6,7 @@ import { describeJudgeChoice, judgeChoiceOrDefault, judgeOptions, RECORDED, type
 import { compareSides, pairwiseAgreement, sideVerdicts, type PairSummary, type SideComparison, type VerdictRow } from "@/lib/judges/compare";
 import type { Stage } from "@/lib/review/filter";
 import { err, type Result } from "@/lib/result";
+import { blindVisibility } from "./review/blind-visibility";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import type { SessionUser } from "../session";
@@ -181,7 +182,10 @@ export async function getJudgeComparison(db: Database, actor: SessionUser | null
   assertAllowed(actor, "read");
   const aMembers = sideMembers(a);
   const bMembers = sideMembers(b);
-  const rows = await stageVerdicts(db, benchmarkId, stage, [...new Set([...aMembers, ...bMembers])]);
+  const all = await stageVerdicts(db, benchmarkId, stage, [...new Set([...aMembers, ...bMembers])]);
+  // Blind review: items this reader is reviewing blind are left out of the listed comparison.
+  const blind = await blindVisibility(db, actor, { responseIds: [...new Set(all.map((row) => splitItemKey(row.item).responseId))] });
+  const rows = blind.hidesAnything ? all.filter((row) => !blind.verdictHidden(splitItemKey(row.item).responseId)) : all;
   const comparison = compareSides(sideVerdicts(rows, aMembers), sideVerdicts(rows, bMembers));
   const listed = [...comparison.confusion.passPass, ...comparison.confusion.passFail, ...comparison.confusion.failPass, ...comparison.confusion.failFail];
   return { comparison, items: await itemInfo(db, listed) };

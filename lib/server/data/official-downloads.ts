@@ -6,6 +6,7 @@ import { answerFromFields, passRecord, reachedJudge, responseFile, sortPassRecor
 import { RECORDED_JUDGE_ID, RULE_JUDGE_ID } from "@/lib/import/plan";
 import { parseRunJudge, type RunJudge } from "@/lib/judges/run-judge";
 import { assertAllowed } from "../authz";
+import { blindVisibility } from "./review/blind-visibility";
 import type { Database } from "../db";
 import { passStageVerdict } from "../evaluations/pass-stage-verdicts";
 import type { SessionUser } from "../session";
@@ -66,7 +67,9 @@ export async function getRunPassRecords(db: Database, actor: SessionUser | null,
       judgeVerdicts: { where: { stage: "pass", casePosition: 0 }, select: { judge: true, sampleIndex: true, reason: true, verdict: true } },
     },
   });
-  const records = responses.map((response) => {
+  // Blind review: records under review by this reader are left out; reasons pending review are not given anonymously.
+  const blind = await blindVisibility(db, actor, { runIds: [runId] });
+  const records = responses.filter((response) => !blind.verdictHidden(response.id)).map((response) => {
     const { valid, failStep } = passStageVerdict(response);
     const judged = reachedJudge(valid ? null : (failStep ?? "step_1_1"));
     return passRecord({
@@ -78,7 +81,7 @@ export async function getRunPassRecords(db: Database, actor: SessionUser | null,
       valid,
       failStep,
       judged,
-      reason: judged ? judgeReason(response.judgeVerdicts, judge, valid) : null,
+      reason: judged && !blind.reasonHidden(response.id) ? judgeReason(response.judgeVerdicts, judge, valid) : null,
     });
   });
   return { fileName: `pass_eval_${baseName(run)}.json`, data: sortPassRecords(records) };

@@ -5,6 +5,7 @@ import { RULE_JUDGE_ID } from "@/lib/import/plan";
 import { resolveRecordFile } from "@/lib/resolve/records";
 import type { RunRecord } from "@/lib/benchmark/runs";
 import { assertAllowed } from "../authz";
+import { blindVisibility } from "./review/blind-visibility";
 import type { Database } from "../db";
 import { passStageVerdict } from "../evaluations/pass-stage-verdicts";
 import type { SessionUser } from "../session";
@@ -36,8 +37,11 @@ export async function getResolveRecordFile(db: Database, actor: SessionUser | nu
     },
   });
   if (!run) return null;
+  // Blind review: records under review by this reader are left out; reasons pending review are not given anonymously.
+  const blind = await blindVisibility(db, actor, { runIds: [runId] });
   const records = resolveRecordFile(
-    run.responses.map((response) => {
+    run.responses.filter((response) => !blind.verdictHidden(response.id)).map((response) => {
+      const hideReasons = blind.reasonHidden(response.id);
       const resolveVerdicts = response.judgeVerdicts.filter((verdict) => verdict.stage === "resolve");
       return {
         task: response.turn.task.name,
@@ -46,8 +50,8 @@ export async function getResolveRecordFile(db: Database, actor: SessionUser | nu
         designPrinciple: response.designPrinciple,
         workflow: response.workflow,
         ...passStageVerdict(response),
-        passReason: reasonOf(response.judgeVerdicts.filter((verdict) => verdict.stage === "pass"), 0),
-        cases: response.caseResults.map((entry) => ({ ...entry, judgeReason: reasonOf(resolveVerdicts, entry.position) })),
+        passReason: hideReasons ? null : reasonOf(response.judgeVerdicts.filter((verdict) => verdict.stage === "pass"), 0),
+        cases: response.caseResults.map((entry) => ({ ...entry, judgeReason: hideReasons ? null : reasonOf(resolveVerdicts, entry.position) })),
       };
     }),
   );

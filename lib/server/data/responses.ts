@@ -2,6 +2,7 @@ import "server-only";
 // Responses: one response with its turn, conversation, stored verdicts and test results (the response page), and a
 // run's responses with their verdicts and top diagnostic (the run page). Each function checks the actor first.
 import { z } from "zod";
+import { blindVisibility } from "./review/blind-visibility";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import { parseColumn, readTurnVariables } from "./json-columns";
@@ -218,8 +219,10 @@ export async function listRunResponses(db: Database, actor: SessionUser | null, 
       caseResults: { select: { verdict: true } },
     },
   });
+  // Blind review: a response under review by this reader lists no verdict, fail step, test result or diagnostic.
+  const blind = await blindVisibility(db, actor, { runIds: [run.id] });
   const rows: RunResponseRow[] = responses.map((response) => {
-    const pass = response.passResult;
+    const pass = blind.verdictHidden(response.id) ? null : response.passResult;
     return {
       id: response.id,
       task: response.turn.task.name,
@@ -235,7 +238,7 @@ export async function listRunResponses(db: Database, actor: SessionUser | null, 
       disagreement: pass?.disagreement ?? null,
       diagnosticCount: pass?.diagnosticCount ?? 0,
       topDiagnostic: pass ? topDiagnostic(pass.diagnostics, pass.officialFailStep ?? pass.failStep) : null,
-      casesPassed: run.hasResolve ? response.caseResults.filter((c) => c.verdict === true).length : null,
+      casesPassed: run.hasResolve && pass ? response.caseResults.filter((c) => c.verdict === true).length : null,
       casesNotJudged: response.caseResults.filter((c) => c.verdict === null).length,
       caseCount: response.caseResults.length,
     };

@@ -38,8 +38,9 @@ type Delegate = {
 
 const delegateName = (model: string) => `${model.charAt(0).toLowerCase()}${model.slice(1)}`;
 const delegateOf = (db: object, model: string) => (db as Record<string, Delegate>)[delegateName(model)]!;
-/** Every model's primary key is `id`, except Setting's. */
-const primaryKeyOf = (model: string) => (model === "Setting" ? "key" : "id");
+/** Models keyed by a natural key; every other model's primary key is `id` (the copy test checks all of them). */
+const KEYED_BY_NAME: ReadonlySet<string> = new Set(["Setting", "SignInThrottle"]);
+export const primaryKeyOf = (model: string) => (KEYED_BY_NAME.has(model) ? "key" : "id");
 
 /** Foreign keys as (child table, parent table) pairs, read from the database that enforces them. */
 async function foreignKeys(db: Database): Promise<{ child: string; parent: string }[]> {

@@ -3,14 +3,11 @@ import "server-only";
 // leaderboard, run, evaluation, model and task pages, compare, charts, exports, the official downloads and Dify
 // execution) shows the same figure by construction. A generated run whose evaluation chose an LLM judge (or panel)
 // has step 1_4 decided by that judge's verdicts here, as they arrive; recorded and rule-judged runs keep theirs.
-import { panelVerdict } from "@/lib/judge/majority";
+import { ownJudgePassVerdict, reachesPassJudge, type PassStageVerdict } from "@/lib/judges/pass-stage";
 import { parseRunJudge } from "@/lib/judges/run-judge";
 import type { QueueTx } from "../jobs/sqlite-queue";
 
-export interface PassStageVerdict {
-  valid: boolean;
-  failStep: string | null;
-}
+export { reachesPassJudge, type PassStageVerdict };
 
 export interface StoredPassVerdict {
   id: string;
@@ -23,11 +20,6 @@ export const OWN_JUDGE_SOURCE = "judge";
 /** The stored verdict: the run's own judge's (a response without a pass result failed at reading, step 1_1). */
 export function passStageVerdict(response: StoredPassVerdict): PassStageVerdict {
   return { valid: response.passResult?.valid ?? false, failStep: response.passResult ? response.passResult.failStep : "step_1_1" };
-}
-
-/** Whether a stored turn reaches step 1_4: steps 1_1–1_3 pass and Dify did not refuse it (step 1_5 comes after the judge). */
-export function reachesPassJudge(result: { officialFailStep: string | null; failStep: string | null }): boolean {
-  return result.officialFailStep === null && result.failStep !== "step_1_5";
 }
 
 /** Responses per query: a run of any size stays under the databases' bound-parameter limits. */
@@ -86,11 +78,10 @@ export async function applyOwnJudge(db: QueueTx, runId: string, options: ApplyOp
     for (const result of chunk) {
       const byMember = samples.get(result.responseId) ?? new Map<string, boolean[]>();
       if (options.wait === "every-sample" && judge.members.some((member) => (byMember.get(member)?.length ?? 0) < judge.samples)) continue;
-      const verdict = panelVerdict(judge.members, byMember);
-      if (verdict === null) continue;
-      const failStep = verdict ? null : "step_1_4";
-      if (result.verdictSource === OWN_JUDGE_SOURCE && result.valid === verdict && result.failStep === failStep) continue;
-      await db.passResult.update({ where: { id: result.id }, data: { valid: verdict, failStep, verdictSource: OWN_JUDGE_SOURCE } });
+      const decided = ownJudgePassVerdict(result, judge.members, byMember);
+      if (decided === null) continue;
+      if (result.verdictSource === OWN_JUDGE_SOURCE && result.valid === decided.valid && result.failStep === decided.failStep) continue;
+      await db.passResult.update({ where: { id: result.id }, data: { ...decided, verdictSource: OWN_JUDGE_SOURCE } });
       changed += 1;
     }
   }

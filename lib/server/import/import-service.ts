@@ -3,10 +3,12 @@ import "server-only";
 // transaction. Any invalid file rejects the whole import with located issues and leaves the database unchanged.
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { parseCheckPassFile, parseCheckResolveFile, parseQueryFile } from "@/lib/benchmark/dataset";
+import { budgetExceededPlan, type AnalysisTask } from "@/lib/analysis/tasks";
+import { parseCheckPassFile, parseCheckResolveFile, parseQueryFile, turnKey } from "@/lib/benchmark/dataset";
+import { DEFAULT_MAX_FIELD_CHARS, oversizedFields } from "@/lib/benchmark/field-limits";
 import { issue, type BenchmarkIssue } from "@/lib/benchmark/issues";
 import { parseGenerationFile, parseRunFile } from "@/lib/benchmark/runs";
-import type { BenchmarkPlan, RunPlan } from "@/lib/import/plan-types";
+import type { BenchmarkPlan, ResponsePlan, RunPlan } from "@/lib/import/plan-types";
 import {
   benchmarkContext,
   checkGenerationRun,
@@ -14,11 +16,10 @@ import {
   describeModel,
   isGenerationFile,
   planBenchmark,
-  planGenerationRun,
-  planRecordedRun,
+  runPlan,
   type BenchmarkSource,
 } from "@/lib/import/plan";
-import type { Result } from "@/lib/result";
+import { analyseAll, analysisBudgetMs } from "../analysis/pool";
 import type { Database } from "../db";
 import { insideRoots, jsonErrorWithoutContent, NOT_AVAILABLE, readBenchmarkDir, readUtf8Strict } from "../benchmark-files";
 import { sha256 } from "../hash";
@@ -54,31 +55,7 @@ export interface ImportLimits {
   maxFieldChars?: number;
 }
 
-/** 256 KiB of characters: four times the longest field in the published runs (about 123,000 characters). */
-export const DEFAULT_MAX_FIELD_CHARS = 256 * 1024;
-
-/**
- * Fields of a run file longer than the cap, each named by record and field. A field over the cap rejects the import
- * (nothing is stored truncated): a page or a score built from a cut text would silently differ from the run.
- */
-export function oversizedFields(fileName: string, data: unknown, maxChars: number): BenchmarkIssue[] {
-  const found: BenchmarkIssue[] = [];
-  const visit = (value: unknown, record: number, field: string) => {
-    if (found.length >= 20) return;
-    if (typeof value === "string") {
-      if (value.length > maxChars) {
-        found.push(issue(fileName, `record ${record}`, field, `${value.length} characters, over the limit of ${maxChars} per field (IMPORT_MAX_FIELD_KB)`));
-      }
-    } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit(item, record, `${field}[${index}]`));
-    } else if (typeof value === "object" && value !== null) {
-      for (const [key, item] of Object.entries(value)) visit(item, record, field ? `${field}.${key}` : key);
-    }
-  };
-  if (Array.isArray(data)) data.forEach((record, index) => visit(record, index, ""));
-  else visit(data, 0, "");
-  return found;
-}
+export { DEFAULT_MAX_FIELD_CHARS, oversizedFields } from "@/lib/benchmark/field-limits";
 
 export type ImportPhase = "reading" | "validating" | "scoring" | "done";
 
@@ -159,6 +136,11 @@ function sourceFromUploads(name: string, files: ImportFile[]): { source: Benchma
       continue;
     }
     const label = `dataset/${fileName}`;
+    const tooDeep = oversizedFields(label, json.value, Number.POSITIVE_INFINITY);
+    if (tooDeep.length) {
+      issues.push(...tooDeep);
+      continue;
+    }
     const result =
       key === "queries" ? parseQueryFile(label, json.value) : key === "checkPass" ? parseCheckPassFile(label, json.value) : parseCheckResolveFile(label, json.value);
     if (!result.ok) issues.push(...result.issues);
@@ -276,7 +258,7 @@ export async function runImport(db: Database, request: ImportRequest, limits: Im
   if (issues.length) return { ok: false, issues };
 
   // Check every run against the benchmark before scoring any, so all problems are reported together.
-  const pending: { label: string; build: () => RunPlan }[] = [];
+  const pending: { label: string; plan: () => Promise<RunPlan> }[] = [];
   const summaries: RunSummary[] = [];
   for (const [index, run] of parsedRuns.entries()) {
     report({ file: run.file.name, fileIndex: index });
@@ -291,37 +273,43 @@ export async function runImport(db: Database, request: ImportRequest, limits: Im
       progress.responsesDone += 1;
       if (progress.responsesDone % 25 === 0 || progress.responsesDone === responsesTotal) report({});
     };
-    let build: (() => Result<RunPlan, BenchmarkIssue>) | null = null;
     if (run.kind === "generation") {
       const items = parseGenerationFile(run.file.name, run.data);
       const problems = items.ok ? checkGenerationRun(source, items.value, context) : items.issues;
       issues.push(...problems);
-      if (items.ok && problems.length === 0) build = () => planGenerationRun(source, items.value, context, sha256, onResponse);
+      if (items.ok && problems.length === 0) {
+        const tasks = items.value.flatMap((item) => item.answers.map((answer) => ({ kind: "plan-generated" as const, task: item.task, round: answer.round, raw: answer.text, turn: context.turns.get(turnKey(item.task, answer.round))! })));
+        pending.push({ label: source.label, plan: async () => runPlan(source, "imported", sha256(JSON.stringify(items.value)), await planResponses(tasks, onResponse), false) });
+      }
     } else {
       const records = parseRunFile(run.file.name, run.data);
       const problems = records.ok ? checkRecordedRun(source, records.value, context) : records.issues;
       issues.push(...problems);
-      if (records.ok && problems.length === 0) build = () => planRecordedRun(source, records.value, context, sha256, onResponse);
-    }
-    if (build) {
-      const planRun = build;
-      pending.push({
-        label: source.label,
-        build: () => {
-          const plan = planRun();
-          if (!plan.ok) throw new Error(plan.issues.map((problem) => problem.message).join("\n"));
-          summaries.push(summarizePlan(plan.value));
-          return plan.value;
-        },
-      });
+      if (records.ok && problems.length === 0) {
+        const tasks = records.value.map((record) => ({
+          kind: "plan-recorded" as const,
+          record,
+          turn: context.turns.get(turnKey(record.task, record.round))!,
+          queries: context.queries.get(record.task) ?? [],
+          promptFingerprints: context.promptFingerprints,
+        }));
+        pending.push({ label: source.label, plan: async () => runPlan(source, "recorded", sha256(JSON.stringify(records.value)), await planResponses(tasks, onResponse), true) });
+      }
     }
   }
   if (issues.length) return { ok: false, issues };
 
+  // Scored in worker threads, each response within its time budget, before the write transaction opens.
   report({ phase: "scoring", responsesTotal, file: null });
+  const planned: { label: string; build: () => RunPlan }[] = [];
+  for (const run of pending) {
+    const plan = await run.plan();
+    summaries.push(summarizePlan(plan));
+    planned.push({ label: run.label, build: () => plan });
+  }
   const written: WriteResult = await writeImport(
     db,
-    { benchmark: benchmark.plan ?? { existingId: benchmark.existingId! }, runs: pending },
+    { benchmark: benchmark.plan ?? { existingId: benchmark.existingId! }, runs: planned },
     {
       importedBy: request.importedBy,
       onProgress: (event) => report({ file: event.run, fileIndex: event.index }),
@@ -336,6 +324,20 @@ export async function runImport(db: Database, request: ImportRequest, limits: Im
     benchmarkCreated: written.benchmarkCreated,
     runs: written.runs.map((run, index) => ({ ...summaries[index]!, runId: run.runId, label: run.label, created: run.created })),
   };
+}
+
+/**
+ * Scores responses on the analysis workers. One that outlives its time budget is planned as failing with the budget
+ * diagnostic; a scoring error (a bug) fails the import, as it did on the calling thread.
+ */
+export async function planResponses(tasks: Extract<AnalysisTask, { kind: "plan-recorded" | "plan-generated" }>[], onResponse: () => void): Promise<ResponsePlan[]> {
+  const budgetMs = analysisBudgetMs();
+  const outcomes = await analyseAll(tasks, budgetMs, onResponse);
+  return outcomes.map((outcome, index) => {
+    if (outcome.ok) return outcome.value;
+    if (outcome.reason === "budget") return budgetExceededPlan(tasks[index]!, budgetMs);
+    throw new Error(`scoring ${tasks[index]!.kind === "plan-recorded" ? "a record" : "an answer"} failed: ${outcome.message}`);
+  });
 }
 
 /** Counts of one scored run, for the summary an import ends with. */

@@ -2,8 +2,9 @@ import "server-only";
 // Import jobs started from the web UI, on the durable job queue: the uploaded content is stored with the job, so a
 // queued or interrupted import survives a restart and runs again (an import is all-or-nothing and idempotent).
 import { assertAllowed } from "../authz";
-import { database, withOwnConnection } from "../db";
+import { database, withOwnConnection, type Database } from "../db";
 import { jobQueue, wakeWorker } from "../jobs/instance";
+import { mayAccessJob } from "../jobs/job-access";
 import type { JobHandler } from "../jobs/worker";
 import { NO_USAGE } from "../jobs/queue";
 import type { SessionUser } from "../session";
@@ -61,12 +62,23 @@ export function importJobHandler(): JobHandler {
         const outcome = await withOwnConnection((db) =>
           runImport(db, payload.request, payload.limits, { onProgress: (progress) => liveProgress.set(job.id, progress) }),
         );
-        return { ok: true, result: outcome, usage: NO_USAGE };
+        // The uploaded files leave the database with the item's completion (same transaction).
+        return { ok: true, result: outcome, usage: NO_USAGE, commit: (tx) => clearUploadedFiles(tx, item.id) };
       } finally {
         liveProgress.delete(job.id);
       }
     },
+    async settled({ db, item }) {
+      // An import that failed for good or was cancelled keeps no copy of the files either; a retry still has them.
+      const row = await db.jobItem.findUnique({ where: { id: item.id }, select: { status: true } });
+      if (row && row.status !== "pending" && row.status !== "leased") await clearUploadedFiles(db, item.id);
+    },
   };
+}
+
+/** Replaces a settled import item's payload (the uploaded files' text) with nothing. */
+async function clearUploadedFiles(db: Pick<Database, "jobItem">, itemId: string): Promise<void> {
+  await db.jobItem.update({ where: { id: itemId }, data: { payload: "{}" } });
 }
 
 /** A job as its creator (or an admin) sees it; null when it does not exist or belongs to someone else. */
@@ -76,7 +88,7 @@ export async function getImportJob(actor: SessionUser, jobId: string): Promise<I
     where: { id: jobId },
     select: { id: true, kind: true, status: true, createdBy: true, createdAt: true, finishedAt: true, error: true, items: { select: { result: true, error: true } } },
   });
-  if (!job || job.kind !== IMPORT_JOB_KIND || (job.createdBy !== actor.id && actor.role !== "admin")) return null;
+  if (!job || job.kind !== IMPORT_JOB_KIND || !mayAccessJob(actor, job)) return null;
   const item = job.items[0];
   const outcome = item?.result ? (JSON.parse(item.result) as ImportOutcome) : null;
   const status: ImportJobState =

@@ -2,7 +2,8 @@ import "server-only";
 // Re-scores a stored run with the current scoring core: deterministic verdicts, diagnostics and rule-judge verdicts
 // are replaced in one transaction; recorded verdicts, test results and recorded judge reasons are kept.
 import { buildTurnSpecs } from "@/lib/benchmark/turn";
-import { RULE_JUDGE_ID, rescoreResponse } from "@/lib/import/plan";
+import { budgetExceededRescore } from "@/lib/analysis/tasks";
+import { RULE_JUDGE_ID } from "@/lib/import/plan";
 import { CORE_VERSION } from "@/lib/workflow/version";
 import { assertAllowed } from "../authz";
 import { insertRows } from "../bulk-insert";
@@ -10,7 +11,7 @@ import type { Database } from "../db";
 import type { SessionUser } from "../session";
 import { loadBenchmarkSource } from "./benchmark-source";
 import { responseRows, type WriteOptions } from "./write-import";
-import { sha256 } from "../hash";
+import { analyseAll, analysisBudgetMs } from "../analysis/pool";
 
 export interface RescoreOutcome {
   runId: string;
@@ -37,11 +38,20 @@ export async function rescoreRun(db: Database, actor: SessionUser, runId: string
   const diagnosticRows: Record<string, unknown>[] = [];
   const ruleRows: Record<string, unknown>[] = [];
   const now = new Date();
-  for (const response of run.responses) {
+  // Re-scored on the analysis workers, each response within its time budget.
+  const budgetMs = analysisBudgetMs();
+  const scorable = run.responses.flatMap((response) => {
     const turn = turns.get(response.turn.key);
     const previous = response.passResult;
-    if (!turn || !previous) continue;
-    const result = rescoreResponse({ ...response, recordedValid: previous.recordedValid, recordedFailStep: previous.recordedFailStep }, turn, sha256);
+    if (!turn || !previous) return [];
+    const stored = { rawText: response.rawText, nodeSelection: response.nodeSelection, designPrinciple: response.designPrinciple, workflow: response.workflow, recordedValid: previous.recordedValid, recordedFailStep: previous.recordedFailStep };
+    return [{ response, previous, task: { kind: "rescore" as const, stored, turn } }];
+  });
+  const outcomes = await analyseAll(scorable.map((entry) => entry.task), budgetMs);
+  for (const [index, { response, previous, task }] of scorable.entries()) {
+    const outcome = outcomes[index]!;
+    if (!outcome.ok && outcome.reason === "failed") throw new Error(`re-scoring response ${response.id} failed: ${outcome.message}`);
+    const result = outcome.ok ? outcome.value : budgetExceededRescore(task.stored, budgetMs);
     if (previous.officialFailStep !== result.pass.officialFailStep || previous.ruleJudge !== result.pass.ruleJudge) changed += 1;
     // Reuse the import's row builder so stored shapes stay identical.
     const rows = responseRows(

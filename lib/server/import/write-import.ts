@@ -6,7 +6,7 @@ import type { BenchmarkPlan, ResponsePlan, RunPlan } from "@/lib/import/plan-typ
 import { insertRows } from "../bulk-insert";
 import type { Database } from "../db";
 
-type Transaction = Parameters<Parameters<Database["$transaction"]>[0]>[0];
+export type Transaction = Parameters<Parameters<Database["$transaction"]>[0]>[0];
 
 export interface WrittenRun {
   runId: string;
@@ -28,6 +28,8 @@ export interface WriteOptions {
   onProgress?: (event: { run: string; index: number; total: number }) => void;
   /** Test hook: called inside the transaction after each run is written. */
   afterRunWritten?: (index: number) => void | Promise<void>;
+  /** Writes rows that belong with a newly created run (a bundle's verdicts), in the same transaction. */
+  withNewRun?: (tx: Transaction, run: WrittenRun) => Promise<void>;
 }
 
 const TRANSACTION_TIMEOUT_MS = 10 * 60 * 1000;
@@ -231,7 +233,9 @@ export async function writeImport(
       const runs: WrittenRun[] = [];
       for (const [index, pending] of plan.runs.entries()) {
         options.onProgress?.({ run: pending.label, index, total: plan.runs.length });
-        runs.push(await writeRun(tx, benchmark.id, pending.build(), options.importedBy));
+        const written = await writeRun(tx, benchmark.id, pending.build(), options.importedBy);
+        runs.push(written);
+        if (written.created) await options.withNewRun?.(tx, written);
         await options.afterRunWritten?.(index);
       }
       return { benchmarkId: benchmark.id, benchmarkCreated: benchmark.created, runs };

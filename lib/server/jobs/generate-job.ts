@@ -15,7 +15,6 @@ import { turnKey } from "@/lib/benchmark/dataset";
 import { buildTurnSpecs, type TurnSpec } from "@/lib/benchmark/turn";
 import type { Attempt, CallResult } from "@/lib/generation/attempts";
 import { AGENTIC_TIMEOUT_MS, type Exchange } from "@/lib/generation/protocol";
-import { planGeneratedResponse } from "@/lib/import/plan";
 import { passJudgeItem } from "@/lib/judge/items";
 import { callCacheMaterial, type ChatParams } from "@/lib/judge/identity";
 import { officialSystemPrompt } from "@/lib/judge/protocol";
@@ -30,6 +29,7 @@ import { GENERATE_JOB_KIND, type GenerateItemPayload, type GenerateJobParams, ty
 import { opencodeInstall, openOpencodeAgent, type TaskAgent } from "../generation/opencode";
 import { generateTurn, type GenerationTask, type TurnRecord } from "../generation/runner";
 import { sha256 } from "../hash";
+import { planResponses } from "../import/import-service";
 import { loadBenchmarkSource } from "../import/benchmark-source";
 import { responseRows } from "../import/write-import";
 import { promptFingerprint, type CallCache, type ChatClient, type ChatOutcome } from "../llm";
@@ -77,7 +77,8 @@ class TurnNotStored extends Error {
   }
 }
 
-function chatParams(overrides: GenerationOverrides): ChatParams {
+/** The chat parameters a generated call sends: only the evaluation's overrides (the protocol adds its own defaults). */
+export function chatParams(overrides: GenerationOverrides): ChatParams {
   return { ...(overrides.temperature !== undefined ? { temperature: overrides.temperature } : {}), ...(overrides.maxTokens !== undefined ? { max_tokens: overrides.maxTokens } : {}) };
 }
 
@@ -240,7 +241,8 @@ async function appendJudgeItems(
       evaluationId: input.evaluationId,
     };
     job = await tx.job.create({
-      data: { kind: JUDGE_JOB_KIND, params: JSON.stringify(params), createdBy: input.createdBy, runId: input.runId, endpointId: input.judge.id, status: "queued" },
+      // Owned by whoever started the evaluation, so they (and admins) see and steer it (job-access.ts).
+      data: { kind: JUDGE_JOB_KIND, params: JSON.stringify(params), createdBy: input.createdBy ?? (await tx.evaluation.findUnique({ where: { id: input.evaluationId }, select: { createdBy: true } }))?.createdBy ?? null, runId: input.runId, endpointId: input.judge.id, status: "queued" },
       select: { id: true, status: true },
     });
   }
@@ -441,7 +443,8 @@ async function storeTurn(db: Database, queue: JobQueue<QueueTx>, input: StoreTur
   const { params, payload, record, spec, turnId, usage } = input;
   const answer = record.answer as string;
   const now = new Date();
-  const plan = planGeneratedResponse(spec.task, spec.round, answer, spec, sha256);
+  // Scored on an analysis worker within its time budget, as imports are (lib/server/analysis/pool.ts).
+  const [plan] = (await planResponses([{ kind: "plan-generated", task: spec.task, round: spec.round, raw: answer, turn: spec }], () => undefined)) as [Awaited<ReturnType<typeof planResponses>>[number]];
   const rows = responseRows(payload.runId, new Map([[plan.turnKey, turnId]]), [plan], now);
   const responseRow = rows.responses[0]!;
   const responseId = responseRow.id;

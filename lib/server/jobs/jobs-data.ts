@@ -1,11 +1,13 @@
 import "server-only";
 // Jobs as the pages show them (progress, usage, cost, ETA, item errors) and the controls researchers use on them.
-// Views carry no payloads and no endpoint secrets; every function checks the actor first.
+// Views carry no payloads and no endpoint secrets; every function checks the actor first, and a researcher sees and
+// steers only the jobs they started (job-access.ts).
 import { describeJudgeParams, judgeCallParams, OFFICIAL_JUDGE_TIMEOUT_MS } from "@/lib/judge/identity";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import type { SessionUser } from "../session";
 import { jobQueue, wakeWorker } from "./instance";
+import { jobsVisibleTo } from "./job-access";
 import type { JobStatus } from "./queue";
 
 export interface JobView {
@@ -174,11 +176,11 @@ async function views(db: Database, rows: JobRow[]): Promise<JobView[]> {
   });
 }
 
-/** The newest jobs first, optionally those of one run. */
+/** The newest jobs the actor may see first, optionally those of one run. */
 export async function listJobs(db: Database, actor: SessionUser | null, filter: { runId?: string; limit?: number } = {}): Promise<JobView[]> {
   assertAllowed(actor, "runJobs");
   const rows = await db.job.findMany({
-    where: filter.runId ? { runId: filter.runId } : {},
+    where: { ...jobsVisibleTo(actor!), ...(filter.runId ? { runId: filter.runId } : {}) },
     orderBy: { createdAt: "desc" },
     take: Math.min(filter.limit ?? 100, 500),
     select: JOB_SELECT,
@@ -188,7 +190,7 @@ export async function listJobs(db: Database, actor: SessionUser | null, filter: 
 
 export async function getJobDetail(db: Database, actor: SessionUser | null, jobId: string): Promise<JobDetail | null> {
   assertAllowed(actor, "runJobs");
-  const row = await db.job.findUnique({ where: { id: jobId }, select: JOB_SELECT });
+  const row = await db.job.findFirst({ where: { id: jobId, ...jobsVisibleTo(actor!) }, select: JOB_SELECT });
   if (!row) return null;
   const [view] = await views(db, [row]);
   const [errors, retrying] = await Promise.all([
@@ -215,9 +217,10 @@ export async function getJobDetail(db: Database, actor: SessionUser | null, jobI
 
 export type JobControl = "cancel" | "pause" | "resume";
 
-/** Cancels, pauses or resumes a job; false when the job is not in a state that allows it. */
+/** Cancels, pauses or resumes a job; false when the job is not in a state that allows it or is not the actor's. */
 export async function controlJob(db: Database, actor: SessionUser | null, jobId: string, control: JobControl): Promise<boolean> {
   assertAllowed(actor, "runJobs");
+  if (!(await db.job.findFirst({ where: { id: jobId, ...jobsVisibleTo(actor!) }, select: { id: true } }))) return false;
   const queue = jobQueue(db);
   const changed = control === "cancel" ? await queue.cancel(jobId) : control === "pause" ? await queue.pause(jobId) : await queue.resume(jobId);
   if (changed && control === "resume") wakeWorker();

@@ -39,8 +39,10 @@ const UNREWRITTEN_FIELDS: Readonly<Record<string, { key: string; hint: string }>
   "question-classifier": { key: "instruction", hint: "The classifier instruction is passed as is; describe the classes in words." },
 };
 
-const JINJA_EXPRESSION = /\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)/g;
-const JINJA_BINDING = /\{%-?\s*(?:for\s+([A-Za-z_][\w]*)(?:\s*,\s*([A-Za-z_][\w]*))?\s+in|set\s+([A-Za-z_][\w]*)|macro\s+([A-Za-z_][\w]*))/g;
+// `(?=(\s*))\1` takes the blanks after `{{` or `{%` whole (a lookahead does not backtrack): a failed match gives
+// them back at once instead of one at a time.
+const JINJA_EXPRESSION = /\{\{-?(?=(\s*))\1([A-Za-z_][A-Za-z0-9_]*)/g;
+const JINJA_BINDING = /\{%-?(?=(\s*))\1(?:for\s+([A-Za-z_][\w]*)(?:\s*,\s*([A-Za-z_][\w]*))?\s+in|set\s+([A-Za-z_][\w]*)|macro\s+([A-Za-z_][\w]*))/g;
 const JINJA_GLOBALS: ReadonlySet<string> = new Set(["loop", "range", "true", "false", "none", "True", "False", "None", "namespace", "lipsum", "dict", "cycler", "joiner"]);
 const TOKEN_HINTS: ReadonlyArray<[RegExp, string]> = [
   [/#\}\}/, "A reference without a dot ({{#x#}}) runs on to the next reference; every reference is {{#'nodeId'.variable#}}."],
@@ -321,12 +323,12 @@ class ReferenceChecker implements FactsContext {
     // exec loops rather than matchAll, which clones the regex on every call.
     JINJA_BINDING.lastIndex = 0;
     for (let match = JINJA_BINDING.exec(template); match !== null; match = JINJA_BINDING.exec(template)) {
-      for (const name of match.slice(1)) if (name) known.add(name);
+      for (const name of match.slice(2)) if (name) known.add(name);
     }
     const unknown = new Set<string>();
     JINJA_EXPRESSION.lastIndex = 0;
     for (let match = JINJA_EXPRESSION.exec(template); match !== null; match = JINJA_EXPRESSION.exec(template)) {
-      const name = match[1] as string;
+      const name = match[2] as string;
       if (!known.has(name)) unknown.add(name);
     }
     if (unknown.size === 0) return;

@@ -41,7 +41,36 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   };
 }
 
-const CODE_HEADER = /def\s+main\s*\((.*?)\)\s*:/;
+const HEADER_START = /def\s+main\s*\(/g;
+const LINE_END = /[\n\r\u2028\u2029]/g;
+const CLOSING = /\)\s*:/y;
+/** A parameter "name" that is a pattern with a quantifier could backtrack without end over the code. */
+const QUANTIFIED = /[*+?{]/;
+/** Beyond what a function is written with: each name is a pass over the body, so their number bounds the work. */
+const MAX_PARAMETERS = 64;
+const MAX_NAME_LENGTH = 200;
+
+/**
+ * The first match of the official `/def\s+main\s*\((.*?)\)\s*:/` in one pass: its parameter list and where the header
+ * ends. The lazy group cannot cross a line end, so a header whose `(` lies on the line of one that found no `)…:`
+ * cannot find one either (it sees a tail of the same line): it is not scanned again.
+ */
+function codeHeader(source: string): { parameters: string; end: number } | null {
+  HEADER_START.lastIndex = 0;
+  let failedLineEnd = -1;
+  for (let start = HEADER_START.exec(source); start !== null; start = HEADER_START.exec(source)) {
+    const open = start.index + start[0].length;
+    if (open < failedLineEnd) continue;
+    LINE_END.lastIndex = open;
+    const lineEnd = LINE_END.exec(source)?.index ?? source.length;
+    for (let close = source.indexOf(")", open); close !== -1 && close < lineEnd; close = source.indexOf(")", close + 1)) {
+      CLOSING.lastIndex = close;
+      if (CLOSING.test(source)) return { parameters: source.slice(open, close), end: CLOSING.lastIndex };
+    }
+    failedLineEnd = lineEnd;
+  }
+  return null;
+}
 
 // Python's \b is Unicode-aware (a name such as 数据 has boundaries); JavaScript's only knows ASCII word characters.
 const WORD = String.raw`[\p{L}\p{N}_]`;
@@ -66,17 +95,20 @@ function namePattern(name: string): RegExp | null {
 
 /** The official rewrite of `def main(a, b)` into Coze's `async def main(args)` reading `params['a']` (§7.5). */
 export function cozeCode(source: string): string | null {
-  const header = CODE_HEADER.exec(source);
+  const header = codeHeader(source);
   if (!header) return source;
   // Empty names (`main()`, `main( )`, a trailing or doubled comma) are skipped, as the official transform skips them:
   // an empty name would match at every word boundary and shred the body.
-  const names = (header[1] ?? "")
+  const names = header.parameters
     .split(",")
     .map((arg) => (arg.split(":")[0] ?? "").trim())
     .filter((name) => name !== "");
-  let body = source.slice(header.index + header[0].length);
+  if (names.length > MAX_PARAMETERS || names.some((name) => name.length > MAX_NAME_LENGTH)) return null;
+  let body = source.slice(header.end);
   const indent = /\n([ \t]+)/.exec(body)?.[1] ?? "    ";
   for (const name of names) {
+    // A quantified name is refused rather than run (the official converter would hang on some), like an invalid one.
+    if (QUANTIFIED.test(name)) return null;
     const pattern = namePattern(name);
     if (pattern === null) return null;
     body = body.replace(pattern, () => `params['${name}']`);

@@ -1,14 +1,16 @@
 // The authorization matrix, generated from ENDPOINT_ACCESS: every server action and route handler is called as each
 // of admin, researcher, annotator, viewer and anonymous. Roles without the permission are refused (the action's
-// refusal, or 401/403) and the database is unchanged; roles with it get past the check. An endpoint missing from the
+// refusal, or 401/403) and the database is unchanged; roles with it get past the check. The HTTP API's routes are
+// called with each role's access token (anonymous: none), as API clients call them. An endpoint missing from the
 // table, or from the calls below, fails the test.
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { ENDPOINT_ACCESS } from "@/lib/auth/endpoint-access";
+import { ENDPOINT_ACCESS, JOB_OWNER_ENDPOINTS, TOKEN_ROUTE_PREFIX } from "@/lib/auth/endpoint-access";
+import { issueApiToken } from "@/lib/server/tokens";
 import { can } from "@/lib/auth/roles";
 import { emptyDatabase, testDatabase } from "../../support/database";
-import { ACTORS, ensureRoleUsers, signInAs, type Actor } from "../../support/session-mock";
+import { ACTORS, ensureRoleUsers, signInAs, signInAsUser, type Actor } from "../../support/session-mock";
 import { tableCounts } from "../../support/table-counts";
 
 vi.mock("next-auth", async (original) => ({ ...(await original<typeof import("next-auth")>()), ...(await import("../../support/session-mock")).nextAuthMock }));
@@ -65,6 +67,20 @@ function route(key: string, call: (handler: (...args: never[]) => Promise<Respon
   };
 }
 
+/** Each role's API access token (made in beforeAll); anonymous callers send none. */
+const apiTokens = new Map<Actor, string>();
+let currentActor: Actor = "anonymous";
+
+/** An /api/v1 call as the current actor, with its token. */
+function apiRoute(key: string, url: string, init: { method?: string; body?: unknown } = {}, routeParams: Record<string, string> = {}) {
+  route(key, (handler) => {
+    const token = apiTokens.get(currentActor);
+    const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.body !== undefined ? { "content-type": "application/json" } : {}) };
+    const request = new Request(`http://127.0.0.1:3000${url}`, { method: init.method ?? "GET", headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
+    return handler(request as never, params(routeParams) as never);
+  });
+}
+
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
   for (const [key, value] of Object.entries(fields)) data.set(key, value);
@@ -117,13 +133,30 @@ route("app/api/review/export/route.ts#GET", async (handler) => {
   const { NextRequest } = await import("next/server");
   return handler(new NextRequest("http://127.0.0.1:3000/api/review/export?format=json") as never);
 });
+action("app/actions/tokens.ts#createTokenAction", (m) => m.createTokenAction!({} as never));
+action("app/actions/tokens.ts#revokeTokenAction", (m) => m.revokeTokenAction!({ id: "no-such-token" } as never));
+route("app/runs/[runId]/download/bundle/route.ts#GET", (handler) => handler(get("/runs/none/download/bundle") as never, params({ runId: "none" }) as never));
+apiRoute("app/api/v1/openapi.json/route.ts#GET", "/api/v1/openapi.json");
+apiRoute("app/api/v1/benchmarks/route.ts#GET", "/api/v1/benchmarks");
+apiRoute("app/api/v1/model-endpoints/route.ts#GET", "/api/v1/model-endpoints");
+apiRoute("app/api/v1/model-endpoints/route.ts#POST", "/api/v1/model-endpoints", { method: "POST", body: {} });
+apiRoute("app/api/v1/dify-connections/route.ts#POST", "/api/v1/dify-connections", { method: "POST", body: {} });
+apiRoute("app/api/v1/evaluations/route.ts#POST", "/api/v1/evaluations", { method: "POST", body: {} });
+apiRoute("app/api/v1/evaluations/[id]/route.ts#GET", "/api/v1/evaluations/none", {}, { id: "none" });
+apiRoute("app/api/v1/evaluations/[id]/cancel/route.ts#POST", "/api/v1/evaluations/none/cancel", { method: "POST" }, { id: "none" });
+apiRoute("app/api/v1/runs/[id]/pass-records/route.ts#GET", "/api/v1/runs/none/pass-records", {}, { id: "none" });
+apiRoute("app/api/v1/runs/[id]/resolve-records/route.ts#GET", "/api/v1/runs/none/resolve-records", {}, { id: "none" });
+apiRoute("app/api/v1/runs/[id]/bundle/route.ts#GET", "/api/v1/runs/none/bundle", {}, { id: "none" });
+apiRoute("app/api/v1/leaderboard/route.ts#GET", "/api/v1/leaderboard?benchmark=none");
 route("app/api/review/matching/route.ts#GET", async (handler) => {
   const { NextRequest } = await import("next/server");
   return handler(new NextRequest("http://127.0.0.1:3000/api/review/matching?benchmarkId=none&stage=pass") as never);
 });
 
-function expectedAllowed(access: string, actor: Actor): boolean {
+function expectedAllowed(key: string, access: string, actor: Actor): boolean {
   if (access === "public") return true;
+  // The API takes access tokens only: without one even reading is refused, whatever PUBLIC_READ says.
+  if (key.startsWith(TOKEN_ROUTE_PREFIX) && actor === "anonymous") return false;
   if (actor === "anonymous") return access === "read"; // PUBLIC_READ is on (the default)
   return can(actor, access as Parameters<typeof can>[1]);
 }
@@ -133,6 +166,11 @@ describe("authorization matrix", () => {
   beforeAll(async () => {
     await emptyDatabase(db);
     await ensureRoleUsers(db);
+    for (const actor of ACTORS) {
+      if (actor === "anonymous") continue;
+      const issued = await issueApiToken(db, `user-${actor}`, { name: "matrix" });
+      if (issued.ok) apiTokens.set(actor, issued.token);
+    }
   });
 
   it("has exactly one table entry for every server action and route handler", async () => {
@@ -152,12 +190,73 @@ describe("authorization matrix", () => {
     it(`${key} (${access}): refuses exactly the roles without it, changing nothing`, async () => {
       for (const actor of ACTORS) {
         signInAs(actor);
+        currentActor = actor;
         const before = await tableCounts(db);
         const outcome = await CALLS[key]!();
-        const allowed = expectedAllowed(access, actor);
+        const allowed = expectedAllowed(key, access, actor);
         expect({ actor, refused: outcome.refused }, outcome.detail).toEqual({ actor, refused: !allowed });
         if (!allowed) expect(await tableCounts(db)).toEqual(before);
       }
+    });
+  }
+});
+
+/** What each job endpoint lets `userId` do with the job `jobId` (created by someone): see it, or steer it. */
+const JOB_CALLS: Record<string, (jobId: string) => Promise<boolean>> = {
+  "app/api/jobs/route.ts#GET": async (jobId) => {
+    const { GET } = await import("@/app/api/jobs/route");
+    const body = (await (await GET(get("/api/jobs"))).json()) as { jobs: { id: string }[] };
+    return body.jobs.some((job) => job.id === jobId);
+  },
+  "app/api/jobs/[id]/route.ts#GET": async (jobId) => {
+    const { GET } = await import("@/app/api/jobs/[id]/route");
+    return (await GET(get(`/api/jobs/${jobId}`), params({ id: jobId }) as never)).status === 200;
+  },
+  "app/actions/jobs.ts#controlJobAction": async (jobId) => {
+    const { controlJobAction } = await import("@/app/actions/jobs");
+    // Pausing a queued job and resuming it leaves it as it was.
+    const paused = await controlJobAction({ jobId, control: "pause" });
+    if (paused.ok) await controlJobAction({ jobId, control: "resume" });
+    return paused.ok;
+  },
+  "app/api/imports/[id]/route.ts#GET": async (jobId) => {
+    const { GET } = await import("@/app/api/imports/[id]/route");
+    return (await GET(get(`/api/imports/${jobId}`), params({ id: jobId }) as never)).status === 200;
+  },
+};
+
+describe("authorization matrix: jobs per owner", () => {
+  const db = testDatabase();
+  const owner = { id: "user-researcher", sessionVersion: 0 };
+  const otherResearcher = { id: "user-researcher-2", sessionVersion: 0 };
+  const admin = { id: "user-admin", sessionVersion: 0 };
+  let jobId = "";
+  beforeAll(async () => {
+    await emptyDatabase(db);
+    await ensureRoleUsers(db);
+    await db.user.create({ data: { id: otherResearcher.id, email: "researcher-2@matrix.test", role: "researcher", passwordHash: "x" } });
+    // An import job (a job of every kind is private the same way), queued, started by the researcher.
+    jobId = (await db.job.create({ data: { kind: "import", params: JSON.stringify({ files: 1 }), createdBy: owner.id, itemCount: 1, items: { create: [{ key: "import", payload: "{}" }] } } })).id;
+  });
+
+  it("covers every endpoint that reads or steers jobs", () => {
+    // Route handlers under /api/jobs and /api/imports/[id], and the job controls (starting a job is not about one).
+    const jobEndpoints = Object.keys(ENDPOINT_ACCESS).filter((key) => /^app\/api\/(jobs|imports\/\[id\])\/|#controlJobAction$/.test(key));
+    expect(jobEndpoints.length).toBe(4);
+    expect([...JOB_OWNER_ENDPOINTS].sort()).toEqual(jobEndpoints.sort());
+    expect(Object.keys(JOB_CALLS).sort()).toEqual([...JOB_OWNER_ENDPOINTS].sort());
+  });
+
+  for (const key of JOB_OWNER_ENDPOINTS) {
+    it(`${key}: the job's owner and admins get it, another researcher does not`, async () => {
+      const outcomes: Record<string, boolean> = {};
+      for (const [name, user] of Object.entries({ owner, otherResearcher, admin })) {
+        signInAsUser(user.id, user.sessionVersion);
+        outcomes[name] = await JOB_CALLS[key]!(jobId);
+      }
+      expect(outcomes).toEqual({ owner: true, otherResearcher: false, admin: true });
+      // Another researcher's pause changed nothing; the owner's pause was undone by their resume.
+      expect(["queued", "running"]).toContain((await db.job.findUniqueOrThrow({ where: { id: jobId } })).status);
     });
   }
 });

@@ -14,12 +14,14 @@ import {
   type StageAgreement,
 } from "@/lib/review/agreement-view";
 import { isFollowedRules } from "@/lib/review/votes";
+import { blindVisibility } from "./blind-visibility";
 import { loadItemView, type ReviewItemView } from "./claims";
 import { getQueue, listQueues, type QueueSummary } from "./queues";
 import { itemLabel, verdictKey } from "./shared";
 
 export interface LoadedItem extends ReviewedItem {
   queueId: string;
+  responseId: string;
   position: number;
   task: string;
   round: number;
@@ -72,6 +74,7 @@ export async function loadReviewedItems(db: Database, where: { queueId?: string;
         updatedAt: vote.updatedAt,
       })),
       queueId: item.queueId,
+      responseId: item.responseId,
       position: item.position,
       task,
       round,
@@ -173,11 +176,13 @@ export async function getItemDetail(db: Database, actor: SessionUser, queueId: s
   assertAllowed(actor, "manageQueues");
   const queue = await getQueue(db, actor, queueId);
   if (!queue) return null;
-  const belongs = await db.reviewItem.findFirst({ where: { id: itemId, queueId }, select: { position: true } });
+  const belongs = await db.reviewItem.findFirst({ where: { id: itemId, queueId }, select: { position: true, responseId: true } });
   if (!belongs) return null;
-  const item = await loadItemView(db, itemId, actor.id, queue.mode, true);
+  // A manager who is also reviewing this response blind sees it as an annotator does: no verdict, reason or votes.
+  const hidden = (await blindVisibility(db, actor, { responseIds: [belongs.responseId] })).verdictHidden(belongs.responseId);
+  const item = await loadItemView(db, itemId, actor.id, queue.mode, !hidden);
   if (!item) return null;
-  const [loaded] = await loadReviewedItems(db, { queueId, id: itemId });
+  const [loaded] = hidden ? [] : await loadReviewedItems(db, { queueId, id: itemId });
   const [previous, next] = await Promise.all([
     db.reviewItem.findFirst({ where: { queueId, position: { lt: belongs.position } }, orderBy: { position: "desc" }, select: { id: true } }),
     db.reviewItem.findFirst({ where: { queueId, position: { gt: belongs.position } }, orderBy: { position: "asc" }, select: { id: true } }),

@@ -2,6 +2,7 @@ import "server-only";
 // The annotation export: every vote with the judge verdict it concerns and its fingerprints, one queue or all.
 // An exporter who is also an assigned annotator of a blind queue never receives verdicts they have not voted on.
 import type { Database } from "../../db";
+import { blindVisibility } from "./blind-visibility";
 import { assertAllowed } from "../../authz";
 import type { SessionUser } from "../../session";
 import type { AnnotationRow } from "@/lib/review/export";
@@ -14,19 +15,12 @@ export async function listAnnotationRows(db: Database, actor: SessionUser, queue
   if (queueId && queues.length === 0) return null;
   const byId = new Map(queues.map((queue) => [queue.id, queue]));
   const items = await loadReviewedItems(db, queueId ? { queueId } : {});
-  // An exporter who is also an annotator of a blind queue does not learn its verdicts before voting on them.
-  const hiddenItems = new Set(
-    (
-      await db.reviewItem.findMany({
-        where: { queue: { mode: "blind", assignments: { some: { userId: actor.id } } }, votes: { none: { annotatorId: actor.id } } },
-        select: { id: true },
-      })
-    ).map((item) => item.id),
-  );
+  // An exporter who is also reviewing a response blind does not learn its verdicts before voting (blind-visibility.ts).
+  const blind = await blindVisibility(db, actor, { responseIds: [...new Set(items.map((item) => item.responseId))] });
   const rows: AnnotationRow[] = [];
   for (const item of items) {
     const queue = byId.get(item.queueId);
-    if (!queue || hiddenItems.has(item.id)) continue;
+    if (!queue || blind.verdictHidden(item.responseId)) continue;
     for (const vote of item.voteRows) {
       rows.push({
         queueId: queue.id,

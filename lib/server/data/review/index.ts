@@ -8,6 +8,8 @@ export type { AnnotatorOption } from "./assignments";
 export { claimReviewItem, renewReviewLock } from "./claims";
 export type { ClaimOutcome, ClaimRequest, MyVote, ReviewItemView } from "./claims";
 export { blindPendingResponseIds, countRunVotes, submitReviewVote } from "./votes";
+export { blindVisibility, couldSeeJudgeVerdict, WITHHELD_NOTICE } from "./blind-visibility";
+export type { BlindVisibility, VisibilityScope } from "./blind-visibility";
 export type { VoteOutcome, VoteProblem } from "./votes";
 export { getAgreementOverview, getItemDetail, getQueueAgreement } from "./agreement";
 export type { AgreementOverview, ItemDetail, QueueAgreement } from "./agreement";

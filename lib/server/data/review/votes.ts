@@ -10,6 +10,7 @@ import { err, ok, type Result } from "@/lib/result";
 import { annotatorProgress, queueProgress, type AnnotatorProgress, type QueueProgress } from "@/lib/review/ordering";
 import { annotatorVerdict, isFollowedRules, judgeCorrectness, type ParsedVote } from "@/lib/review/votes";
 import { releaseLock, toMyVote, type MyVote } from "./claims";
+import { couldSeeJudgeVerdict, responsesPendingFor } from "./blind-visibility";
 import { asMode, isAssigned, itemStates } from "./shared";
 
 export type VoteProblem = "not-found" | "blind-needs-own-verdict" | "lock-lost" | "item-full";
@@ -72,7 +73,7 @@ export async function submitReviewVote(db: Database, actor: SessionUser, vote: P
   assertAllowed(actor, "annotate");
   const item = await db.reviewItem.findUnique({
     where: { id: vote.itemId },
-    select: { id: true, queueId: true, position: true, verdict: true, reason: true, queue: { select: { mode: true, annotatorsPerItem: true } } },
+    select: { id: true, queueId: true, position: true, verdict: true, reason: true, responseId: true, stage: true, casePosition: true, judge: true, queue: { select: { mode: true, annotatorsPerItem: true, filter: true } } },
   });
   if (!item || !(await isAssigned(db, item.queueId, actor.id))) return err("not-found");
   const mode = asMode(item.queue.mode);
@@ -81,12 +82,15 @@ export async function submitReviewVote(db: Database, actor: SessionUser, vote: P
   // Before a blind vote the annotator has not seen the judge's verdict, so "the judge was correct" means nothing yet.
   if (mode === "blind" && !existing && vote.pass === undefined) return err("blind-needs-own-verdict");
   const pass = annotatorVerdict(vote, item.verdict);
+  // Blind only when the verdict was hidden from the voter everywhere (blind-visibility.ts), and stays so until they
+  // change their own verdict after seeing the judge's.
+  const seenElsewhere = mode === "blind" && !existing ? await couldSeeJudgeVerdict(db, actor.id, item) : true;
   const dataFor = (previous: typeof existing) => ({
     annotatorPass: pass,
     verdict: judgeCorrectness(pass, item.verdict),
     followedRules: vote.followedRules ?? (isFollowedRules(previous?.followedRules) ? previous.followedRules : null),
     comment: vote.comment,
-    judgeVisible: mode === "reveal" ? true : previous ? previous.judgeVisible || previous.annotatorPass !== pass : false,
+    judgeVisible: mode === "reveal" ? true : previous ? previous.judgeVisible || previous.annotatorPass !== pass : seenElsewhere,
   });
   let saved;
   if (!existing) {
@@ -121,15 +125,7 @@ export async function submitReviewVote(db: Database, actor: SessionUser, vote: P
  */
 export async function blindPendingResponseIds(db: Database, actor: SessionUser | null, responseIds?: readonly string[]): Promise<Set<string>> {
   if (!actor || !can(actor.role, "annotate")) return new Set();
-  const items = await db.reviewItem.findMany({
-    where: {
-      queue: { mode: "blind", assignments: { some: { userId: actor.id } } },
-      votes: { none: { annotatorId: actor.id } },
-      ...(responseIds ? { responseId: { in: [...responseIds] } } : {}),
-    },
-    select: { responseId: true },
-  });
-  return new Set(items.map((item) => item.responseId));
+  return responsesPendingFor(db, actor.id, responseIds ? { responseIds } : {});
 }
 
 /** How many votes the review items of a run hold, and in how many queues (deleting the run would delete them). */

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { getResolveRecordFile } from "@/lib/server/data/resolve-records";
 import { database } from "@/lib/server/db";
+import { resolveRecordsFileName, resolveRecordsText } from "@/lib/benchmark/official-files";
 import { checkAccess } from "@/lib/server/session";
 
 // The run as the official resolve record file (resolve_eval_<model>.json), readable by the statistics script.
@@ -10,8 +11,8 @@ export async function GET(_request: Request, { params }: RouteContext<"/runs/[ru
   const { runId } = await params;
   const file = await getResolveRecordFile(database(), access.user, runId);
   if (!file) return NextResponse.json({ error: "not found" }, { status: 404 });
-  const name = `resolve_eval_${file.modelName.replace(/[^\w.-]/g, "_").slice(0, 100)}.json`;
-  return new NextResponse(`${JSON.stringify(file.records, null, 4)}\n`, {
+  const name = resolveRecordsFileName(file.modelName);
+  return new NextResponse(resolveRecordsText(file.records), {
     headers: {
       "Content-Type": "application/json; charset=utf-8",
       "Content-Disposition": `attachment; filename="${name}"`,

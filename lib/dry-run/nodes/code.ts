@@ -1,0 +1,82 @@
+// Code: the model-written `main(...)` runs in a sandbox with the declared inputs; its dict is validated against the
+// declared outputs as Dify's CodeNode._transform_result does (nodes/code/code_node.py): a declared output missing,
+// a value of the wrong type, a list longer than Dify's limits, or an undeclared key fails the node.
+
+import type { JsonValue } from "@/lib/workflow/python-values";
+import { failed, selectorOf, succeeded, type NodeExecutor, type NodeOutcome } from "../types";
+import { parameterDefault } from "./parameter-extractor";
+
+// Dify's defaults: CODE_MAX_STRING_LENGTH, CODE_MAX_STRING_ARRAY_LENGTH, CODE_MAX_OBJECT_ARRAY_LENGTH,
+// CODE_MAX_NUMBER_ARRAY_LENGTH (configs/feature).
+const MAX_STRING_LENGTH = 400_000;
+const MAX_STRING_ARRAY_LENGTH = 30;
+const MAX_OBJECT_ARRAY_LENGTH = 30;
+const MAX_NUMBER_ARRAY_LENGTH = 1000;
+
+type Declared = Record<string, { type?: unknown }>;
+
+const isObject = (value: JsonValue): value is Record<string, JsonValue> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** The validation failure of a code result, or null when Dify accepts it. */
+export function codeOutputFailure(result: JsonValue, declared: Declared): string | null {
+  if (!isObject(result)) return "Output must be a dict (the code's main() returned something else).";
+  for (const [name, config] of Object.entries(declared)) {
+    if (!Object.prototype.hasOwnProperty.call(result, name)) return `Output ${name} is missing.`;
+    const value = result[name] as JsonValue;
+    const type = String(config.type);
+    if (value === null) continue;
+    if (type === "string") {
+      if (typeof value !== "string") return `Output variable \`${name}\` must be a string`;
+      if (value.length > MAX_STRING_LENGTH) return `The length of output variable \`${name}\` must be less than ${MAX_STRING_LENGTH} characters`;
+    } else if (type === "number") {
+      if (typeof value !== "number" && typeof value !== "boolean") return `Output variable \`${name}\` must be a number`;
+    } else if (type === "boolean") {
+      if (typeof value !== "boolean") return `Output variable \`${name}\` must be a boolean`;
+    } else if (type === "object") {
+      if (!isObject(value)) return `Output ${name} is not an object, got ${typeof value} instead.`;
+    } else if (type.startsWith("array")) {
+      if (!Array.isArray(value)) return `Output ${name} is not an array, got ${typeof value} instead.`;
+      const element = type.slice(6, -1);
+      const limit = element === "number" ? MAX_NUMBER_ARRAY_LENGTH : element === "object" ? MAX_OBJECT_ARRAY_LENGTH : MAX_STRING_ARRAY_LENGTH;
+      if (value.length > limit) return `The length of output variable \`${name}\` must be less than ${limit} elements.`;
+      const bad = value.findIndex((item) =>
+        item === null ? false : element === "string" ? typeof item !== "string" : element === "number" ? typeof item !== "number" : element === "object" ? !isObject(item) : element === "boolean" ? typeof item !== "boolean" : false,
+      );
+      if (bad >= 0) return `Output ${name}[${bad}] is not a ${element}.`;
+    }
+  }
+  if (Object.keys(result).length !== Object.keys(declared).length) return "Not all output parameters are validated.";
+  return null;
+}
+
+/** Stand-in outputs of the declared types; a list holds one element of its type, so its rendering is a list's. */
+function placeholders(declared: Declared): Record<string, JsonValue> {
+  return Object.fromEntries(
+    Object.entries(declared).map(([name, config]) => {
+      const type = String(config.type);
+      return [name, type.startsWith("array[") ? [parameterDefault(type.slice(6, -1))] : type === "object" ? {} : parameterDefault(type)];
+    }),
+  );
+}
+
+export const codeExecutor: NodeExecutor = {
+  async run(data, ctx): Promise<NodeOutcome> {
+    const declared = (isObject(data.outputs as JsonValue) ? data.outputs : {}) as Declared;
+    const inputs: Record<string, JsonValue> = {};
+    let mocked = false;
+    for (const variable of Array.isArray(data.variables) ? (data.variables as Record<string, unknown>[]) : []) {
+      const selector = selectorOf(variable.value_selector);
+      const found = selector ? ctx.pool.get(selector) : undefined;
+      inputs[String(variable.variable)] = found?.value ?? null;
+      mocked ||= found?.mocked ?? false;
+    }
+    if (!ctx.code) return succeeded(placeholders(declared), true);
+    const language = data.code_language === "javascript" ? "javascript" : "python3";
+    const run = await ctx.code.run({ language, code: typeof data.code === "string" ? data.code : "", inputs });
+    // A failure that reads mocked content says nothing about the real run: the node stands in with typed defaults.
+    if (!run.ok) return mocked && run.kind === "error" ? succeeded(placeholders(declared), true) : failed(run.reason, false);
+    const problem = codeOutputFailure(run.result, declared);
+    if (problem) return mocked ? succeeded(placeholders(declared), true) : failed(problem, false);
+    return succeeded(run.result as Record<string, JsonValue>, mocked);
+  },
+};

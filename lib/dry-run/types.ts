@@ -1,0 +1,64 @@
+// What a node's execution reads and returns, and the services a dry run stands in for (models, tools, code).
+
+import type { DifyData } from "@/lib/workflow/dify-graph";
+import type { JsonValue } from "@/lib/workflow/python-values";
+import type { VariablePool } from "./pool";
+
+export type NodeOutcome =
+  | {
+      status: "succeeded";
+      outputs: Record<string, JsonValue>;
+      /** The outputs are stand-ins (a mocked model or service produced them, or read mocked content). */
+      mocked: boolean;
+      /** A branching node's chosen source handle. */
+      handle?: string;
+    }
+  | {
+      status: "failed";
+      /** One sentence, as Dify's node error says it. */
+      reason: string;
+      /** The failure depends on mocked content (so it is not a prediction about the real run). */
+      mocked: boolean;
+    };
+
+/** The model behind LLM, question-classifier and parameter-extractor nodes: a deterministic mock or an endpoint. */
+export interface ModelService {
+  readonly kind: "mock" | "endpoint";
+  complete(request: { system: string; user: string; nodeTitle: string }): Promise<{ ok: true; text: string } | { ok: false; reason: string }>;
+  /** The index of the chosen class. */
+  classify(request: { query: string; classes: readonly string[]; instruction: string }): Promise<number>;
+  extract(request: { query: string; parameters: readonly { name: string; type: string; description: string }[]; instruction: string }): Promise<Record<string, JsonValue>>;
+}
+
+export type CodeRunResult =
+  | { ok: true; result: JsonValue }
+  | { ok: false; kind: "error" | "timeout" | "memory"; reason: string };
+
+/** Runs model-written code outside the app's process (see lib/server/sandbox); null: code nodes are not executed. */
+export interface CodeRunner {
+  run(request: { language: "python3" | "javascript"; code: string; inputs: Record<string, JsonValue> }): Promise<CodeRunResult>;
+}
+
+export interface NodeContext {
+  pool: VariablePool;
+  model: ModelService;
+  code: CodeRunner | null;
+  nodeId: string;
+  title: string;
+}
+
+export interface NodeExecutor {
+  run(data: DifyData, ctx: NodeContext): Promise<NodeOutcome>;
+}
+
+export function succeeded(outputs: Record<string, JsonValue>, mocked: boolean, handle?: string): NodeOutcome {
+  return handle === undefined ? { status: "succeeded", outputs, mocked } : { status: "succeeded", outputs, mocked, handle };
+}
+
+export function failed(reason: string, mocked = false): NodeOutcome {
+  return { status: "failed", reason, mocked };
+}
+
+export function selectorOf(value: unknown): string[] | null {
+  return Array.isArray(value) && value.every((part) => typeof part === "string") ? (value as string[]) : null;
+}
