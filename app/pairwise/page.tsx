@@ -38,7 +38,7 @@ export default async function PairwisePage({ searchParams }: PageProps<"/pairwis
       {comparisons.length === 0 ? (
         <EmptyState title="No comparison yet">{mayStart ? "Start one above." : "Researchers and admins start comparisons."}</EmptyState>
       ) : (
-        <div className={tableStyles.wrapper}>
+        <div className={tableStyles.wrapper} tabIndex={0} role="region" aria-label="Pairwise comparisons">
           <table className={tableStyles.table} data-testid="pairwise-list">
             <caption className="sr-only">Pairwise comparisons, newest first</caption>
             <thead>

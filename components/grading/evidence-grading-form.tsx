@@ -77,7 +77,7 @@ export function EvidenceGradingForm({ runId, rubrics }: { runId: string; rubrics
               </span>
             ))}
           </p>
-          <div className={tableStyles.wrapper}>
+          <div className={tableStyles.wrapper} tabIndex={0} role="region" aria-label="Grades per response under the chosen profile">
             <table className={tableStyles.table}>
               <caption className="sr-only">Grades per response under the chosen profile</caption>
               <thead>

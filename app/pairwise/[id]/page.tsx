@@ -58,12 +58,12 @@ export default async function PairwiseComparisonPage({ params }: PageProps<"/pai
         title={`${comparison.candidate.model} vs ${comparison.baseline.model}`}
         description={
           <>
-            Candidate <Link href={`/runs/${comparison.candidate.id}`} className="text-brand-600 hover:underline">{comparison.candidate.label}</Link> against baseline{" "}
-            <Link href={`/runs/${comparison.baseline.id}`} className="text-brand-600 hover:underline">{comparison.baseline.label}</Link>, judged by{" "}
+            Candidate <Link href={`/runs/${comparison.candidate.id}`} className="text-brand-600 underline">{comparison.candidate.label}</Link> against baseline{" "}
+            <Link href={`/runs/${comparison.baseline.id}`} className="text-brand-600 underline">{comparison.baseline.label}</Link>, judged by{" "}
             {comparison.judges.map((judge) => `${judge.label} (${judge.model})`).join(", ")}, {comparison.samples} sample{comparison.samples === 1 ? "" : "s"} each, temperature 0; disagreeing
             orders {comparison.policy === "rerun" ? "are asked once more, then count a tie" : "count a tie"}. Order seed{" "}
             <span className="font-mono" data-testid="pairwise-seed">{comparison.orderSeed}</span>{" "}
-            (<Link href={`/pairwise?candidate=${comparison.candidate.id}&baseline=${comparison.baseline.id}&seed=${comparison.orderSeed}`} className="text-brand-600 hover:underline">start again with these orders</Link>).
+            (<Link href={`/pairwise?candidate=${comparison.candidate.id}&baseline=${comparison.baseline.id}&seed=${comparison.orderSeed}`} className="text-brand-600 underline">start again with these orders</Link>).
           </>
         }
       />
@@ -78,7 +78,7 @@ export default async function PairwiseComparisonPage({ params }: PageProps<"/pai
               {comparison.jobIds.map((jobId, index) => (
                 <span key={jobId}>
                   {index > 0 ? ", " : ""}
-                  <Link href={`/jobs/${jobId}`} className="text-brand-600 hover:underline">{jobId}</Link>
+                  <Link href={`/jobs/${jobId}`} className="text-brand-600 underline">{jobId}</Link>
                 </span>
               ))}
               .
@@ -86,7 +86,7 @@ export default async function PairwiseComparisonPage({ params }: PageProps<"/pai
           ) : null}
         </p>
       </section>
-      <div className={tableStyles.wrapper}>
+      <div className={tableStyles.wrapper} tabIndex={0} role="region" aria-label="Every comparison">
         <table className={tableStyles.table} data-testid="pairwise-items">
           <caption className="sr-only">Every comparison: turn, judge and sample, the order shown first, both verdicts with reasons, the outcome and both answers</caption>
           <thead>

@@ -123,7 +123,7 @@ export default async function RunReportPage({ params }: PageProps<"/runs/[runId]
           <section aria-labelledby="criteria-title" className="space-y-2">
             <h2 id="criteria-title" className="text-lg font-semibold">Per-criterion distribution</h2>
             {chartRows.length > 0 ? <CriterionDistributionChart rows={chartRows} bins={binLabels} /> : null}
-            <div className={tableStyles.wrapper}>
+            <div className={tableStyles.wrapper} tabIndex={0} role="region" aria-label="Per-criterion distribution table">
               <table className={tableStyles.table} data-testid="report-criteria">
                 <caption className="sr-only">Responses per normalised-value bin for each criterion</caption>
                 <thead>
