@@ -3,20 +3,11 @@
 // evidence file. Both pages are checked with axe.
 import { expect, test, type Page } from "@playwright/test";
 import { startDeliveryCountingStub, type DeliveryCountingStub } from "../test/support/delivery-counting-stub";
-import { queryE2eDatabase, signIn } from "./support";
+import { axeViolations, queryE2eDatabase, signIn } from "./support";
 
 const LABEL = "e2e pairwise stub";
 
 let stub: DeliveryCountingStub;
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: require.resolve("axe-core") });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Element, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document.querySelector("main")!, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
-    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-  });
-}
 
 test.use({ bypassCSP: true });
 
