@@ -4,7 +4,7 @@ import Link from "next/link";
 import { ModelGradesTable } from "@/components/grading/model-grades-table";
 import { buttonStyles } from "@/components/ui/styles";
 import { database } from "@/lib/server/db";
-import { gradeBenchmarkByModel, loadDefaultRubric } from "@/lib/server/grading";
+import { gradeBenchmarkStandings, loadDefaultRubric } from "@/lib/server/grading";
 import type { SessionUser } from "@/lib/server/session";
 
 type Params = Record<string, string | string[] | undefined>;
@@ -12,9 +12,9 @@ type Params = Record<string, string | string[] | undefined>;
 export async function LeaderboardGrades({ user, benchmarkId }: { user: SessionUser | null; benchmarkId: string }) {
   const loaded = await loadDefaultRubric();
   if (!loaded.ok) return <p className="mt-8 text-sm text-red-700">The rubric could not be read: {loaded.issues.join("; ")}</p>;
-  const rows = await gradeBenchmarkByModel(database(), user, benchmarkId, loaded.value);
-  if (!rows.ok) return <p className="mt-8 text-sm text-red-700">Grading failed: {rows.issues.join("; ")}</p>;
-  return <ModelGradesTable rows={rows.value} rubric={{ id: loaded.value.rubric.rubric_id, version: loaded.value.rubric.version }} />;
+  const standings = await gradeBenchmarkStandings(database(), user, benchmarkId, loaded.value);
+  if (!standings.ok) return <p className="mt-8 text-sm text-red-700">Grading failed: {standings.issues.join("; ")}</p>;
+  return <ModelGradesTable standings={standings.value} rubric={{ id: loaded.value.rubric.rubric_id, version: loaded.value.rubric.version }} />;
 }
 
 /** Link that switches the grade columns on or off, keeping the other query parameters. */

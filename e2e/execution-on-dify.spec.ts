@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { startFakeDify, type FakeDify } from "../test/support/fake-dify";
-import { signIn } from "./support";
+import { axeViolations, signIn } from "./support";
 
 // The Dify is a loopback fake of Dify 1.9's console and service APIs (not a real Dify): it runs no workflow and
 // answers each run with its inputs as outputs. A researcher executes a raw-output run of the demo benchmark on it
@@ -16,16 +16,6 @@ const LABEL = "e2e execution dify";
 const MODEL = "e2e_dify_execution";
 
 let dify: FakeDify;
-
-/** axe-core's WCAG 2 A/AA violations inside <main> (the script is injected, so the page's CSP is bypassed here). */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: require.resolve("axe-core") });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Element, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document.querySelector("main")!, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
-    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-  });
-}
 
 test.use({ bypassCSP: true });
 

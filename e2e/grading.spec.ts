@@ -74,6 +74,7 @@ test.describe("grades", () => {
     const rules = page.getByTestId("promotion-rules").getByRole("row");
     await expect(rules).toHaveCount(5);
     await expect(rules.filter({ hasText: "Weighted score improved or non-inferior" })).toContainText("paired bootstrap");
+    await expect(page.getByTestId("promotion-order")).toContainText(/By grade: (candidate|baseline) .* above (candidate|baseline) .*\(ordered by/);
     if (SHARED_PRESENT) {
       // The reverse comparison must not promote the weaker run.
       await page.goto(`/promote?candidate=${baseline}&baseline=${candidate}`);
@@ -89,6 +90,8 @@ test.describe("grades", () => {
     const rows = page.getByTestId("leaderboard-grades").locator("tbody tr");
     await expect(rows.first()).toBeVisible();
     expect(await rows.count()).toBeGreaterThanOrEqual(3);
+    await expect(page.getByTestId("leaderboard-grades").getByRole("columnheader", { name: "Order" })).toBeVisible();
+    await expect(page.getByTestId("leaderboard-run-grades").locator("tbody tr").first()).toBeVisible();
     await page.getByTestId("grades-toggle").click();
     await expect(page.getByTestId("leaderboard-grades")).toHaveCount(0);
   });

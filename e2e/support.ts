@@ -51,3 +51,13 @@ export async function queryE2eDatabase<Row>(sql: string, ...values: unknown[]): 
     db.close();
   }
 }
+
+/** axe-core's WCAG 2 A/AA violations inside <main> (the script is injected: use with `test.use({ bypassCSP: true })`). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: require.resolve("axe-core") });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Element, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document.querySelector("main")!, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
+    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+  });
+}

@@ -35,6 +35,8 @@ function printDecision(report: PromotionReport): void {
   const { decision } = report;
   console.log(`${decision.verdict}: candidate ${report.candidate.label} (${report.candidate.modelDisplayName}) vs baseline ${report.baseline.label} (${report.baseline.modelDisplayName})`);
   console.log(`rubric ${report.rubric.id} v${report.rubric.version}; ${decision.sharedTurns} shared turns; weighted mean ${decision.weighted.candidateMean.toFixed(2)} vs ${decision.weighted.baselineMean.toFixed(2)}`);
+  const [above, below] = report.order;
+  console.log(`by grade: ${above!.candidate.label} above ${below!.candidate.label} (${below!.decidingRule ?? "ordered by weighted score"})`);
   for (const rule of decision.rules) console.log(`  ${rule.holds ? "ok  " : "FAIL"} ${rule.rule}. ${rule.name}: ${rule.summary}`);
   if (decision.candidateOnly.length + decision.baselineOnly.length > 0) {
     console.log(`  not compared: ${decision.candidateOnly.length} turn(s) only in the candidate, ${decision.baselineOnly.length} only in the baseline`);

@@ -2,19 +2,20 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DegradationChart } from "@/components/leaderboard/charts";
 import { BenchmarkSelect } from "@/components/leaderboard/benchmark-select";
+import { DriftAlerts } from "@/components/judges/drift-alerts";
 import { PanelBuilder } from "@/components/judges/panel-builder";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { buttonStyles, cardStyles } from "@/components/ui/styles";
 import { formatPercent } from "@/lib/format";
-import { calibrationChart } from "@/lib/judges/calibration";
+import { calibrationChart, driftChecks, judgeVersionLabel, MIN_ITEMS_FOR_DRIFT } from "@/lib/judges/calibration";
 import { param } from "@/lib/leaderboard/view";
 import { kappaView } from "@/lib/review/agreement-view";
 import { STAGES } from "@/lib/review/filter";
 import { isAllowed } from "@/lib/server/authz";
 import { database } from "@/lib/server/db";
-import { getCalibration, getPairwiseAgreement, listJudges } from "@/lib/server/data/judges";
+import { getCalibration, getPairwiseAgreement, listCalibrationQueues, listJudges } from "@/lib/server/data/judges";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";
 
@@ -53,7 +54,10 @@ export default async function JudgesPage({ searchParams }: { searchParams: Promi
   const inventory = await listJudges(db, user, benchmark.id);
   const pairs = { pass: await getPairwiseAgreement(db, user, benchmark.id, "pass"), resolve: await getPairwiseAgreement(db, user, benchmark.id, "resolve") };
   const mayCalibrate = isAllowed(user, "manageQueues");
-  const calibration = mayCalibrate && user ? await getCalibration(db, user, benchmark.id) : null;
+  const queues = mayCalibrate && user ? await listCalibrationQueues(db, user, benchmark.id) : [];
+  const rawQueues = params.queue;
+  const chosenQueues = (Array.isArray(rawQueues) ? rawQueues : rawQueues ? [rawQueues] : []).filter((id) => queues.some((queue) => queue.id === id));
+  const calibration = mayCalibrate && user ? await getCalibration(db, user, benchmark.id, { queueIds: chosenQueues }) : null;
   const passJudges = inventory.judges.filter((judge) => judge.stage === "pass").map((judge) => judge.judge);
   const compareHref = (stage: string, a: string, b: string) => `/judges/compare?${new URLSearchParams({ ...(selection.param ? { benchmark: selection.param } : {}), stage, a, b })}`;
   const boardHref = (judge: string) => `/?${new URLSearchParams({ ...(selection.param ? { benchmark: selection.param } : {}), judge })}`;
@@ -149,6 +153,23 @@ export default async function JudgesPage({ searchParams }: { searchParams: Promi
             <h2 id="calibration" className="text-lg font-semibold">
               Calibration against human labels
             </h2>
+            {calibration && queues.length > 0 ? (
+              <form method="get" className="space-y-1" aria-label="Calibration set">
+                {selection.param ? <input type="hidden" name="benchmark" value={selection.param} /> : null}
+                <fieldset>
+                  <legend className="text-sm font-medium">Calibration set: the blind labels of these review queues (none chosen: all)</legend>
+                  <div className="mt-1 flex flex-wrap gap-4">
+                    {queues.map((queue) => (
+                      <label key={queue.id} className="flex items-center gap-2 text-sm">
+                        <input type="checkbox" name="queue" value={queue.id} defaultChecked={chosenQueues.includes(queue.id)} /> {queue.name}
+                        <span className="text-xs text-slate-500">({queue.mode})</span>
+                      </label>
+                    ))}
+                  </div>
+                </fieldset>
+                <button type="submit" className={buttonStyles.secondary}>Use these queues</button>
+              </form>
+            ) : null}
             {!calibration ? (
               <p className="text-sm text-slate-600 dark:text-slate-400">Researchers and admins see each judge&apos;s agreement with the review queues&apos; votes here.</p>
             ) : (
@@ -158,11 +179,13 @@ export default async function JudgesPage({ searchParams }: { searchParams: Promi
                 return (
                   <div key={stage} className="space-y-2">
                     <h3 className="font-medium">{stage} stage</h3>
+                    <DriftAlerts stage={stage} checks={driftChecks(result)} />
                     <p className="max-w-4xl text-sm text-slate-600 dark:text-slate-400">
                       The human label of an item is the majority of its annotators (each annotator&apos;s latest vote, pooled over queues; {result.tied}{" "}
                       tied item{result.tied === 1 ? "" : "s"} left out). Only votes cast blind count: a vote cast with the judge&apos;s verdict visible
                       (a reveal queue, or changed after the reveal) leans towards that verdict. Every judge is compared on every labelled item it judged,
-                      by the week of the label, so a change in agreement over time shows as drift.
+                      by the week of the label and per prompt version, so a change in agreement over time shows as drift. An alert is raised when
+                      a judge&apos;s latest week (at least {MIN_ITEMS_FOR_DRIFT} labelled items) agrees below the 95% Wilson interval of its earlier weeks pooled.
                     </p>
                     <p className="text-sm" data-testid={`calibration-${stage}-counts`}>
                       {result.labelled} labelled item{result.labelled === 1 ? "" : "s"} from {result.blindVotes} blind vote{result.blindVotes === 1 ? "" : "s"};{" "}
@@ -178,14 +201,15 @@ export default async function JudgesPage({ searchParams }: { searchParams: Promi
                         <DataTable
                           caption={`Agreement with human labels, ${stage} stage (data table)`}
                           testId={`calibration-${stage}`}
-                          headers={["Judge", "Week of label", "Items", "Raw agreement", "Cohen's κ"]}
+                          headers={["Judge", "Week of label", "Items", "Raw agreement", "95% interval", "Cohen's κ"]}
                           numeric={[2]}
                           rows={result.judges.flatMap((judge) =>
                             [{ week: "all weeks", ...judge.overall }, ...judge.weeks].map((entry) => [
-                              judge.judge,
+                              judgeVersionLabel(judge),
                               entry.week,
                               entry.n,
                               entry.rate === null ? "—" : `${formatPercent(entry.rate)} (${entry.agree} of ${entry.n})`,
+                              entry.interval === null ? "—" : `${formatPercent(entry.interval.lower)}–${formatPercent(entry.interval.upper)}`,
                               kappaView(entry.kappa).text,
                             ]),
                           )}

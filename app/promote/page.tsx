@@ -98,10 +98,20 @@ export default async function PromotePage({ searchParams }: PageProps<"/promote"
             Candidate <Link className="text-brand-600 hover:underline" href={`/runs/${candidateId}/report`}>{report.value.candidate.modelDisplayName} · {report.value.candidate.label}</Link> against baseline{" "}
             <Link className="text-brand-600 hover:underline" href={`/runs/${baselineId}/report`}>{report.value.baseline.modelDisplayName} · {report.value.baseline.label}</Link>, graded with{" "}
             <span className="font-mono">{report.value.rubric.id}</span> v{report.value.rubric.version} on {report.value.decision.sharedTurns} shared turns; weighted mean{" "}
-            {report.value.decision.weighted.candidateMean.toFixed(2)} vs {report.value.decision.weighted.baselineMean.toFixed(2)}.
+            {report.value.decision.weighted.candidateMean.toFixed(2)} vs {report.value.decision.weighted.baselineMean.toFixed(2)} (adjusted for sample size, as the decision uses:{" "}
+            {report.value.decision.weighted.candidateAdjusted.toFixed(2)} vs {report.value.decision.weighted.baselineAdjusted.toFixed(2)}).
             {report.value.decision.candidateOnly.length + report.value.decision.baselineOnly.length > 0
               ? ` Not compared: ${report.value.decision.candidateOnly.length} turn(s) only in the candidate, ${report.value.decision.baselineOnly.length} only in the baseline.`
               : ""}
+          </p>
+          <p className="text-sm">
+            <Link className="text-brand-600 hover:underline" href={`/pairwise?candidate=${encodeURIComponent(candidateId)}&baseline=${encodeURIComponent(baselineId)}`}>
+              Compare these runs pairwise with a judge
+            </Link>
+          </p>
+          <p className="text-sm" data-testid="promotion-order">
+            By grade: {report.value.order[0]!.candidate.label} above {report.value.order[1]!.candidate.label}
+            {report.value.order[1]!.decidingRule ? ` (${report.value.order[1]!.decidingRule}: ${report.value.order[1]!.explanation})` : " (ordered by weighted score)"}.
           </p>
           <div className={tableStyles.wrapper}>
             <table className={tableStyles.table} data-testid="promotion-rules">

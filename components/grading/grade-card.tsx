@@ -50,6 +50,19 @@ export function GradeCard({ result, rubric, judges, stored }: GradeCardProps) {
         )}
       </div>
 
+      <div>
+        <h3 className="mb-1 text-sm font-semibold">Placement checks for an A (§5.2)</h3>
+        <ul className="space-y-1 text-sm" data-testid="grade-placement">
+          {result.placement.map((check) => (
+            <li key={check.check} className="flex flex-wrap items-baseline gap-2">
+              <Badge tone={check.holds === null ? "neutral" : check.holds ? "good" : "bad"}>{check.holds === null ? "not measured" : check.holds ? "holds" : "fails"}</Badge>
+              <span>{check.check === "floor_margin" ? "Floors cleared by 0.10" : "Low judge disagreement"}</span>
+              <span className="text-slate-600 dark:text-slate-400">{check.detail}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+
       <div className={tableStyles.wrapper}>
         <table className={tableStyles.table} data-testid="grade-criteria">
           <caption className="sr-only">Criteria: raw value, normalised, adjusted for sample size, with formula and weight</caption>

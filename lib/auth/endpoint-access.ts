@@ -33,6 +33,8 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/actions/jobs.ts#startJudgeJobAction": "runJobs",
   "app/actions/jobs.ts#controlJobAction": "runJobs",
   "app/actions/judges.ts#createDisagreementQueueAction": "manageQueues",
+  "app/actions/grading.ts#gradeRunWithEvidenceAction": "import",
+  "app/actions/pairwise.ts#startPairwiseAction": "runJobs",
   "app/actions/run-actions.ts#deleteRunAction": "administer",
   "app/actions/run-actions.ts#rescoreRunAction": "import",
   "app/actions/settings.ts#setDefaultBenchmarkAction": "administer",

@@ -52,6 +52,14 @@ describe("Chat2Workflow profile", () => {
     expect(judges).toEqual([{ judge: "recorded", identity: null, promptFingerprint: null }]);
   });
 
+  it("a split LLM panel withholds the A (§5.2 low judge disagreement); a unanimous one keeps it", () => {
+    const split = gradeResponse(rubric, facts({ passJudges: [{ judge: "gpt", verdict: true, sampleIndex: 0 }, { judge: "gpt", verdict: true, sampleIndex: 1 }, { judge: "gpt", verdict: false, sampleIndex: 2 }] }));
+    expect(split.ok && split.value.result.grade).toBe("B");
+    expect(split.ok && split.value.result.reasons).toContain("a_withheld_judge_disagreement: 2 of 3 pass verdicts (1 judge) say pass: disagreement 0.33 > 0.1");
+    const unanimous = gradeResponse(rubric, facts({ passJudges: [{ judge: "gpt", verdict: true }, { judge: "claude", verdict: true }] }));
+    expect(unanimous.ok && unanimous.value.result.grade).toBe("A");
+  });
+
   it("2 of 3 cases misses the correctness floor: capped at D, not passed", () => {
     const graded = gradeResponse(rubric, facts({ cases: [{ position: 1, verdict: true }, { position: 2, verdict: false }, { position: 3, verdict: true }] }));
     expect(graded.ok && graded.value.result).toMatchObject({ grade: "D", passed: false, floor_failures: ["resolve_ratio"] });
@@ -114,11 +122,35 @@ describe("Chat2Workflow profile", () => {
 });
 
 describe("rubric fit", () => {
-  it("the guide's profiles A–D need judge or human scores and are refused for stored runs with one reason", () => {
+  const profileB = (() => {
     const file = path.resolve(__dirname, "../../rubrics/profile_b_dag.yaml");
     const parsed = parseRubric(file, readFileSync(file, "utf8"), KNOWN_SOURCES);
     if (!parsed.ok) throw new Error("profile B must parse");
-    expect(rubricMismatch(parsed.value)).toMatch(/^rubric profile_b_dag v1 has no weighted criterion fed by a stored Chat2Workflow measurement/);
+    return parsed.value;
+  })();
+
+  it("a profile whose criteria a stored run cannot supply alone is refused, naming the missing criteria", () => {
+    expect(rubricMismatch(profileB)).toBe(
+      "rubric profile_b_dag v1: a Chat2Workflow run supplies none of its weighted criteria (missing: correctness, completeness, tool_data_precision, documentation_quality, efficiency); give their judge or human scores in an evidence file (--evidence)",
+    );
+    expect(rubricMismatch(profileB, true)).toBeNull();
     expect(rubricMismatch(loadProfile())).toBeNull();
+  });
+
+  it("a Chat2Workflow response graded under Profile B: gates from the stored pass checks, criteria from evidence, the rest named missing", () => {
+    const graded = gradeResponse(profileB, facts(), "r1", {
+      id: "Task_1",
+      gates: {},
+      metrics: {},
+      judge_scores: { correctness: [{ judge: "human", score: 5 }], completeness: [{ judge: "human", score: 4 }] },
+    });
+    expect(graded.ok).toBe(true);
+    if (!graded.ok) return;
+    const { result } = graded.value;
+    expect(result.gates.map((gate) => [gate.name, gate.passed])).toEqual([["required_outputs_present", true], ["no_critical_step_failures", true], ["schema_contract_valid", true]]);
+    // (0.35·1 + 0.25·0.75) / 0.6 = 89.58: the missing criteria leave the weights.
+    expect(result.weighted_100).toBe(89.58);
+    expect(result.criteria.filter((criterion) => !criterion.applicable).map((criterion) => criterion.name)).toEqual(["tool_data_precision", "documentation_quality", "efficiency"]);
+    expect(result.criteria.find((criterion) => criterion.name === "efficiency")?.notApplicable).toMatch(/^missing: /);
   });
 });

@@ -2,8 +2,9 @@
 // from what a run stores (pass verdict, fail step, diagnostics, repairs, test cases, judge verdicts). Pure.
 
 import { ruleJudge } from "../workflow/rule-judge";
-import type { RawScore } from "./formulas";
-import { gradeCase, type CriterionInput, type GateInput, type GradeResult } from "./grade";
+import type { PairwiseCounts, RawScore } from "./formulas";
+import { criterionBase, criterionFromEvidence, gateFromEvidence, judgeScoreDisagreement, type ResponseEvidence } from "./evidence";
+import { gradeCase, type CriterionInput, type GateInput, type GradeResult, type JudgeDisagreement } from "./grade";
 import type { Rubric } from "./rubric";
 import type { GradingIssue } from "./formulas";
 import type { Result } from "../result";
@@ -11,7 +12,7 @@ import type { Result } from "../result";
 export const GATE_MEASURES = ["format", "graph", "variable_consistency", "key_node_coverage"] as const;
 export type GateMeasure = (typeof GATE_MEASURES)[number];
 
-export const CRITERION_MEASURES = ["resolve_ratio", "judge_verdict", "diagnostics_severity", "repair_count", "latency_ms", "tokens", "retries"] as const;
+export const CRITERION_MEASURES = ["resolve_ratio", "judge_verdict", "diagnostics_severity", "repair_count", "latency_ms", "tokens", "retries", "pairwise"] as const;
 export type CriterionMeasure = (typeof CRITERION_MEASURES)[number];
 
 export const KNOWN_SOURCES = { gates: GATE_MEASURES, criteria: CRITERION_MEASURES };
@@ -42,6 +43,8 @@ export interface ResponseFacts {
   latencyMs: number | null;
   tokens: number | null;
   retries: number | null;
+  /** The turn's outcomes in the run's latest pairwise comparison, from this run's side; absent when never compared. */
+  pairwise?: { comparisonId: string; counts: PairwiseCounts } | null;
 }
 
 /** The judge whose verdict a grading used, for the §9 log. */
@@ -119,6 +122,21 @@ function passJudgeVerdict(facts: ResponseFacts): { verdict: boolean; use: JudgeU
   return null;
 }
 
+/** §5.2's "low judge disagreement": the minority share of the LLM pass verdicts (panel members and samples together). */
+export const JUDGE_DISAGREEMENT_LIMIT = 0.1;
+
+export function passJudgeDisagreement(facts: ResponseFacts): JudgeDisagreement | null {
+  const llm = facts.passJudges.filter((entry) => entry.judge !== "recorded" && entry.judge !== "rule");
+  if (llm.length < 2) return null;
+  const yes = llm.filter((entry) => entry.verdict).length;
+  const labels = new Set(llm.map((entry) => entry.judge)).size;
+  return {
+    value: Math.min(yes, llm.length - yes) / llm.length,
+    limit: JUDGE_DISAGREEMENT_LIMIT,
+    detail: `${yes} of ${llm.length} pass verdicts (${labels} judge${labels === 1 ? "" : "s"}) say pass`,
+  };
+}
+
 export function measureCriterion(measure: CriterionMeasure, facts: ResponseFacts): Measured {
   switch (measure) {
     case "resolve_ratio": {
@@ -156,6 +174,11 @@ export function measureCriterion(measure: CriterionMeasure, facts: ResponseFacts
       return facts.tokens === null ? { raw: null, notApplicable: "the run records no token counts" } : { raw: facts.tokens, evidence: `${facts.tokens} tokens` };
     case "retries":
       return facts.retries === null ? { raw: null, notApplicable: "the run records no retry counts" } : { raw: facts.retries, evidence: `${facts.retries} retries` };
+    case "pairwise": {
+      if (!facts.pairwise) return { raw: null, notApplicable: "the run has no judged pairwise comparison for this turn" };
+      const { wins, losses, ties } = facts.pairwise.counts;
+      return { raw: facts.pairwise.counts, evidence: `pairwise comparison ${facts.pairwise.comparisonId}: ${wins} won, ${losses} lost, ${ties} tied` };
+    }
   }
 }
 
@@ -165,43 +188,55 @@ export interface GradedResponse {
   judges: JudgeUse[];
 }
 
-/** Grades one response with a rubric. A criterion without a Chat2Workflow measure is marked not applicable. */
-export function gradeResponse(rubric: Rubric, facts: ResponseFacts, id: string = facts.responseId ?? facts.turnKey): Result<GradedResponse, GradingIssue> {
+/**
+ * Grades one response with any rubric: gates and criteria with a Chat2Workflow measure (`source`) read the stored
+ * facts, the rest come from the response's evidence when given; what neither supplies is named as missing.
+ */
+export function gradeResponse(rubric: Rubric, facts: ResponseFacts, id: string = facts.responseId ?? facts.turnKey, evidence?: ResponseEvidence): Result<GradedResponse, GradingIssue> {
   const judges: JudgeUse[] = [];
+  const problems: GradingIssue[] = [];
   const gates: GateInput[] = rubric.hard_gates.map((gate) => {
-    if (!gate.source || !(GATE_MEASURES as readonly string[]).includes(gate.source)) {
-      // An unmeasured gate fails: a gate that cannot be checked must not let a response through silently.
-      return { name: gate.name, passed: false, reason: "no stored measurement for this gate" };
-    }
-    return { name: gate.name, ...measureGate(gate.source as GateMeasure, facts) };
+    if (gate.source && (GATE_MEASURES as readonly string[]).includes(gate.source)) return { name: gate.name, ...measureGate(gate.source as GateMeasure, facts) };
+    const found = evidence ? gateFromEvidence(gate, evidence) : null;
+    if (found && !found.ok) problems.push(...found.issues.map((message) => ({ code: "evidence-gate", message, path: ["gates", gate.name] })));
+    if (found?.ok && found.value) return found.value;
+    // A gate that cannot be checked must not let a response through silently.
+    return { name: gate.name, passed: false, reason: "missing: no stored Chat2Workflow measurement or evidence for this gate" };
   });
   const criteria: CriterionInput[] = rubric.criteria.map((criterion) => {
-    const base = {
-      name: criterion.name,
-      formula: criterion.formula,
-      weight: criterion.weight,
-      ...(criterion.critical_floor !== null ? { critical_floor: criterion.critical_floor } : {}),
-      ...(criterion.params ? { params: criterion.params } : {}),
-    };
-    if (!criterion.source || !(CRITERION_MEASURES as readonly string[]).includes(criterion.source)) {
-      return { ...base, raw: null, notApplicable: "no stored Chat2Workflow measurement feeds this criterion (it needs a judge or human score)" };
+    const base = criterionBase(criterion);
+    if (criterion.source && (CRITERION_MEASURES as readonly string[]).includes(criterion.source)) {
+      const measured = measureCriterion(criterion.source as CriterionMeasure, facts);
+      if (measured.judge) judges.push(measured.judge);
+      return { ...base, raw: measured.raw, ...(measured.notApplicable ? { notApplicable: measured.notApplicable } : {}), ...(measured.evidence ? { evidence: measured.evidence } : {}) };
     }
-    const measured = measureCriterion(criterion.source as CriterionMeasure, facts);
-    if (measured.judge) judges.push(measured.judge);
-    return {
-      ...base,
-      raw: measured.raw,
-      ...(measured.notApplicable ? { notApplicable: measured.notApplicable } : {}),
-      ...(measured.evidence ? { evidence: measured.evidence } : {}),
-    };
+    const supplied = evidence ? criterionFromEvidence(criterion, evidence) : null;
+    if (supplied) return { ...base, raw: supplied.raw, ...(supplied.notApplicable ? { notApplicable: supplied.notApplicable } : {}), ...(supplied.evidence ? { evidence: supplied.evidence } : {}) };
+    return { ...base, raw: null, notApplicable: "missing: no stored Chat2Workflow measurement feeds this criterion and no evidence supplies it (a judge or human score)" };
   });
-  const graded = gradeCase({ id, gates, criteria, pass_threshold: rubric.pass_threshold, sample_count: 1 });
+  if (problems.length > 0) return { ok: false, issues: problems };
+  const disagreement = passJudgeDisagreement(facts) ?? (evidence ? judgeScoreDisagreement(rubric, evidence) : null);
+  const graded = gradeCase({
+    id,
+    gates,
+    criteria,
+    pass_threshold: rubric.pass_threshold,
+    sample_count: 1,
+    ...(disagreement ? { judge_disagreement: disagreement } : {}),
+    operations: { latency_ms: evidence?.latency_ms ?? facts.latencyMs, cost: evidence?.cost ?? null },
+  });
   return graded.ok ? { ok: true, value: { facts, result: graded.value, judges } } : graded;
 }
 
-/** Null when the rubric can grade stored Chat2Workflow runs; else why not (no criterion reads a stored measure). */
-export function rubricMismatch(rubric: Rubric): string | null {
-  const measured = rubric.criteria.filter((criterion) => criterion.weight > 0 && criterion.source !== undefined && (CRITERION_MEASURES as readonly string[]).includes(criterion.source));
-  if (measured.length > 0) return null;
-  return `rubric ${rubric.rubric_id} v${rubric.version} has no weighted criterion fed by a stored Chat2Workflow measurement (a criterion "source" among ${CRITERION_MEASURES.join(", ")}); its criteria need judge or human scores, so grade such cases with --input`;
+/** The weighted criteria a stored Chat2Workflow run cannot supply by itself (no `source` measure). */
+export function unmeasuredCriteria(rubric: Rubric): string[] {
+  return rubric.criteria.filter((criterion) => criterion.weight > 0 && !(criterion.source !== undefined && (CRITERION_MEASURES as readonly string[]).includes(criterion.source))).map((criterion) => criterion.name);
+}
+
+/** Null when the rubric can grade stored Chat2Workflow runs (with evidence, if given); else why not, naming what is missing. */
+export function rubricMismatch(rubric: Rubric, withEvidence = false): string | null {
+  const missing = unmeasuredCriteria(rubric);
+  const weighted = rubric.criteria.filter((criterion) => criterion.weight > 0).length;
+  if (missing.length < weighted || withEvidence) return null;
+  return `rubric ${rubric.rubric_id} v${rubric.version}: a Chat2Workflow run supplies none of its weighted criteria (missing: ${missing.join(", ")}); give their judge or human scores in an evidence file (--evidence)`;
 }

@@ -156,3 +156,44 @@ describe("§5.1 grading algorithm", () => {
     );
   });
 });
+
+describe("§5.2 placement checks for an A", () => {
+  const floored = (norm: number): CriterionInput[] => [
+    { name: "correctness", formula: "clamp01", raw: norm, weight: 1, critical_floor: 0.7 },
+    { name: "docs", formula: "clamp01", raw: 1, weight: 9 },
+  ];
+
+  it("an A needs every floor cleared by 0.10: 0.75 against 0.70 lands in B with the check named", () => {
+    const result = grade({ criteria: floored(0.75) });
+    expect(result.band_grade).toBe("A");
+    expect(result.grade).toBe("B");
+    expect(result.passed).toBe(true);
+    expect(result.reasons).toContain("a_withheld_floor_margin: correctness 0.75 < floor 0.7 + 0.1");
+    expect(result.placement.find((check) => check.check === "floor_margin")?.holds).toBe(false);
+    expect(result.explanation).toMatch(/^B: the weighted score 97.5 is in 90–100, but §5.2 withholds an A: floors not cleared by 0.1/);
+  });
+
+  it("a floor cleared by the margin keeps the A", () => {
+    const result = grade({ criteria: floored(0.8) });
+    expect(result.grade).toBe("A");
+    expect(result.placement.map((check) => check.holds)).toEqual([true, null]);
+  });
+
+  it("judge disagreement above its limit withholds an A; within it the A stands", () => {
+    const split = grade({ criteria: [scoreOf(95)], judge_disagreement: { value: 1 / 3, limit: 0.1, detail: "2 of 3 samples say pass" } });
+    expect(split.grade).toBe("B");
+    expect(split.reasons).toContain("a_withheld_judge_disagreement: 2 of 3 samples say pass: disagreement 0.33 > 0.1");
+    const unanimous = grade({ criteria: [scoreOf(95)], judge_disagreement: { value: 0, limit: 0.1, detail: "3 of 3 samples say pass" } });
+    expect(unanimous.grade).toBe("A");
+  });
+
+  it("the checks never lift or lower any grade but A (property)", () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (norm, disagreement) => {
+        const result = grade({ criteria: floored(norm), judge_disagreement: { value: disagreement, limit: 0.1, detail: "samples" } });
+        if (result.band_grade !== "A" || result.floor_failures.length > 0) return result.grade === (result.floor_failures.length > 0 ? (result.band_grade === "F" ? "F" : "D") : result.band_grade);
+        return result.grade === (norm >= 0.8 - 1e-12 && disagreement <= 0.1 + 1e-12 ? "A" : "B");
+      }),
+    );
+  });
+});

@@ -29,6 +29,23 @@ export const DEFAULT_PASS_THRESHOLD = 70;
 /** §5.2: an A needs every critical floor cleared by this margin. */
 export const FLOOR_MARGIN_FOR_A = 0.1;
 
+/** How far the judges of one response disagree, measured by the caller from its panel or samples. */
+export interface JudgeDisagreement {
+  /** 0 = unanimous; compared with `limit`. */
+  value: number;
+  /** Above this the disagreement is not "low" (§5.2) and an A is withheld. */
+  limit: number;
+  /** How it was measured, e.g. "2 of 3 samples say pass". */
+  detail: string;
+}
+
+/** One §5.2 placement check for an A; `holds: null` when it could not be measured. */
+export interface PlacementCheck {
+  check: "floor_margin" | "judge_disagreement";
+  holds: boolean | null;
+  detail: string;
+}
+
 /** A hard gate's outcome; `passed: null` means the gate was not reached (an earlier gate already failed). */
 export interface GateInput {
   name: string;
@@ -59,6 +76,14 @@ export interface GradeInput {
   sample_count?: number;
   prior?: number;
   prior_weight?: number;
+  judge_disagreement?: JudgeDisagreement;
+  /** Latency and cost of the response, for the §5.2 tie-breakers when no criterion carries them. */
+  operations?: Operations;
+}
+
+export interface Operations {
+  latency_ms: number | null;
+  cost: number | null;
 }
 
 export interface CriterionResult {
@@ -96,6 +121,9 @@ export interface GradeResult {
   gate_failures: string[];
   floor_failures: string[];
   criteria: CriterionResult[];
+  operations: Operations;
+  /** §5.2's extra conditions for an A (floor margin, low judge disagreement), checked whatever the band. */
+  placement: PlacementCheck[];
   /** Machine-readable reasons, in the order the algorithm met them. */
   reasons: string[];
   /** Why this grade, in words, from the §5.2 checklist. */
@@ -222,6 +250,12 @@ export function gradeCase(input: GradeInput): Result<GradeResult, GradingIssue> 
     grade = worseGrade(grade, "D");
     if (grade !== bandGrade) reasons.push(`grade_capped_at_D: band ${bandGrade} capped by critical floor`);
   }
+  const placement = placementChecks(criteria, input.judge_disagreement);
+  if (grade === "A") {
+    const failing = placement.filter((check) => check.holds === false);
+    for (const check of failing) reasons.push(`a_withheld_${check.check}: ${check.detail}`);
+    if (failing.length > 0) grade = "B";
+  }
   if (gateFailures.length > 0) grade = "F";
 
   // STEP 6: pass.
@@ -242,11 +276,37 @@ export function gradeCase(input: GradeInput): Result<GradeResult, GradingIssue> 
     gate_failures: gateFailures,
     floor_failures: floorFailures,
     criteria,
+    operations: input.operations ?? { latency_ms: null, cost: null },
+    placement,
     reasons,
     explanation: "",
   };
   result.explanation = explainPlacement(result);
   return ok(result);
+}
+
+function placementChecks(criteria: readonly CriterionResult[], disagreement: JudgeDisagreement | undefined): PlacementCheck[] {
+  const floored = criteria.filter((criterion) => criterion.applicable && criterion.critical_floor !== null);
+  const thin = floored.filter((criterion) => (criterion.norm as number) < (criterion.critical_floor as number) + FLOOR_MARGIN_FOR_A - 1e-12);
+  const margin: PlacementCheck = {
+    check: "floor_margin",
+    holds: thin.length === 0,
+    detail:
+      floored.length === 0
+        ? "no critical floor applies"
+        : thin.length === 0
+          ? `every critical floor cleared by at least ${fmt(FLOOR_MARGIN_FOR_A)}`
+          : thin.map((criterion) => `${criterion.name} ${fmt(criterion.norm as number)} < floor ${fmt(criterion.critical_floor as number)} + ${fmt(FLOOR_MARGIN_FOR_A)}`).join(", "),
+  };
+  const judges: PlacementCheck =
+    disagreement === undefined
+      ? { check: "judge_disagreement", holds: null, detail: "a single judgement: disagreement not measurable" }
+      : {
+          check: "judge_disagreement",
+          holds: disagreement.value <= disagreement.limit + 1e-12,
+          detail: `${disagreement.detail}: disagreement ${fmt(disagreement.value)} ${disagreement.value <= disagreement.limit + 1e-12 ? "≤" : ">"} ${fmt(disagreement.limit)}`,
+        };
+  return [margin, judges];
 }
 
 /** The §5.2 checklist in words: which gates, floors and band put the result where it is, and what kept it there. */
@@ -281,11 +341,17 @@ export function explainPlacement(result: Omit<GradeResult, "explanation">): stri
     const gaps = weakest.length > 0 ? ` Weakest criteria: ${weakest.join(", ")}.` : "";
     switch (result.grade) {
       case "A":
-        parts.push(`A: all hard gates pass, ${floorWords}, and the ${score} is in 90–100.${thin.length > 0 ? " The §5.2 checklist asks an A to clear every floor by 0.10, so treat this A with care." : ""}`);
+        parts.push(`A: all hard gates pass, ${floorWords}, judges agree (${result.placement.find((check) => check.check === "judge_disagreement")?.detail}), and the ${score} is in 90–100.`);
         break;
-      case "B":
-        parts.push(`B: all hard gates pass, ${floorWords}; the ${score} is in 80–89.99: strong, with limited non-critical defects.${gaps}`);
+      case "B": {
+        const withheld = result.band_grade === "A" ? result.placement.filter((check) => check.holds === false) : [];
+        parts.push(
+          withheld.length > 0
+            ? `B: the ${score} is in 90–100, but §5.2 withholds an A: ${withheld.map((check) => (check.check === "floor_margin" ? `floors not cleared by ${fmt(FLOOR_MARGIN_FOR_A)} (${check.detail})` : `judges disagree (${check.detail})`)).join("; ")}.`
+            : `B: all hard gates pass, ${floorWords}; the ${score} is in 80–89.99: strong, with limited non-critical defects.${gaps}`,
+        );
         break;
+      }
       case "C":
         parts.push(`C: all hard gates pass, ${floorWords}; the ${score} is in 70–79.99: an acceptable baseline with clear improvement items.${gaps}`);
         break;

@@ -1,7 +1,9 @@
-// Pairwise judging with swapped order (§8): the judge sees two responses to one turn in both orders; only outcomes
-// that agree across orders count as wins, inconsistent ones become ties (or re-runs). Pure: prompt, parse, tally.
+// Pairwise judging with swapped order (§8): the judge sees two responses to one turn in both orders, the first drawn
+// at random from a recorded seed; only outcomes that agree across orders count as wins, inconsistent ones become ties
+// (after one rerun, if chosen). Pure: order, prompt, parse, tally and the length check.
 
 import { err, ok, type Result } from "../result";
+import { mulberry32 } from "../stats/paired";
 import { firstTaggedSection } from "../workflow/tagged-section";
 import { normalize, type PairwiseCounts } from "./formulas";
 
@@ -44,55 +46,22 @@ export function resolveSwapped(judgement: SwappedJudgement, policy: Inconsistenc
   return { key: judgement.key, consistent: false, outcome: policy === "rerun" ? "rerun" : "tie" };
 }
 
-export interface PairwiseSummary {
-  /** Counts from the candidate's side, ready for the `pairwise` formula. */
-  counts: PairwiseCounts;
-  /** (wins + 0.5·ties) / compared; null when nothing was compared. */
-  winRate: number | null;
-  judged: number;
-  inconsistent: number;
-  inconsistencyRate: number | null;
-  /** True when the inconsistency rate exceeds 0.10. */
-  warning: boolean;
-  /** Turns to judge again (rerun policy only). */
-  rerun: string[];
-  resolved: ResolvedJudgement[];
-}
-
-export function summarizePairwise(judgements: readonly SwappedJudgement[], policy: InconsistencyPolicy = "tie"): PairwiseSummary {
-  const resolved = judgements.map((judgement) => resolveSwapped(judgement, policy));
-  const counts: PairwiseCounts = { wins: 0, losses: 0, ties: 0 };
-  for (const entry of resolved) {
-    if (entry.outcome === "candidate") counts.wins += 1;
-    else if (entry.outcome === "baseline") counts.losses += 1;
-    else if (entry.outcome === "tie") counts.ties += 1;
-  }
-  const inconsistent = resolved.filter((entry) => !entry.consistent).length;
-  const rate = judgements.length === 0 ? null : inconsistent / judgements.length;
-  const norm = normalize("pairwise", counts);
-  return {
-    counts,
-    winRate: norm.ok ? norm.value : null,
-    judged: judgements.length,
-    inconsistent,
-    inconsistencyRate: rate,
-    warning: rate !== null && rate > INCONSISTENCY_WARNING_RATE,
-    rerun: resolved.filter((entry) => entry.outcome === "rerun").map((entry) => entry.key),
-    resolved,
-  };
-}
-
 /** The judge's task for one order: constrained to a tagged answer, low temperature is the caller's job. */
-export function pairwiseMessages(instruction: string, first: string, second: string): { role: "system" | "user"; content: string }[] {
+export function pairwiseMessages(conversation: readonly string[], first: string, second: string): { role: "system" | "user"; content: string }[] {
+  // Later rounds say "also output…" about earlier ones, so the judge reads every instruction up to this round.
+  const instructions =
+    conversation.length === 1
+      ? `Instruction:\n${conversation[0]}`
+      : `Conversation so far (each round's instruction; the workflows answer the last round):\n${conversation.map((text, index) => `Round ${index + 1}:\n${text}`).join("\n\n")}`;
   return [
     {
       role: "system",
       content:
-        "You compare two workflow designs written for the same instruction. Decide which one better satisfies the instruction: correct nodes, " +
-        "correct data flow between them, and the requested inputs and outputs. Ignore length and style. Give a short reason in <reason></reason>, " +
-        "then exactly one of first, second or tie in <result></result>.",
+        "You compare two workflow designs written for the same conversation. Decide which one better satisfies the latest instruction together with " +
+        "what earlier rounds asked for: correct nodes, correct data flow between them, and the requested inputs and outputs. Ignore length and style. " +
+        "Give a short reason in <reason></reason>, then exactly one of first, second or tie in <result></result>.",
     },
-    { role: "user", content: `Instruction:\n${instruction}\n\n<first>\n${first}\n</first>\n\n<second>\n${second}\n</second>` },
+    { role: "user", content: `${instructions}\n\n<first>\n${first}\n</first>\n\n<second>\n${second}\n</second>` },
   ];
 }
 
@@ -129,11 +98,29 @@ export function parsePairwiseReply(reply: string): Result<{ choice: OrderedChoic
   return ok({ choice: answer, reason });
 }
 
-// -- asking a judge in both orders ---------------------------------------------------------------------------------
+// -- random order, asking in both orders, the length check -----------------------------------------------------------
+
+export type Side = "candidate" | "baseline";
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
+}
+
+/** §8.2: which answer an item shows first, drawn from the comparison's seed and the item's key (reproducible). */
+export function firstShownFor(seed: number, key: string): Side {
+  return mulberry32((seed ^ fnv1a(key)) >>> 0)() < 0.5 ? "candidate" : "baseline";
+}
+
+export function longerOf(candidate: string, baseline: string): Side | "equal" {
+  return candidate.length === baseline.length ? "equal" : candidate.length > baseline.length ? "candidate" : "baseline";
+}
 
 export interface PairwiseItem {
   key: string;
-  instruction: string;
+  /** Every round's instruction up to and including the compared one. */
+  conversation: readonly string[];
   candidate: string;
   baseline: string;
 }
@@ -141,42 +128,133 @@ export interface PairwiseItem {
 /** One chat completion: the reply text, or why there is none. The LLM client is injected, so this stays pure. */
 export type AskJudge = (messages: { role: "system" | "user"; content: string }[]) => Promise<Result<string, string>>;
 
-export interface PairwiseRun {
-  summary: PairwiseSummary;
-  /** Turns whose judge call failed or whose reply was malformed in either order: not counted, listed with why. */
-  failed: { key: string; order: "candidate-first" | "baseline-first"; problem: string }[];
+export interface Asking {
+  /** 0 for the first pair of askings, 1 for the rerun. */
+  round: number;
+  order: "candidate-first" | "baseline-first";
+  choice: OrderedChoice;
+  reason: string | null;
 }
 
-async function askOrder(ask: AskJudge, item: PairwiseItem, candidateFirst: boolean): Promise<Result<OrderedChoice, string>> {
-  const [first, second] = candidateFirst ? [item.candidate, item.baseline] : [item.baseline, item.candidate];
-  const reply = await ask(pairwiseMessages(item.instruction, first, second));
+export interface ItemJudgement {
+  askings: Asking[];
+  /** Whether the first two askings (both orders) agreed: the swap-consistency the guide tracks. */
+  consistent: boolean;
+  reran: boolean;
+  outcome: PairOutcome;
+}
+
+async function askOne(ask: AskJudge, item: PairwiseItem, first: Side, round: number): Promise<Result<Asking, string>> {
+  const [shownFirst, shownSecond] = first === "candidate" ? [item.candidate, item.baseline] : [item.baseline, item.candidate];
+  const reply = await ask(pairwiseMessages(item.conversation, shownFirst, shownSecond));
   if (!reply.ok) return reply;
   const parsed = parsePairwiseReply(reply.value);
-  return parsed.ok ? ok(parsed.value.choice) : parsed;
+  if (!parsed.ok) return parsed;
+  return ok({ round, order: first === "candidate" ? "candidate-first" : "baseline-first", choice: parsed.value.choice, reason: parsed.value.reason });
 }
 
 /**
- * Asks the judge about every turn in both orders (one turn at a time, so the client's own limits pace the calls).
- * Under the rerun policy an inconsistent turn is asked once more in both orders; a second inconsistency is a tie.
+ * Asks one comparison in both orders, `firstShown` first (§8.2–8.3). When the two disagree, the rerun policy asks
+ * both orders once more; what still disagrees (or any disagreement under the tie policy) is a tie (§8.4).
  */
-export async function judgeSwappedPairs(items: readonly PairwiseItem[], ask: AskJudge, policy: InconsistencyPolicy = "tie"): Promise<PairwiseRun> {
-  const judgements: SwappedJudgement[] = [];
-  const failed: PairwiseRun["failed"] = [];
-  for (const item of items) {
-    let judgement: SwappedJudgement | null = null;
-    for (let attempt = 0; attempt < (policy === "rerun" ? 2 : 1); attempt += 1) {
-      const a = await askOrder(ask, item, true);
-      const b = a.ok ? await askOrder(ask, item, false) : null;
-      if (!a.ok || !b || !b.ok) {
-        failed.push({ key: item.key, order: !a.ok ? "candidate-first" : "baseline-first", problem: (!a.ok ? a.issues : b && !b.ok ? b.issues : []).join("; ") });
-        judgement = null;
-        break;
-      }
-      judgement = { key: item.key, candidateFirst: a.value, baselineFirst: b.value };
-      if (resolveSwapped(judgement).consistent) break;
+export async function judgeItem(ask: AskJudge, item: PairwiseItem, firstShown: Side, policy: InconsistencyPolicy = "tie"): Promise<Result<ItemJudgement, string>> {
+  const askings: Asking[] = [];
+  const other: Side = firstShown === "candidate" ? "baseline" : "candidate";
+  let consistent = false;
+  let outcome: PairOutcome = "tie";
+  const rounds = policy === "rerun" ? 2 : 1;
+  for (let round = 0; round < rounds; round += 1) {
+    const a = await askOne(ask, item, firstShown, round);
+    if (!a.ok) return err(`${firstShown}-first: ${a.issues.join("; ")}`);
+    const b = await askOne(ask, item, other, round);
+    if (!b.ok) return err(`${other}-first: ${b.issues.join("; ")}`);
+    askings.push(a.value, b.value);
+    const byOrder = (order: Asking["order"]) => [a.value, b.value].find((entry) => entry.order === order)!.choice;
+    const resolved = resolveSwapped({ key: item.key, candidateFirst: byOrder("candidate-first"), baselineFirst: byOrder("baseline-first") });
+    if (round === 0) consistent = resolved.consistent;
+    if (resolved.consistent) {
+      outcome = resolved.outcome as PairOutcome;
+      break;
     }
-    if (judgement) judgements.push(judgement);
   }
-  // After the re-run, a pair still inconsistent counts as a tie rather than staying open.
-  return { summary: summarizePairwise(judgements, "tie"), failed };
+  return ok({ askings, consistent, reran: askings.length > 2, outcome });
+}
+
+/** Above this share of decided comparisons going to the longer answer, the length check flags the judge (ours). */
+export const DEFAULT_LENGTH_THRESHOLD = 0.7;
+/** Fewer decided comparisons than this say nothing about length bias. */
+export const MIN_DECIDED_FOR_LENGTH_CHECK = 5;
+
+export interface JudgedItem {
+  outcome: PairOutcome | null;
+  consistent: boolean | null;
+  reran: boolean;
+  longer: Side | "equal";
+}
+
+export interface PairwiseReport {
+  counts: PairwiseCounts;
+  winRate: number | null;
+  judged: number;
+  /** Items not judged yet or whose calls failed. */
+  pending: number;
+  inconsistent: number;
+  inconsistencyRate: number | null;
+  /** True above the guide's 0.10 warning threshold (§13). */
+  warning: boolean;
+  reran: number;
+  length: { decided: number; toLonger: number; share: number | null; threshold: number; flagged: boolean };
+}
+
+/** Win rate, ties, swap-inconsistency rate and the length-controlled check over a comparison's items. */
+export function pairwiseReport(items: readonly JudgedItem[], lengthThreshold = DEFAULT_LENGTH_THRESHOLD): PairwiseReport {
+  const judged = items.filter((item): item is JudgedItem & { outcome: PairOutcome } => item.outcome !== null);
+  const counts: PairwiseCounts = { wins: 0, losses: 0, ties: 0 };
+  for (const item of judged) {
+    if (item.outcome === "candidate") counts.wins += 1;
+    else if (item.outcome === "baseline") counts.losses += 1;
+    else counts.ties += 1;
+  }
+  const inconsistent = judged.filter((item) => item.consistent === false).length;
+  const rate = judged.length === 0 ? null : inconsistent / judged.length;
+  const norm = normalize("pairwise", counts);
+  const decided = judged.filter((item) => item.outcome !== "tie" && item.longer !== "equal");
+  const toLonger = decided.filter((item) => item.outcome === item.longer).length;
+  const share = decided.length === 0 ? null : toLonger / decided.length;
+  return {
+    counts,
+    winRate: norm.ok ? norm.value : null,
+    judged: judged.length,
+    pending: items.length - judged.length,
+    inconsistent,
+    inconsistencyRate: rate,
+    warning: rate !== null && rate > INCONSISTENCY_WARNING_RATE,
+    reran: judged.filter((item) => item.reran).length,
+    length: { decided: decided.length, toLonger, share, threshold: lengthThreshold, flagged: share !== null && decided.length >= MIN_DECIDED_FOR_LENGTH_CHECK && share > lengthThreshold },
+  };
+}
+
+export interface PairwiseRun {
+  report: PairwiseReport;
+  judgements: (ItemJudgement & { key: string; firstShown: Side })[];
+  /** Items whose judge call failed or whose reply was malformed: not counted, listed with why. */
+  failed: { key: string; problem: string }[];
+}
+
+/** Judges every item in turn (so the client's own limits pace the calls), first orders drawn from `seed`. */
+export async function judgeSwappedPairs(items: readonly PairwiseItem[], ask: AskJudge, seed: number, policy: InconsistencyPolicy = "tie", lengthThreshold = DEFAULT_LENGTH_THRESHOLD): Promise<PairwiseRun> {
+  const judgements: PairwiseRun["judgements"] = [];
+  const failed: PairwiseRun["failed"] = [];
+  const judgedItems: JudgedItem[] = [];
+  for (const item of items) {
+    const firstShown = firstShownFor(seed, item.key);
+    const judged = await judgeItem(ask, item, firstShown, policy);
+    if (!judged.ok) {
+      failed.push({ key: item.key, problem: judged.issues.join("; ") });
+      continue;
+    }
+    judgements.push({ ...judged.value, key: item.key, firstShown });
+    judgedItems.push({ ...judged.value, longer: longerOf(item.candidate, item.baseline) });
+  }
+  return { report: pairwiseReport(judgedItems, lengthThreshold), judgements, failed };
 }

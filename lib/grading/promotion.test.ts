@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { adjustForSampleSize } from "./formulas";
 import { gradeCase } from "./grade";
 import { decidePromotion, type PromotionItem } from "./promotion";
 
@@ -74,5 +76,44 @@ describe("promotion check (§10)", () => {
     const first = decidePromotion(candidate, baseline, { seed: 7 });
     const second = decidePromotion(candidate, baseline, { seed: 7 });
     expect(first.ok && second.ok && first.value.weighted.interval).toEqual(second.ok ? second.value.weighted.interval : null);
+  });
+
+  it("rule 2 decides on the adjusted norm (§4.1): a small sample's raw drop is shrunk toward the prior", () => {
+    // Three turns, raw means 85 vs 90: raw −5 points would be inferior with margin 1, adjusted it is −5·3/23.
+    const baseline = ["A", "B", "C"].map((key) => item(key, 0.9));
+    const candidate = ["A", "B", "C"].map((key) => item(key, 0.85));
+    const decision = decidePromotion(candidate, baseline);
+    expect(decision.ok).toBe(true);
+    if (!decision.ok) return;
+    expect(decision.value.weighted.candidateMean - decision.value.weighted.baselineMean).toBeCloseTo(-5, 9);
+    expect(decision.value.weighted.interval.observed).toBeCloseTo((-5 * 3) / 23, 9);
+    expect(decision.value.weighted.verdict).toBe("non-inferior");
+    expect(decision.value.rules[1]?.summary).toMatch(/^adjusted weighted score 54\.57 vs 55\.22 \(§4\.1, k = 20, prior 0\.5; raw means 85\.00 vs 90\.00\)/);
+  });
+
+  it("property: rule 2's figures and verdict are those of the adjusted norms, whatever the runs", () => {
+    const norms = fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 1, maxLength: 30 });
+    fc.assert(
+      fc.property(norms, norms, fc.integer({ min: 0, max: 40 }), fc.double({ min: 0, max: 5, noNaN: true }), (a, b, k, margin) => {
+        const n = Math.min(a.length, b.length);
+        const candidate = a.slice(0, n).map((value, index) => item(`T${index}`, value / 100));
+        const baseline = b.slice(0, n).map((value, index) => item(`T${index}`, value / 100));
+        const decision = decidePromotion(candidate, baseline, { priorWeight: k, nonInferiorityMargin: margin, resamples: 200 });
+        if (!decision.ok) return false;
+        const { weighted } = decision.value;
+        const mean = (items: PromotionItem[]) => items.reduce((sum, entry) => sum + entry.result.weighted_100, 0) / n;
+        const expectedCandidate = 100 * adjustForSampleSize(mean(candidate) / 100, n, 0.5, k);
+        const expectedBaseline = 100 * adjustForSampleSize(mean(baseline) / 100, n, 0.5, k);
+        const verdict = weighted.interval.lower > 0 ? "improved" : weighted.interval.lower >= -margin ? "non-inferior" : "inferior";
+        return (
+          Math.abs(weighted.candidateAdjusted - expectedCandidate) < 1e-9 &&
+          Math.abs(weighted.baselineAdjusted - expectedBaseline) < 1e-9 &&
+          Math.abs(weighted.interval.observed - (expectedCandidate - expectedBaseline)) < 1e-9 &&
+          weighted.verdict === verdict &&
+          decision.value.rules[1]!.holds === (verdict !== "inferior")
+        );
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -3,7 +3,7 @@
 
 import { bootstrapMeanDifference, type BootstrapInterval } from "../stats/paired";
 import { err, ok, type Result } from "../result";
-import { adjustForSampleSize } from "./formulas";
+import { adjustForSampleSize, DEFAULT_PRIOR, DEFAULT_PRIOR_WEIGHT } from "./formulas";
 import type { GradeResult } from "./grade";
 
 export interface PromotionItem {
@@ -26,6 +26,9 @@ export interface PromotionThresholds {
   resamples: number;
   confidence: number;
   seed: number;
+  /** §4.1 small-sample adjustment: promotion compares `adjusted = (n·mean + k·prior)/(n + k)`, not raw means. */
+  prior: number;
+  priorWeight: number;
 }
 
 export const DEFAULT_THRESHOLDS: PromotionThresholds = {
@@ -36,6 +39,8 @@ export const DEFAULT_THRESHOLDS: PromotionThresholds = {
   resamples: 2000,
   confidence: 0.95,
   seed: 1,
+  prior: DEFAULT_PRIOR,
+  priorWeight: DEFAULT_PRIOR_WEIGHT,
 };
 
 export interface RuleOutcome {
@@ -63,7 +68,8 @@ export interface PromotionDecision {
   baselineOnly: string[];
   thresholds: PromotionThresholds;
   gates: { candidateRate: number; baselineRate: number; increase: number };
-  weighted: { candidateMean: number; baselineMean: number; interval: BootstrapInterval; verdict: "improved" | "non-inferior" | "inferior" };
+  /** Raw means for reading; the interval and verdict are on the adjusted (0–100) weighted scores. */
+  weighted: { candidateMean: number; baselineMean: number; candidateAdjusted: number; baselineAdjusted: number; interval: BootstrapInterval; verdict: "improved" | "non-inferior" | "inferior" };
   floors: FloorFigures[];
   severe: { candidate: number; baseline: number };
   rules: RuleOutcome[];
@@ -77,7 +83,7 @@ export interface PromotionIssue {
 const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
 const signed = (value: number, digits = 2) => `${value >= 0 ? "+" : ""}${value.toFixed(digits)}`;
 
-function floorFigures(candidate: readonly PromotionItem[], baseline: readonly PromotionItem[], maxIncrease: number): FloorFigures[] {
+function floorFigures(candidate: readonly PromotionItem[], baseline: readonly PromotionItem[], maxIncrease: number, prior: number, priorWeight: number): FloorFigures[] {
   const names = new Map<string, number>();
   for (const item of [...baseline, ...candidate]) {
     for (const criterion of item.result.criteria) if (criterion.critical_floor !== null && !names.has(criterion.name)) names.set(criterion.name, criterion.critical_floor);
@@ -86,7 +92,7 @@ function floorFigures(candidate: readonly PromotionItem[], baseline: readonly Pr
     const applicable = items.flatMap((item) => item.result.criteria.filter((criterion) => criterion.name === name && criterion.applicable && criterion.norm !== null));
     const misses = applicable.filter((criterion) => criterion.floor_failed).length;
     const mean = applicable.length === 0 ? null : applicable.reduce((sum, criterion) => sum + (criterion.norm as number), 0) / applicable.length;
-    return { missRate: items.length === 0 ? 0 : misses / items.length, adjusted: mean === null ? null : adjustForSampleSize(mean, applicable.length) };
+    return { missRate: items.length === 0 ? 0 : misses / items.length, adjusted: mean === null ? null : adjustForSampleSize(mean, applicable.length, prior, priorWeight) };
   };
   return [...names.entries()].map(([criterion, floor]) => {
     const c = side(candidate, criterion);
@@ -123,16 +129,20 @@ export function decidePromotion(
   const gates = { candidateRate: gateRate(shared.c), baselineRate: gateRate(shared.b), increase: 0 };
   gates.increase = gates.candidateRate - gates.baselineRate;
 
+  // Both runs share n, so adjusted(c) − adjusted(b) = n/(n+k) · (mean(c) − mean(b)): the prior cancels and the
+  // paired bootstrap of the adjusted difference resamples the per-turn differences scaled by n/(n+k).
+  const shrink = n / (n + thresholds.priorWeight);
   const interval = bootstrapMeanDifference(
-    pairs.map((pair) => pair.c.result.weighted_100 - pair.b.result.weighted_100),
+    pairs.map((pair) => shrink * (pair.c.result.weighted_100 - pair.b.result.weighted_100)),
     { resamples: thresholds.resamples, confidence: thresholds.confidence, seed: thresholds.seed },
   );
   if (!interval.ok) return err(...interval.issues.map((found) => ({ code: found.code, message: found.message })));
   const bounds = interval.value!;
   const mean = (items: readonly PromotionItem[]) => items.reduce((sum, item) => sum + item.result.weighted_100, 0) / n;
+  const adjusted = (items: readonly PromotionItem[]) => 100 * adjustForSampleSize(mean(items) / 100, n, thresholds.prior, thresholds.priorWeight);
   const weightedVerdict = bounds.lower > 0 ? "improved" : bounds.lower >= -thresholds.nonInferiorityMargin ? "non-inferior" : "inferior";
 
-  const floors = floorFigures(shared.c, shared.b, thresholds.maxFloorMissIncrease);
+  const floors = floorFigures(shared.c, shared.b, thresholds.maxFloorMissIncrease, thresholds.prior, thresholds.priorWeight);
   const severe = { candidate: shared.c.filter((item) => item.severe).length, baseline: shared.b.filter((item) => item.severe).length };
 
   const level = `${Math.round(thresholds.confidence * 100)}%`;
@@ -147,7 +157,7 @@ export function decidePromotion(
       rule: 2,
       name: "Weighted score improved or non-inferior",
       holds: weightedVerdict !== "inferior",
-      summary: `mean difference ${signed(bounds.observed)} (${level} paired bootstrap ${signed(bounds.lower)} to ${signed(bounds.upper)} over ${n} turns); ${weightedVerdict} with margin ${thresholds.nonInferiorityMargin}`,
+      summary: `adjusted weighted score ${adjusted(shared.c).toFixed(2)} vs ${adjusted(shared.b).toFixed(2)} (§4.1, k = ${thresholds.priorWeight}, prior ${thresholds.prior}; raw means ${mean(shared.c).toFixed(2)} vs ${mean(shared.b).toFixed(2)}): difference ${signed(bounds.observed)} (${level} paired bootstrap ${signed(bounds.lower)} to ${signed(bounds.upper)} over ${n} turns); ${weightedVerdict} with margin ${thresholds.nonInferiorityMargin}`,
     },
     {
       rule: 3,
@@ -174,7 +184,7 @@ export function decidePromotion(
     baselineOnly: baseline.filter((item) => !candidateKeys.has(item.key)).map((item) => item.key),
     thresholds,
     gates,
-    weighted: { candidateMean: mean(shared.c), baselineMean: mean(shared.b), interval: bounds, verdict: weightedVerdict },
+    weighted: { candidateMean: mean(shared.c), baselineMean: mean(shared.b), candidateAdjusted: adjusted(shared.c), baselineAdjusted: adjusted(shared.b), interval: bounds, verdict: weightedVerdict },
     floors,
     severe,
     rules,

@@ -5,6 +5,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { err, ok, type Result } from "../result";
 import { isFormulaId, normalize, FORMULA_IDS, type FormulaId, type FormulaParams } from "./formulas";
+import { TIE_BREAK_ROLES } from "./tie-break";
 
 /** A rubric problem, e.g. `rubrics/x.yaml: criterion "correctness" (criteria[0]): field anchors: missing "4"`. */
 export interface RubricIssue {
@@ -33,6 +34,10 @@ const criterionSchema = z
     params: z.object({ slo_good: z.number(), slo_bad: z.number() }).strict().optional(),
     /** Which stored measurement feeds the criterion when grading a run (see lib/grading/chat2workflow.ts). */
     source: z.string().min(1).optional(),
+    /** The evidence metric that feeds the criterion, when it is not the criterion's own name (lib/grading/evidence.ts). */
+    metric: z.string().min(1).optional(),
+    /** Which §5.2 tie-breaker reads this criterion: correctness, safety, latency (p95 of raw) or cost (mean of raw). */
+    tie_break: z.enum(TIE_BREAK_ROLES).optional(),
   })
   .strict();
 
@@ -41,8 +46,12 @@ const gateSchema = z
     name: z.string().regex(/^[a-z][a-z0-9_]*$/, "use snake_case letters, digits and underscores"),
     description: z.string().min(1),
     source: z.string().min(1).optional(),
+    /** Decide the gate from an evidence metric, e.g. FAIL_TO_PASS == 1.0 (§4.1), instead of a stated outcome. */
+    derive: z.object({ metric: z.string().min(1), op: z.enum([">=", "=="]), value: z.number() }).strict().optional(),
   })
   .strict();
+
+export type RubricGate = z.infer<typeof gateSchema>;
 
 const rubricSchema = z
   .object({
@@ -75,7 +84,7 @@ export interface Rubric {
   description: string | null;
   family: string | null;
   pass_threshold: number;
-  hard_gates: z.infer<typeof gateSchema>[];
+  hard_gates: RubricGate[];
   criteria: RubricCriterion[];
 }
 
@@ -166,6 +175,10 @@ export function parseRubric(file: string, text: string, knownSources?: { gates: 
     const { formula: _formula, critical_floor: _floor, ...rest } = criterion;
     criteria.push({ ...rest, formula, critical_floor_raw: criterion.critical_floor ?? null, critical_floor: floor });
   });
+  for (const role of TIE_BREAK_ROLES) {
+    const holders = spec.criteria.filter((criterion) => criterion.tie_break === role);
+    if (holders.length > 1) issues.push({ file, criterion: null, field: "criteria", message: `tie_break "${role}" is given to ${holders.map((criterion) => criterion.name).join(" and ")}; one criterion per tie-breaker` });
+  }
   if (spec.criteria.every((criterion) => criterion.weight === 0)) issues.push({ file, criterion: null, field: "criteria", message: "at least one criterion needs a positive weight" });
   const gateNames = new Set<string>();
   spec.hard_gates.forEach((gate, index) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calibrate, humanLabel, weekOf, type CalibrationItem } from "./calibration";
+import { calibrate, driftChecks, humanLabel, judgeVersionKey, weekOf, type CalibrationItem } from "./calibration";
 
 const day = (text: string) => new Date(`${text}T12:00:00Z`);
 
@@ -90,5 +90,42 @@ describe("calibrationChart", () => {
       { label: "2026-11-23", j0: 1, j1: 0 },
       { label: "2026-11-30", j0: 1, j1: null },
     ]);
+  });
+});
+
+describe("drift (§8.6)", () => {
+  // Four weeks starting Monday 2026-11-02; `agreements[w]` of `perWeek` labelled items agree with the judge that week.
+  function weeks(agreements: readonly number[], perWeek = 20, judge = judgeVersionKey("gpt-judge", "fp-v1")): CalibrationItem[] {
+    return agreements.flatMap((agreeing, week) =>
+      Array.from({ length: perWeek }, (_, index) => {
+        const date = new Date(Date.UTC(2026, 10, 2 + 7 * week + (index % 5), 12));
+        return { id: `w${week}-${index}`, votes: [{ annotator: "ann", pass: true, at: date, judgeVisible: false }], judges: new Map([[judge, index < agreeing]]) };
+      }),
+    );
+  }
+
+  it("each week carries its agreement with a 95% Wilson interval, per judge and prompt version", () => {
+    const calibration = calibrate([...weeks([18, 18]), ...weeks([10, 10], 20, judgeVersionKey("gpt-judge", "fp-v2"))]);
+    expect(calibration.judges.map((judge) => [judge.judge, judge.promptVersion])).toEqual([["gpt-judge", "fp-v1"], ["gpt-judge", "fp-v2"]]);
+    const week = calibration.judges[0]!.weeks[0]!;
+    expect(week).toMatchObject({ n: 20, agree: 18, rate: 0.9 });
+    expect(week.interval!.lower).toBeCloseTo(0.699, 3);
+    expect(week.interval!.upper).toBeCloseTo(0.972, 3);
+  });
+
+  it("a seeded drop in the latest week raises the alert, naming the figures", () => {
+    const [check] = driftChecks(calibrate(weeks([18, 19, 18, 9])));
+    expect(check).toMatchObject({ judge: "gpt-judge", promptVersion: "fp-v1", alert: true, latest: { week: "2026-11-23", agree: 9, n: 20 }, baseline: { n: 60, agree: 55 } });
+    // 55 of 60 → Wilson 95% lower bound (0.9167 + 1.92/60 − 1.96·√(0.9167·0.0833/60 + 0.96/3600)) / 1.064 = 0.8193; 45% lies below it.
+    expect(check!.baseline.interval.lower).toBeCloseTo(0.8193, 3);
+    expect(check!.explanation).toBe("gpt-judge · prompt fp-v1: week of 2026-11-23 agreed on 45.0% (9 of 20) below the 95% interval 81.9%–96.4% of the 3 earlier weeks (55 of 60)");
+  });
+
+  it("noise within the baseline interval raises nothing; nor does a latest week too small to say", () => {
+    const [steady] = driftChecks(calibrate(weeks([18, 19, 18, 17])));
+    expect(steady!.alert).toBe(false);
+    expect(steady!.latest.rate).toBeGreaterThan(steady!.baseline.interval.lower);
+    const tiny = calibrate([...weeks([18, 19, 18]), ...weeks([0, 0, 0, 0], 3).filter((item) => item.id.startsWith("w3"))]);
+    expect(driftChecks(tiny)).toEqual([]);
   });
 });

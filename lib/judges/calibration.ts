@@ -3,6 +3,7 @@
 // verdict was shown: a vote cast with it visible leans towards it), and tied items carry no label.
 
 import { compareJudges, type Kappa } from "../stats/agreement";
+import { wilsonInterval, type Interval } from "../stats/intervals";
 
 export interface HumanVote {
   annotator: string;
@@ -17,7 +18,10 @@ export interface HumanVote {
 export interface CalibrationItem {
   id: string;
   votes: readonly HumanVote[];
-  /** Judge label to its (sample-majority) verdict on the item; judges that did not judge it are absent. */
+  /**
+   * Judge to its (sample-majority) verdict on the item; judges that did not judge it are absent. The key is the label,
+   * or `judgeVersionKey(label, prompt)` to keep a judge's prompt versions apart.
+   */
   judges: ReadonlyMap<string, boolean>;
 }
 
@@ -63,11 +67,22 @@ export interface AgreementFigure {
   agree: number;
   /** agree / n; null when n = 0. */
   rate: number | null;
+  /** 95% Wilson interval of the rate; null when n = 0. */
+  interval: Interval | null;
   kappa: Kappa;
+}
+
+const VERSION_SEPARATOR = "\u0000";
+
+/** A calibration key for one prompt version of a judge (a judge's verdicts under two prompts drift apart). */
+export function judgeVersionKey(judge: string, promptVersion: string | null): string {
+  return promptVersion === null ? judge : `${judge}${VERSION_SEPARATOR}${promptVersion}`;
 }
 
 export interface JudgeCalibration {
   judge: string;
+  /** The prompt version (fingerprint) the verdicts were made with; null for judges without one (recorded, rule). */
+  promptVersion: string | null;
   overall: AgreementFigure;
   /** Per week of the human label, oldest first; weeks without items for this judge are left out. */
   weeks: ({ week: string } & AgreementFigure)[];
@@ -78,7 +93,8 @@ function figure(pairs: { id: string; a: boolean; b: boolean }[]): AgreementFigur
   // Ids are unique by construction (one pair per item), so comparison cannot fail.
   if (!compared.ok) throw new Error(compared.issues.map((issue) => issue.message).join("; "));
   const agree = compared.value.confusion.passPass.length + compared.value.confusion.failFail.length;
-  return { n: pairs.length, agree, rate: pairs.length ? agree / pairs.length : null, kappa: compared.value.kappa };
+  const interval = wilsonInterval(agree, pairs.length);
+  return { n: pairs.length, agree, rate: pairs.length ? agree / pairs.length : null, interval: interval.ok ? interval.value : null, kappa: compared.value.kappa };
 }
 
 export interface Calibration {
@@ -115,11 +131,13 @@ export function calibrate(items: readonly CalibrationItem[]): Calibration {
       pairsByJudge.set(judge, list);
     }
   }
-  const judges = [...pairsByJudge.keys()].sort().map((judge) => {
-    const pairs = pairsByJudge.get(judge)!;
+  const judges = [...pairsByJudge.keys()].sort().map((key) => {
+    const pairs = pairsByJudge.get(key)!;
     const weeks = [...new Set(pairs.map((pair) => pair.week))].sort();
+    const [judge, promptVersion] = key.split(VERSION_SEPARATOR) as [string, string | undefined];
     return {
       judge,
+      promptVersion: promptVersion ?? null,
       overall: figure(pairs),
       weeks: weeks.map((week) => ({ week, ...figure(pairs.filter((pair) => pair.week === week)) })),
     };
@@ -129,7 +147,7 @@ export function calibrate(items: readonly CalibrationItem[]): Calibration {
 
 /** Chart data: one point per week (x = week), one series per judge (its agreement rate that week, null without items). */
 export function calibrationChart(calibration: Calibration): { points: Record<string, string | number | null>[]; series: { name: string; displayName: string; key: string }[] } {
-  const series = calibration.judges.map((judge, index) => ({ name: judge.judge, displayName: judge.judge, key: `j${index}` }));
+  const series = calibration.judges.map((judge, index) => ({ name: judgeVersionKey(judge.judge, judge.promptVersion), displayName: judgeVersionLabel(judge), key: `j${index}` }));
   const weeks = [...new Set(calibration.judges.flatMap((judge) => judge.weeks.map((week) => week.week)))].sort();
   const points = weeks.map((week) => {
     const point: Record<string, string | number | null> = { label: week };
@@ -139,4 +157,57 @@ export function calibrationChart(calibration: Calibration): { points: Record<str
     return point;
   });
   return { points, series };
+}
+
+/** "gpt-x · prompt 1a2b3c4d", or the label alone for judges without a prompt version. */
+export function judgeVersionLabel(judge: Pick<JudgeCalibration, "judge" | "promptVersion">): string {
+  if (judge.promptVersion === null) return judge.judge;
+  // Fingerprints are sha256 hex: eight characters tell versions apart; other version names are shown whole.
+  return `${judge.judge} · prompt ${/^[0-9a-f]{16,}$/.test(judge.promptVersion) ? judge.promptVersion.slice(0, 8) : judge.promptVersion}`;
+}
+
+// -- drift ------------------------------------------------------------------------------------------------------------
+
+/** A latest week on fewer labelled items than this says too little to raise an alert. */
+export const MIN_ITEMS_FOR_DRIFT = 5;
+
+export interface DriftCheck {
+  judge: string;
+  promptVersion: string | null;
+  latest: { week: string } & AgreementFigure;
+  /** The weeks before the latest one, pooled, with their 95% interval. */
+  baseline: { weeks: string[]; n: number; agree: number; interval: Interval };
+  /** True when the latest week's agreement lies below the baseline interval's lower bound. */
+  alert: boolean;
+  explanation: string;
+}
+
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+
+/**
+ * §8.6 drift: for each judge and prompt version with a baseline (earlier weeks) and a latest week of at least
+ * MIN_ITEMS_FOR_DRIFT labelled items, whether the latest week's agreement fell below the baseline weeks' 95% interval.
+ */
+export function driftChecks(calibration: Calibration, minItems = MIN_ITEMS_FOR_DRIFT): DriftCheck[] {
+  const checks: DriftCheck[] = [];
+  for (const judge of calibration.judges) {
+    if (judge.weeks.length < 2) continue;
+    const latest = judge.weeks.at(-1)!;
+    if (latest.n < minItems || latest.rate === null) continue;
+    const earlier = judge.weeks.slice(0, -1);
+    const n = earlier.reduce((sum, week) => sum + week.n, 0);
+    const agree = earlier.reduce((sum, week) => sum + week.agree, 0);
+    const interval = wilsonInterval(agree, n);
+    if (!interval.ok || interval.value === null) continue;
+    const alert = latest.rate < interval.value.lower;
+    checks.push({
+      judge: judge.judge,
+      promptVersion: judge.promptVersion,
+      latest,
+      baseline: { weeks: earlier.map((week) => week.week), n, agree, interval: interval.value },
+      alert,
+      explanation: `${judgeVersionLabel(judge)}: week of ${latest.week} agreed on ${percent(latest.rate)} (${latest.agree} of ${latest.n}) ${alert ? "below" : "within or above"} the 95% interval ${percent(interval.value.lower)}–${percent(interval.value.upper)} of the ${earlier.length} earlier week${earlier.length === 1 ? "" : "s"} (${agree} of ${n})`,
+    });
+  }
+  return checks;
 }

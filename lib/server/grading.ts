@@ -1,17 +1,19 @@
 import "server-only";
 // Grading stored runs (and run files) with a rubric: rubric files from disk, the facts each response's grade reads,
 // and the GradingResult rows (§9 log). Reading checks "read"; storing grades checks "import", like re-scoring.
-import { readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { sha256 } from "./hash";
+import { pairwiseCountsByTurn } from "./pairwise";
 import { parseRunFile, parseGenerationFile } from "@/lib/benchmark/runs";
 import { CASES_PER_TURN } from "@/lib/stats/rates";
 import { benchmarkContext, describeModel, isGenerationFile, planGenerationRun, planRecordedRun } from "@/lib/import/plan";
 import type { ResponsePlan } from "@/lib/import/plan-types";
 import { gradeResponse, KNOWN_SOURCES, rubricMismatch, type GradedResponse, type JudgeUse, type ResponseFacts } from "@/lib/grading/chat2workflow";
 import { formatRubricIssue, parseRubric, type Rubric } from "@/lib/grading/rubric";
+import { gradeEvidenceFile, parseEvidence, type EvidenceFile, type EvidenceGrade } from "@/lib/grading/evidence";
 import type { GradeResult } from "@/lib/grading/grade";
-import { reportBundle } from "@/lib/grading/report";
+import { orderStandings, standingOf, tieBreakCriteria, type OrderedStanding, type Standing, type TieBreakCriteria } from "@/lib/grading/standings";
 import { decidePromotion, type PromotionDecision, type PromotionItem, type PromotionThresholds } from "@/lib/grading/promotion";
 import { err, ok, type Result } from "@/lib/result";
 import type { Database } from "./db";
@@ -32,13 +34,21 @@ export const RUBRICS_DIR = path.join(process.cwd(), "rubrics");
 export const DEFAULT_RUBRIC_FILE = "chat2workflow.yaml";
 
 
-export async function loadRubricFile(file: string): Promise<Result<LoadedRubric, string>> {
-  let text: string;
+/** A file's text, or why not; a file above `maxBytes` is refused before it is read. */
+async function readTextFile(file: string, maxBytes = 16 * 1024 * 1024): Promise<Result<string, string>> {
   try {
-    text = await readFile(file, "utf8");
+    const size = (await stat(file)).size;
+    if (size > maxBytes) return err(`${file}: larger than ${maxBytes / 1024 / 1024} MB`);
+    return ok(await readFile(file, "utf8"));
   } catch (error) {
     return err(`${file}: cannot read: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+export async function loadRubricFile(file: string): Promise<Result<LoadedRubric, string>> {
+  const read = await readTextFile(file);
+  if (!read.ok) return read;
+  const text = read.value;
   const label = path.relative(process.cwd(), file) || file;
   const parsed = parseRubric(label.startsWith("..") ? file : label, text, KNOWN_SOURCES);
   if (!parsed.ok) return err(...parsed.issues.map(formatRubricIssue));
@@ -108,6 +118,11 @@ function factsOfStored(response: StoredResponse, hasResolve: boolean): ResponseF
   };
 }
 
+function withPairwise(facts: ResponseFacts, pairwise: Awaited<ReturnType<typeof pairwiseCountsByTurn>>): ResponseFacts {
+  const counts = pairwise?.byTurn.get(facts.turnKey);
+  return counts ? { ...facts, pairwise: { comparisonId: pairwise!.comparisonId, counts } } : facts;
+}
+
 function factsOfPlan(plan: ResponsePlan, keyNodes: readonly string[], testCaseCount: number, hasResolve: boolean): ResponseFacts {
   return {
     responseId: null,
@@ -133,25 +148,33 @@ function factsOfPlan(plan: ResponsePlan, keyNodes: readonly string[], testCaseCo
 
 export interface GradedRun {
   run: { id: string | null; label: string; model: string; modelDisplayName: string; benchmarkId: string | null; hasResolve: boolean };
-  rubric: { id: string; version: number; title: string; fingerprint: string; file: string };
+  rubric: { id: string; version: number; title: string; fingerprint: string; file: string; tieBreak: TieBreakCriteria };
   responses: (GradedResponse & { turnKey: string })[];
 }
 
-function gradeAll(rubric: Rubric, facts: readonly ResponseFacts[]): Result<(GradedResponse & { turnKey: string })[], string> {
-  const mismatch = rubricMismatch(rubric);
+function gradeAll(rubric: Rubric, facts: readonly ResponseFacts[], evidence?: EvidenceFile): Result<(GradedResponse & { turnKey: string })[], string> {
+  const mismatch = rubricMismatch(rubric, evidence !== undefined);
   if (mismatch !== null) return err(mismatch);
+  if (evidence?.rubric_id !== undefined && evidence.rubric_id !== rubric.rubric_id) return err(`the evidence was written for rubric ${evidence.rubric_id}, not ${rubric.rubric_id}`);
+  // Evidence entries name a response by its id or its turn key; one that matches nothing is a mistake worth saying.
+  const byKey = new Map((evidence?.responses ?? []).map((entry) => [entry.id, entry]));
+  const used = new Set<string>();
   const graded: (GradedResponse & { turnKey: string })[] = [];
   const problems: string[] = [];
   for (const fact of facts) {
-    const result = gradeResponse(rubric, fact);
+    const entry = (fact.responseId !== null ? byKey.get(fact.responseId) : undefined) ?? byKey.get(fact.turnKey);
+    if (entry) used.add(entry.id);
+    const result = gradeResponse(rubric, fact, undefined, entry);
     if (result.ok) graded.push({ ...result.value, turnKey: fact.turnKey });
     else problems.push(...result.issues.map((found) => `${fact.turnKey}: ${found.message}`));
   }
+  const unmatched = [...byKey.keys()].filter((key) => !used.has(key));
+  if (unmatched.length > 0) problems.push(`evidence for responses the run does not have: ${unmatched.slice(0, 10).join(", ")}${unmatched.length > 10 ? ` and ${unmatched.length - 10} more` : ""}`);
   return problems.length > 0 ? err(...problems) : ok(graded.sort((a, b) => a.turnKey.localeCompare(b.turnKey)));
 }
 
 function rubricSummary(loaded: LoadedRubric): GradedRun["rubric"] {
-  return { id: loaded.rubric.rubric_id, version: loaded.rubric.version, title: loaded.rubric.title, fingerprint: loaded.fingerprint, file: loaded.file };
+  return { id: loaded.rubric.rubric_id, version: loaded.rubric.version, title: loaded.rubric.title, fingerprint: loaded.fingerprint, file: loaded.file, tieBreak: tieBreakCriteria(loaded.rubric) };
 }
 
 /** A stored run by id, else by label; a label several runs share is refused with their ids. */
@@ -165,12 +188,13 @@ export async function findRunByIdOrLabel(db: Database, actor: SessionUser | null
   return err(`no stored run with id or label "${idOrLabel}"`);
 }
 
-export async function gradeStoredRun(db: Database, actor: SessionUser | null, runId: string, loaded: LoadedRubric): Promise<Result<GradedRun, string> | null> {
+export async function gradeStoredRun(db: Database, actor: SessionUser | null, runId: string, loaded: LoadedRubric, evidence?: EvidenceFile): Promise<Result<GradedRun, string> | null> {
   assertAllowed(actor, "read");
   const run = await db.run.findUnique({ where: { id: runId }, include: { model: { select: { name: true, displayName: true } } } });
   if (!run) return null;
   const responses = await findResponses(db, { runId });
-  const graded = gradeAll(loaded.rubric, responses.map((response) => factsOfStored(response, run.hasResolve)));
+  const pairwise = loaded.rubric.criteria.some((criterion) => criterion.source === "pairwise") ? await pairwiseCountsByTurn(db, runId) : null;
+  const graded = gradeAll(loaded.rubric, responses.map((response) => withPairwise(factsOfStored(response, run.hasResolve), pairwise)), evidence);
   if (!graded.ok) return graded;
   return ok({
     run: { id: run.id, label: run.label, model: run.model.name, modelDisplayName: run.model.displayName, benchmarkId: run.benchmarkId, hasResolve: run.hasResolve },
@@ -185,12 +209,13 @@ export async function gradeStoredResponse(db: Database, actor: SessionUser | nul
   const [response] = await findResponses(db, { id: responseId });
   if (!response) return null;
   const run = await db.run.findUnique({ where: { id: response.runId }, select: { hasResolve: true } });
-  const graded = gradeResponse(loaded.rubric, factsOfStored(response, run?.hasResolve ?? false));
+  const pairwise = loaded.rubric.criteria.some((criterion) => criterion.source === "pairwise") ? await pairwiseCountsByTurn(db, response.runId) : null;
+  const graded = gradeResponse(loaded.rubric, withPairwise(factsOfStored(response, run?.hasResolve ?? false), pairwise));
   return graded.ok ? graded : err(...graded.issues.map((found) => found.message));
 }
 
 /** Grades a run file (recorded run or generation output) against a benchmark directory, scoring it on the fly. */
-export async function gradeRunFile(benchmarkDir: string, runFile: string, loaded: LoadedRubric): Promise<Result<GradedRun, string>> {
+export async function gradeRunFile(benchmarkDir: string, runFile: string, loaded: LoadedRubric, evidence?: EvidenceFile): Promise<Result<GradedRun, string>> {
   const files = await readBenchmarkDir(benchmarkDir, { includeRuns: false });
   if (!files.ok) return err(...files.issues.map((found) => found.message));
   let data: unknown;
@@ -219,13 +244,58 @@ export async function gradeRunFile(benchmarkDir: string, runFile: string, loaded
     const turn = context.turns.get(response.turnKey);
     return factsOfPlan(response, turn?.keyNodes ?? [], turn?.tests.length || CASES_PER_TURN, plan.hasResolve);
   });
-  const graded = gradeAll(loaded.rubric, facts);
+  const graded = gradeAll(loaded.rubric, facts, evidence);
   if (!graded.ok) return graded;
   return ok({
     run: { id: null, label: plan.label, model: plan.model.name, modelDisplayName: plan.model.displayName, benchmarkId: null, hasResolve: plan.hasResolve },
     rubric: rubricSummary(loaded),
     responses: graded.value,
   });
+}
+
+// -- evidence files -------------------------------------------------------------------------------------------------
+
+/** Largest evidence file read from disk or accepted as an upload. */
+export const MAX_EVIDENCE_BYTES = 16 * 1024 * 1024;
+
+/** Parses an evidence file's text; issues name the file, the entry and the field. */
+export function parseEvidenceText(label: string, text: string): Result<EvidenceFile, string> {
+  if (Buffer.byteLength(text) > MAX_EVIDENCE_BYTES) return err(`${label}: larger than ${MAX_EVIDENCE_BYTES / 1024 / 1024} MB`);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return err(`${label}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return parseEvidence(label, data);
+}
+
+export async function loadEvidenceFile(file: string): Promise<Result<EvidenceFile, string>> {
+  const read = await readTextFile(file, MAX_EVIDENCE_BYTES);
+  return read.ok ? parseEvidenceText(file, read.value) : read;
+}
+
+export interface GradedEvidence {
+  rubric: GradedRun["rubric"];
+  run: string | null;
+  responses: EvidenceGrade[];
+}
+
+/** Grades an evidence file on its own (no stored run): any profile, A to D or the Chat2Workflow one. */
+export function gradeEvidenceRun(loaded: LoadedRubric, evidence: EvidenceFile): Result<GradedEvidence, string> {
+  const graded = gradeEvidenceFile(loaded.rubric, evidence);
+  return graded.ok ? ok({ rubric: rubricSummary(loaded), run: evidence.run ?? null, responses: graded.value }) : graded;
+}
+
+/** The rubric files shipped in rubrics/, for the grades page's profile choice. */
+export async function listShippedRubrics(): Promise<{ file: string; rubric: LoadedRubric | null; problem: string | null }[]> {
+  const names = (await readdir(RUBRICS_DIR)).filter((name) => name.endsWith(".yaml")).sort();
+  return Promise.all(
+    names.map(async (file) => {
+      const loaded = await loadRubricFile(path.join(RUBRICS_DIR, file));
+      return loaded.ok ? { file, rubric: loaded.value, problem: null } : { file, rubric: null, problem: loaded.issues.join("; ") };
+    }),
+  );
 }
 
 // -- storage (§9) -------------------------------------------------------------------------------------------------
@@ -281,46 +351,44 @@ export async function findStoredGrade(db: Database, actor: SessionUser | null, r
 
 // -- per-model summaries (leaderboard grade columns) --------------------------------------------------------------
 
-export interface ModelGradeRow {
-  model: string;
-  displayName: string;
-  runs: number;
-  responses: number;
-  passed: number;
-  weightedMean: number | null;
-  weightedSd: number | null;
-  grades: Record<string, number>;
+export interface GradeStandings {
+  /** Models (all their runs on the benchmark pooled), best first by §5.2 with the deciding rule per row. */
+  models: OrderedStanding[];
+  /** Runs one by one, ordered the same way. */
+  runs: (OrderedStanding & { runId: string; model: string })[];
 }
 
 /**
- * Every run of the benchmark graded with the rubric, pooled per model (responses of all its runs together). Kept in
- * the read cache until the database changes: grading a thousand responses takes about a second.
+ * Every run of the benchmark graded with the rubric, ordered per model and per run. Kept in the read cache until the
+ * database changes: grading a thousand responses takes about a second.
  */
-export async function gradeBenchmarkByModel(db: Database, actor: SessionUser | null, benchmarkId: string, loaded: LoadedRubric): Promise<Result<ModelGradeRow[], string>> {
+export async function gradeBenchmarkStandings(db: Database, actor: SessionUser | null, benchmarkId: string, loaded: LoadedRubric): Promise<Result<GradeStandings, string>> {
   assertAllowed(actor, "read");
-  return cachedRead(db, `grades-by-model:${benchmarkId}:${loaded.fingerprint}`, () => computeGradesByModel(db, actor, benchmarkId, loaded));
+  return cachedRead(db, `grade-standings:${benchmarkId}:${loaded.fingerprint}`, () => computeStandings(db, actor, benchmarkId, loaded));
 }
 
-async function computeGradesByModel(db: Database, actor: SessionUser | null, benchmarkId: string, loaded: LoadedRubric): Promise<Result<ModelGradeRow[], string>> {
+async function computeStandings(db: Database, actor: SessionUser | null, benchmarkId: string, loaded: LoadedRubric): Promise<Result<GradeStandings, string>> {
   const runs = await db.run.findMany({ where: { benchmarkId }, select: { id: true }, orderBy: { importedAt: "asc" } });
+  const roles = tieBreakCriteria(loaded.rubric);
   const byModel = new Map<string, { displayName: string; runs: number; results: GradeResult[] }>();
+  const runStandings: Standing[] = [];
+  const runModel = new Map<string, string>();
   for (const run of runs) {
     const graded = await gradeStoredRun(db, actor, run.id, loaded);
     if (graded === null) continue;
     if (!graded.ok) return graded;
+    const results = graded.value.responses.map((response) => response.result);
     const entry = byModel.get(graded.value.run.model) ?? { displayName: graded.value.run.modelDisplayName, runs: 0, results: [] };
     entry.runs += 1;
-    entry.results.push(...graded.value.responses.map((response) => response.result));
+    entry.results.push(...results);
     byModel.set(graded.value.run.model, entry);
+    runStandings.push(standingOf(run.id, `${graded.value.run.modelDisplayName} · ${graded.value.run.label}`, 1, results, roles));
+    runModel.set(run.id, graded.value.run.model);
   }
-  return ok(
-    [...byModel.entries()]
-      .map(([model, entry]) => {
-        const bundle = reportBundle(entry.results);
-        return { model, displayName: entry.displayName, runs: entry.runs, responses: bundle.count, passed: bundle.passed, weightedMean: bundle.weightedMean, weightedSd: bundle.weightedSd, grades: bundle.grades };
-      })
-      .sort((a, b) => (b.weightedMean ?? -1) - (a.weightedMean ?? -1) || a.model.localeCompare(b.model)),
-  );
+  return ok({
+    models: orderStandings([...byModel.entries()].map(([model, entry]) => standingOf(model, entry.displayName, entry.runs, entry.results, roles))),
+    runs: orderStandings(runStandings).map((row) => ({ ...row, runId: row.candidate.id, model: runModel.get(row.candidate.id)! })),
+  });
 }
 
 // -- promotion (§10) ----------------------------------------------------------------------------------------------
@@ -339,6 +407,8 @@ export interface PromotionReport {
   baseline: GradedRun["run"];
   rubric: GradedRun["rubric"];
   decision: PromotionDecision;
+  /** The two runs ordered by grade (§5.2), so a near tie says which tie-breaker puts one above the other. */
+  order: OrderedStanding[];
 }
 
 export function comparePromotion(candidate: GradedRun, baseline: GradedRun, thresholds: Partial<PromotionThresholds> = {}): Result<PromotionReport, string> {
@@ -347,7 +417,10 @@ export function comparePromotion(candidate: GradedRun, baseline: GradedRun, thre
   }
   const decision = decidePromotion(promotionItems(candidate), promotionItems(baseline), thresholds);
   if (!decision.ok) return err(...decision.issues.map((found) => found.message));
-  return ok({ candidate: candidate.run, baseline: baseline.run, rubric: candidate.rubric, decision: decision.value });
+  const roles = candidate.rubric.tieBreak;
+  const standing = (graded: GradedRun, side: string) => standingOf(side, `${side} ${graded.run.modelDisplayName} · ${graded.run.label}`, 1, graded.responses.map((response) => response.result), roles);
+  const order = orderStandings([standing(candidate, "candidate"), standing(baseline, "baseline")]);
+  return ok({ candidate: candidate.run, baseline: baseline.run, rubric: candidate.rubric, decision: decision.value, order });
 }
 
 /** Grades two stored runs (ids) with the rubric and decides; null when either run is unknown. */

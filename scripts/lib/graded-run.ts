@@ -2,6 +2,7 @@
 // with --benchmark) graded with a rubric, their options, and the acting user of a command line.
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
+import type { EvidenceFile } from "@/lib/grading/evidence";
 import type { Database } from "@/lib/server/db";
 import { findRunByIdOrLabel, gradeRunFile, gradeStoredRun, loadRubricFile, type GradedRun, type LoadedRubric } from "@/lib/server/grading";
 import type { SessionUser } from "@/lib/server/session";
@@ -29,17 +30,17 @@ export function isRunFile(run: string): boolean {
 export type GradedRunOutcome = { graded: GradedRun; code: 0 } | { graded: undefined; code: number; message: string };
 
 /** Grades RUN: a run file against `benchmark`, else a stored run (db needed). Not found is 1, bad input 2. */
-export async function gradeRunArgument(db: Database | null, run: string, benchmark: string | undefined, rubric: LoadedRubric): Promise<GradedRunOutcome> {
+export async function gradeRunArgument(db: Database | null, run: string, benchmark: string | undefined, rubric: LoadedRubric, evidence?: EvidenceFile): Promise<GradedRunOutcome> {
   const failure = (code: number, message: string): GradedRunOutcome => ({ graded: undefined, code, message });
   if (isRunFile(run)) {
     if (benchmark === undefined) return failure(2, `${run} is a file: give --benchmark <dir> it belongs to`);
-    const result = await gradeRunFile(path.resolve(benchmark), run, rubric);
+    const result = await gradeRunFile(path.resolve(benchmark), run, rubric, evidence);
     return result.ok ? { graded: result.value, code: 0 } : failure(2, result.issues.join("\n"));
   }
   if (db === null) return failure(2, `${run} is not a run file`);
   const found = await findRunByIdOrLabel(db, COMMAND_LINE, run);
   if (!found.ok) return failure(1, found.issues.join("; "));
-  const result = await gradeStoredRun(db, COMMAND_LINE, found.value.id, rubric);
+  const result = await gradeStoredRun(db, COMMAND_LINE, found.value.id, rubric, evidence);
   if (result === null) return failure(1, `no stored run ${run}`);
   return result.ok ? { graded: result.value, code: 0 } : failure(2, result.issues.join("\n"));
 }
@@ -51,7 +52,7 @@ export async function gradeRunArgument(db: Database | null, run: string, benchma
  */
 export async function withGradedRuns<const Runs extends readonly string[]>(
   runs: Runs,
-  options: { rubric: string; benchmark?: string | undefined; database?: string | undefined },
+  options: { rubric: string; benchmark?: string | undefined; database?: string | undefined; evidence?: EvidenceFile | undefined },
   body: (graded: { [Index in keyof Runs]: GradedRun }, db: Database | null) => Promise<number>,
 ): Promise<number> {
   const loaded = await loadRubricFile(options.rubric);
@@ -62,7 +63,7 @@ export async function withGradedRuns<const Runs extends readonly string[]>(
   const work = async (db: Database | null): Promise<number> => {
     const graded: GradedRun[] = [];
     for (const run of runs) {
-      const outcome = await gradeRunArgument(db, run, options.benchmark, loaded.value);
+      const outcome = await gradeRunArgument(db, run, options.benchmark, loaded.value, options.evidence);
       if (outcome.graded === undefined) return reportFailure(outcome);
       graded.push(outcome.graded);
     }

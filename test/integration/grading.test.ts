@@ -1,6 +1,6 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkPromotion, findRunByIdOrLabel, gradeBenchmarkByModel, gradeRunFile, gradeStoredResponse, gradeStoredRun, loadRubricFile, storeRunGrades, type LoadedRubric } from "@/lib/server/grading";
+import { checkPromotion, findRunByIdOrLabel, gradeBenchmarkStandings, gradeRunFile, gradeStoredResponse, gradeStoredRun, loadRubricFile, storeRunGrades, type LoadedRubric } from "@/lib/server/grading";
 import type { SessionUser } from "@/lib/server/session";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
 import { testDatabase } from "../support/database";
@@ -64,15 +64,23 @@ describe("grading stored runs", () => {
     expect(await checkPromotion(db, viewer, "nope", alphaId, rubric)).toBeNull();
   });
 
-  it("pools grades per model for the leaderboard's grade columns, counting every response once", async () => {
+  it("pools grades per model for the leaderboard's grade columns, counting every response once, ordered by §5.2", async () => {
     const benchmarkId = (await db.run.findUniqueOrThrow({ where: { id: alphaId } })).benchmarkId;
-    const rows = await gradeBenchmarkByModel(db, viewer, benchmarkId, rubric);
-    expect(rows.ok).toBe(true);
-    if (!rows.ok) return;
+    const standings = await gradeBenchmarkStandings(db, viewer, benchmarkId, rubric);
+    expect(standings.ok).toBe(true);
+    if (!standings.ok) return;
     const responses = await db.response.count({ where: { run: { benchmarkId } } });
-    expect(rows.value.reduce((sum, row) => sum + row.responses, 0)).toBe(responses);
-    for (const row of rows.value) expect(Object.values(row.grades).reduce((sum, count) => sum + count, 0)).toBe(row.responses);
-    expect(rows.value.map((row) => row.weightedMean ?? -1)).toEqual([...rows.value.map((row) => row.weightedMean ?? -1)].sort((a, b) => b - a));
+    for (const rows of [standings.value.models, standings.value.runs]) {
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.reduce((sum, row) => sum + row.candidate.bundle.count, 0)).toBe(responses);
+      for (const row of rows) expect(Object.values(row.candidate.bundle.grades).reduce((sum, count) => sum + count, 0)).toBe(row.candidate.bundle.count);
+      // A row may sit above a better weighted mean only when a tie-breaker placed it there (gap below 1.0).
+      rows.slice(1).forEach((row, index) => {
+        const above = rows[index]!.candidate.weighted_100;
+        if (above < row.candidate.weighted_100) expect(row.candidate.weighted_100 - above).toBeLessThan(1);
+      });
+    }
+    expect(standings.value.runs).toHaveLength(await db.run.count({ where: { benchmarkId } }));
   });
 });
 

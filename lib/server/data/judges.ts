@@ -1,7 +1,7 @@
 import "server-only";
 // Judge quality: which judges have judged a benchmark (coverage per stage), judge against judge or panel (kappa,
 // confusion, disagreements, a review queue of them), and every judge against human review labels per week.
-import { calibrate, type Calibration, type CalibrationItem, type HumanVote } from "@/lib/judges/calibration";
+import { calibrate, judgeVersionKey, type Calibration, type CalibrationItem, type HumanVote } from "@/lib/judges/calibration";
 import { describeJudgeChoice, judgeChoiceOrDefault, judgeOptions, RECORDED, type JudgeChoice, type JudgeOption } from "@/lib/judges/choice";
 import { compareSides, pairwiseAgreement, sideVerdicts, type PairSummary, type SideComparison, type VerdictRow } from "@/lib/judges/compare";
 import type { Stage } from "@/lib/review/filter";
@@ -220,19 +220,40 @@ export async function createDisagreementQueue(db: Database, actor: SessionUser, 
   });
 }
 
+/** Every verdict of one stage on the benchmark, keyed by judge and prompt version (calibration keeps them apart). */
+async function versionedStageVerdicts(db: Database, benchmarkId: string, stage: Stage): Promise<VerdictRow[]> {
+  const rows = await db.$queryRawUnsafe<{ responseId: string; casePosition: unknown; judge: string; prompt: string | null; verdict: unknown }[]>(
+    `SELECT j."responseId" AS "responseId", j."casePosition" AS "casePosition", j."judge" AS judge, j."promptFingerprint" AS prompt, j."verdict" AS verdict
+     FROM "JudgeVerdict" j JOIN "Response" r ON r."id" = j."responseId" JOIN "Run" ru ON ru."id" = r."runId"
+     WHERE ru."benchmarkId" = ? AND j."stage" = ?`,
+    benchmarkId,
+    stage,
+  );
+  return rows.map((row) => ({ item: itemKey(row.responseId, int(row.casePosition)), judge: judgeVersionKey(row.judge, row.prompt), verdict: int(row.verdict) === 1 }));
+}
+
+/** The benchmark's review queues a calibration set can be drawn from (name, mode, votes cast). */
+export async function listCalibrationQueues(db: Database, actor: SessionUser, benchmarkId: string): Promise<{ id: string; name: string; mode: string }[]> {
+  assertAllowed(actor, "manageQueues");
+  return db.reviewQueue.findMany({ where: { benchmarkId }, select: { id: true, name: true, mode: true }, orderBy: { createdAt: "asc" } });
+}
+
 /**
  * Every judge's agreement with the human labels of the benchmark's review queues (annotators' majority per item of
- * the votes cast blind, pooled over queues), overall and per week of the label. Each judge is compared on every reviewed item it has
- * judged, whichever judge the queue was drawn for: the human label does not depend on the judge.
+ * the votes cast blind, pooled over the chosen queues, or all of them), overall and per week of the label, per judge
+ * and prompt version. Each judge is compared on every reviewed item it has judged, whichever judge the queue was
+ * drawn for: the human label does not depend on the judge.
  */
-export async function getCalibration(db: Database, actor: SessionUser, benchmarkId: string): Promise<Record<Stage, Calibration>> {
+export async function getCalibration(db: Database, actor: SessionUser, benchmarkId: string, options: { queueIds?: readonly string[] } = {}): Promise<Record<Stage, Calibration>> {
   assertAllowed(actor, "manageQueues");
+  const queueIds = options.queueIds ?? [];
   const votes = await db.$queryRawUnsafe<{ responseId: string; stage: string; casePosition: unknown; annotator: string; pass: unknown; at: unknown; judgeVisible: unknown }[]>(
     `SELECT i."responseId" AS "responseId", i."stage" AS stage, i."casePosition" AS "casePosition", v."annotatorId" AS annotator, v."annotatorPass" AS pass, v."updatedAt" AS at,
             v."judgeVisible" AS "judgeVisible"
      FROM "ReviewVote" v JOIN "ReviewItem" i ON i."id" = v."itemId" JOIN "ReviewQueue" q ON q."id" = i."queueId"
-     WHERE q."benchmarkId" = ?`,
+     WHERE q."benchmarkId" = ?${queueIds.length > 0 ? ` AND q."id" IN (${queueIds.map(() => "?").join(", ")})` : ""}`,
     benchmarkId,
+    ...queueIds,
   );
   const result = {} as Record<Stage, Calibration>;
   for (const stage of ["pass", "resolve"] as const) {
@@ -241,7 +262,7 @@ export async function getCalibration(db: Database, actor: SessionUser, benchmark
       const key = itemKey(vote.responseId, int(vote.casePosition));
       byItem.set(key, [...(byItem.get(key) ?? []), { annotator: vote.annotator, pass: int(vote.pass) === 1, at: new Date(isoDate(vote.at) || 0), judgeVisible: int(vote.judgeVisible) === 1 }]);
     }
-    const rows = byItem.size ? await stageVerdicts(db, benchmarkId, stage, null) : [];
+    const rows = byItem.size ? await versionedStageVerdicts(db, benchmarkId, stage) : [];
     const reviewed = rows.filter((row) => byItem.has(row.item));
     const judges = [...new Set(reviewed.map((row) => row.judge))];
     const verdictsByJudge = new Map(judges.map((judge) => [judge, sideVerdicts(reviewed, [judge])]));

@@ -117,6 +117,7 @@ function titleOf(row: JobRow, params: Record<string, unknown>, runLabel: string 
   }
   if (row.kind === "import") return `Import of ${String(params.files ?? "?")} run file(s)`;
   if (row.kind === "resolve") return `Dify execution · ${runLabel ?? "deleted run"}`;
+  if (row.kind === "pairwise") return `Pairwise comparison · ${runLabel ?? "deleted run"} · ${String(params.judge ?? "")} (${params.policy === "rerun" ? "rerun" : "tie"} on disagreement)`;
   return row.kind;
 }
 
@@ -203,7 +204,7 @@ export async function getJobDetail(db: Database, actor: SessionUser | null, jobI
   ]);
   const params = parseParams(row.params);
   // Only what a person needs to read back; never item payloads.
-  const shownParams: Record<string, unknown> = Object.fromEntries(Object.entries(params).filter(([key]) => ["stage", "samples", "strict", "judge", "files"].includes(key)));
+  const shownParams: Record<string, unknown> = Object.fromEntries(Object.entries(params).filter(([key]) => ["stage", "samples", "strict", "judge", "files", "policy", "comparisonId"].includes(key)));
   // Judge calls: what they send (official unless overridden) and how long each may take.
   if (row.kind === "judge") shownParams.calls = `${describeJudgeParams(judgeCallParams(params.params))}; timeout ${OFFICIAL_JUDGE_TIMEOUT_MS / 1000} s per call`;
   return {

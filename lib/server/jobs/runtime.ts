@@ -8,11 +8,12 @@ import { jobQueue, onWorkerWake } from "./instance";
 import { closeFinishedGeneratedRuns, generateJobHandler } from "./generate-job";
 import { dryRunJobHandler } from "./dry-run-job";
 import { judgeJobHandler } from "./judge-job";
+import { pairwiseJobHandler } from "./pairwise-job";
 import { resolveJobHandler } from "./resolve-job";
 import { JobWorker, type JobHandler, type WorkerOptions } from "./worker";
 
 export function jobHandlers(): JobHandler[] {
-  return [judgeJobHandler(), importJobHandler(), resolveJobHandler(), generateJobHandler(), dryRunJobHandler()];
+  return [judgeJobHandler(), importJobHandler(), resolveJobHandler(), generateJobHandler(), dryRunJobHandler(), pairwiseJobHandler()];
 }
 
 /** A worker over `db`, opened on `url` (the queue on PostgreSQL opens pg-boss connections of its own to it). */

@@ -11,7 +11,9 @@ import { cardStyles, tableStyles } from "@/components/ui/styles";
 import { GRADES } from "@/lib/grading/grade";
 import { reportBundle } from "@/lib/grading/report";
 import { database } from "@/lib/server/db";
-import { gradeStoredRun, loadDefaultRubric } from "@/lib/server/grading";
+import { EvidenceGradingForm } from "@/components/grading/evidence-grading-form";
+import { can } from "@/lib/auth/roles";
+import { gradeStoredRun, listShippedRubrics, loadDefaultRubric } from "@/lib/server/grading";
 import { checkAccess, requirePagePermission, type SessionUser } from "@/lib/server/session";
 
 const loadReport = cache(async (actor: SessionUser | null, runId: string) => {
@@ -121,7 +123,7 @@ export default async function RunReportPage({ params }: PageProps<"/runs/[runId]
           <section aria-labelledby="criteria-title" className="space-y-2">
             <h2 id="criteria-title" className="text-lg font-semibold">Per-criterion distribution</h2>
             {chartRows.length > 0 ? <CriterionDistributionChart rows={chartRows} bins={binLabels} /> : null}
-            <div className={tableStyles.wrapper}>
+            <div className={tableStyles.wrapper} tabIndex={0} role="region" aria-label="Per-criterion distribution table">
               <table className={tableStyles.table} data-testid="report-criteria">
                 <caption className="sr-only">Responses per normalised-value bin for each criterion</caption>
                 <thead>
@@ -153,6 +155,13 @@ export default async function RunReportPage({ params }: PageProps<"/runs/[runId]
               </table>
             </div>
           </section>
+
+          {can(user?.role, "import") ? (
+            <EvidenceGradingForm
+              runId={runId}
+              rubrics={(await listShippedRubrics()).flatMap((entry) => (entry.rubric ? [{ file: entry.file, title: entry.rubric.rubric.title }] : []))}
+            />
+          ) : null}
 
           <section aria-labelledby="reasons-title" className="space-y-2">
             <h2 id="reasons-title" className="text-lg font-semibold">Top failure reasons</h2>
