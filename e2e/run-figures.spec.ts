@@ -95,6 +95,36 @@ test("a generated run shows the same figures, by its evaluation's judge, on its 
   await expect(page.getByTestId("response-row").and(page.locator('[data-fail-step="pass"]'))).toHaveCount(judgePassed);
   await expectAccessible(page, "run page");
 
+  // A generated turn the judge stub decided: the response page names the run's own judge, shows its verdict and its whole
+  // reasoning in a focusable panel, and the grade card reads the tokens and latency its generation attempt recorded.
+  const [judged] = await queryE2eDatabase<{ id: string; verdict: unknown; reason: string; tokens: unknown; latency: unknown }>(
+    `SELECT r."id" AS "id", j."verdict" AS "verdict", j."reason" AS "reason", a."inputTokens" + a."outputTokens" AS "tokens", a."latencyMs" AS "latency"
+       FROM "Response" r JOIN "PassResult" p ON p."responseId" = r."id" JOIN "JudgeVerdict" j ON j."responseId" = r."id" AND j."stage" = 'pass' AND j."judge" = ?
+       JOIN "GenerationAttempt" a ON a."responseId" = r."id"
+      WHERE r."runId" = ? AND p."verdictSource" = 'judge' ORDER BY r."id" LIMIT 1`,
+    JUDGE_LABEL,
+    zeroShot.runId,
+  );
+  expect(judged?.reason).toMatch(/^The stub counts \d+ key node/);
+  await page.goto(`/responses/${judged!.id}`);
+  const ownJudge = page.getByTestId("own-judge");
+  await expect(ownJudge.getByRole("heading", { level: 2 })).toHaveText(`The run's own judge: ${judgeText}`);
+  await expect(ownJudge.getByTestId("own-judge-verdict")).toContainText(Number(judged!.verdict) ? "pass" : "fail");
+  const reasoning = ownJudge.getByRole("region", { name: `Reasoning of ${JUDGE_LABEL}` });
+  await expect(reasoning).toContainText(judged!.reason.split("\n")[0]!);
+  await reasoning.focus();
+  await expect(reasoning).toBeFocused();
+  await expect(page.getByTestId("verdict-chip")).toContainText(judgeText);
+  // The graph comes before the judge and the grade card.
+  const graphTop = (await page.getByRole("heading", { name: "Workflow", level: 2 }).boundingBox())!.y;
+  expect(graphTop).toBeLessThan((await ownJudge.boundingBox())!.y);
+  expect(graphTop).toBeLessThan((await page.getByTestId("grade-card").boundingBox())!.y);
+  const criteria = page.getByTestId("grade-criteria");
+  await expect(criteria).toContainText(`${Number(judged!.tokens)} tokens`);
+  await expect(criteria).not.toContainText("the run records no token counts");
+  await expect(criteria).not.toContainText("the run records no generation latency");
+  await expectAccessible(page, "response page of a generated turn");
+
   // The leaderboard row of its configuration: the same figure, saying which judge made it.
   await page.goto(`/?benchmark=${encodeURIComponent(BENCHMARK)}`);
   const rows = page.getByTestId("leaderboard-row").and(page.locator(`[data-model="${MODEL}"]`));
