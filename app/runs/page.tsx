@@ -75,7 +75,7 @@ export default async function RunsPage() {
                 <span className="font-medium [overflow-wrap:anywhere]">{run.model.displayName}</span>
                 {run.model.displayName !== run.model.name ? <span className="block text-xs text-slate-500">{run.model.name}</span> : null}
               </span>,
-              <Link key="run" prefetch={false} href={`/runs/${run.id}`} className="text-brand-600 hover:underline dark:text-brand-500">
+              <Link key="run" prefetch={false} href={`/runs/${run.id}`} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
                 {run.label}
               </Link>,
               run.benchmark.name,

@@ -126,16 +126,16 @@ export function LiveEvaluation({ initial, mayControl, context }: { initial: Eval
           </div>
         </dl>
         <nav aria-label="Related pages" className="flex flex-wrap gap-3 text-sm">
-          <Link href={leaderboardHref} className="text-brand-600 hover:underline dark:text-brand-500">
+          <Link href={leaderboardHref} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
             Leaderboard of {context.benchmarkName}
           </Link>
           {mayControl && progress.jobId ? (
-            <Link href={`/jobs/${progress.jobId}`} className="text-brand-600 hover:underline dark:text-brand-500">
+            <Link href={`/jobs/${progress.jobId}`} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
               Generation job{progress.jobStatus ? ` (${progress.jobStatus})` : ""}
             </Link>
           ) : null}
           {mayControl ? (
-            <Link href="/jobs" className="text-brand-600 hover:underline dark:text-brand-500">
+            <Link href="/jobs" className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
               All jobs (judging included)
             </Link>
           ) : null}

@@ -234,7 +234,7 @@ export function Conversation({ detail, view, diagnostics, clipped }: { detail: R
         <div className={cardStyles}>
           <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">design_principle</h3>
           {view.texts.designPrinciple !== null ? (
-            <div className="max-h-80 overflow-y-auto" data-testid="design-principle">
+            <div className="max-h-80 overflow-y-auto" data-testid="design-principle" role="region" aria-label="design_principle" tabIndex={0}>
               <SafeMarkdown>{view.texts.designPrinciple}</SafeMarkdown>
             </div>
           ) : (
@@ -325,11 +325,15 @@ export function JudgesAndTests({ detail, view }: { detail: ResponseDetail; view:
                   </div>
                   <div className="min-w-0">
                     <h5 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Outputs</h5>
-                    {result?.outputs ? <p className="mt-1 max-h-48 overflow-y-auto text-xs whitespace-pre-wrap [overflow-wrap:anywhere]">{result.outputs}</p> : <p className="mt-1 text-xs text-slate-500">None recorded.</p>}
+                    {result?.outputs ? <p role="region" aria-label={`Outputs of test ${test.position}`} tabIndex={0} className="mt-1 max-h-48 overflow-y-auto text-xs whitespace-pre-wrap [overflow-wrap:anywhere]">{result.outputs}</p> : <p className="mt-1 text-xs text-slate-500">None recorded.</p>}
                   </div>
                   <div className="min-w-0">
                     <h5 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Judge&apos;s reason</h5>
-                    {reason ? <SafeMarkdown className="mt-1 max-h-48 overflow-y-auto text-xs [overflow-wrap:anywhere]">{reason}</SafeMarkdown> : <p className="mt-1 text-xs text-slate-500">None recorded.</p>}
+                    {reason ? (
+                      <div role="region" aria-label={`Judge's reason on test ${test.position}`} tabIndex={0} className="mt-1 max-h-48 overflow-y-auto">
+                        <SafeMarkdown className="text-xs [overflow-wrap:anywhere]">{reason}</SafeMarkdown>
+                      </div>
+                    ) : <p className="mt-1 text-xs text-slate-500">None recorded.</p>}
                   </div>
                 </div>
               </article>
