@@ -8,7 +8,7 @@ import type { StabilityFigure } from "@/lib/stats/stability";
 
 const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 
-function Figure({ figure }: { figure: StabilityFigure | null }) {
+export function StabilityFigureText({ figure }: { figure: StabilityFigure | null }) {
   if (!figure) return <span className="text-slate-600 dark:text-slate-400">—</span>;
   const interval = figure.interval;
   return (
@@ -53,10 +53,10 @@ export function StabilitySection({ stability }: { stability: RowStability }) {
                 <th scope="row" className={`${tableStyles.td} text-left font-medium`}>
                   {scope.scope === "overall" ? `All ${scope.turns} turns` : `${scope.scope} (${scope.turns})`}
                 </th>
-                <td className={tableStyles.td}><Figure figure={scope.passAtN} /></td>
-                <td className={tableStyles.td}><Figure figure={scope.passAllN} /></td>
-                <td className={tableStyles.td}><Figure figure={scope.resolveAtN} /></td>
-                <td className={tableStyles.td}><Figure figure={scope.resolveAllN} /></td>
+                <td className={tableStyles.td}><StabilityFigureText figure={scope.passAtN} /></td>
+                <td className={tableStyles.td}><StabilityFigureText figure={scope.passAllN} /></td>
+                <td className={tableStyles.td}><StabilityFigureText figure={scope.resolveAtN} /></td>
+                <td className={tableStyles.td}><StabilityFigureText figure={scope.resolveAllN} /></td>
               </tr>
             ))}
           </tbody>

@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getModelOverview } from "@/lib/server/data/drilldown";
+import { getMeasuredCounts } from "@/lib/server/data/leaderboard";
 import { getRowStability } from "@/lib/server/data/stability";
 import { runImport } from "@/lib/server/import/import-service";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
@@ -40,6 +41,15 @@ describe.skipIf(!benchmarkDir)(`stability of one model's three runs ${benchmarkM
     expect(stability!.histogram).toEqual([0, 1, 2, 3].map((k) => [...hand.values()].filter((passes) => passes === k).length));
     expect(stability!.flipping.length).toBe([...hand.values()].filter((passes) => passes === 1 || passes === 2).length);
     expect(stability!.overall.passAllN.k).toBe([...hand.values()].filter((passes) => passes === 3).length);
+  });
+
+  it("pools them as the leaderboard does: one series holding the three runs, which the stability columns read", async () => {
+    const benchmarkId = (await db.run.findFirstOrThrow({ where: { id: runIds[0] }, select: { benchmarkId: true } })).benchmarkId;
+    const counts = await getMeasuredCounts(db, actor("viewer"), benchmarkId);
+    const runs = counts.runs.filter((run) => run.model === MODEL);
+    expect(runs).toHaveLength(3);
+    expect(new Set(runs.map((run) => run.series)).size).toBe(1);
+    expect(runs.every((run) => run.status === "complete")).toBe(true);
   });
 
   it("needs two runs", async () => {
