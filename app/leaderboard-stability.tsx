@@ -2,13 +2,12 @@
 // configuration, pass@n and pass^n for pass and resolve (lib/stats/stability), linked to the model page's detail.
 import Link from "next/link";
 import { StabilityFigureText } from "@/components/runs/stability-section";
-import { buttonStyles, tableStyles } from "@/components/ui/styles";
+import { QueryToggle, type QueryParams } from "@/components/leaderboard/query-toggle";
+import { tableStyles } from "@/components/ui/styles";
 import { getMeasuredCounts } from "@/lib/server/data/leaderboard";
 import { getRowStability } from "@/lib/server/data/stability";
 import { database } from "@/lib/server/db";
 import type { SessionUser } from "@/lib/server/session";
-
-type Params = Record<string, string | string[] | undefined>;
 
 export async function LeaderboardStability({ user, benchmarkId, benchmarkParam }: { user: SessionUser | null; benchmarkId: string; benchmarkParam: string }) {
   const db = database();
@@ -74,19 +73,7 @@ export async function LeaderboardStability({ user, benchmarkId, benchmarkParam }
   );
 }
 
-/** Link that switches the stability columns on or off, keeping the other query parameters. */
-LeaderboardStability.Toggle = function StabilityToggle({ params }: { params: Params }) {
-  const next = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (key === "stability" || value === undefined) continue;
-    for (const entry of Array.isArray(value) ? value : [value]) next.append(key, entry);
-  }
-  const on = params.stability === "1";
-  if (!on) next.set("stability", "1");
-  const query = next.toString();
-  return (
-    <Link href={`/${query ? `?${query}` : ""}`} className={buttonStyles.secondary} data-testid="stability-toggle" data-on={on ? "true" : "false"}>
-      {on ? "Hide stability" : "Show stability"}
-    </Link>
-  );
+/** Link that switches the stability columns on or off. */
+LeaderboardStability.Toggle = function StabilityToggle({ params }: { params: QueryParams }) {
+  return <QueryToggle params={params} flag="stability" show="Show stability" hide="Hide stability" testId="stability-toggle" />;
 };

@@ -4,7 +4,7 @@
 // links; Escape or a click elsewhere closes it). Below: one "Menu" button that opens every section at once.
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { Suspense, useCallback, useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
+import { Suspense, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { benchmarkHref } from "@/lib/leaderboard/benchmarks";
 import { isNavGroup, type NavEntry, type NavGroup, type NavItem } from "./nav-items";
 
@@ -32,10 +32,19 @@ function NavigationKeepingBenchmark({ entries }: { entries: NavEntry[] }) {
   return <Navigation entries={entries} benchmark={useSearchParams().get("benchmark")} />;
 }
 
-/** Closes an open popup on Escape (focus back to its button) and on a pointer press outside it. */
-function useDismiss(open: boolean, close: () => void, container: RefObject<HTMLElement | null>, button: RefObject<HTMLButtonElement | null>) {
+/**
+ * A disclosure (button + popup) open on the page it was opened on, so following a link closes it; Escape closes it
+ * with focus back on its button, and so does a press or a focus move outside it.
+ */
+function useDisclosure(pathname: string) {
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  const id = useId();
+  const container = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!open) return;
+    const close = () => setOpenOn(null);
     const onPointerDown = (event: PointerEvent) => {
       if (!container.current?.contains(event.target as Node)) close();
     };
@@ -56,7 +65,8 @@ function useDismiss(open: boolean, close: () => void, container: RefObject<HTMLE
       document.removeEventListener("keydown", onKeyDown);
       element?.removeEventListener("focusout", onFocusOut);
     };
-  }, [open, close, container, button]);
+  }, [open]);
+  return { open, id, container, button, toggle: () => setOpenOn(open ? null : pathname) };
 }
 
 function Navigation({ entries, benchmark }: { entries: NavEntry[]; benchmark: string | null }) {
@@ -96,15 +106,7 @@ function Navigation({ entries, benchmark }: { entries: NavEntry[]; benchmark: st
 type RenderLink = (item: NavItem, className: string, hint?: { id: string; text: string }) => ReactNode;
 
 function GroupMenu({ group, pathname, renderLink }: { group: NavGroup; pathname: string; renderLink: RenderLink }) {
-  // Open on the page it was opened on: following a link closes it.
-  const [openOn, setOpenOn] = useState<string | null>(null);
-  const open = openOn === pathname;
-  const setOpen = (toggle: (value: boolean) => boolean) => setOpenOn(toggle(open) ? pathname : null);
-  const id = useId();
-  const container = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const close = useCallback(() => setOpenOn(null), []);
-  useDismiss(open, close, container, button);
+  const { open, id, container, button, toggle } = useDisclosure(pathname);
   const holdsCurrent = group.items.some((item) => isActive(pathname, item.href));
   return (
     <div ref={container} className="relative shrink-0">
@@ -113,7 +115,7 @@ function GroupMenu({ group, pathname, renderLink }: { group: NavGroup; pathname:
         type="button"
         aria-expanded={open}
         aria-controls={id}
-        onClick={() => setOpen((value) => !value)}
+        onClick={toggle}
         className={`flex items-center gap-1 whitespace-nowrap ${holdsCurrent ? linkStyles.active : linkStyles.idle}`}
       >
         {group.label}
@@ -132,15 +134,7 @@ function GroupMenu({ group, pathname, renderLink }: { group: NavGroup; pathname:
 }
 
 function PhoneMenu({ entries, pathname, renderLink }: { entries: NavEntry[]; pathname: string; renderLink: RenderLink }) {
-  // Open on the page it was opened on: following a link closes it.
-  const [openOn, setOpenOn] = useState<string | null>(null);
-  const open = openOn === pathname;
-  const setOpen = (toggle: (value: boolean) => boolean) => setOpenOn(toggle(open) ? pathname : null);
-  const id = useId();
-  const container = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const close = useCallback(() => setOpenOn(null), []);
-  useDismiss(open, close, container, button);
+  const { open, id, container, button, toggle } = useDisclosure(pathname);
   return (
     <div ref={container} className="lg:hidden">
       <button
@@ -148,7 +142,7 @@ function PhoneMenu({ entries, pathname, renderLink }: { entries: NavEntry[]; pat
         type="button"
         aria-expanded={open}
         aria-controls={id}
-        onClick={() => setOpen((value) => !value)}
+        onClick={toggle}
         className="flex items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
       >
         <span aria-hidden>☰</span> Menu
