@@ -31,6 +31,23 @@ export async function signIn(page: Page, role: DemoRole, callbackUrl = "/"): Pro
 }
 
 /**
+ * axe-core's serious and critical violations on the page, or within `selector` (run through the DevTools protocol,
+ * which the CSP does not govern), each as "rule (count): first targets".
+ */
+export async function accessibilityViolations(page: Page, selector?: string): Promise<string[]> {
+  const source = await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
+  await page.evaluate(source);
+  return page.evaluate(async (within) => {
+    type Violation = { id: string; impact: string | null; nodes: { target: unknown[] }[] };
+    const axe = (window as unknown as { axe: { run: (context: Element | Document, options: unknown) => Promise<{ violations: Violation[] }> } }).axe;
+    const result = await axe.run(within ? document.querySelector(within)! : document, { resultTypes: ["violations"] });
+    return result.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id} (${violation.nodes.length}): ${violation.nodes.slice(0, 3).map((node) => JSON.stringify(node.target)).join(" ")}`);
+  }, selector ?? null);
+}
+
+/**
  * Reads the e2e database directly, for facts the journey cannot see on a page: data/e2e.db, or the PostgreSQL
  * database E2E_DATABASE_URL names (`npm run test:e2e:pg`). `sql` is written once with `?` parameters.
  */
@@ -53,19 +70,3 @@ export async function queryE2eDatabase<Row>(sql: string, ...values: unknown[]): 
   }
 }
 
-/**
- * axe-core's serious and critical violations on the page, or within `selector` (run through the DevTools protocol,
- * which the CSP does not govern), each as "rule (count): first targets".
- */
-export async function accessibilityViolations(page: Page, selector?: string): Promise<string[]> {
-  const source = await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
-  await page.evaluate(source);
-  return page.evaluate(async (within) => {
-    type Violation = { id: string; impact: string | null; nodes: { target: unknown[] }[] };
-    const axe = (window as unknown as { axe: { run: (context: Element | Document, options: unknown) => Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run(within ? document.querySelector(within)! : document, { resultTypes: ["violations"] });
-    return result.violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => `${violation.id} (${violation.nodes.length}): ${violation.nodes.slice(0, 3).map((node) => JSON.stringify(node.target)).join(" ")}`);
-  }, selector ?? null);
-}
