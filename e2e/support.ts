@@ -69,4 +69,3 @@ export async function queryE2eDatabase<Row>(sql: string, ...values: unknown[]): 
     db.close();
   }
 }
-
