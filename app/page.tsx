@@ -4,6 +4,7 @@ import Link from "next/link";
 import { JudgedByBar } from "@/components/judges/judged-by-bar";
 import { LeaderboardTable } from "@/components/leaderboard/leaderboard-table";
 import { LeaderboardGrades } from "./leaderboard-grades";
+import { LeaderboardStability } from "./leaderboard-stability";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { buttonStyles } from "@/components/ui/styles";
@@ -49,6 +50,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
               Tasks
             </Link>
             <LeaderboardGrades.Toggle params={params} />
+            <LeaderboardStability.Toggle params={params} />
             {data.selection.benchmark && can(user?.role, "administer") && data.selection.defaultId !== data.selection.benchmark.id ? (
               <DefaultBenchmarkButton benchmarkId={data.selection.benchmark.id} name={data.selection.benchmark.name} />
             ) : null}
@@ -72,6 +74,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         />
       )}
       {data.selection.benchmark && param(params, "grades") === "1" ? <LeaderboardGrades user={user} benchmarkId={data.selection.benchmark.id} /> : null}
+      {data.selection.benchmark && param(params, "stability") === "1" ? <LeaderboardStability user={user} benchmarkId={data.selection.benchmark.id} benchmarkParam={benchmark} /> : null}
       <details className="mt-8 max-w-4xl text-sm text-slate-700 dark:text-slate-300">
         <summary className="cursor-pointer font-medium">How these figures are computed</summary>
         <ul className="mt-2 list-disc space-y-1 pl-5">

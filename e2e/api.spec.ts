@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { expect, test, type Page } from "@playwright/test";
-import { queryE2eDatabase, signIn } from "./support";
+import { expect, test } from "@playwright/test";
+import { accessibilityViolations, queryE2eDatabase, signIn } from "./support";
 
 // The HTTP API against the production build: tokens made and revoked on /settings/tokens, the /api reference, and the
 // Python and TypeScript examples evaluating the e2e server's loopback generation stub (not a model) on the demo
@@ -17,20 +17,6 @@ const EXAMPLES_ENDPOINT = "API examples stub - not a model";
 const DEMO_BENCHMARK = "Chat2Workflow demo";
 const run = promisify(execFile);
 const cli = (script: string, args: string[]) => run("node", ["scripts/run-cli.mjs", script, ...args, "--database", DATABASE], { cwd: ROOT });
-
-/**
- * axe-core's serious and critical violations on the page, or within `selector` (run through the DevTools protocol,
- * which the CSP does not govern).
- */
-async function accessibilityViolations(page: Page, selector?: string): Promise<string[]> {
-  const source = await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
-  await page.evaluate(source);
-  return page.evaluate(async (within) => {
-    const axe = (window as unknown as { axe: { run: (context: Element | Document, options: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
-    const result = await axe.run(within ? document.querySelector(within)! : document, { resultTypes: ["violations"] });
-    return result.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id} (${violation.nodes.length})`);
-  }, selector ?? null);
-}
 
 test.describe("the HTTP API", () => {
   test("a researcher makes an access token on its page, the API accepts it, and after revoking it refuses it", async ({ page, request }) => {

@@ -120,7 +120,21 @@ test.describe.serial("reviewing judge verdicts", () => {
     await expect(annotator.getByTestId("item-heading")).toHaveText("Item 9 of 10");
     await annotator.goto("/review");
     await expect(annotator.getByTestId("my-queue").filter({ hasText: "E2E pass sample" }).getByRole("progressbar", { name: "My votes" })).toHaveAttribute("aria-valuenow", "10");
+    // Having voted, the annotator sees how their votes compare: the researcher differed on items 3 and 7.
+    await expect(annotator.getByTestId("my-queue").filter({ hasText: "E2E pass sample" }).getByTestId("my-agreement")).toHaveText(
+      "You agree with the other annotators on 8 of 10 (80%) shared votes (10 items) · with the judge on 10 of 10 (100%) of your votes.",
+    );
     await annotator.context().close();
+
+    // Signing in with no destination, an annotator lands on their queues, with counts.
+    const landing = await (await browser.newContext()).newPage();
+    await landing.goto("/signin");
+    await landing.getByLabel("Email").fill("annotator@demo.local");
+    await landing.getByLabel("Password").fill("annotator-demo-pass");
+    await landing.getByRole("button", { name: "Sign in" }).click();
+    await expect(landing).toHaveURL(/\/review$/);
+    await expect(landing.getByTestId("my-queue-counts")).toHaveText(/^\(\d+ queues?, \d+ items? left to vote on\)$/);
+    await landing.context().close();
 
     figures = await agreementFigures(page, queueId);
     await expect(figures.strict).toContainText("80.00%");
@@ -157,6 +171,15 @@ test.describe.serial("reviewing judge verdicts", () => {
     const annotator = await asRole(browser, "annotator", `/review/${blindId}`);
     await expect(annotator.getByTestId("item-heading")).toHaveText("Item 1 of 2");
     await expect(annotator.getByTestId("judge-hidden")).toBeVisible();
+    // On a phone the vote bar stays at the bottom of the screen while the item scrolls under it.
+    const viewport = annotator.viewportSize()!;
+    await annotator.setViewportSize({ width: 375, height: 800 });
+    const bar = annotator.getByTestId("vote-bar");
+    await annotator.mouse.wheel(0, 1500);
+    await expect(bar).toBeInViewport();
+    const box = (await bar.boundingBox())!;
+    expect(Math.abs(box.y + box.height - 800)).toBeLessThanOrEqual(1);
+    await annotator.setViewportSize(viewport);
     await expect(annotator.getByTestId("judge-verdict")).toHaveCount(0);
     // "Was the judge correct?" makes no sense unseen: blind voting asks for the annotator's own verdict.
     await expect(annotator.getByRole("radio", { name: /^Correct/ })).toHaveCount(0);

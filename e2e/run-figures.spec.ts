@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { queryE2eDatabase, signIn } from "./support";
 
@@ -12,6 +13,8 @@ const REPLAY_ENDPOINT = "Loopback replay stub (not a model) (loopback-replay/dem
 const JUDGE_LABEL = "Loopback judge stub (not a model)";
 const MODEL = "loopback-replay_demo-alpha-answers";
 const TURNS = 15;
+// Screenshots for the README (git-ignored here; copies live in docs/screenshots).
+const SCREENSHOTS = path.resolve(__dirname, "screenshots", "ux2");
 const AXE = createRequire(__filename).resolve("axe-core/axe.min.js");
 
 const percent = (k: number, n: number) => `${((100 * k) / n).toFixed(2)}%`;
@@ -94,6 +97,40 @@ test("a generated run shows the same figures, by its evaluation's judge, on its 
   await expect(page.getByTestId("run-configuration")).toHaveText(`Zero-shot (official) · T 0.7 · max 32768 · ${judgeText}`);
   await expect(page.getByTestId("response-row").and(page.locator('[data-fail-step="pass"]'))).toHaveCount(judgePassed);
   await expectAccessible(page, "run page");
+
+  // A generated turn the judge stub decided: the response page names the run's own judge, shows its verdict and its whole
+  // reasoning in a focusable panel, and the grade card reads the tokens and latency its generation attempt recorded.
+  const [judged] = await queryE2eDatabase<{ id: string; verdict: unknown; reason: string; tokens: unknown; latency: unknown }>(
+    `SELECT r."id" AS "id", j."verdict" AS "verdict", j."reason" AS "reason", a."inputTokens" + a."outputTokens" AS "tokens", a."latencyMs" AS "latency"
+       FROM "Response" r JOIN "PassResult" p ON p."responseId" = r."id" JOIN "JudgeVerdict" j ON j."responseId" = r."id" AND j."stage" = 'pass' AND j."judge" = ?
+       JOIN "GenerationAttempt" a ON a."responseId" = r."id"
+      WHERE r."runId" = ? AND p."verdictSource" = 'judge' ORDER BY r."id" LIMIT 1`,
+    JUDGE_LABEL,
+    zeroShot.runId,
+  );
+  expect(judged?.reason).toMatch(/^The stub counts \d+ key node/);
+  await page.goto(`/responses/${judged!.id}`);
+  const ownJudge = page.getByTestId("own-judge");
+  await expect(ownJudge.getByRole("heading", { level: 2 })).toHaveText(`The run's own judge: ${judgeText}`);
+  await expect(ownJudge.getByTestId("own-judge-verdict")).toContainText(Number(judged!.verdict) ? "pass" : "fail");
+  const reasoning = ownJudge.getByRole("region", { name: `Reasoning of ${JUDGE_LABEL}` });
+  await expect(reasoning).toContainText(judged!.reason.split("\n")[0]!);
+  await reasoning.focus();
+  await expect(reasoning).toBeFocused();
+  await expect(page.getByTestId("verdict-chip")).toContainText(judgeText);
+  // The graph comes before the judge and the grade card.
+  const graphTop = (await page.getByRole("heading", { name: "Workflow", level: 2 }).boundingBox())!.y;
+  expect(graphTop).toBeLessThan((await ownJudge.boundingBox())!.y);
+  expect(graphTop).toBeLessThan((await page.getByTestId("grade-card").boundingBox())!.y);
+  const criteria = page.getByTestId("grade-criteria");
+  await expect(criteria).toContainText(`${Number(judged!.tokens)} tokens`);
+  await expect(criteria).not.toContainText("the run records no token counts");
+  await expect(criteria).not.toContainText("the run records no generation latency");
+  await expectAccessible(page, "response page of a generated turn");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(SCREENSHOTS, "response-graph-first-1440.png") });
+  await ownJudge.screenshot({ path: path.join(SCREENSHOTS, "response-own-judge.png") });
 
   // The leaderboard row of its configuration: the same figure, saying which judge made it.
   await page.goto(`/?benchmark=${encodeURIComponent(BENCHMARK)}`);

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import BetterSqlite3 from "better-sqlite3";
@@ -27,6 +28,23 @@ export async function signIn(page: Page, role: DemoRole, callbackUrl = "/"): Pro
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("user-role")).toHaveText(account.label);
+}
+
+/**
+ * axe-core's serious and critical violations on the page, or within `selector` (run through the DevTools protocol,
+ * which the CSP does not govern), each as "rule (count): first targets".
+ */
+export async function accessibilityViolations(page: Page, selector?: string): Promise<string[]> {
+  const source = await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
+  await page.evaluate(source);
+  return page.evaluate(async (within) => {
+    type Violation = { id: string; impact: string | null; nodes: { target: unknown[] }[] };
+    const axe = (window as unknown as { axe: { run: (context: Element | Document, options: unknown) => Promise<{ violations: Violation[] }> } }).axe;
+    const result = await axe.run(within ? document.querySelector(within)! : document, { resultTypes: ["violations"] });
+    return result.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id} (${violation.nodes.length}): ${violation.nodes.slice(0, 3).map((node) => JSON.stringify(node.target)).join(" ")}`);
+  }, selector ?? null);
 }
 
 /**

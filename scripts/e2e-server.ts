@@ -78,6 +78,25 @@ async function startGenerationStub(): Promise<void> {
   }
 }
 
+/** The endpoint the early-warning journey evaluates: a stub that never answers with tags, nor lists its model at /models. */
+const TAGLESS_STUB_LABEL = "Loopback tagless stub (not a model)";
+
+async function startTaglessStub(): Promise<void> {
+  const { setup } = await import("./setup");
+  const { createDatabaseClient } = await import("@/lib/server/db");
+  const { fixedReply, startOpenAIStub } = await import("../test/support/openai-stub");
+  // Slow enough (two calls at a time, 0.8 s each) that the journey sees the warning while the evaluation still runs.
+  const stub = await startOpenAIStub(fixedReply("Here is a workflow for you, described in words only.\nIt has a start node and an end node.", 800), { record: false, models: ["loopback-stub/some-other-model"] });
+  const env = await setup({ log: () => undefined });
+  const db = createDatabaseClient(env.DATABASE_URL);
+  try {
+    await db.modelEndpoint.create({ data: { label: TAGLESS_STUB_LABEL, baseUrl: stub.baseURL, model: "loopback-stub/no-tags", temperature: 0.7, concurrency: 2, timeoutMs: 10_000, createdBy: "e2e" } });
+    console.log(`• tagless stub on ${stub.baseURL} with the endpoint "${TAGLESS_STUB_LABEL}"`);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 /** The endpoint labels the run-figures journey picks. */
 const REPLAY_STUB_LABEL = "Loopback replay stub (not a model)";
 const JUDGE_STUB_LABEL = "Loopback judge stub (not a model)";
@@ -116,6 +135,7 @@ importSharedBenchmark()
   .then(seedJudges)
   .then(startGenerationStub)
   .then(startRunFigureStubs)
+  .then(startTaglessStub)
   .then(async () => (await import("./start")).runStart(process.argv.slice(2)))
   .catch((error: unknown) => {
     console.error(error);

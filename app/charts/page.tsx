@@ -8,7 +8,7 @@ import { TableDownload } from "@/components/leaderboard/table-download";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { buttonStyles, cardStyles, inputStyles, labelStyles } from "@/components/ui/styles";
+import { buttonStyles, cardStyles, labelStyles } from "@/components/ui/styles";
 import { formatPercent, formatRatio } from "@/lib/format";
 import {
   FAIL_STEPS,
@@ -110,16 +110,17 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
         <form method="get" action="/charts" className="flex flex-wrap items-end gap-2">
           <input type="hidden" name="benchmark" value={selection.param} />
           {judgedBy.choice.param ? <input type="hidden" name="judge" value={judgedBy.choice.param} /> : null}
-          <label className={labelStyles}>
-            Models in the line and bar charts
-            <select name="models" multiple size={Math.min(6, allModels.length)} className={`${inputStyles} min-w-64`} defaultValue={models.map((model) => model.name)}>
+          <fieldset className="min-w-64">
+            <legend className={labelStyles}>Models in the line and bar charts</legend>
+            <div className="mt-1 grid max-h-40 grid-cols-1 gap-x-4 gap-y-1 overflow-y-auto rounded-md border border-slate-300 bg-white p-2 text-sm sm:grid-cols-2 dark:border-slate-600 dark:bg-slate-900" data-testid="chart-models">
               {allModels.map((model) => (
-                <option key={model.name} value={model.name}>
+                <label key={model.name} className="flex items-center gap-2">
+                  <input type="checkbox" name="models" value={model.name} defaultChecked={models.some((chosen) => chosen.name === model.name)} className="h-4 w-4" />
                   {model.displayName}
-                </option>
+                </label>
               ))}
-            </select>
-          </label>
+            </div>
+          </fieldset>
           <button type="submit" className={buttonStyles.secondary}>
             Show
           </button>

@@ -10,17 +10,34 @@ import { can } from "@/lib/auth/roles";
 import { formatDateTime } from "@/lib/format";
 import { annotationExportHref } from "@/lib/review/export";
 import { describeFilter } from "@/lib/review/filter";
+import { getOwnAgreement } from "@/lib/server/data/review/own-agreement";
+import type { OwnAgreement } from "@/lib/review/own-agreement";
 import { database } from "@/lib/server/db";
 import { listQueues } from "@/lib/server/data/review";
 import { requireSignedInPermission } from "@/lib/server/session";
 
 export const metadata: Metadata = { title: "Review" };
 
+const share = (k: number, n: number) => `${k} of ${n} (${Math.round((100 * k) / n)}%)`;
+
+/** How the annotator's own votes compare, once they have voted: with the others on the same items, and with the judge. */
+function MyAgreement({ agreement }: { agreement: OwnAgreement | null }) {
+  if (!agreement) return null;
+  const { withOthers, withJudge } = agreement;
+  return (
+    <p className="mt-2 text-sm" data-testid="my-agreement">
+      {withOthers.pairs > 0 ? <>You agree with the other annotators on {share(withOthers.agree, withOthers.pairs)} shared votes ({withOthers.items} item{withOthers.items === 1 ? "" : "s"})</> : <>No other annotator has voted on your items yet</>}
+      {" · "}with the judge on {share(withJudge.agree, withJudge.votes)} of your votes.
+    </p>
+  );
+}
+
 export default async function ReviewPage() {
   const user = await requireSignedInPermission("annotate", "/review");
   const manager = can(user.role, "manageQueues");
   const queues = await listQueues(database(), user);
   const mine = queues.filter((queue) => queue.assignedToMe);
+  const agreement = await getOwnAgreement(database(), user, mine.map((queue) => queue.id));
   const others = queues.filter((queue) => !queue.assignedToMe);
   return (
     <>
@@ -42,7 +59,10 @@ export default async function ReviewPage() {
       />
       <section aria-labelledby="my-queues" className="space-y-3">
         <h2 id="my-queues" className="text-lg font-medium">
-          My queues
+          My queues{" "}
+          <span className="text-sm font-normal text-slate-600 dark:text-slate-400" data-testid="my-queue-counts">
+            ({mine.length} queue{mine.length === 1 ? "" : "s"}, {mine.reduce((sum, queue) => sum + queue.mine.remaining, 0)} item{mine.reduce((sum, queue) => sum + queue.mine.remaining, 0) === 1 ? "" : "s"} left to vote on)
+          </span>
         </h2>
         {mine.length === 0 ? (
           <EmptyState title="No review queues assigned to you" action={manager ? { href: "/review/new", label: "Create a queue" } : undefined}>
@@ -64,6 +84,7 @@ export default async function ReviewPage() {
                 <p className="mt-1 text-xs text-slate-500">
                   {queue.benchmark} · {queue.progress.items} items · {queue.annotatorsPerItem} annotator{queue.annotatorsPerItem === 1 ? "" : "s"} per item
                 </p>
+                <MyAgreement agreement={agreement.get(queue.id) ?? null} />
                 <div className="mt-3 space-y-2">
                   <ProgressBar label="My votes" value={queue.mine.voted} max={queue.mine.total} />
                   <ProgressBar label="Queue votes" value={queue.progress.votes} max={queue.progress.target} />

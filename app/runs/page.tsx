@@ -42,6 +42,7 @@ export default async function RunsPage() {
           columns={[
             { label: "Model", className: `${tableStyles.sticky} max-w-48 whitespace-normal` },
             { label: "Run", className: "max-w-56 whitespace-normal font-mono text-xs [overflow-wrap:anywhere]" },
+            ...(mayRescore || mayDelete ? [{ label: "Actions", unsortable: true, hiddenLabel: true }] : []),
             { label: "Benchmark" },
             { label: "Origin" },
             { label: "Responses", numeric: true },
@@ -51,7 +52,6 @@ export default async function RunsPage() {
             { label: "Disagreements", numeric: true },
             { label: "Scored with", className: "whitespace-normal" },
             { label: "Imported", className: "min-w-32 whitespace-normal text-xs text-slate-500" },
-            ...(mayRescore || mayDelete ? [{ label: "Actions", unsortable: true, hiddenLabel: true }] : []),
           ]}
           rows={runs.map((run) => ({
             id: run.id,
@@ -59,6 +59,7 @@ export default async function RunsPage() {
             values: [
               run.model.displayName,
               run.label,
+              ...(mayRescore || mayDelete ? [null] : []),
               run.benchmark.name,
               run.origin,
               run.responseCount,
@@ -68,16 +69,16 @@ export default async function RunsPage() {
               run.origin === "recorded" ? run.disagreements : null,
               run.coreVersion,
               new Date(run.importedAt).getTime(),
-              null,
             ],
             cells: [
               <span key="model">
-                <span className="font-medium [overflow-wrap:anywhere]">{run.model.displayName}</span>
-                {run.model.displayName !== run.model.name ? <span className="block text-xs text-slate-500">{run.model.name}</span> : null}
+                <span className="block font-medium [overflow-wrap:anywhere]">{run.model.displayName}</span>
+                {run.model.displayName !== run.model.name ? <span className="block text-xs text-slate-500 [overflow-wrap:anywhere]">{run.model.name}</span> : null}
               </span>,
-              <Link key="run" prefetch={false} href={`/runs/${run.id}`} className="text-brand-600 hover:underline dark:text-brand-500">
+              <Link key="run" prefetch={false} href={`/runs/${run.id}`} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
                 {run.label}
               </Link>,
+              ...(mayRescore || mayDelete ? [<RunActions key="actions" runId={run.id} label={`${run.model.displayName} · ${run.label}`} mayRescore={mayRescore} mayDelete={mayDelete} />] : []),
               run.benchmark.name,
               <span key="origin" className="inline-flex flex-wrap gap-1">
                 <Badge title={ORIGIN_HINTS[run.origin]}>{run.origin}</Badge>
@@ -116,7 +117,6 @@ export default async function RunsPage() {
                 {formatDateTime(run.importedAt)}
                 {run.importedBy ? <span className="block">by {run.importedBy}</span> : null}
               </span>,
-              ...(mayRescore || mayDelete ? [<RunActions key="actions" runId={run.id} label={`${run.model.displayName} · ${run.label}`} mayRescore={mayRescore} mayDelete={mayDelete} />] : []),
             ],
           }))}
         />

@@ -41,7 +41,7 @@ export function UserMenu({ email, name, role }: { email: string; name: string | 
         onClick={() => setOpen((value) => !value)}
         className="flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
       >
-        <span className="max-w-40 truncate">{name ?? email}</span>
+        <span className="sr-only max-w-40 truncate sm:not-sr-only">{name ?? email}</span>
         <span data-testid="user-role" className="rounded bg-brand-100 px-1.5 py-0.5 text-xs font-medium text-brand-700 dark:bg-slate-700 dark:text-brand-100">
           {ROLE_LABELS[role]}
         </span>
@@ -57,10 +57,13 @@ export function UserMenu({ email, name, role }: { email: string; name: string | 
             Role: <span className="font-medium text-slate-900 dark:text-slate-100">{ROLE_LABELS[role]}</span>
           </p>
           <nav aria-label="Account" className="mt-3 flex flex-col gap-1">
-            <Link href="/settings/tokens" className="rounded px-1 py-0.5 text-brand-600 hover:underline dark:text-brand-500" onClick={() => setOpen(false)}>
+            <Link href="/settings" className="rounded px-1 py-0.5 text-brand-700 underline-offset-2 hover:underline dark:text-brand-300" onClick={() => setOpen(false)}>
+              Settings
+            </Link>
+            <Link href="/settings/tokens" className="rounded px-1 py-0.5 text-brand-700 underline-offset-2 hover:underline dark:text-brand-300" onClick={() => setOpen(false)}>
               Access tokens
             </Link>
-            <Link href="/api" className="rounded px-1 py-0.5 text-brand-600 hover:underline dark:text-brand-500" onClick={() => setOpen(false)}>
+            <Link href="/api" className="rounded px-1 py-0.5 text-brand-700 underline-offset-2 hover:underline dark:text-brand-300" onClick={() => setOpen(false)}>
               API reference
             </Link>
           </nav>

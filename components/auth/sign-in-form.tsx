@@ -1,6 +1,6 @@
 "use client";
 
-import { signIn } from "next-auth/react";
+import { getSession, signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 
@@ -31,7 +31,9 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
       setError(MESSAGES[result?.error ?? "default"] ?? MESSAGES.default!);
       return;
     }
-    router.replace(callbackUrl);
+    // Annotators signing in without a destination land on their review queues rather than the leaderboard.
+    const role = callbackUrl === "/" ? (await getSession())?.user?.role : undefined;
+    router.replace(role === "annotator" ? "/review" : callbackUrl);
     router.refresh();
   }
 

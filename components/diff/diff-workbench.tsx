@@ -368,13 +368,13 @@ export function DiffWorkbench({ comparison, labels, mode, responseHrefs }: DiffW
           Keyboard: <kbd>n</kbd> / <kbd>p</kbd> next and previous change; in a graph, Tab to a node, arrow keys follow the edges, Enter selects.
           {responseHrefs.before || responseHrefs.after ? " Open a side on its own: " : ""}
           {responseHrefs.before ? (
-            <Link href={responseHrefs.before} className="text-brand-600 hover:underline dark:text-brand-500">
+            <Link href={responseHrefs.before} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
               {labels.before}
             </Link>
           ) : null}
           {responseHrefs.before && responseHrefs.after ? " · " : ""}
           {responseHrefs.after ? (
-            <Link href={responseHrefs.after} className="text-brand-600 hover:underline dark:text-brand-500">
+            <Link href={responseHrefs.after} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
               {labels.after}
             </Link>
           ) : null}

@@ -95,16 +95,16 @@ export function ModelPicker({ turns, turnKey, runs, a, b }: ModelPickerProps) {
       {a && b ? (
         <nav aria-label="Other comparisons" className="flex flex-wrap gap-3 text-sm">
           {previous ? (
-            <Link href={modelDiffHref({ turn: previous.key, a, b })} className="text-brand-600 hover:underline dark:text-brand-500" rel="prev">
+            <Link href={modelDiffHref({ turn: previous.key, a, b })} className="text-brand-700 underline underline-offset-2 dark:text-brand-300" rel="prev">
               ← {previous.task} round {previous.round}
             </Link>
           ) : null}
           {next ? (
-            <Link href={modelDiffHref({ turn: next.key, a, b })} className="text-brand-600 hover:underline dark:text-brand-500" rel="next">
+            <Link href={modelDiffHref({ turn: next.key, a, b })} className="text-brand-700 underline underline-offset-2 dark:text-brand-300" rel="next">
               {next.task} round {next.round} →
             </Link>
           ) : null}
-          <Link href={modelDiffHref({ turn: turnKey, a: b, b: a })} className="text-brand-600 hover:underline dark:text-brand-500">
+          <Link href={modelDiffHref({ turn: turnKey, a: b, b: a })} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
             Swap A and B
           </Link>
         </nav>

@@ -21,15 +21,22 @@ export function TextDiffView({ diff, label }: { diff: TextDiff; label: string })
             );
           }
           if (segment.op === "insert") {
+            // A word replaced by another reads as two words, not one run together ("intelligent expert").
+            const replaces = diff.granularity === "words" && segments[i - 1]?.op === "delete";
             return (
-              <ins key={i} className="bg-emerald-100 text-emerald-950 no-underline dark:bg-emerald-900/60 dark:text-emerald-100" data-op="insert">
-                {segment.text}
-              </ins>
+              <span key={i}>
+                {replaces ? <span className="select-none"> </span> : null}
+                <ins className="bg-emerald-100 text-emerald-950 no-underline dark:bg-emerald-900/60 dark:text-emerald-100" data-op="insert">
+                  <span className="sr-only">[added] </span>
+                  {segment.text}
+                </ins>
+              </span>
             );
           }
           if (segment.op === "delete") {
             return (
               <del key={i} className="bg-red-100 text-red-950 dark:bg-red-900/60 dark:text-red-100" data-op="delete">
+                <span className="sr-only">[removed] </span>
                 {segment.text}
               </del>
             );

@@ -32,7 +32,7 @@ export function StartOutcome({ message }: { message: StartMessage | null }) {
     <p role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-slate-700 dark:text-slate-300" : "text-red-700 dark:text-red-400"}`}>
       {message.text}{" "}
       {message.jobId ? (
-        <Link href={`/jobs/${message.jobId}`} className="text-brand-600 hover:underline dark:text-brand-500">Follow the job</Link>
+        <Link href={`/jobs/${message.jobId}`} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">Follow the job</Link>
       ) : null}
     </p>
   );

@@ -41,7 +41,7 @@ export function RunDifyExecution({
       <p className="text-sm text-slate-600 dark:text-slate-400">
         To run this run&apos;s workflows and test cases on Dify, a Dify connection is needed.{" "}
         {mayManageConnections ? (
-          <Link href="/settings/dify" className="text-brand-600 hover:underline dark:text-brand-500">Add one</Link>
+          <Link href="/settings/dify" className="text-brand-700 underline underline-offset-2 dark:text-brand-300">Add one</Link>
         ) : (
           "Ask an admin to add one."
         )}

@@ -22,7 +22,9 @@ export function EndpointManager({ endpoints }: { endpoints: EndpointView[] }) {
     setStatus((current) => ({ ...current, [endpoint.id]: "Testing…" }));
     startTransition(async () => {
       const result = await testEndpointAction({ id: endpoint.id });
-      const text = result.ok ? `${result.value.ok ? "Connected" : "Failed"}: ${result.value.message}` : result.message;
+      const text = result.ok
+        ? `${result.value.ok ? "Connected" : "Failed"}: ${result.value.message}${result.value.replyStart !== null ? `\nReply (first lines): ${result.value.replyStart}` : ""}`
+        : result.message;
       setStatus((current) => ({ ...current, [endpoint.id]: text }));
     });
   }

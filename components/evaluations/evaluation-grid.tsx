@@ -13,7 +13,7 @@ interface GridRowView {
 
 const STATE_CLASS: Record<GridCellState, string> = {
   pending: "border border-dashed border-slate-300 text-slate-500 dark:border-slate-600 dark:text-slate-400",
-  running: "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200 motion-safe:animate-pulse",
+  running: "bg-sky-100 text-sky-900 ring-1 ring-sky-500 dark:bg-sky-950 dark:text-sky-200",
   passed: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
   failed: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
   error: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
@@ -120,7 +120,7 @@ export function GridLegend() {
       {states.map(({ state, text }) => (
         <li key={state} className="flex items-center gap-1">
           {/* The legend's swatch stays still: only a cell being generated pulses. */}
-          <span className={`inline-block rounded px-1.5 py-0.5 font-medium ${STATE_CLASS[state].replace(" motion-safe:animate-pulse", "")}`}>{cellText({ round: 1, state, responseId: null, failStep: state === "failed" ? "step_1_2" : null, error: null })}</span>
+          <span className={`inline-block rounded px-1.5 py-0.5 font-medium ${STATE_CLASS[state]}`}>{cellText({ round: 1, state, responseId: null, failStep: state === "failed" ? "step_1_2" : null, error: null })}</span>
           {text}
         </li>
       ))}

@@ -24,7 +24,7 @@ async function fetchProgress(id: string): Promise<EvaluationProgress> {
   return (await response.json()) as EvaluationProgress;
 }
 
-function CancelButton({ evaluationId, onDone }: { evaluationId: string; onDone: () => void }) {
+function CancelButton({ evaluationId, onDone, label = "Cancel evaluation", confirm = true }: { evaluationId: string; onDone: () => void; label?: string; confirm?: boolean }) {
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
   return (
@@ -34,7 +34,7 @@ function CancelButton({ evaluationId, onDone }: { evaluationId: string; onDone: 
         className={buttonStyles.ghostDanger}
         disabled={pending}
         onClick={() => {
-          if (!window.confirm("Cancel this evaluation? Turns already stored stay; the rest are not generated.")) return;
+          if (confirm && !window.confirm("Cancel this evaluation? Turns already stored stay; the rest are not generated.")) return;
           setMessage(null);
           startTransition(async () => {
             const result = await cancelEvaluationAction({ evaluationId });
@@ -43,7 +43,7 @@ function CancelButton({ evaluationId, onDone }: { evaluationId: string; onDone: 
           });
         }}
       >
-        {pending ? "Cancelling…" : "Cancel evaluation"}
+        {pending ? "Cancelling…" : label}
       </button>
       {message ? (
         <span role="alert" className="text-sm text-red-700 dark:text-red-400">
@@ -94,6 +94,11 @@ export function LiveEvaluation({ initial, mayControl, context }: { initial: Eval
           </p>
           {mayControl && active ? <CancelButton evaluationId={id} onDone={() => void queryClient.invalidateQueries({ queryKey: ["evaluation", id] })} /> : null}
         </div>
+        {progress.outcome ? (
+          <p className="text-sm font-medium" data-testid="evaluation-outcome" data-tone={progress.outcome.tone}>
+            <Badge tone={progress.outcome.tone}>{progress.outcome.tone === "bad" ? "nothing passed" : progress.outcome.tone === "good" ? "done" : "stopped"}</Badge> {progress.outcome.text}
+          </p>
+        ) : null}
         <div className="max-w-xl">
           <ProgressBar label="Turns stored" value={stored} max={Math.max(counts.turns, 1)} />
         </div>
@@ -121,21 +126,53 @@ export function LiveEvaluation({ initial, mayControl, context }: { initial: Eval
           </div>
         </dl>
         <nav aria-label="Related pages" className="flex flex-wrap gap-3 text-sm">
-          <Link href={leaderboardHref} className="text-brand-600 hover:underline dark:text-brand-500">
+          <Link href={leaderboardHref} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
             Leaderboard of {context.benchmarkName}
           </Link>
           {mayControl && progress.jobId ? (
-            <Link href={`/jobs/${progress.jobId}`} className="text-brand-600 hover:underline dark:text-brand-500">
+            <Link href={`/jobs/${progress.jobId}`} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
               Generation job{progress.jobStatus ? ` (${progress.jobStatus})` : ""}
             </Link>
           ) : null}
           {mayControl ? (
-            <Link href="/jobs" className="text-brand-600 hover:underline dark:text-brand-500">
+            <Link href="/jobs" className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
               All jobs (judging included)
             </Link>
           ) : null}
         </nav>
       </section>
+
+      {progress.warnings.length > 0 ? (
+        <section aria-labelledby="early-warning-title" className="space-y-2 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950/40" data-testid="early-warning">
+          <h2 id="early-warning-title" className="text-base font-semibold text-amber-950 dark:text-amber-100">
+            {active ? "Early warning: this evaluation may be going nowhere" : "What the first turns showed"}
+          </h2>
+          <ul className="list-disc space-y-1 pl-5 text-amber-950 dark:text-amber-100">
+            {progress.warnings.map((warning) => (
+              <li key={warning.kind} data-kind={warning.kind}>
+                {warning.message}
+                {warning.examples.length > 0 ? (
+                  <>
+                    {" "}Look at:{" "}
+                    {warning.examples.map((example, index) => (
+                      <span key={example.responseId}>
+                        {index > 0 ? ", " : ""}
+                        <Link href={`/responses/${example.responseId}`} className="font-medium underline underline-offset-2">
+                          {example.label}
+                        </Link>
+                      </span>
+                    ))}
+                    .
+                  </>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+          {mayControl && active ? (
+            <CancelButton evaluationId={id} label="Cancel it now" confirm={false} onDone={() => void queryClient.invalidateQueries({ queryKey: ["evaluation", id] })} />
+          ) : null}
+        </section>
+      ) : null}
 
       <GridLegend />
 

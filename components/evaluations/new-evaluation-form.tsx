@@ -47,13 +47,13 @@ export function NewEvaluationForm({
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           An evaluation asks a model endpoint (an OpenAI-compatible server) to answer the benchmark.{" "}
           {mayManageEndpoints ? (
-            <Link href="/settings/endpoints" className="text-brand-600 hover:underline dark:text-brand-500">
+            <Link href="/settings/endpoints" className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
               Add an endpoint
             </Link>
           ) : (
             <>
               Ask an admin to add one under{" "}
-              <Link href="/settings/endpoints" className="text-brand-600 hover:underline dark:text-brand-500">
+              <Link href="/settings/endpoints" className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
                 Model endpoints
               </Link>
             </>
@@ -68,7 +68,7 @@ export function NewEvaluationForm({
       <section className={cardStyles} aria-label="No benchmark">
         <h2 className="text-lg font-medium">No benchmark yet</h2>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          <Link href="/import" className="text-brand-600 hover:underline dark:text-brand-500">
+          <Link href="/import" className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
             Import the benchmark
           </Link>{" "}
           first: an evaluation answers its tasks.

@@ -43,7 +43,7 @@ export function JobCard({ job, onChanged, linkTitle = true }: { job: JobView; on
     <article className={`${cardStyles} space-y-3`} aria-label={job.title} data-testid="job-card" data-status={job.status}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
-          <h3 className="font-medium">{linkTitle ? <Link href={`/jobs/${job.id}`} className="text-brand-600 hover:underline dark:text-brand-500">{job.title}</Link> : job.title}</h3>
+          <h3 className="font-medium">{linkTitle ? <Link href={`/jobs/${job.id}`} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">{job.title}</Link> : job.title}</h3>
           <p className="text-xs text-slate-500">
             started {new Date(job.createdAt).toLocaleString()}
             {job.refresh ? " · cache bypassed" : ""}

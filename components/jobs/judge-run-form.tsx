@@ -41,7 +41,7 @@ export function JudgeRunForm({
       <p className="text-sm text-slate-600 dark:text-slate-400">
         No model endpoint is set up yet.{" "}
         {mayManageEndpoints ? (
-          <Link href="/settings/endpoints" className="text-brand-600 hover:underline dark:text-brand-500">Add one</Link>
+          <Link href="/settings/endpoints" className="text-brand-700 underline underline-offset-2 dark:text-brand-300">Add one</Link>
         ) : (
           "Ask an admin to add one"
         )}{" "}
@@ -127,7 +127,7 @@ export function JudgeRunForm({
         {message ? (
           <p role="status" className={`text-sm ${message.ok ? "text-slate-700 dark:text-slate-300" : "text-red-700 dark:text-red-400"}`}>
             {message.text}{" "}
-            {message.jobId ? <Link href={`/jobs/${message.jobId}`} className="text-brand-600 hover:underline dark:text-brand-500">Open the job</Link> : null}
+            {message.jobId ? <Link href={`/jobs/${message.jobId}`} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">Open the job</Link> : null}
           </p>
         ) : null}
       </div>

@@ -325,7 +325,7 @@ export function ReviewSession({
       ) : null}
 
       {item ? (
-        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]" aria-busy={pending}>
+        <div className="grid gap-6 pb-[48vh] lg:grid-cols-[minmax(0,1fr)_24rem] lg:pb-0" aria-busy={pending}>
           <div className="min-w-0 space-y-4">
             <header className="flex flex-wrap items-center gap-2 text-sm">
               <h2 className="text-lg font-semibold" data-testid="item-heading">
@@ -366,7 +366,12 @@ export function ReviewSession({
               )}
             </section>
 
-            <section aria-label="Your vote" className={`${cardStyles} space-y-4`}>
+            {/* On a phone the vote stays at the bottom of the screen while the inputs scroll above it. */}
+            <section
+              aria-label="Your vote"
+              data-testid="vote-bar"
+              className={`${cardStyles} fixed inset-x-0 bottom-0 z-30 max-h-[45vh] space-y-4 overflow-y-auto rounded-b-none shadow-[0_-4px_12px_rgba(15,23,42,0.15)] lg:static lg:z-auto lg:max-h-none lg:overflow-visible lg:rounded-b-xl lg:shadow-none`}
+            >
               {mode === "reveal" ? (
                 <fieldset>
                   <legend className="text-sm font-medium">Was the judge&apos;s verdict correct?</legend>

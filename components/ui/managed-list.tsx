@@ -25,7 +25,7 @@ export function ManagedRowActions(props: {
         </button>
       </div>
       {props.status ? (
-        <p role="status" className="mt-1 max-w-sm whitespace-normal text-xs text-slate-600 dark:text-slate-400" data-testid={props.statusTestId}>
+        <p role="status" className="mt-1 max-w-sm whitespace-pre-line text-xs text-slate-600 dark:text-slate-400" data-testid={props.statusTestId}>
           {props.status}
         </p>
       ) : null}

@@ -91,8 +91,9 @@ export function DiagnosticList({ diagnostics, focusable, onFocus, activeIds, emp
                 type="button"
                 onClick={() => onFocus(diagnostic)}
                 className="block w-full rounded-md hover:bg-slate-100 dark:hover:bg-slate-800"
-                aria-label={`Show on the graph: ${diagnostic.message}`}
               >
+                {/* The visible text stays in the button's name, after what it does. */}
+                <span className="sr-only">Show on the graph: </span>
                 <Entry diagnostic={diagnostic} active={active} />
               </button>
             ) : diagnostic.textField !== null && diagnostic.location?.offset !== undefined ? (

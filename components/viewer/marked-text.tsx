@@ -47,7 +47,7 @@ export function MarkedText({ text, marks, label, lineNumbers = true, maxHeight =
             return (
               <tr key={line.number} className={marked ? "bg-red-50 dark:bg-red-950/30" : undefined} data-marked={marked ? "true" : undefined}>
                 {lineNumbers ? (
-                  <td className="w-10 select-none border-r border-slate-200 pr-2 text-right align-top text-slate-400 dark:border-slate-800">{line.number + firstLine - 1}</td>
+                  <td className="w-10 select-none border-r border-slate-200 pr-2 text-right align-top text-slate-500 dark:border-slate-800 dark:text-slate-400">{line.number + firstLine - 1}</td>
                 ) : null}
                 <td className="pl-2 align-top whitespace-pre-wrap break-all">
                   {line.segments.map((segment, i) => {

@@ -25,9 +25,9 @@ export const SEVERITY_TEXT: Readonly<Record<Severity, string>> = {
 
 export const CATEGORY_COLORS: Readonly<Record<DiagnosticCategory, string>> = {
   format: "#7c3aed",
-  graph: "#0891b2",
+  graph: "#0e7490",
   semantics: "#c026d3",
-  consistency: "#059669",
+  consistency: "#047857",
 };
 
 export const CATEGORY_LABELS: Readonly<Record<DiagnosticCategory, string>> = {

@@ -234,7 +234,7 @@ export function Conversation({ detail, view, diagnostics, clipped }: { detail: R
         <div className={cardStyles}>
           <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">design_principle</h3>
           {view.texts.designPrinciple !== null ? (
-            <div className="max-h-80 overflow-y-auto" data-testid="design-principle">
+            <div className="max-h-80 overflow-y-auto" data-testid="design-principle" role="region" aria-label="design_principle" tabIndex={0}>
               <SafeMarkdown>{view.texts.designPrinciple}</SafeMarkdown>
             </div>
           ) : (
@@ -253,16 +253,15 @@ function inputPreview(value: unknown): string {
 }
 
 export function JudgesAndTests({ detail, view }: { detail: ResponseDetail; view: ResponseView }) {
-  const recordedPass = detail.judges.find((j) => j.stage === "pass" && j.judge === "recorded");
   const resolveReason = (position: number) => detail.judges.find((j) => j.stage === "resolve" && j.casePosition === position && j.judge === "recorded")?.reason ?? null;
   return (
     <section aria-labelledby="judges-title" className="space-y-4">
       <h2 id="judges-title" className="text-lg font-semibold">
         Judges and tests
       </h2>
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid gap-4">
         <div className={cardStyles} data-testid="rule-judge">
-          <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Rule judge (our step 1.4)</h3>
+          <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Rule judge (our step 1.4, for comparison)</h3>
           {view.ruleJudge ? (
             <>
               <p className="mt-1 text-sm">
@@ -285,19 +284,6 @@ export function JudgesAndTests({ detail, view }: { detail: ResponseDetail; view:
               <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">After them the response {stepLabel(view.repaired.failStep)}.</p>
             </div>
           ) : null}
-        </div>
-        <div className={cardStyles} data-testid="recorded-judge">
-          <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Recorded pass judge (LLM, step 1.4)</h3>
-          {recordedPass ? (
-            <>
-              <p className="mt-1 text-sm">
-                <Badge tone={recordedPass.verdict ? "good" : "bad"}>{recordedPass.verdict ? "pass" : "fail"}</Badge>
-              </p>
-              {recordedPass.reason ? <SafeMarkdown className="mt-1 max-h-72 overflow-y-auto">{recordedPass.reason}</SafeMarkdown> : <p className="text-sm text-slate-500">No reason recorded.</p>}
-            </>
-          ) : (
-            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">No recorded judgement: the response failed before step 1.4, or the run has no recorded verdicts.</p>
-          )}
         </div>
       </div>
       {detail.turn.tests.length > 0 ? (
@@ -339,11 +325,15 @@ export function JudgesAndTests({ detail, view }: { detail: ResponseDetail; view:
                   </div>
                   <div className="min-w-0">
                     <h5 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Outputs</h5>
-                    {result?.outputs ? <p className="mt-1 max-h-48 overflow-y-auto text-xs whitespace-pre-wrap [overflow-wrap:anywhere]">{result.outputs}</p> : <p className="mt-1 text-xs text-slate-500">None recorded.</p>}
+                    {result?.outputs ? <p role="region" aria-label={`Outputs of test ${test.position}`} tabIndex={0} className="mt-1 max-h-48 overflow-y-auto text-xs whitespace-pre-wrap [overflow-wrap:anywhere]">{result.outputs}</p> : <p className="mt-1 text-xs text-slate-500">None recorded.</p>}
                   </div>
                   <div className="min-w-0">
                     <h5 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Judge&apos;s reason</h5>
-                    {reason ? <SafeMarkdown className="mt-1 max-h-48 overflow-y-auto text-xs [overflow-wrap:anywhere]">{reason}</SafeMarkdown> : <p className="mt-1 text-xs text-slate-500">None recorded.</p>}
+                    {reason ? (
+                      <div role="region" aria-label={`Judge's reason on test ${test.position}`} tabIndex={0} className="mt-1 max-h-48 overflow-y-auto">
+                        <SafeMarkdown className="text-xs [overflow-wrap:anywhere]">{reason}</SafeMarkdown>
+                      </div>
+                    ) : <p className="mt-1 text-xs text-slate-500">None recorded.</p>}
                   </div>
                 </div>
               </article>

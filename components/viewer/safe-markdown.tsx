@@ -4,7 +4,7 @@ import Markdown, { type Components } from "react-markdown";
 
 const components: Components = {
   a: ({ href, children }) => (
-    <a href={href} rel="noopener noreferrer nofollow" target="_blank" className="text-brand-600 underline dark:text-brand-500">
+    <a href={href} rel="noopener noreferrer nofollow" target="_blank" className="text-brand-700 underline dark:text-brand-300">
       {children}
     </a>
   ),

@@ -33,7 +33,7 @@ import {
 import { useTheme } from "next-themes";
 import { useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type Ref } from "react";
 import type { LaidOutView } from "@/lib/viewer/layout";
-import { READABLE_ZOOM, canvasHeightFor, panIntoView, readableViewport, type Box } from "@/lib/viewer/viewport";
+import { READABLE_ZOOM, canvasHeightFor, openingViewport, panIntoView, readableViewport, type Box } from "@/lib/viewer/viewport";
 import { NAVIGATION_KEYS, neighbourOf } from "@/lib/viewer/navigation";
 import { overlaysFor } from "@/lib/viewer/overlays";
 import type { DiagnosticCategory } from "@/lib/workflow/diagnostics";
@@ -135,6 +135,12 @@ function CanvasInner({
     },
     [flow, screen],
   );
+  /** The opening view of the whole drawing: all of it when it fits at a still legible zoom, else readable. */
+  const showOpening = useCallback(() => {
+    const size = screen();
+    if (size.width === 0 || size.height === 0) return;
+    void flow.setViewport(openingViewport({ x: 0, y: 0, ...view.bounds }, size));
+  }, [flow, screen, view.bounds]);
   /** The node's box on the canvas (absolute flow coordinates; tall containers count by their header). */
   const boxOf = useCallback(
     (key: string): Box | null => {
@@ -189,9 +195,9 @@ function CanvasInner({
     });
     if (shownView.current !== view) {
       shownView.current = view;
-      requestAnimationFrame(() => showReadable({ x: 0, y: 0, ...view.bounds }));
+      requestAnimationFrame(showOpening);
     }
-  }, [flow, view, overlays, selectedKey, decorations, edgeDecorations, dimmed, showReadable]);
+  }, [flow, view, overlays, selectedKey, decorations, edgeDecorations, dimmed, showOpening]);
 
   // Moves count as the user's when they come with a pointer / wheel event, or follow a touch of this canvas
   // (zoom buttons, the minimap and keyboard focus move the viewport programmatically).
@@ -265,12 +271,12 @@ function CanvasInner({
     if (!initialized || painted.current) return;
     painted.current = true;
     // A page opened with a node selected (a link to `?node=`) starts centred on that node; otherwise at the
-    // readable fit of the whole drawing.
+    // opening view of the whole drawing.
     const initialKey = initialSelection.current;
     if (initialKey !== null) centerOn(initialKey, 0);
-    else showReadable({ x: 0, y: 0, ...view.bounds });
+    else showOpening();
     requestAnimationFrame(() => performance.mark(CANVAS_PAINTED_MARK));
-  }, [initialized, centerOn, showReadable, view.bounds]);
+  }, [initialized, centerOn, showOpening]);
 
   // A selection made elsewhere (the inspector's links, a diagnostic, the URL) is brought into view.
   const lastSelected = useRef(selectedKey);

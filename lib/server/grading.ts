@@ -16,6 +16,7 @@ import type { GradeResult } from "@/lib/grading/grade";
 import { orderStandings, standingOf, tieBreakCriteria, type OrderedStanding, type Standing, type TieBreakCriteria } from "@/lib/grading/standings";
 import { decidePromotion, type PromotionDecision, type PromotionItem, type PromotionThresholds } from "@/lib/grading/promotion";
 import { err, ok, type Result } from "@/lib/result";
+import { generationCost } from "@/lib/generation/generation-cost";
 import type { Database } from "./db";
 import { assertAllowed } from "./authz";
 import { readBenchmarkDir } from "./benchmark-files";
@@ -88,6 +89,7 @@ const responseInclude = {
   passResult: { include: { diagnostics: { orderBy: { position: "asc" as const }, select: { code: true, severity: true, message: true, officialStep: true } } } },
   caseResults: { select: { position: true, verdict: true } },
   judgeVerdicts: { where: { stage: "pass" }, select: { judge: true, verdict: true, sampleIndex: true, judgeIdentity: true, promptFingerprint: true } },
+  attempts: { select: { latencyMs: true, inputTokens: true, outputTokens: true } },
 } as const;
 
 type StoredResponse = Awaited<ReturnType<typeof findResponses>>[number];
@@ -112,9 +114,7 @@ function factsOfStored(response: StoredResponse, hasResolve: boolean): ResponseF
     testCaseCount: response.turn._count.testCases || CASES_PER_TURN,
     cases: response.caseResults,
     passJudges: response.judgeVerdicts,
-    latencyMs: null,
-    tokens: null,
-    retries: null,
+    ...generationCost(response.attempts),
   };
 }
 

@@ -132,10 +132,10 @@ export async function userOfToken(db: Database, token: string): Promise<SessionU
   if (!TOKEN_PATTERN.test(token)) return null;
   const row = await db.apiToken.findUnique({
     where: { tokenHash: sha256(token) },
-    select: { id: true, expiresAt: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true, name: true, role: true } } },
+    select: { id: true, expiresAt: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true, name: true, role: true, disabledAt: true } } },
   });
   const now = new Date();
-  if (!row || stateOf(row, now) !== "active" || !isRole(row.user.role)) return null;
+  if (!row || stateOf(row, now) !== "active" || !isRole(row.user.role) || row.user.disabledAt) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db.apiToken.updateMany({ where: { id: row.id }, data: { lastUsedAt: now } });
   }

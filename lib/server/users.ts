@@ -19,6 +19,9 @@ export interface AccountUser {
   sessionVersion: number;
 }
 
+/** Whether an account was disabled by an admin: it cannot sign in and nothing acts for it. */
+const isDisabled = (row: { disabledAt: Date | null }): boolean => row.disabledAt !== null;
+
 export const newUserSchema = z.object({
   email: z.email("must be a valid email address").transform((email) => email.toLowerCase()),
   password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`),
@@ -78,9 +81,10 @@ export async function listUsers(db: Database): Promise<AccountUser[]> {
   return rows.map(toAccountUser);
 }
 
+/** An account that may act (a disabled one is null, which ends its sessions). */
 export async function findUserById(db: Database, id: string): Promise<AccountUser | null> {
   const row = await db.user.findUnique({ where: { id } });
-  return row ? toAccountUser(row) : null;
+  return row && !isDisabled(row) ? toAccountUser(row) : null;
 }
 
 /** Checks an email and password; the same null for an unknown email and a wrong password. */
@@ -91,5 +95,5 @@ export async function verifyCredentials(db: Database, email: string, password: s
     await verifyPassword(password, TIMING_DUMMY_HASH);
     return null;
   }
-  return (await verifyPassword(password, row.passwordHash)) ? toAccountUser(row) : null;
+  return (await verifyPassword(password, row.passwordHash)) && !isDisabled(row) ? toAccountUser(row) : null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NODE_TITLE_PX, READABLE_TITLE_PX, READABLE_ZOOM, canvasHeightFor, panIntoView, readableViewport } from "./viewport";
+import { NODE_TITLE_PX, READABLE_TITLE_PX, READABLE_ZOOM, canvasHeightFor, openingViewport, panIntoView, readableViewport, WHOLE_FIT_ZOOM } from "./viewport";
 
 const screen = { width: 1000, height: 600 };
 
@@ -45,5 +45,22 @@ describe("canvasHeightFor", () => {
     expect(canvasHeightFor({ height: 100 })).toBe(360);
     expect(canvasHeightFor({ height: 500 })).toBe(Math.round(500 * READABLE_ZOOM + 48));
     expect(canvasHeightFor({ height: 5000 })).toBe(720);
+  });
+});
+
+describe("openingViewport", () => {
+  const screen = { width: 658, height: 480 };
+  it("shows a drawing a little wider than the canvas whole, below the readable zoom but not below 0.7", () => {
+    const content = { x: 0, y: 0, width: 820, height: 300 };
+    const viewport = openingViewport(content, screen);
+    expect(viewport.zoom).toBeLessThan(READABLE_ZOOM);
+    expect(viewport.zoom).toBeGreaterThanOrEqual(WHOLE_FIT_ZOOM);
+    expect(viewport.x).toBeGreaterThanOrEqual(24 - 0.01);
+    expect(viewport.x + content.width * viewport.zoom).toBeLessThanOrEqual(screen.width - 24 + 0.01);
+  });
+
+  it("opens a drawing too large for that at the readable zoom from its top-left, as before", () => {
+    const content = { x: 0, y: 0, width: 4000, height: 300 };
+    expect(openingViewport(content, screen)).toEqual(readableViewport(content, screen));
   });
 });

@@ -76,3 +76,16 @@ export function panIntoView(viewport: Viewport, box: Box, screen: ScreenSize, ma
 export function canvasHeightFor(content: { height: number }, min = 360, max = 720, padding = 24): number {
   return Math.round(Math.min(max, Math.max(min, content.height * READABLE_ZOOM + 2 * padding)));
 }
+
+/** The lowest zoom at which a whole drawing is still shown at once rather than opened readable and panned (titles ≥ 9 px). */
+export const WHOLE_FIT_ZOOM = 0.7;
+
+/**
+ * Where a canvas opens: the whole drawing when it fits at WHOLE_FIT_ZOOM or more (nothing clipped), else the readable
+ * fit starting at the top-left.
+ */
+export function openingViewport(content: Box, screen: ScreenSize, padding = 24): Viewport {
+  const whole = readableViewport(content, screen, { padding, minZoom: WHOLE_FIT_ZOOM });
+  const fits = content.width * whole.zoom + 2 * padding <= screen.width + 0.5 && content.height * whole.zoom + 2 * padding <= screen.height + 0.5;
+  return fits ? whole : readableViewport(content, screen, { padding });
+}

@@ -40,6 +40,12 @@ export async function startDeliveryCountingStub(handler: (call: StubCall, index:
   // Requests received before a drop are never answered, even when their reply was not yet due at the drop.
   let dropBelow = 0;
   const server = createServer((req, res) => {
+    // Like servers without a model list: only chat completions are served (GET /models and the rest answer 404).
+    if (req.method !== "POST" || !req.url?.replace(/\?.*$/, "").endsWith("/chat/completions")) {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "the stub serves POST /v1/chat/completions only", type: "not_found" } }));
+      return;
+    }
     void readBody(req).then((bytes) => {
       const body = JSON.parse(bytes.toString("utf8")) as { model: string; messages: { role: string; content: string }[] };
       const userMessage = body.messages.filter((message) => message.role === "user").map((message) => message.content).join("\n");

@@ -50,6 +50,8 @@ export interface OpenAIStub {
 export interface StubOptions {
   /** Keep every request in `requests` (default true; benchmarks turn it off). */
   record?: boolean;
+  /** Serve GET /v1/models listing these ids (absent: no such route, 404 as servers without one answer). */
+  models?: readonly string[];
 }
 
 // -- modes -----------------------------------------------------------------------------------------------------------
@@ -211,6 +213,10 @@ export async function startOpenAIStub(handler: StubHandler, options: StubOptions
 
   const server = createServer((req, res) => {
     void (async () => {
+      if (options.models && req.method === "GET" && req.url?.replace(/\?.*$/, "").endsWith("/models")) {
+        send(res, 200, JSON.stringify({ object: "list", data: options.models.map((id) => ({ id, object: "model", owned_by: "stub" })) }));
+        return;
+      }
       if (req.method !== "POST" || !req.url?.replace(/\?.*$/, "").endsWith("/chat/completions")) {
         send(res, 404, JSON.stringify({ error: { message: "the stub serves POST /v1/chat/completions only", type: "not_found" } }));
         return;

@@ -100,11 +100,11 @@ export default async function ModelDiffPage({ searchParams }: PageProps<"/diff/m
           {turn.round > 1 ? (
             <p className="text-sm">
               How each got here:{" "}
-              <Link href={turnDiffHref({ runId: a.run.id, task: turn.task, round: turn.round })} className="text-brand-600 hover:underline dark:text-brand-500">
+              <Link href={turnDiffHref({ runId: a.run.id, task: turn.task, round: turn.round })} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
                 {labels.before}, round {turn.round - 1} → {turn.round}
               </Link>{" "}
               ·{" "}
-              <Link href={turnDiffHref({ runId: b.run.id, task: turn.task, round: turn.round })} className="text-brand-600 hover:underline dark:text-brand-500">
+              <Link href={turnDiffHref({ runId: b.run.id, task: turn.task, round: turn.round })} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
                 {labels.after}, round {turn.round - 1} → {turn.round}
               </Link>
             </p>

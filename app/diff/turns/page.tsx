@@ -107,7 +107,7 @@ export default async function TurnDiffPage({ searchParams }: PageProps<"/diff/tu
               {after ? (
                 <>
                   See the round 1 workflow on its own on the{" "}
-                  <Link href={`/responses/${after.id}`} className="text-brand-600 hover:underline dark:text-brand-500">
+                  <Link href={`/responses/${after.id}`} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
                     response page
                   </Link>
                   .
@@ -121,7 +121,7 @@ export default async function TurnDiffPage({ searchParams }: PageProps<"/diff/tu
           ) : !before ? (
             <EmptyState title={`This run has no response for round ${round - 1}, so there is nothing to compare round ${round} with`}>
               See round {round} on its own on the{" "}
-              <Link href={`/responses/${after.id}`} className="text-brand-600 hover:underline dark:text-brand-500">
+              <Link href={`/responses/${after.id}`} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">
                 response page
               </Link>
               .

@@ -22,7 +22,7 @@ export default async function JobPage({ params }: PageProps<"/jobs/[id]">) {
   const openRun = job.runId ? (
     <>
       {" "}
-      <Link href={`/runs/${job.runId}`} className="text-brand-600 hover:underline dark:text-brand-500">Open the run</Link>.
+      <Link href={`/runs/${job.runId}`} className="text-brand-700 underline underline-offset-2 dark:text-brand-300">Open the run</Link>.
     </>
   ) : null;
   return (

@@ -25,6 +25,8 @@ import { resolveJudgedBy } from "@/lib/server/data/judges";
 import { getPublishedFigures, selectBenchmark } from "@/lib/server/data/leaderboard";
 import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
 import { requirePagePermission } from "@/lib/server/session";
+import { getRowStability } from "@/lib/server/data/stability";
+import { StabilitySection } from "@/components/runs/stability-section";
 
 type Props = { params: Promise<{ model: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -82,6 +84,8 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const rows = benchmarkId && runs.length ? await getModelTurns(db, user, benchmarkId, baseModel, { domain, round, runId, runIds }, judge) : [];
   const allRows = domain || round || runId ? (benchmarkId && runs.length ? await getModelTurns(db, user, benchmarkId, baseModel, { runIds }, judge) : []) : rows;
   const configurations = overview?.series ?? [];
+  // Stability pools only the runs of this row's configuration, by their own judges (a "Judged by" re-view excludes it).
+  const stability = runs.length >= 2 && !judge ? await getRowStability(db, user, runIds) : null;
   const rowJudge = judge ? judgedBy.description : (overview?.chosen?.judge ?? null);
   const domains = sortDomains(allRows.map((row) => row.domain));
   const rounds = [...new Set(allRows.map((row) => row.round))].sort((a, b) => a - b);
@@ -141,6 +145,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
         ) : null}
       </div>
 
+      {stability ? <StabilitySection stability={stability} /> : null}
       {configurations.length > 1 || (configurations.length === 1 && !overview?.chosen) ? (
         <nav aria-label="Configurations of this model" className="mb-4 text-sm">
           <p className="mb-1 text-slate-600 dark:text-slate-400">

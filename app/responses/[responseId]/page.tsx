@@ -10,6 +10,7 @@ import { AttemptTimeline } from "@/components/viewer/attempt-timeline";
 import { DiagnosticList } from "@/components/viewer/diagnostic-list";
 import { MarkedText } from "@/components/viewer/marked-text";
 import { Conversation, JudgesAndTests, ParseErrorPanel, RepairBanner, VerdictSummary, categorySummary } from "@/components/viewer/response-sections";
+import { OwnJudgePanel, VerdictChips } from "@/components/viewer/own-judge";
 import { WorkflowViewer } from "@/components/viewer/workflow-viewer";
 import { GradeSection } from "./grade-section";
 import { DryRunPanel } from "@/components/dry-run/dry-run-panel";
@@ -219,10 +220,8 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
           have voted on it. <Link href="/review" className="underline">Go to your review queues</Link>.
         </p>
       ) : (
-        <VerdictSummary detail={detail} view={view} />
+        <VerdictChips detail={detail} view={view} />
       )}
-      {judgesHidden ? null : <GradeSection user={user} responseId={detail.id} />}
-
       <section aria-labelledby="workflow-title" className="space-y-3">
         <h2 id="workflow-title" className="text-lg font-semibold">
           Workflow
@@ -248,6 +247,10 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
           </div>
         ) : null}
       </section>
+
+      {judgesHidden ? null : <OwnJudgePanel detail={detail} view={view} />}
+      {judgesHidden ? null : <VerdictSummary detail={detail} view={view} />}
+      {judgesHidden ? null : <GradeSection user={user} responseId={detail.id} />}
 
       <AttemptTimeline attempts={attempts} />
 

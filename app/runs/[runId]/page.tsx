@@ -259,11 +259,11 @@ export default async function RunPage({ params, searchParams }: PageProps<"/runs
                   <td className={tableStyles.td}>
                     <span className="flex flex-col gap-0.5 text-xs">
                       {row.round > 1 ? (
-                        <Link prefetch={false} href={turnDiffHref({ runId: run.id, task: row.task, round: row.round })} className="text-brand-600 hover:underline dark:text-brand-500" aria-label={`Turn diff, round ${row.round - 1} → ${row.round}`}>
+                        <Link prefetch={false} href={turnDiffHref({ runId: run.id, task: row.task, round: row.round })} className="text-brand-700 underline underline-offset-2 dark:text-brand-300" aria-label={`Turn diff, round ${row.round - 1} → ${row.round}`}>
                           round {row.round - 1} → {row.round}
                         </Link>
                       ) : null}
-                      <Link prefetch={false} href={modelDiffHref({ turn: turnKey(row.task, row.round), a: run.id })} className="text-brand-600 hover:underline dark:text-brand-500" aria-label="Compare with other models on this turn">
+                      <Link prefetch={false} href={modelDiffHref({ turn: turnKey(row.task, row.round), a: run.id })} className="text-brand-700 underline underline-offset-2 dark:text-brand-300" aria-label="Compare with other models on this turn">
                         other models
                       </Link>
                     </span>

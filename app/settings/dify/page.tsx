@@ -23,8 +23,8 @@ export default async function DifyConnectionsPage() {
             1.11.2, base64-encoded from 1.11.2 on), and never to another host a redirect names. Testing a connection also checks its workspace for
             the model providers, models and tool plugins the benchmark&apos;s node types need. Created apps are deleted after each run unless you keep
             them. Judges are set up under{" "}
-            <Link href="/settings/endpoints" className="text-brand-600 hover:underline dark:text-brand-500">Model endpoints</Link>; executions show on{" "}
-            <Link href="/jobs" className="text-brand-600 hover:underline dark:text-brand-500">Jobs</Link>.
+            <Link href="/settings/endpoints" className="text-brand-700 underline underline-offset-2 dark:text-brand-300">Model endpoints</Link>; executions show on{" "}
+            <Link href="/jobs" className="text-brand-700 underline underline-offset-2 dark:text-brand-300">Jobs</Link>.
           </>
         }
       />

@@ -20,8 +20,8 @@ export default async function EndpointsPage() {
           <>
             OpenAI-compatible chat-completions servers (OpenAI, vLLM, Ollama, llama.cpp, proxies) used as judges. API keys are stored encrypted and are
             never shown again: only whether one is set and its last 4 characters. Judge a run from its page; follow progress on{" "}
-            <Link href="/jobs" className="text-brand-600 hover:underline dark:text-brand-500">Jobs</Link>. Workflows run on the{" "}
-            <Link href="/settings/dify" className="text-brand-600 hover:underline dark:text-brand-500">Dify connections</Link>.
+            <Link href="/jobs" className="text-brand-700 underline underline-offset-2 dark:text-brand-300">Jobs</Link>. Workflows run on the{" "}
+            <Link href="/settings/dify" className="text-brand-700 underline underline-offset-2 dark:text-brand-300">Dify connections</Link>.
           </>
         }
       />

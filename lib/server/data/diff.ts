@@ -3,6 +3,7 @@ import "server-only";
 // turn diff: round n−1 and n), by turn + two runs (a model diff) or by two response ids; and the runs, tasks and turns
 // the pickers offer. Every function checks the actor's "read" permission before its queries. Unknown ids give null.
 import { comparisonInputOf, type Comparison } from "@/lib/diff-view/comparison";
+import { DEMO_IMPORTER } from "@/lib/leaderboard/benchmarks";
 import { analyse } from "../analysis/pool";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
@@ -80,13 +81,15 @@ function toDiffResponse(response: LoadedResponse): DiffResponse {
   };
 }
 
-/** Every run, grouped by benchmark (newest benchmark first), then by model name. */
+/** Every run, grouped by benchmark (newest benchmark first, the demo data's last), then by model name. */
 export async function listDiffRuns(db: Database, actor: SessionUser | null): Promise<DiffRunOption[]> {
   assertAllowed(actor, "read");
-  return db.run.findMany({
-    select: runOptionSelect,
+  const runs = await db.run.findMany({
+    select: { ...runOptionSelect, benchmark: { select: { id: true, name: true, importedBy: true } } },
     orderBy: [{ benchmark: { importedAt: "desc" } }, { model: { name: "asc" } }, { importedAt: "asc" }],
   });
+  const isDemo = (run: (typeof runs)[number]) => run.benchmark.importedBy === DEMO_IMPORTER;
+  return [...runs.filter((run) => !isDemo(run)), ...runs.filter(isDemo)].map(({ benchmark: { importedBy: _importedBy, ...benchmark }, ...run }) => ({ ...run, benchmark }));
 }
 
 // -- turn diff ------------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { blindVisibility } from "./review/blind-visibility";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import { parseColumn, readTurnVariables } from "./json-columns";
+import { parseRunJudge, type RunJudge } from "@/lib/judges/run-judge";
 import type { SessionUser } from "../session";
 
 const fileChecksSchema = z.record(z.string(), z.string());
@@ -27,6 +28,8 @@ export interface ResponseDetail {
     hasResolve: boolean;
     model: { name: string; displayName: string };
     benchmark: { id: string; name: string };
+    /** The run's own judge: whose step 1_4 verdict is the run's (lib/judges/run-judge). */
+    judge: RunJudge;
   };
   turn: {
     key: string;
@@ -56,7 +59,7 @@ export interface ResponseDetail {
   } | null;
   /** A null verdict: not judged yet (text outputs no LLM judge has answered). */
   cases: { position: number; verdict: boolean | null; outputs: string | null; fileCheck: string | null; error: string | null }[];
-  judges: { stage: string; casePosition: number; judge: string; reason: string | null; verdict: boolean }[];
+  judges: { stage: string; casePosition: number; judge: string; sampleIndex: number; reason: string | null; verdict: boolean }[];
   /** The run's responses just before and after this one (by task, then round). */
   previous: { id: string; label: string } | null;
   next: { id: string; label: string } | null;
@@ -76,7 +79,7 @@ export async function getResponseDetail(db: Database, actor: SessionUser | null,
       },
       passResult: true,
       caseResults: { orderBy: { position: "asc" } },
-      judgeVerdicts: { orderBy: [{ stage: "asc" }, { casePosition: "asc" }, { judge: "asc" }] },
+      judgeVerdicts: { orderBy: [{ stage: "asc" }, { casePosition: "asc" }, { judge: "asc" }, { sampleIndex: "asc" }] },
     },
   });
   if (!response) return null;
@@ -106,6 +109,7 @@ export async function getResponseDetail(db: Database, actor: SessionUser | null,
       hasResolve: run.hasResolve,
       model: run.model,
       benchmark: run.benchmark,
+      judge: parseRunJudge(run.judge, run.origin),
     },
     turn: {
       key: turn.key,
@@ -133,7 +137,7 @@ export async function getResponseDetail(db: Database, actor: SessionUser | null,
         }
       : null,
     cases: response.caseResults.map(({ position, verdict, outputs, fileCheck, error }) => ({ position, verdict, outputs, fileCheck, error })),
-    judges: response.judgeVerdicts.map(({ stage, casePosition, judge, reason, verdict }) => ({ stage, casePosition, judge, reason, verdict })),
+    judges: response.judgeVerdicts.map(({ stage, casePosition, judge, sampleIndex, reason, verdict }) => ({ stage, casePosition, judge, sampleIndex, reason, verdict })),
     previous: at > 0 ? neighbour(at - 1) : null,
     next: at >= 0 ? neighbour(at + 1) : null,
   };

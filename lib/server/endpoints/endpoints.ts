@@ -196,17 +196,64 @@ export interface ConnectionTest {
   ok: boolean;
   message: string;
   latencyMs: number;
+  /** The reply's first lines (at most 3 lines, 300 characters), when the model answered. */
+  replyStart: string | null;
+  /** Whether GET <base>/models lists the model; null when the server has no such route (or it could not be read). */
+  modelListed: boolean | null;
 }
 
-/** Sends one tiny chat call (not cached, no retries) and says whether the endpoint answered. */
+const LIST_TIMEOUT_MS = 10_000;
+
+/** The model ids GET <base>/models lists, or null when the server has no such route or answers something else. */
+async function listedModels(config: EndpointConfig): Promise<string[] | null> {
+  try {
+    const response = await fetch(`${config.baseUrl.replace(/\/+$/, "")}/models`, {
+      headers: config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {},
+      signal: AbortSignal.timeout(LIST_TIMEOUT_MS),
+    });
+    if (!response.ok) return null;
+    const text = await response.text();
+    if (text.length > 2_000_000) return null;
+    const body = JSON.parse(text) as { data?: unknown };
+    if (!Array.isArray(body.data)) return null;
+    return body.data.flatMap((entry) => (entry && typeof entry === "object" && typeof (entry as { id?: unknown }).id === "string" ? [(entry as { id: string }).id] : []));
+  } catch {
+    return null;
+  }
+}
+
+/** The first lines of a reply, for a person to see what the model says. */
+export function replyStart(content: string): string {
+  const lines = content.trim().split("\n", 4).slice(0, 3).join("\n");
+  return lines.length > 300 ? `${lines.slice(0, 299)}…` : lines;
+}
+
+/**
+ * Sends one real chat call (not cached, no retries) and shows the start of the reply and its latency; first checks that
+ * GET /models lists the model when the server has that route, since many servers answer for any model name.
+ */
 export async function testEndpointConnection(db: Database, actor: SessionUser, id: string): Promise<ConnectionTest | null> {
   assertAllowed(actor, "manageEndpoints");
   const config = await loadEndpointConfig(db, id);
   if (!config) return null;
+  const models = await listedModels(config);
+  const modelListed = models === null ? null : models.includes(config.model);
   const client = chatClientFor({ ...config, timeoutMs: Math.min(config.timeoutMs, 30_000) }, { maxRetries: 0 });
   const outcome = await client.complete([{ role: "user", content: "Reply with the word: ok" }], { params: { max_tokens: 8 } });
-  if (outcome.ok) return { ok: true, message: `${config.model} answered in ${Math.round(outcome.latencyMs)} ms.`, latencyMs: outcome.latencyMs };
-  return { ok: false, message: redactKey(`${outcome.error.kind}: ${outcome.error.message}`, config.apiKey), latencyMs: outcome.latencyMs };
+  const notListed =
+    modelListed === false
+      ? `The server does not list ${config.model} at /models (it lists ${models!.slice(0, 5).join(", ") || "nothing"}${models!.length > 5 ? ", …" : ""}). `
+      : "";
+  if (outcome.ok) {
+    return {
+      ok: modelListed !== false,
+      message: `${notListed}${config.model} answered in ${Math.round(outcome.latencyMs)} ms${modelListed === null ? " (the server has no /models list to check the name against)" : ""}.`,
+      latencyMs: outcome.latencyMs,
+      replyStart: replyStart(outcome.content),
+      modelListed,
+    };
+  }
+  return { ok: false, message: redactKey(`${notListed}${outcome.error.kind}: ${outcome.error.message}`, config.apiKey), latencyMs: outcome.latencyMs, replyStart: null, modelListed };
 }
 
 /** Providers sometimes echo the key in an error ("Incorrect API key provided: sk-…"): never pass it on. */

@@ -22,6 +22,7 @@ import { findGenerateJob } from "./jobs-of-evaluation";
 import { passStageVerdict } from "./pass-stage-verdicts";
 import { generateItemKey, type EvaluationStatus } from "./types";
 import type { GenerationMode } from "@/lib/generation/protocol";
+import { earlyWarnings, finalStatusText, type EarlyWarning, type StoredTurn } from "@/lib/evaluations/early-warning";
 
 export type ProgressCellState = "pending" | "running" | "passed" | "failed" | "error";
 
@@ -71,6 +72,10 @@ export interface EvaluationProgress {
   counts: ProgressCounts;
   usage: EvaluationUsage;
   runs: RunProgress[];
+  /** What the first stored turns say about where this is going (lib/evaluations/early-warning). */
+  warnings: EarlyWarning[];
+  /** The final status in words ("Finished: all 79 stored turns failed at step 1.1 …"), null while running. */
+  outcome: { text: string; tone: "good" | "bad" | "neutral" } | null;
 }
 
 const emptyCounts = (): ProgressCounts => ({ turns: 0, pending: 0, running: 0, passed: 0, failed: 0, error: 0 });
@@ -97,7 +102,14 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
     }),
     db.response.findMany({
       where: { runId: { in: runIds } },
-      select: { id: true, runId: true, turn: { select: { round: true, task: { select: { name: true } } } }, passResult: { select: { valid: true, failStep: true } } },
+      orderBy: [{ generatedAt: "asc" }, { id: "asc" }],
+      select: {
+        id: true,
+        runId: true,
+        turn: { select: { round: true, task: { select: { name: true } } } },
+        passResult: { select: { valid: true, failStep: true } },
+        attempts: { select: { outcome: true } },
+      },
     }),
     findGenerateJob(db, evaluationId),
     db.job.findMany({ where: { runId: { in: runIds } }, select: { calls: true, cachedCalls: true, inputTokens: true, outputTokens: true, cost: true } }),
@@ -142,6 +154,17 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
     return { runId: run.id, runNumber: run.runNumber ?? 0, label: run.label, status: run.status, counts, figures: figures.get(run.id) ?? null, tasks: rows };
   });
 
+  const storedTurns: StoredTurn[] = responses.map((response) => {
+    const verdict = passStageVerdict(response);
+    return {
+      responseId: response.id,
+      task: response.turn.task.name,
+      round: response.turn.round,
+      ...verdict,
+      noTags: response.attempts.length > 0 && response.attempts.every((attempt) => attempt.outcome === "no-tags"),
+    };
+  });
+  const failedCalls = items.filter((item) => item.error);
   const spent = [...(job ? [job] : []), ...judgeJobs];
   const priced = spent.filter((entry) => entry.cost > 0);
   return {
@@ -159,5 +182,7 @@ export async function getEvaluationProgress(db: Database, actor: SessionUser | n
       cost: priced.length > 0 ? priced.reduce((sum, entry) => sum + entry.cost, 0) : null,
     },
     runs,
+    warnings: earlyWarnings(storedTurns, { count: failedCalls.length, first: failedCalls[0]?.error ?? null }),
+    outcome: finalStatusText(evaluation.status, storedTurns),
   };
 }

@@ -72,7 +72,7 @@ export default async function RunReportPage({ params }: PageProps<"/runs/[runId]
         <>
           <dl className="grid gap-3 sm:grid-cols-4" data-testid="report-summary">
             <div className={cardStyles}>
-              <dt className="text-xs uppercase text-slate-500">Pass rate</dt>
+              <dt className="text-xs uppercase text-slate-500" title="Responses that pass the rubric, not the benchmark's pass stage">Grade pass rate</dt>
               <dd className="text-2xl font-semibold tabular-nums" data-testid="report-pass-rate">{pct(bundle.passRate)}</dd>
               <dd className="text-xs text-slate-500">{bundle.passed} of {bundle.count} responses</dd>
             </div>
