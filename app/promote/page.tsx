@@ -20,15 +20,18 @@ const THRESHOLD_FIELDS = [
   { name: "maxSevereIncrease", key: "maxSevereIncrease", label: "Rule 4: allowed rise in turns with an error diagnostic", step: "1" },
 ] as const;
 
+const runOption = (run: RunListItem) => (
+  <option key={run.id} value={run.id}>{`${run.model.displayName} · ${run.label} (${run.benchmark.name})`}</option>
+);
+
 function RunSelect({ name, label, value, runs }: { name: string; label: string; value: string; runs: RunListItem[] }) {
   return (
     <label className={labelStyles}>
       {label}
       <select name={name} defaultValue={value} className={inputStyles} required>
         <option value="">Choose a run…</option>
-        {runs.map((run) => (
-          <option key={run.id} value={run.id}>{`${run.model.displayName} · ${run.label} (${run.benchmark.name})`}</option>
-        ))}
+        {runs.filter((run) => !run.benchmark.demo).map(runOption)}
+        {runs.some((run) => run.benchmark.demo) ? <optgroup label="Demo data">{runs.filter((run) => run.benchmark.demo).map(runOption)}</optgroup> : null}
       </select>
     </label>
   );

@@ -63,6 +63,17 @@ describe("promotion check (§10)", () => {
     expect(decision.value.rules.map((rule) => rule.holds)).toEqual([true, false, false, false]);
   });
 
+  it("says why rule 3 holds for a candidate below its floor, and why a regression is one", () => {
+    const baseline = keys.map((key) => item(key, 0.5));
+    const same = decidePromotion(baseline, baseline);
+    expect(same.ok && same.value.rules[2]).toMatchObject({ holds: true });
+    expect(same.ok && same.value.rules[2]!.summary).toContain("below the floor, as the baseline is too, and misses up +0.0 points (allowed +");
+    const better = keys.map((key) => item(key, 0.9));
+    const fell = decidePromotion(baseline, better);
+    expect(fell.ok && fell.value.rules[2]).toMatchObject({ holds: false });
+    expect(fell.ok && fell.value.rules[2]!.summary).toContain("regressed: the candidate fell below the floor the baseline clears");
+  });
+
   it("compares only shared turns and lists the rest; refuses runs with nothing in common", () => {
     const decision = decidePromotion([item("A", 0.8), item("B", 0.8)], [item("B", 0.8), item("C", 0.8)]);
     expect(decision.ok && decision.value).toMatchObject({ sharedTurns: 1, candidateOnly: ["A"], baselineOnly: ["C"] });

@@ -110,6 +110,20 @@ function floorFigures(candidate: readonly PromotionItem[], baseline: readonly Pr
   });
 }
 
+/** Why a floor regressed or, when the candidate sits below it, why that is no regression. */
+function floorReason(floor: FloorFigures, maxIncrease: number): string {
+  const rise = floor.candidateMissRate - floor.baselineMissRate;
+  const below = floor.candidateAdjusted !== null && floor.candidateAdjusted < floor.floor;
+  if (floor.regressed) {
+    return below && floor.baselineAdjusted !== null && floor.baselineAdjusted >= floor.floor
+      ? " — regressed: the candidate fell below the floor the baseline clears"
+      : ` — regressed: misses up ${signed(rise * 100, 1)} points, more than the allowed +${(maxIncrease * 100).toFixed(1)}`;
+  }
+  if (below && floor.baselineAdjusted === null) return " — below the floor, with no baseline figure to regress from";
+  if (below) return ` — below the floor, as the baseline is too, and misses up ${signed(rise * 100, 1)} points (allowed +${(maxIncrease * 100).toFixed(1)}): not a regression`;
+  return "";
+}
+
 /** Decides PROMOTE or HOLD on the turns both runs graded; turns only one run has are listed, not compared. */
 export function decidePromotion(
   candidate: readonly PromotionItem[],
@@ -167,7 +181,7 @@ export function decidePromotion(
         floors.length === 0
           ? "the rubric has no critical floors"
           : floors
-              .map((floor) => `${floor.criterion}: misses ${pct(floor.candidateMissRate)} vs ${pct(floor.baselineMissRate)}, adjusted ${floor.candidateAdjusted?.toFixed(3) ?? "—"} vs ${floor.baselineAdjusted?.toFixed(3) ?? "—"} (floor ${floor.floor})${floor.regressed ? " — regressed" : ""}`)
+              .map((floor) => `${floor.criterion}: misses ${pct(floor.candidateMissRate)} vs ${pct(floor.baselineMissRate)}, adjusted ${floor.candidateAdjusted?.toFixed(3) ?? "—"} vs ${floor.baselineAdjusted?.toFixed(3) ?? "—"} (floor ${floor.floor})${floorReason(floor, thresholds.maxFloorMissIncrease)}`)
               .join("; "),
     },
     {

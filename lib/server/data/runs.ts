@@ -2,6 +2,7 @@ import "server-only";
 // Runs: listing with their rates, deleting, and re-scoring with the current scoring core. Each function checks the
 // acting user's permission before its query.
 import { describeRunJudge } from "@/lib/judges/run-judge";
+import { DEMO_IMPORTER } from "@/lib/leaderboard/benchmarks";
 import type { Database } from "../db";
 import { countRunVotes } from "./review/votes";
 import { ownJudges, RUN_SETUP_COLUMNS, RUN_SETUP_JOIN, runFacts, runSetupOf, turnsAwaitingJudge, type RunSetupRow } from "./run-configurations";
@@ -15,7 +16,8 @@ export interface RunListItem {
   /** "complete" | "in-progress" | "failed" | "cancelled". */
   status: string;
   model: { name: string; displayName: string; family: string | null; access: string | null };
-  benchmark: { id: string; name: string };
+  /** `demo`: the seeded demo benchmark, which pickers list last. */
+  benchmark: { id: string; name: string; demo: boolean };
   responseCount: number;
   passed: number;
   casesPassed: number | null;
@@ -34,7 +36,7 @@ export async function listRuns(db: Database, actor: SessionUser | null): Promise
   assertAllowed(actor, "read");
   const runs = await db.run.findMany({
     orderBy: [{ benchmark: { importedAt: "desc" } }, { model: { name: "asc" } }, { importedAt: "asc" }],
-    include: { model: true, benchmark: { select: { id: true, name: true } }, evaluation: { select: { params: true, judge: true } } },
+    include: { model: true, benchmark: { select: { id: true, name: true, importedBy: true } }, evaluation: { select: { params: true, judge: true } } },
   });
   if (runs.length === 0) return [];
   const judges = await ownJudges(
@@ -58,7 +60,7 @@ export async function listRuns(db: Database, actor: SessionUser | null): Promise
     origin: run.origin,
     status: run.status,
     model: { name: run.model.name, displayName: run.model.displayName, family: run.model.family, access: run.model.access },
-    benchmark: run.benchmark,
+    benchmark: { id: run.benchmark.id, name: run.benchmark.name, demo: run.benchmark.importedBy === DEMO_IMPORTER },
     responseCount: run.responseCount,
     passed: Number(passedByRun.get(run.id)?.passed ?? 0),
     casesPassed: run.hasResolve ? (casesByRun.get(run.id) ?? 0) : null,
