@@ -8,6 +8,7 @@ import { getEvaluation } from "@/lib/server/evaluations/get-evaluation";
 import { listEvaluations } from "@/lib/server/evaluations/list-evaluations";
 import { modelNameFor, startEvaluation } from "@/lib/server/evaluations/start-evaluation";
 import { GENERATE_JOB_KIND } from "@/lib/server/evaluations/types";
+import { listRuns } from "@/lib/server/data/runs";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
 import { emptyDatabase, testDatabase } from "../support/database";
 import { actor, importBenchmarkOnly, stubEndpoint } from "../support/evaluation-fixtures";
@@ -48,6 +49,9 @@ describe.skipIf(!benchmarkDir)(`the evaluation service${benchmarkDir ? "" : ` (s
       [1, 2, 3].map((n) => [n, "in-progress", "generated", `generated:${started.evaluationId}:${n}`, "zero-shot"]),
     );
     expect(runs[0]?.model.name).toBe("replay-stub_model_v1");
+    // The runs list names who started it by email, as it names importers.
+    const listedRuns = await listRuns(db, actor("viewer"));
+    expect(listedRuns.filter((run) => runs.some((own) => own.id === run.id)).map((run) => run.importedBy)).toEqual([researcher.email, researcher.email, researcher.email]);
     const job = await db.job.findUniqueOrThrow({ where: { id: started.jobId }, include: { items: true } });
     expect(job.kind).toBe(GENERATE_JOB_KIND);
     expect(job.endpointId).toBe(endpointId);

@@ -51,6 +51,9 @@ export async function listRuns(db: Database, actor: SessionUser | null): Promise
     `SELECT r."runId" AS "runId", SUM(CASE WHEN c."verdict" = TRUE THEN 1 ELSE 0 END) AS "casesPassed", SUM(CASE WHEN c."verdict" IS NULL THEN 1 ELSE 0 END) AS "casesNotJudged"
      FROM "CaseResult" c JOIN "Response" r ON r."id" = c."responseId" GROUP BY r."runId"`,
   );
+  // Evaluations once recorded their starter's account id: readers see that account's email instead.
+  const starterIds = [...new Set(runs.flatMap((run) => (run.origin === "generated" && run.importedBy ? [run.importedBy] : [])))];
+  const starters = starterIds.length ? new Map((await db.user.findMany({ where: { id: { in: starterIds } }, select: { id: true, email: true } })).map((user) => [user.id, user.email])) : new Map<string, string>();
   const passedByRun = new Map(passed.map((row) => [row.runId, row]));
   const casesByRun = new Map(cases.map((row) => [row.runId, Number(row.casesPassed)]));
   const notJudgedByRun = new Map(cases.map((row) => [row.runId, Number(row.casesNotJudged)]));
@@ -69,7 +72,7 @@ export async function listRuns(db: Database, actor: SessionUser | null): Promise
     disagreements: Number(passedByRun.get(run.id)?.disagreements ?? 0),
     importedAt: run.importedAt,
     // Who imported is an e-mail address: shown to signed-in users only.
-    importedBy: actor ? run.importedBy : null,
+    importedBy: actor && run.importedBy ? (starters.get(run.importedBy) ?? run.importedBy) : null,
     coreVersion: run.coreVersion,
     judge: describeRunJudge(judges.get(run.id) ?? { kind: "rule" }),
   }));

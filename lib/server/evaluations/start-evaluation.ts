@@ -148,7 +148,8 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
           label: `${modelName} ${modeLabel(request.mode)} run ${runNumber}`,
           origin: "generated",
           contentHash: generatedContentHash(evaluation.id, runNumber),
-          importedBy: actor.id,
+          // Who started it, as imports record it: the email a reader recognises, not an account id.
+          importedBy: actor.email,
           coreVersion: CORE_VERSION,
           responseCount: 0,
           status: "in-progress",
