@@ -99,7 +99,7 @@ test.describe("the HTTP API", () => {
       await expect(provenance).toHaveAttribute("data-verification", "verified");
       await expect(provenance).toContainText("Imported from a run bundle");
       await expect(provenance).toContainText(EXAMPLES_ENDPOINT);
-      expect(await accessibilityViolations(page, '[data-testid="bundle-provenance"]')).toEqual([]);
+      expect(await accessibilityViolations(page, { within: '[data-testid="bundle-provenance"]' })).toEqual([]);
     } finally {
       await rm(out, { recursive: true, force: true });
     }

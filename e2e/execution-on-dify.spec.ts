@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startFakeDify, type FakeDify } from "../test/support/fake-dify";
-import { axeViolations, signIn } from "./support";
+import { accessibilityViolations, signIn } from "./support";
 
 // The Dify is a loopback fake of Dify 1.9's console and service APIs (not a real Dify): it runs no workflow and
 // answers each run with its inputs as outputs. A researcher executes a raw-output run of the demo benchmark on it
@@ -76,7 +76,7 @@ test.describe("executing a run on Dify without an LLM judge", () => {
     const notJudged = Number(/(\d+) test case/.exec((await judging.getByTestId("resolve-not-judged").textContent()) ?? "")?.[1]);
     expect(notJudged).toBeGreaterThan(0);
     await expect(judging.getByRole("button", { name: "Judge them" })).toBeVisible();
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await accessibilityViolations(page, { within: "main", level: "wcag" })).toEqual([]);
 
     // The Runs page and the leaderboard say the same: not judged, never a percentage, and no resolve rank.
     await page.goto("/runs");

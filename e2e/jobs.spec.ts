@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { startDeliveryCountingStub, type DeliveryCountingStub } from "../test/support/delivery-counting-stub";
-import { signIn } from "./support";
+import { fillNewEndpoint, signIn } from "./support";
 
 // The judge is a loopback stub (not a model) that passes every pass-stage question.
 const REPLY = "<reason>The stub judge accepts every workflow.</reason>\n<result>\ntrue\n</result>";
@@ -22,20 +22,7 @@ test.describe("judging a run with a model endpoint", () => {
     await signIn(page, "admin", "/settings/endpoints");
     await expect(page.getByRole("heading", { name: "Model endpoints" })).toBeVisible();
 
-    // The form opens by itself only when no endpoint exists (the e2e server seeds the generation stub's).
-    const open = page.getByRole("button", { name: "Add an endpoint" });
-    const form = page.getByRole("form", { name: "Add an endpoint" });
-    if (await open.isVisible()) {
-      // Retried until the page has hydrated and the click opens the form.
-      await expect(async () => {
-        if (await open.isVisible()) await open.click();
-        await expect(form).toBeVisible({ timeout: 1_000 });
-      }).toPass();
-    }
-    await form.getByLabel("Name (the judge label of its verdicts)").fill(LABEL);
-    await form.getByLabel("Model id").fill("stub-model");
-    await form.getByLabel("Base URL").fill(stub.baseURL);
-    await form.getByLabel("API key").fill(API_KEY);
+    const form = await fillNewEndpoint(page, { label: LABEL, model: "stub-model", baseURL: stub.baseURL, apiKey: API_KEY });
     // Submitted from the keyboard.
     await form.getByLabel("API key").press("Enter");
 

@@ -1,7 +1,6 @@
-import { createRequire } from "node:module";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { queryE2eDatabase, signIn } from "./support";
+import { accessibilityViolations, queryE2eDatabase, signIn } from "./support";
 
 // One figure per run, by its own judge. A researcher evaluates a loopback replay stub (not a model: it answers the demo
 // benchmark's questions with demo_alpha's recorded answers) zero-shot, judged by a loopback judge stub (not a model:
@@ -15,19 +14,12 @@ const MODEL = "loopback-replay_demo-alpha-answers";
 const TURNS = 15;
 // Screenshots for the README (git-ignored here; copies live in docs/screenshots).
 const SCREENSHOTS = path.resolve(__dirname, "screenshots", "ux2");
-const AXE = createRequire(__filename).resolve("axe-core/axe.min.js");
 
 const percent = (k: number, n: number) => `${((100 * k) / n).toFixed(2)}%`;
 
-/** Accessibility: no serious or critical WCAG 2 A/AA violation on the page as it stands. */
+/** Accessibility: no serious or critical violation on the page as it stands. */
 async function expectAccessible(page: Page, what: string): Promise<void> {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
-    return result.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).slice(0, 3).join(", ")}`);
-  });
-  expect(violations, what).toEqual([]);
+  expect(await accessibilityViolations(page), what).toEqual([]);
 }
 
 /** Starts a one-run evaluation of the replay stub on the demo benchmark and waits on its page until it has finished. */

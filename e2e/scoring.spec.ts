@@ -3,7 +3,7 @@
 // evidence file. Both pages are checked with axe.
 import { expect, test, type Page } from "@playwright/test";
 import { startDeliveryCountingStub, type DeliveryCountingStub } from "../test/support/delivery-counting-stub";
-import { axeViolations, queryE2eDatabase, signIn } from "./support";
+import { accessibilityViolations, fillNewEndpoint, queryE2eDatabase, signIn } from "./support";
 
 const LABEL = "e2e pairwise stub";
 
@@ -21,17 +21,7 @@ test.afterAll(async () => {
 
 async function addStubEndpoint(page: Page): Promise<void> {
   await signIn(page, "admin", "/settings/endpoints");
-  const open = page.getByRole("button", { name: "Add an endpoint" });
-  const form = page.getByRole("form", { name: "Add an endpoint" });
-  if (await open.isVisible()) {
-    await expect(async () => {
-      if (await open.isVisible()) await open.click();
-      await expect(form).toBeVisible({ timeout: 1_000 });
-    }).toPass();
-  }
-  await form.getByLabel("Name (the judge label of its verdicts)").fill(LABEL);
-  await form.getByLabel("Model id").fill("stub-first");
-  await form.getByLabel("Base URL").fill(stub.baseURL);
+  const form = await fillNewEndpoint(page, { label: LABEL, model: "stub-first", baseURL: stub.baseURL });
   await form.getByLabel("Model id").press("Enter");
   await expect(page.getByTestId("endpoint-row").filter({ hasText: LABEL })).toBeVisible();
 }
@@ -63,7 +53,7 @@ test.describe("scoring guide", () => {
     await expect(rows).toHaveCount(15);
     await expect(rows.first()).toContainText("The first design is better.");
     await expect(rows.first()).toContainText("orders disagreed");
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await accessibilityViolations(page, { within: "main", level: "wcag" })).toEqual([]);
   });
 
   test("a researcher grades a demo run under Profile B with an uploaded evidence file; missing criteria are named", async ({ page }) => {
@@ -87,6 +77,6 @@ test.describe("scoring guide", () => {
     const result = page.getByTestId("evidence-result");
     await expect(result).toContainText("Profile B: DAG generation and review workflows (profile_b_dag v1)");
     await expect(result.getByRole("row").filter({ hasText: "tool_data_precision, documentation_quality" }).first()).toBeVisible();
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await accessibilityViolations(page, { within: "main", level: "wcag" })).toEqual([]);
   });
 });

@@ -30,21 +30,32 @@ export async function signIn(page: Page, role: DemoRole, callbackUrl = "/"): Pro
   await expect(page.getByTestId("user-role")).toHaveText(account.label);
 }
 
+export interface AxeScope {
+  /** Only this element (a CSS selector); the whole document by default. */
+  within?: string;
+  /** Elements left out (CSS selectors), each named by the journey that leaves it out. */
+  exclude?: string[];
+  /** "serious" (default): serious and critical violations of every rule; "wcag": every WCAG 2 A/AA violation. */
+  level?: "serious" | "wcag";
+}
+
 /**
- * axe-core's serious and critical violations on the page, or within `selector` (run through the DevTools protocol,
- * which the CSP does not govern), each as "rule (count): first targets".
+ * axe-core's violations on the page, each as "rule (count): first targets". The script runs through the DevTools
+ * protocol, which the page's CSP does not govern, so no journey needs to bypass it.
  */
-export async function accessibilityViolations(page: Page, selector?: string): Promise<string[]> {
+export async function accessibilityViolations(page: Page, scope: AxeScope = {}): Promise<string[]> {
   const source = await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
   await page.evaluate(source);
-  return page.evaluate(async (within) => {
+  return page.evaluate(async ({ within, exclude, level }) => {
     type Violation = { id: string; impact: string | null; nodes: { target: unknown[] }[] };
-    const axe = (window as unknown as { axe: { run: (context: Element | Document, options: unknown) => Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run(within ? document.querySelector(within)! : document, { resultTypes: ["violations"] });
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Violation[] }> } }).axe;
+    const context = exclude.length ? { include: [[within ?? "html"]], exclude: exclude.map((selector) => [selector]) } : within ? document.querySelector(within)! : document;
+    const options = level === "wcag" ? { resultTypes: ["violations"], runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } } : { resultTypes: ["violations"] };
+    const result = await axe.run(context, options);
     return result.violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .filter((violation) => level === "wcag" || violation.impact === "serious" || violation.impact === "critical")
       .map((violation) => `${violation.id} (${violation.nodes.length}): ${violation.nodes.slice(0, 3).map((node) => JSON.stringify(node.target)).join(" ")}`);
-  }, selector ?? null);
+  }, { within: scope.within ?? null, exclude: scope.exclude ?? [], level: scope.level ?? "serious" });
 }
 
 /**
@@ -70,12 +81,22 @@ export async function queryE2eDatabase<Row>(sql: string, ...values: unknown[]): 
   }
 }
 
-/** axe-core's WCAG 2 A/AA violations inside <main> (the script is injected: use with `test.use({ bypassCSP: true })`). */
-export async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: require.resolve("axe-core") });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Element, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document.querySelector("main")!, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
-    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-  });
+/**
+ * Fills the "Add an endpoint" form on /settings/endpoints and returns it, ready to submit. The form opens by itself
+ * only when no endpoint exists (the e2e server seeds some): the button is retried until the page has hydrated.
+ */
+export async function fillNewEndpoint(page: Page, endpoint: { label: string; model: string; baseURL: string; apiKey?: string }) {
+  const open = page.getByRole("button", { name: "Add an endpoint" });
+  const form = page.getByRole("form", { name: "Add an endpoint" });
+  if (await open.isVisible()) {
+    await expect(async () => {
+      if (await open.isVisible()) await open.click();
+      await expect(form).toBeVisible({ timeout: 1_000 });
+    }).toPass();
+  }
+  await form.getByLabel("Name (the judge label of its verdicts)").fill(endpoint.label);
+  await form.getByLabel("Model id").fill(endpoint.model);
+  await form.getByLabel("Base URL").fill(endpoint.baseURL);
+  if (endpoint.apiKey !== undefined) await form.getByLabel("API key").fill(endpoint.apiKey);
+  return form;
 }
