@@ -136,6 +136,10 @@ route("app/api/review/export/route.ts#GET", async (handler) => {
 });
 action("app/actions/tokens.ts#createTokenAction", (m) => m.createTokenAction!({} as never));
 action("app/actions/tokens.ts#revokeTokenAction", (m) => m.revokeTokenAction!({ id: "no-such-token" } as never));
+action("app/actions/users.ts#inviteUserAction", (m) => m.inviteUserAction!({} as never));
+action("app/actions/users.ts#setUserRoleAction", (m) => m.setUserRoleAction!({ userId: "no-such-user", role: "viewer" } as never));
+action("app/actions/users.ts#resetUserPasswordAction", (m) => m.resetUserPasswordAction!({ userId: "no-such-user" } as never));
+action("app/actions/users.ts#setUserDisabledAction", (m) => m.setUserDisabledAction!({ userId: "no-such-user", disabled: true } as never));
 route("app/runs/[runId]/download/bundle/route.ts#GET", (handler) => handler(get("/runs/none/download/bundle") as never, params({ runId: "none" }) as never));
 apiRoute("app/api/v1/openapi.json/route.ts#GET", "/api/v1/openapi.json");
 apiRoute("app/api/v1/benchmarks/route.ts#GET", "/api/v1/benchmarks");
