@@ -1,12 +1,5 @@
-// Zod schemas and pure parsers for the benchmark dataset files: query.json, check_pass_stage.json and
-// check_resolve_stage.json. Each parser takes (fileLabel, data) and returns a Result with located issues.
-//
-// Public API (stable):
-//   parseQueryFile(label, data)        -> Result<TaskQueries[], BenchmarkIssue>
-//   parseCheckPassFile(label, data)    -> Result<Record<turnKey, CheckPassEntry>, BenchmarkIssue>
-//   parseCheckResolveFile(label, data) -> Result<Record<turnKey, Record<outputVar, extension>>, BenchmarkIssue>
-//   turnKey(task, round) -> "<Task>_<round>";  splitTurnKey(key) -> { task, round } | null
-//   types: TaskQueries, CheckPassEntry, TestInputValue, TestFile, TestCaseData
+// Zod schemas and parsers for the benchmark's dataset files (query, pass-stage and resolve-stage checks), each
+// failure a located issue.
 
 import { z } from "zod";
 import { err, ok, type Result } from "../result";

@@ -1,12 +1,5 @@
-// Zod schemas and pure parsers for recorded evaluation runs (runs/<model>.json) and for the official generation
-// output (a list of {id, category, task, answer1..answerN}). Parsers take (fileLabel, data) and return Results.
-//
-// Public API (stable):
-//   parseRunFile(label, data)        -> Result<RunRecord[], BenchmarkIssue>   (fields keep the file's snake_case)
-//   parseGenerationFile(label, data) -> Result<GenerationItem[], BenchmarkIssue>
-//   recordLabel(record, index)       -> "record 18 (BatchFiles round 2)" (index 17: records count from 1)
-//   consecutiveTurns(runs)           -> { model, earlier, later }[]  each run's round r and r + 1 of one task
-//   RUN_FAIL_STEPS, RunRecord, RunFailStep, GenerationItem, runRecordSchema
+// Zod schemas and parsers for recorded run files and the official generation output, keeping the files' snake_case
+// fields; each failure a located issue.
 
 import { z } from "zod";
 import { err, ok, type Result } from "../result";

@@ -1,10 +1,5 @@
-// The specification of one benchmark turn (task × round): required inputs and outputs, key nodes, the three test
-// cases and the required output file extensions, assembled from the two dataset check files.
-//
-// Public API (stable):
-//   TurnSpec { task, round, inputVars, outputVars, keyNodes, tests, fileChecks }
-//   buildTurnSpecs(checkPass, checkResolve) -> Map<turnKey, TurnSpec>
-//   outputGroups(outputVars) -> string[][]   (a single End node's list becomes one group)
+// One turn's specification (inputs, outputs, key nodes, test cases, file checks) assembled from the two check
+// files, so the scorer reads the check data in one shape.
 
 import { splitTurnKey, turnKey, type CheckPassEntry, type TestCaseData } from "./dataset";
 

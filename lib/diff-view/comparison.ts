@@ -1,14 +1,5 @@
-// Everything a diff page shows about two stored responses, computed on the server in one pass: both responses
-// re-scored, their graphs laid out with diagnostics, the workflow diff with its marks and change targets, the merged
-// workflow (laid out on demand), and the regressions (new diagnostics, checks that passed before and fail now). Pure, deterministic and
-// serialisable (plain data only). A workflow that does not parse is diffed through its mechanical repair when one
-// exists (flagged as repaired), else as no workflow.
-//
-// Public API:
-//   buildComparison({ before, after }) -> Comparison
-//   layoutMerged(comparison) -> { view, marks } | null   the merged graph, laid out on demand
-//   comparisonInputOf(storedResponse) -> ComparisonResponseInput
-//   suggestLayout(views) -> "side-by-side" | "stacked";  pairCanvasHeight(layout, views) -> px
+// Everything a diff page shows about two stored responses, computed once on the server as plain serialisable data;
+// a workflow that does not parse is diffed through its mechanical repair, or as no workflow.
 
 import { diffWorkflows, findRegressions, type CheckComparison, type DiffIssue, type WorkflowDiff } from "../diff";
 import { explainRuleJudge } from "../import/plan";

@@ -1,11 +1,4 @@
-// The change list's counts: one line per change kind that occurs, grouped (nodes, edges, references, inputs and
-// outputs, node_selection, task), with a word for humans. Pure; counts come from the diff's own summary.
-//
-// Public API:
-//   CHANGE_KIND_WORDS, CHANGE_GROUPS, kindLabel(kind, count)
-//   changeCounts(summary) -> ChangeGroupCount[]   only groups and kinds with at least one change
-//   kindTone(kind) -> "good" | "bad" | "warn" | "info"
-//   workflowChangesFirst(changes) -> changes in group order (nodes … task), stable within a group
+// The change list's counts per change kind, grouped and worded for people, from the diff's own summary.
 
 import type { ChangeKind, DiffSummary } from "../diff/types";
 import type { MarkTone } from "./marks";

@@ -1,10 +1,4 @@
-// What the diff pages draw on a canvas: a label per node and edge that changed (added, removed, changed, renumbered,
-// moved) and the keys of unchanged nodes and edges, drawn dimmed. Pure; keys are the viewer's (`n<index>`, `e<index>`).
-//
-// Public API:
-//   sideMarks(diff, side) -> CanvasMarks           marks of the earlier ("before") or later ("after") canvas
-//   marksFromStatuses(nodes, edges) -> CanvasMarks  the same rules over explicit statuses (the merged canvas)
-//   withProblemMarks(marks, nodeKeysByDiagnostic, ids, label) -> CanvasMarks   flags nodes carrying given diagnostics
+// What the diff pages draw on a canvas: a label per changed node and edge, and the unchanged ones to dim.
 
 import type { NodeDiff, NodeRef, WorkflowDiff } from "../diff/types";
 

@@ -1,9 +1,5 @@
-// The merged canvas of a diff: the later workflow with the earlier workflow's removed nodes and edges added back, so
-// one graph shows what was added, removed and kept. Pure and total; the later workflow's nodes and edges keep their
-// positions (so its diagnostics anchor unchanged) and removed nodes get fresh ids that cannot capture any reference.
-//
-// Public API:
-//   mergeWorkflows(before, after, diff) -> MergedWorkflow
+// The merged canvas: the later workflow with the earlier one's removed nodes and edges added back under fresh ids,
+// so one graph shows what was added, removed and kept while the later workflow's diagnostics stay anchored.
 
 import type { NodeDiff, WorkflowDiff } from "../diff/types";
 import { isJsonObject, ownValue, type JsonObject, type JsonValue } from "../workflow/python-values";

@@ -1,11 +1,5 @@
-// Stepping on the diff pages: the turn scrubber's stops (round 1 → 2 → 3 …, which rounds the run answered) and the
-// change list's previous / next. Pure state functions, so the keyboard and the buttons always agree.
-//
-// Public API:
-//   scrubberStops(roundCount, answeredRounds, current) -> ScrubberStop[]
-//   stepRound(stops, current, key) -> number | null     the round an arrow / Home / End key moves to
-//   stepChange(count, current, delta) -> number | null  previous / next change, clamped (null for an empty list)
-//   changeShortcut(key) -> -1 | 1 | null                "n" / "j" next, "p" / "k" previous
+// Stepping on the diff pages (the turn scrubber's stops, previous / next change) as pure state functions, so the
+// keyboard and the buttons always agree.
 
 export interface ScrubberStop {
   round: number;

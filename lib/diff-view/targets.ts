@@ -1,9 +1,5 @@
-// Where each entry of a diff's change list is on the canvases: the node to centre (and the edge concerned) on the
-// earlier canvas, the later canvas and the merged canvas. Pure; null where the change has nothing on that canvas.
-//
-// Public API:
-//   changeTargets(diff, merged?) -> ChangeTarget[]   one per diff.changes entry, same order
-//   counterpartKeys(diff), firstChangeAt(targets, canvas, key)
+// Where each change-list entry sits on the earlier, later and merged canvases, so stepping through changes can centre
+// them; null where a change has nothing on that canvas.
 
 import type { DiffChange, EdgeRef, NodeDiff, WorkflowDiff } from "../diff/types";
 import { edgeKeyOf, nodeKeyOf } from "./marks";

@@ -1,9 +1,4 @@
-// Shapes a text diff (lib/diff textDiff parts) for display: long unchanged stretches of a line diff fold to a few lines
-// of context around each change, and field values print as short text. Pure; parts are only ever shown as text.
-//
-// Public API:
-//   foldTextDiff(diff, context?) -> TextSegment[]
-//   valueText(value, max?) -> string
+// Shapes a text diff for display: long unchanged stretches fold to a few lines of context; parts are only ever text.
 
 import type { TextDiff } from "../diff/types";
 

@@ -1,10 +1,5 @@
-// Two responses' verdicts side by side: our reproduction of the official steps 1.1–1.3, the rule judge (1.4), our
-// verdict, the recorded verdict and the resolve tests, each row flagged where the two sides differ. Pure.
-//
-// Public API:
-//   verdictRows(a, b) -> VerdictRow[]
-//   stepText(step) -> string
-//   verdictInputOf(recomputedVerdict, storedResponse) -> VerdictInput
+// Two responses' verdicts side by side (our steps 1.1–1.3, the rule judge, the recorded verdict, the resolve tests),
+// each row flagged where the sides differ.
 
 export interface VerdictInput {
   /** Our reproduction of the official steps 1.1–1.3 (recomputed). */

@@ -1,11 +1,4 @@
-// Links to the diff pages and the reading of their query strings: a turn diff (one run, round n−1 → n of a task), a
-// model diff (one turn, two runs) and a response diff (any two stored responses). Pure; every href is URL-encoded.
-//
-// Public API (stable, for other pages to link with):
-//   turnDiffHref({ runId, task?, round? })          -> "/diff/turns?run=…&task=…&round=…"
-//   modelDiffHref({ turn, a, b? })                  -> "/diff/models?turn=…&a=…&b=…"  (turn: a Turn id or "<Task>_<round>")
-//   responseDiffHref(a, b)                          -> "/diff/responses?a=…&b=…"
-//   readTurnDiffQuery(searchParams), readModelDiffQuery(searchParams), readResponseDiffQuery(searchParams)
+// The one place that writes links to the diff pages and reads their query strings, so every page links alike.
 
 import { trimmedParam } from "../search-params";
 

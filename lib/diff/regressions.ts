@@ -1,10 +1,5 @@
-// Regressions between two scored responses: diagnostics new in the later one (same code, location mapped through
-// the workflow diff's node and edge matching) and checks that passed before and fail now. Pure and total.
-//
-// Public API:
-//   findRegressions(before, after, options?) -> RegressionReport
-//     options: { diff?: WorkflowDiff (reused when the caller has it), beforeTurn?, afterTurn? (to evaluate the
-//     I/O check on responses that failed earlier steps) }
+// Regressions between two scored responses: diagnostics new in the later one, located through the diff's matching,
+// and checks that passed before and fail now.
 
 import { checkVariableNames } from "../workflow/official-verdict";
 import type { Diagnostic } from "../workflow/diagnostics";

@@ -1,8 +1,5 @@
-// One dry-run execution of a test case: the test's inputs (files renamed as the official resolve stage uploads them),
-// Dify's input checks, the graph run, the workflow's outputs (those of the End nodes that ran) and the resolve
-// stage's own file checks applied to them (lib/resolve/official.ts).
-//
-// Public API: dryRunTestCase(request) -> DryRunExecution
+// One dry-run execution of a test case: inputs as the resolve stage uploads them, Dify's input checks, the graph
+// run, and the resolve stage's own file checks on the outputs.
 
 import type { TestInputValue } from "@/lib/benchmark/dataset";
 import type { DifyGraph } from "@/lib/workflow/dify-graph";

@@ -1,11 +1,5 @@
-// Jinja2 rendering as Dify's template-transform node does it, with nunjucks as the engine. Dify pastes the template
-// into a Python runner as `jinja2.Template('''<template>''')` and renders it with the JSON-decoded inputs
-// (core/helper/code_executor/jinja2/jinja2_transformer.py), so the template is first read as a Python string literal:
-// a template that closes the literal early fails with a SyntaxError, and its backslash escapes are decoded.
-// Values render as Python prints them (lists and dicts as repr, True/False). What nunjucks cannot parse or evaluate
-// is not a prediction: the caller treats it as uncertain (docs/dry-run.md lists the differences that matter).
-//
-// Public API: renderJinja(template, values) -> JinjaResult
+// Jinja2 rendering as Dify's template-transform node does it (the template read as a Python string literal, values
+// printed as Python prints them); what nunjucks cannot render is uncertain, not a prediction (docs/dry-run.md).
 
 import nunjucks from "nunjucks";
 import type { JsonValue } from "@/lib/workflow/python-values";

@@ -1,8 +1,5 @@
-// Dry runs of recorded or generated responses: each turn that passes the pass stage (recorded `valid` for a recorded
-// run) is converted with the official converter and its three test cases are run; and the recorded Dify outcome of a
-// test, for comparing with what the dry run predicts.
-//
-// Public API: dryRunTurn(request) -> DryRunTestResult[];  recordedOutcome(record, position) -> RecordedOutcome | null
+// Dry runs of a run's responses: each turn that passes the pass stage is converted and its three test cases run;
+// and the recorded Dify outcome of a test, to compare with the prediction.
 
 import type { RunRecord } from "@/lib/benchmark/runs";
 import type { TurnSpec } from "@/lib/benchmark/turn";

@@ -1,13 +1,5 @@
-// The agentic baseline's four auto-repairs with the official semantics (fence stripping, JSON repair, topological
-// re-ordering, node_selection sync), applied in the official order; each reports the text before and after it.
-// Pure and total: a repair that does not apply returns the text unchanged and is not reported; where the official
-// code raises (a workflow that is a JSON list, a node that is not an object), the result says so.
-//
-// Public API:
-//   applyOfficialAutofixes(text) -> { ok: true, text, applied } | { ok: false, raises, at, applied }
-//   stripWorkflowFences, repairWorkflowJson, reorderWorkflowNodes, syncNodeSelection: (text) -> string | null
-//   pyJsonDumps(value, ensureAscii) -> string                     Python json.dumps with default separators
-//   firstWorkflowBody(text) -> string | null                      the stripped first <workflow> body (case-sensitive)
+// The agentic baseline's four auto-repairs with the official semantics and order, so a generated answer is stored as
+// the official pipeline would store it; each repair reports its text before and after, and where Python would raise.
 
 import { agenticReferenceIds } from "@/lib/workflow/inline-references";
 import { isFloatLiteral, parsePyJson, type FloatLiterals } from "@/lib/workflow/json-text";

@@ -1,13 +1,6 @@
 import "server-only";
-// Reads the Chat2Workflow benchmark directory and recorded run files from disk into the pure core's typed data.
-// Every expected failure (missing file, too large, bad JSON, bad shape) comes back as a located BenchmarkIssue.
-//
-// Public API (stable):
-//   readBenchmarkDir(dir, options?) -> Promise<Result<BenchmarkFiles, BenchmarkIssue>>
-//   readRunFile(path, options?)     -> Promise<Result<RunRecord[], BenchmarkIssue>>
-//   readGenerationInputs(dir, options?) -> Promise<Result<GenerationInputs, BenchmarkIssue>>   the instructions and
-//                                      prompts only: generation never opens the check files
-//   options.maxBytes: per-file size limit (default DEFAULT_MAX_FILE_BYTES)
+// Reads the benchmark directory and run files from disk into the core's typed data, every failure a located issue;
+// generation reads through readGenerationInputs, which never opens the check files.
 
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";

@@ -1,9 +1,5 @@
-// Where each handle of a laid-out node sits: the flow input on the left, one output per branch row (or one plain
-// output) on the right, and the reference anchors on top and bottom. The canvas draws handles from these specs and
-// also hands them to React Flow up front, so edges are drawn on the first paint without measuring the DOM.
-//
-// Public API:
-//   handleSpecs(node) -> HandleSpec[]
+// Where each handle of a laid-out node sits, handed to React Flow up front so edges draw on the first paint
+// without measuring the DOM.
 
 import { HEADER_HEIGHT, portRowCenter } from "./geometry";
 import type { LaidOutNode } from "./layout";

@@ -1,11 +1,5 @@
-// Lays out a workflow view left to right with dagre, nested: each iteration's children are laid out first, the
-// container is sized around them, then the enclosing level is laid out with containers as single boxes. A level
-// wider than `maxRowWidth` is wrapped into rows of whole ranks (read like text), so long chains stay readable at a
-// normal zoom instead of shrinking into a strip. Pure and deterministic; child positions are relative to their container.
-//
-// Public API:
-//   layoutWorkflowView(view, options?) -> LaidOutView
-//   nodeContent(node) -> BoxContent      what the box must make room for (summary lines, port rows)
+// Nested left-to-right dagre layout of a workflow view, wrapping wide levels into rows of whole ranks so long chains
+// stay readable at a normal zoom; deterministic, child positions relative to their container.
 
 import dagre from "@dagrejs/dagre";
 import { CONTAINER_PADDING, NODE_WIDTH, containerHeaderHeight, nodeBoxSize, type BoxContent, type Size } from "./geometry";

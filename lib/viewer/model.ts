@@ -1,12 +1,5 @@
-// Builds the viewer's model of a workflow: nodes (with iteration containment, ports, summaries, references and
-// exposed variables), edges on the right branch handle, and every diagnostic anchored to what it is about.
-// Pure and total: any JSON (unknown types, missing ids, dangling edges, non-objects) gives a drawable model.
-//
-// Public API:
-//   buildWorkflowView({ workflow, diagnostics }) -> WorkflowView
-//   portRows(node) -> ViewPort[]      the ports drawn as labelled rows (the rest share one plain handle)
-//   findNodeKey(view, urlValue) -> string | null     resolves `?node=` values (ids, `#<index>`, `missing:<id>`)
-//   nodeAnchorOf(view, diagnostic) -> string | null  the node a click on the diagnostic should focus
+// The viewer's model of a workflow, with every diagnostic anchored to what it is about; total, so any JSON (unknown
+// types, missing ids, dangling edges) gives a drawable model.
 
 import {
   exposedVariables,

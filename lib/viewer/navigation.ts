@@ -1,10 +1,5 @@
-// Keyboard navigation between nodes of a laid-out workflow: arrows follow the graph (right = next node along an
-// edge, left = previous one, up/down = the other branches) and fall back to the nearest node in that direction.
-// Pure: works on positions and edges only, so it is tested without a browser.
-//
-// Public API:
-//   neighbourOf(view, fromKey, direction) -> string | null
-//   NAVIGATION_KEYS: the keys handled, mapped to directions
+// Keyboard navigation between nodes along the graph's edges, on positions and edges only, so it is tested without
+// a browser.
 
 import type { LaidOutNode, LaidOutView } from "./layout";
 

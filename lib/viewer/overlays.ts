@@ -1,9 +1,4 @@
-// What the canvas draws on each node and edge for the diagnostics in the visible categories: the worst severity
-// (the ring colour) and a count per category (the badges). Pure; hiding a category removes its marks everywhere.
-//
-// Public API:
-//   overlaysFor(view, hidden?) -> Overlays
-//   visibleDiagnostics(view, hidden?) -> ViewDiagnostic[]
+// What the canvas draws on each node and edge for the diagnostics of the visible categories (ring colour, badges).
 
 import { DIAGNOSTIC_CATEGORIES, type DiagnosticCategory, type Severity } from "../workflow/diagnostics";
 import type { ViewDiagnostic, WorkflowView } from "./model";

@@ -1,10 +1,5 @@
-// Everything the response page shows about one stored response, recomputed from its text with the scoring core:
-// the verdicts, located diagnostics, the laid-out graph (or, when the JSON does not parse, the repaired graph),
-// pretty JSON, the Dify YAML and whether a Coze package exists. Pure, deterministic and serialisable (plain objects
-// only, safe to send to a client).
-//
-// Public API:
-//   buildResponseView(input) -> ResponseView
+// Everything the response page shows about one stored response, recomputed from its text with the scoring core as
+// plain data safe to send to a client.
 
 import { explainRuleJudge } from "../import/plan";
 import { convertToCoze } from "../workflow/coze-convert";

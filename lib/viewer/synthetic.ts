@@ -1,9 +1,5 @@
-// A deterministic synthetic workflow of any size for layout tests and the viewer benchmark: a start node, blocks of
-// LLM/code chains, if-else and classifier branches merged by aggregators, and iterations with children, then an end.
-// Valid in shape (every reference points backwards), so it exercises layout rather than error overlays.
-//
-// Public API:
-//   syntheticWorkflow(nodeCount) -> { nodes_info, edges }   about nodeCount nodes (never fewer)
+// A deterministic, valid synthetic workflow of any size, so layout tests and the viewer benchmark exercise layout
+// rather than error overlays.
 
 import type { JsonObject, JsonValue } from "../workflow/python-values";
 

@@ -1,10 +1,5 @@
 // Splits a response text into numbered lines of segments so the page can highlight where diagnostics point
-// (a JSON error's offset, a node_selection mention). Pure; offsets are UTF-16 indexes as the parser reports them.
-//
-// Public API:
-//   markLines(text, marks) -> MarkedLine[]   every line, each a list of segments carrying the ids of the marks on it
-//   textMarksFor(diagnostics, field, shift?) -> TextMark[]   the marks of diagnostics located in one text field
-//   excerptAround(text, offset, radius?) -> Excerpt         the lines around a position
+// (UTF-16 offsets, as the parser reports them).
 
 import type { Diagnostic, ResponseField, Severity } from "../workflow/diagnostics";
 

@@ -1,15 +1,5 @@
-// Rich analysis of a parsed response: every format, graph, semantics and consistency problem, each located.
-// Total over any input (never throws) and linear-ish in the workflow size; finds more than the official verdict.
-//
-// Public API:
-//   analyzeWorkflow(parsed, turn?, judge?, variableCheck?) -> Diagnostic[]   analysis diagnostics (the step_1_1 parse diagnostics stay in
-//                                                    parsed.diagnostics); [] when the workflow JSON did not parse
-//   analyzeValue(value, options) -> Diagnostic[]      the same over an already-parsed workflow value
-//   (codes, with category, severity and official step: diagnostic-codes.ts)
-//
-// Categories: format = JSON/param shape; graph = ids, edges, ports, canvases, connectivity, start/end; semantics =
-// references and inferred types; consistency = the task's input/output variables and the node_selection.
-// `officialStep` is set on a diagnostic when that condition alone makes the official pipeline fail at that step.
+// Every located format, graph, semantics and consistency problem of a parsed response, more than the official
+// verdict finds; total over any input and linear-ish in the workflow size.
 
 import type { TurnSpec } from "../benchmark/turn";
 import type { Diagnostic } from "./diagnostics";

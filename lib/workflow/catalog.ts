@@ -1,29 +1,5 @@
-// Per-type knowledge of the 20 Chat2Workflow node types: param schemas, rewritten text fields, selectors, the
-// variables each node exposes (official inference with its quirks, and the real platform types) and output ports.
-//
-// Public API (stable):
-//   CATALOG[type]                       -> CatalogEntry { info, paramSchema, requiredParams, textParams, selectorParams,
-//                                          outputs (documented variables), branching }
-//   validateParam(type, param)          -> ParamIssue[]  (zod issues with paths into `param`; [] when well-shaped)
-//   textFieldPaths(node)                -> ParamPath[]   every rewritten text field actually present (incl. nested)
-//   selectorRefs(node)                  -> SelectorRef[] every [var, id] selector present, with its param path
-//   forEachSelectorSlot(spec, value, ctx, visit)  walks one selector param by its shape (what selectorRefs reports)
-//   forEachCondition(cases, visit)      -> visits param.cases[i][1][j] of an if-else node
-//   officialVariableType(facts, name)   -> TypeLookup    the official converter's inference (§2.6), quirks included
-//   realVariableType(facts, name)       -> string | null | undefined  what the platform really exposes
-//   nodeFacts(node, ctx)                -> NodeFacts | null  the facts inference reads, computed leniently for viewers
-//   exposedVariables(node, ctx)         -> ExposedVariable[] documented outputs with official and real types
-//   exposedNames(facts, type)           -> string[]      the variable names a node exposes (declared or documented)
-//   outputPorts(node)                   -> OutputPort[]  if-else: cases then ELSE; classifier: one per class; end: none
-//   toolName(type, param)               -> the Dify tool_name of a tool node (null when unbuildable)
-//   vocabularies: START_VARIABLE_TYPES, CODE_OUTPUT_TYPES, PARAMETER_TYPES, MARKDOWN_TARGET_TYPES, CHART_TYPES,
-//                 LIST_OPERATORS, IF_ELSE_OPERATORS, LIST_FILTER_OPERATORS, FILE_KINDS
-//
-// Official types are JSON values because the official code passes declared types through unchecked (a start
-// variable declared as 5 has type 5); in practice they are strings or null.
-//
-// Over 500 lines on purpose: the official type inference (one switch over every type's facts, with its quirks) and
-// the lenient facts the viewer derives belong together; the per-type params, outputs and conversions live in nodes/.
+// Per-type knowledge of the Chat2Workflow node types gathered for the scorer, converter and viewer; the facts of
+// each type live in lib/workflow/nodes/<type>.ts.
 
 import { NODE_TYPE_IDS, isNodeTypeId, type NodeTypeId } from "./node-types";
 import { NODE_SPECS, type NodeSpec } from "./nodes";

@@ -1,29 +1,5 @@
-// Official step_1_2: replays the official simplified-JSON -> Dify converter in its exact processing order.
-// Either returns the Dify graph it would emit, or the first condition that makes the official converter throw.
-//
-// Public API (stable):
-//   convertWorkflow(value, options?) -> Result<Conversion, Diagnostic>   (exactly one diagnostic on failure)
-//   conversionFailure(value, options?) -> Diagnostic | null   the same verdict without building the Dify graph
-//     options: { floats?: FloatLiterals | null (from parseResponse, so `1.0` ports fail like in Python),
-//                ids?: IdSource, githubToken?: string }
-//   Conversion = { graph: { nodes: DifyNode[]; edges: DifyEdge[] }, nodes: ConvertedNode[], difyIds, edgeHandles }
-//   sequentialIdSource() / randomIdSource()  — injectable id generators (sequential ones make output stable)
-//   findInlineReferences / readInlineIdToken          — re-exported from inline-references.ts
-//
-// Order replayed (§3.1): scan edges for top-level ones; lay out the top-level graph (exactly-3 edges, hashable
-// endpoints, sortable ports); build nodes_info in list order, registering each id (references resolve only to
-// earlier nodes; an iteration's output_selector is matched when its child is built); resolve all edge endpoints;
-// emit edges (branch ports) and nodes. The first failing condition is the one reported. Nothing stricter than
-// the official code is checked (§3.3): duplicate ids, unknown variable names on string-typed nodes, missing
-// start/end nodes and the like all convert.
-//
-// This file is the driver: ids, layout, containment (canvas children, iteration outputs) and edges. What each node
-// type reads and emits lives in lib/workflow/nodes/<type>.ts (NodeSpec.toDify), called in nodes_info order.
-// Over 500 lines on purpose: one class replays one pass of the official code, and the order of its checks is the
-// verdict; the reference resolution every node type calls back into (DifyBuildContext) has to live with that state.
-//
-// Python semantics matter (a string edge is a sequence of characters, `True` indexes like 1, a dict iterates its
-// keys); they come from python-values.ts so that every verdict matches the official converter.
+// Official step_1_2: replays the official Dify converter in its exact order (the first failing check is the verdict,
+// with Python semantics from python-values.ts); what each node type emits lives in nodes/<type>.ts.
 
 import { err, ok, type Result } from "../result";
 import { officialVariableType, type NodeFacts, type ParamPath, type TypeLookupFailure } from "./catalog";

@@ -1,18 +1,5 @@
-// Replays the official simplified-JSON -> Coze converter (`--type coze`): the workflow document it would write, or
-// the first condition that makes it fail, as one diagnostic (no official step: Coze is not part of the verdict).
-//
-// Public API:
-//   convertToCoze(value, name, options?) -> Result<CozeWorkflow, Diagnostic>   exactly one diagnostic on failure
-//   CozeWorkflow: the YAML document's mapping (description, edges, icon, id, mode, name, nodes, schema_version)
-//
-// Order replayed (coze-export spec §4): read the edges and lay out the top level (cell 460 × 260); walk nodes_info
-// once, building each node through its NodeSpec.coze (iteration-starts are dropped, children attach to their
-// batch, an iteration's output is bound when its child arrives); route edges (ids containing "-1" are skipped);
-// emit nodes, batches with their inner nodes and edges, then the top-level edges with their ports. Ids are drawn
-// deterministically (100002, 100003, …), never 100001 or 900001, which are the fixed start and end ids.
-//
-// Reproduced quirks (§11) are deliberate: references are remapped by the referenced node's title, inline
-// references are not; the last classifier class is the default port; port labels inside a canvas are shifted.
+// Replays the official simplified-JSON -> Coze converter, quirks included (coze-export spec §4, §11): the workflow
+// document it would write, or the first condition that makes it fail, as one diagnostic.
 
 import { err, ok, type Result } from "../result";
 import type { ParamPath } from "./catalog";

@@ -1,9 +1,5 @@
-// The Coze workflow package of a response: `Workflow-<name>-draft.zip` holding MANIFEST.yml and the workflow YAML
-// (coze-export spec §2), built only when the official Coze converter would convert; otherwise the reason why not.
-//
-// Public API:
-//   cozePackage(value, name, options?) -> Result<CozePackage, Diagnostic>
-//   cozeManifest(name) -> object;  toCozeYaml(document) -> string;  parseCozeYaml(text) -> Result<unknown, string>
+// The Coze workflow package of a response (MANIFEST.yml and the workflow YAML, coze-export spec §2), built only when
+// the official Coze converter would convert it; otherwise the reason why not.
 
 import { ok, type Result } from "../result";
 import { writeZip } from "../zip/zip";

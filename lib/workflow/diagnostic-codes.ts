@@ -1,13 +1,5 @@
-// The one registry of diagnostic codes: every code the scoring core emits, with its category, default severity,
-// official step, title, documentation and an example. `Diagnostic.code` is typed as its keys, so an unregistered
-// code does not compile, and docs/diagnostics.md is generated from it (scripts/diagnostics-doc.ts).
-//
-// Over 500 lines on purpose: it is one table, and splitting it would bring back the drift it exists to prevent.
-//
-// Public API:
-//   DIAGNOSTIC_CODES, DiagnosticCode, CodeSpec          the table and its key union
-//   makeDiagnostic(code, message, extras?) -> Diagnostic  category, severity and step filled in from the table
-//   LEGACY_DIAGNOSTIC_CODES, canonicalDiagnosticCode(code) codes renamed when synonyms were merged -> current code
+// The one registry of diagnostic codes, so an unregistered code does not compile and docs/diagnostics.md is
+// generated from it; one long table on purpose, since splitting it would bring back the drift it prevents.
 
 import type { Diagnostic, DiagnosticCategory, DiagnosticLocation, OfficialStep, Severity } from "./diagnostics";
 

@@ -1,10 +1,5 @@
-// Builds the full Dify DSL document (§8) the official converter writes for a successful conversion.
-// The document is plain data (no YAML here); dify-yaml.ts serialises it.
-//
-// Public API (stable):
-//   buildDifyDsl(conversion, appName) -> DifyDsl     appName is "<Task>_<round>" (difyAppName)
-//   difyAppName(task, round) -> string
-//   DIFY_DSL_VERSION, DIFY_PLUGIN_DEPENDENCIES, DifyDsl type
+// Builds the full Dify DSL document the official converter writes for a successful conversion, as plain data
+// (dify-yaml.ts serialises it).
 
 import type { Conversion, DifyEdge, DifyNode } from "./convert";
 

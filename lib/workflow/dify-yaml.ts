@@ -1,11 +1,5 @@
-// Serialises a Dify DSL document to YAML the way the official export does (block style, sorted keys, unicode kept),
-// and parses DSL YAML back. Guarantees: a YAML 1.1 loader (Dify's PyYAML safe_load) reads every string back as that string.
-//
-// Public API (stable):
-//   toDifyYaml(dsl) -> string
-//   parseDifyYaml(text) -> Result<unknown, string>   (never throws; the issue is the parser's message)
-//   toYaml11(value) / parseYaml11(text): the same serialiser and parser for any document (the Coze package uses them)
-//   YAML_1_1_PLAIN_TYPES: the plain scalars a YAML 1.1 loader resolves to something other than a string
+// Serialises a Dify DSL document to YAML as the official export does and parses it back, quoting every string a
+// YAML 1.1 loader (Dify's PyYAML) would read as something else.
 
 import { Document, parse, Scalar, visit, type ScalarTag, type Tags } from "yaml";
 import { err, ok, type Result } from "../result";

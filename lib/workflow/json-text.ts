@@ -1,17 +1,5 @@
-// A JSON parser with Python `json.loads` semantics (NaN/Infinity accepted, int vs float kept) and precise errors.
-// It accepts exactly what json.loads accepts; on failure it reports one located, classified, human-readable problem.
-//
-// Public API (stable):
-//   parsePyJson(text) -> { ok: true, value, floats } | { ok: false, problem }
-//   isFloatLiteral(floats, container, key)  — was container[key] written as a float literal such as 1.0 or 1e2?
-//   positionAt(text, offset) -> { offset, line, column }   (1-based line and column, UTF-16 columns)
-//   nestsDeeperThan(text, limit) — do `{` `[` nest more than `limit` deep (a bound checked before costly work)?
-//   JsonProblem / JsonProblemCode / TextPosition / FloatLiterals types
-//
-// Why a hand-written parser: JS JSON.parse rejects NaN/Infinity (Python accepts them), loses the int/float
-// distinction the official converter depends on (a port `1.0` cannot index a list) and gives poor error positions.
-// Over 500 lines on purpose: one recursive-descent parser with its error classification; splitting it would
-// separate each grammar rule from the diagnosis of its failures.
+// A JSON parser with Python json.loads semantics (NaN/Infinity, int vs float, which the official converter depends
+// on) that reports one located, classified problem; JSON.parse can do neither.
 
 import type { JsonObject, JsonValue } from "./python-values";
 import { anchorShape } from "./shape-anchor";

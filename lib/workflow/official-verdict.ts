@@ -1,14 +1,5 @@
-// The official pass-stage verdict for steps 1_1–1_3: tags and JSON, conversion, then variable-name consistency.
-// Reproduces the official check exactly (first start node, set equality of inputs, every end node's sorted outputs).
-//
-// Public API (stable):
-//   officialVerdict(parsed, turn, options?) -> OfficialVerdict
-//     { failStep: "step_1_1" | "step_1_2" | "step_1_3" | null, diagnostics, conversion }
-//     failStep null means the response reaches step_1_4 (the LLM node judge). With { graph: false } the same
-//     verdict and diagnostics, without building the Dify graph (conversion is then null).
-//   checkVariableNames(workflow, turn) -> Diagnostic[]   the step_1_3 check alone ([] when it passes)
-//   officialFailStepOf(workflow, turn, floats?) -> "step_1_2" | "step_1_3" | null   steps 1_2–1_3 of a parsed
-//     workflow without building the Dify graph (the verdict of a repaired workflow)
+// The official pass-stage verdict for steps 1_1–1_3, reproduced exactly (first start node, set equality of inputs,
+// every end node's sorted outputs).
 
 import type { Result } from "../result";
 import type { TurnSpec } from "../benchmark/turn";

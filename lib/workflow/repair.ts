@@ -1,12 +1,5 @@
-// Mechanical repairs of a response (spec §9.1 and more): fences, JSON repair, type names, selector shapes,
-// a stable topological reordering of nodes_info, and node_selection reconciliation. Each applied repair is recorded.
-// Pure and total: repairs never throw, never invent content, and leave the response untouched when none applies.
-//
-// Public API:
-//   repairResponse(parsed, { judge?, forwardReferences? }) -> { repaired: RecordInput, applied: Repair[], value }
-//   repairOutcome(parsed, options) -> RepairOutcome     the same without serialising a changed workflow
-//   reorderNodes(nodes, edges?) -> JsonValue[] | null   the stable Kahn order; null when no forward dependency or cyclic
-//   REPAIR_CODES                                        every repair code with a one-line summary
+// Mechanical repairs of a response, each one recorded, so the viewer can show the repaired verdict; total, never
+// inventing content and leaving the response untouched when none applies.
 
 import { jsonrepair } from "jsonrepair";
 import { CATALOG } from "./catalog";

@@ -1,16 +1,5 @@
-// Official step_1_1: extracts the three tagged sections of a model answer and parses the workflow JSON.
-// Reproduces the official regexes, Python strip() and the workflow fence-stripping quirk; failures are located.
-//
-// Public API (stable):
-//   parseResponse(input) -> ParsedResponse
-//     input: { raw: string }                                     a model answer as generated
-//          | { nodeSelection, designPrinciple, workflow }        a recorded run (already extracted; null = missing)
-//   ParsedResponse = { source, nodeSelection, designPrinciple, workflowText, json, diagnostics, workflowOffsetInRaw? }
-//     json: { ok: true, value, floats } | { ok: false }     (value is plain JSON; floats marks 1.0-style literals)
-//     diagnostics: category "format", officialStep "step_1_1"; codes "missing-tag", "empty-workflow", "json-*".
-//   cleanWorkflowText(captured) — the official cleanup of a captured <workflow> body.
-//   storedResponseInput(stored) -> ResponseInput   a stored response: its raw answer when it has one, else its fields
-//   TAGS — the three tag names in the order the official extractor reports them.
+// Official step_1_1: extracts the three tagged sections of an answer and parses the workflow JSON with the official
+// regexes, Python strip() and fence-stripping quirk; failures are located.
 
 import type { Diagnostic } from "./diagnostics";
 import { parsePyJson, positionAt, type FloatLiterals, type JsonProblem } from "./json-text";

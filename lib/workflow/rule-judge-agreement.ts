@@ -1,9 +1,5 @@
-// The rule judge against the recorded step_1_4 verdicts of recorded runs: confusion matrices overall and per model,
-// the disagreements by kind, and why both judges failed a record. Pure; the CLI and the corpus test share it.
-//
-// Public API:
-//   ruleJudgeAgreement(runs, keyNodesOf) -> AgreementReport     over every record that reached step 1_4
-//   agreementReportJson(report) -> plain JSON (matrices with n and agreement)
+// The rule judge against the recorded step_1_4 verdicts (confusion matrices, disagreements by kind), shared by the
+// judge:agreement CLI and the corpus test.
 
 import type { RunRecord } from "../benchmark/runs";
 import {

@@ -1,8 +1,4 @@
-// Summaries of scored responses as the score CLI reports them: pass rates (plain, after repairs, recorded) overall,
-// per domain, round and model, fail-step counts and the most frequent diagnostic codes. Pure.
-//
-// Public API:
-//   summarizeScores(rows) -> summary document;  SUMMARY_STEPS;  SummaryRow, Rate
+// Summaries of scored responses as the score CLI reports them: pass rates, fail-step counts, frequent diagnostics.
 
 import { BENCHMARK_DOMAINS } from "../benchmark/domains";
 import type { OfficialStep } from "./diagnostics";

@@ -1,11 +1,5 @@
-// Scores one response against its turn: the official steps 1_1–1_3, the rule judge as step 1_4, the full
-// analysis, and the same verdicts after mechanical repairs. Never throws; every failure is explained by a diagnostic.
-//
-// Public API:
-//   scoreResponse(input, turn) -> ScoredResponse
-//   mergeDiagnostics(primary, official), nodeOrderOf(value)   shared with diagnose.ts
-//   sortDiagnostics(diagnostics, nodeOrder?) -> Diagnostic[]   severity, then location (stable)
-//   ScoreTurn, ScoredResponse, RepairedScore
+// Scores one response against its turn (official steps 1_1–1_3, the rule judge, the full analysis, the verdicts
+// after repairs); never throws, every failure explained by a diagnostic.
 
 import type { TurnSpec } from "../benchmark/turn";
 import { analyzeWorkflow } from "./analyze";

@@ -1,9 +1,5 @@
-// A minimal ZIP archive writer and reader (stored entries, CRC-32, no compression, no directories), in pure TS.
-// Output is deterministic (fixed 1980-01-01 timestamps), so the same files always give the same bytes.
-//
-// Public API:
-//   writeZip(entries) -> Uint8Array                 entries: { name (UTF-8, "/"-separated), data }
-//   readZip(bytes) -> Result<ZipEntry[], string>    stored (method 0) entries only; checks sizes and CRCs
+// A minimal deterministic ZIP writer and reader (stored entries, CRC-32, fixed timestamps), so the same files always
+// give the same bytes.
 
 import { err, ok, type Result } from "../result";
 

@@ -1,30 +1,6 @@
 import "server-only";
-// A small explicit client for a self-hosted Dify (1.9 and later): the console API (version, sign-in, DSL import with
-// the pending-confirm path, publish, API key, app deletion, and the installed plugins, models and tool providers the
-// readiness check compares with what the DSL needs) and the service API (file upload, blocking workflow run with a
-// timeout). Every call returns data — never throws — naming the step, HTTP status, Dify's error code and message.
-//
-// Public API:
-//   signIn(consoleBase, email, password, deps?) -> DifyResult<DifyConsole>
-//   DifyConsole { version, passwordStyle, listApps(name), importDsl(yaml) -> ImportedApp, publish(appId),
-//                 createApiKey(appId) -> token, deleteApp(appId), inventory() -> DifyInventory }
-//   detectDifyVersion(consoleBase, deps?), passwordStyleFor(version), FIRST_BASE64_PASSWORD_VERSION
-//   uploadFile(serviceBase, apiKey, { fileName, mimeType, bytes, user }, deps?) -> { id, extension }
-//   runWorkflow(serviceBase, apiKey, { inputs, user, timeoutMs? }, deps?) -> { runId, status, outputs, error, elapsedTime }
-//   isTransient(error): whether another try may succeed (429, 5xx, connection)
-//   DIFY_RUN_TIMEOUT_MS: 20 minutes, Dify's default WORKFLOW_MAX_EXECUTION_TIME
-//
-// Sign-in, as Dify's controllers do it: 1.9.2 and later answer POST /login with {"result":"success"} and set the
-// access_token, refresh_token and csrf_token cookies (prefixed __Host- behind HTTPS); console calls send the cookies
-// back and the CSRF token in X-CSRF-Token. 1.9.0/1.9.1 return {"result":"success","data":{access_token,refresh_token}}
-// instead, used as "Authorization: Bearer". An expired access token (401) is refreshed once through POST
-// /refresh-token (the refresh cookie, or {refresh_token} in the body before 1.9.2) and the call is repeated.
-// From 1.11.2 on, /login runs through decrypt_password_field (controllers/console/wraps.py, libs/encryption.py), which
-// base64-decodes the password before checking it, so the password is sent base64-encoded to those versions.
-//
-// Redirects are never followed blindly: every call carries a credential (password, session cookies, an app key), so
-// a redirect to another origin is refused with an error naming it, and a same-origin one is followed only by calls
-// without a body (a POST is never re-sent, so the password never travels twice).
+// The one client for a self-hosted Dify (1.9+): console sign-in, import, publish, keys and inventory, service upload
+// and run. Every call returns data naming the step, status and Dify's code; redirects never resend a credential.
 
 export const DIFY_RUN_TIMEOUT_MS = 20 * 60 * 1000;
 const CONSOLE_TIMEOUT_MS = 60_000;

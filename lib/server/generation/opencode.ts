@@ -1,15 +1,6 @@
 import "server-only";
-// Runs the opencode agent as the official chatllm_opencode.py does: per task, a sandbox copy of the skill folder
-// (SKILL.md read-only); per attempt, `opencode run --format json -m <provider/model> --dir <sandbox> <message>` with
-// PAGER=cat, stdout and stderr to files, a wall clock that kills the process group (the [TIMEOUT] answer, never
-// retried) and a non-zero exit that abandons the rest of the task. Every attempt is a fresh session. opencode sees a
-// configuration and home written for the task only (XDG dirs in the task's directory), reaches only the endpoint,
-// and keeps nothing of the user's own.
-//
-// Public API:
-//   opencodeInstall(env?) -> { ok, bin, version } | { ok: false, reason }   the pinned binary, ripgrep checked
-//   openOpencodeAgent(options) -> Promise<TaskAgent>                         one task's sandbox and runner
-//   readSkillFolder(dir) -> Promise<Record<relative path, text>>            the skill folder to copy per task
+// Runs the opencode agent as the official agentic baseline does (per-task sandbox, fresh session per attempt, wall
+// clock, [TIMEOUT] answer), with a configuration and home written for the task so it reaches only the endpoint.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, statSync } from "node:fs";

@@ -1,15 +1,6 @@
 import "server-only";
-// Generates a model's answers for benchmark tasks over an OpenAI-compatible chat client: zero-shot, the opencode
-// agent (agentic-opencode, through a per-task agent), agentic without an agent framework, or that with error
-// feedback. Rounds of a task run in order, tasks run concurrently; a failed call fails its turn (and leaves the
-// task's later rounds for a resumed run), never the whole run. Turns already answered are skipped. Nothing here
-// receives the benchmark's check data: a turn sees its task's instructions, the prompt or skill, and earlier answers.
-//
-// Public API:
-//   generateResponses(options) -> GenerationRun { items, turns, generated, skipped, failed, cancelled }
-//   ResponseItem: the official response file entry {id, category, task, answer1..N}
-//   responseItemsFrom(tasks, existing) -> ResponseItem[]     existing answers put in task order (resume)
-//   generateTurn(context, task, round, history) -> TurnRecord   one round (what a generate job item runs)
+// Generates a model's answers in every mode, rounds in order and tasks concurrently, so a failed call costs one turn;
+// a turn sees only its task's instructions, the prompt or skill and earlier answers, never the check data.
 
 import type { ResponseItem } from "@/lib/benchmark/official-files";
 import { runAgenticTurn, type Attempt, type CallResult } from "@/lib/generation/attempts";

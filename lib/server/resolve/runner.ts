@@ -1,10 +1,6 @@
 import "server-only";
-// The resolve stage over a file of pass records (the resolve CLI): each valid record's turn goes through resolveTurn,
-// the implementation the resolve job uses too, and comes back as the official resolve record. Before anything is
-// imported, the Dify workspace is checked for what the records' workflows need. Failures are recorded per item or
-// test with a reason, never thrown.
-//
-// Public API: checkReadiness(records, options) -> string | null; resolveRecords(records, options) -> ResolveRun
+// The resolve stage over a file of pass records, for the resolve CLI: each turn goes through resolveTurn, the same
+// implementation the resolve job runs, after the Dify workspace is checked for what the workflows need.
 
 import { turnKey } from "@/lib/benchmark/dataset";
 import type { RunRecord } from "@/lib/benchmark/runs";
