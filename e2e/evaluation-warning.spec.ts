@@ -8,8 +8,6 @@ import { accessibilityViolations, SHARED, signIn } from "./support";
 // The endpoint test says the model is not listed and shows the reply's first lines; an agentic evaluation warns within
 // its first turns with replies to look at, is cancelled in one click, and its final status says why nothing passed.
 const TAGLESS_ENDPOINT = "Loopback tagless stub (not a model)";
-// Screenshots for the README (git-ignored here; copies live in docs/screenshots).
-const SCREENSHOTS = path.resolve(__dirname, "screenshots", "ux2");
 
 test.describe("an evaluation that is going nowhere", () => {
   test.skip(!existsSync(path.join(SHARED, ".agents", "skills", "chat2workflow", "SKILL.md")), `Chat2Workflow benchmark (with its agentic skill) not found at ${SHARED}`);
@@ -42,7 +40,6 @@ test.describe("an evaluation that is going nowhere", () => {
     const examples = warning.locator('li[data-kind="no-tags"]').getByRole("link");
     await expect(examples).toHaveCount(3);
     const example = await examples.first().getAttribute("href");
-    await warning.screenshot({ path: path.join(SCREENSHOTS, "evaluation-early-warning.png") });
     for (const theme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: theme });
       expect(await accessibilityViolations(page), `evaluation page (${theme})`).toEqual([]);

@@ -9,8 +9,6 @@ import { SHARED, signIn } from "./support";
 // the agentic skill text; the journey adds one generated run to it and changes nothing other journeys read.
 const STUB_ENDPOINT = "Loopback generation stub (not a model)";
 const STUB_MODEL = "loopback-stub_fixed-workflow";
-// Screenshots for the README (git-ignored here; copies live in docs/screenshots).
-const SCREENSHOTS = path.resolve(__dirname, "screenshots", "evaluation");
 
 test.describe("evaluating a model endpoint from the UI", () => {
   test.skip(!existsSync(path.join(SHARED, ".agents", "skills", "chat2workflow", "SKILL.md")), `Chat2Workflow benchmark (with its agentic skill) not found at ${SHARED}`);
@@ -49,7 +47,6 @@ test.describe("evaluating a model endpoint from the UI", () => {
     await expect(stored).toHaveCount(79);
     await expect(stored.first()).toHaveText(/✓ pass|✗ /);
     await expect(page.getByTestId("evaluation-usage")).not.toContainText(/^Calls0/);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "evaluation-grid.png") });
 
     // A generated agentic turn's attempts: the tagless first reply, then the fenced one repaired and accepted.
     await stored.first().click();
@@ -63,9 +60,6 @@ test.describe("evaluating a model endpoint from the UI", () => {
     await expect(tabs.nth(1)).toHaveAttribute("aria-selected", "true");
     await expect(timeline.getByTestId("attempt-2")).toContainText("Code fence stripped");
     await expect(timeline.getByTestId("attempt-2").getByTestId("text-diff").first()).toContainText("```json");
-    // Below the sticky header: the timeline's heading at the top of the window.
-    await timeline.evaluate((element) => window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - 80));
-    await page.screenshot({ path: path.join(SCREENSHOTS, "attempt-timeline.png") });
     // Keyboard: the arrow keys move between attempts.
     await tabs.nth(1).focus();
     await page.keyboard.press("ArrowLeft");

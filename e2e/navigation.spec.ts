@@ -1,14 +1,11 @@
 // Every section a role may use is in the header at every width, visible or one click away (a group menu, or the phone's
 // Menu button), and reachable by keyboard; the settings area opens each of its sections in two clicks; the users page
 // invites an account and changes its role.
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { navigationFor, navLinks, isNavGroup, type NavEntry } from "../components/app-shell/nav-items";
 import { accessibilityViolations, DEMO, signIn, type DemoRole } from "./support";
 
 const WIDTHS = [1280, 1440, 1920, 375] as const;
-// Screenshots for the README (git-ignored here; copies live in docs/screenshots).
-const SCREENSHOTS = path.resolve(__dirname, "screenshots", "ux2");
 const ROLES: DemoRole[] = ["admin", "researcher", "annotator", "viewer"];
 
 /** Where a link lives: the group it is under (null for a top-level link). */
@@ -63,7 +60,6 @@ test.describe("the header at every width", () => {
     await expect(evaluate).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(evaluate).toHaveAttribute("aria-expanded", "true");
-    await page.screenshot({ path: path.join(SCREENSHOTS, "nav-menu-1440.png"), clip: { x: 0, y: 0, width: 1440, height: 360 } });
     await page.keyboard.press("Tab");
     await page.keyboard.press("Tab");
     await expect(page.getByRole("link", { name: "Import", exact: true })).toBeFocused();
@@ -77,7 +73,6 @@ test.describe("the header at every width", () => {
     await expect(menu).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(menu).toHaveAttribute("aria-expanded", "true");
-    await page.screenshot({ path: path.join(SCREENSHOTS, "nav-menu-375.png") });
     const jobs = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Jobs", exact: true });
     for (let step = 0; step < 20 && !(await jobs.evaluate((element) => element === document.activeElement)); step += 1) await page.keyboard.press("Tab");
     await expect(jobs).toBeFocused();
@@ -132,8 +127,6 @@ test.describe("settings", () => {
     await expect(page.getByRole("status")).toContainText(`${email} is now Researcher`);
     await page.reload();
     await expect(row.getByLabel(`Role of ${email}`)).toHaveValue("researcher");
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, "settings-users-1440.png") });
 
     const other = await browser.newContext();
     const invited = await other.newPage();

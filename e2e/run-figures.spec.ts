@@ -1,4 +1,3 @@
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { accessibilityViolations, queryE2eDatabase, signIn } from "./support";
 
@@ -12,8 +11,6 @@ const REPLAY_ENDPOINT = "Loopback replay stub (not a model) (loopback-replay/dem
 const JUDGE_LABEL = "Loopback judge stub (not a model)";
 const MODEL = "loopback-replay_demo-alpha-answers";
 const TURNS = 15;
-// Screenshots for the README (git-ignored here; copies live in docs/screenshots).
-const SCREENSHOTS = path.resolve(__dirname, "screenshots", "ux2");
 
 const percent = (k: number, n: number) => `${((100 * k) / n).toFixed(2)}%`;
 
@@ -119,10 +116,6 @@ test("a generated run shows the same figures, by its evaluation's judge, on its 
   await expect(criteria).not.toContainText("the run records no token counts");
   await expect(criteria).not.toContainText("the run records no generation latency");
   await expectAccessible(page, "response page of a generated turn");
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(SCREENSHOTS, "response-graph-first-1440.png") });
-  await ownJudge.screenshot({ path: path.join(SCREENSHOTS, "response-own-judge.png") });
 
   // The leaderboard row of its configuration: the same figure, saying which judge made it.
   await page.goto(`/?benchmark=${encodeURIComponent(BENCHMARK)}`);

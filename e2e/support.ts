@@ -100,3 +100,30 @@ export async function fillNewEndpoint(page: Page, endpoint: { label: string; mod
   if (endpoint.apiKey !== undefined) await form.getByLabel("API key").fill(endpoint.apiKey);
   return form;
 }
+
+/** The largest workflow among the shared runs (36 nodes, two iterations), else the demo's iteration case. */
+export const LARGEST = SHARED_PRESENT ? { run: "claude_sonnet4d5.json", task: "ResumeScreening", round: 3 } : { run: "demo_alpha.json", task: "ReceiptBatcher", round: 2 };
+/** A turn whose diff against the previous round shows several kinds of change. */
+export const DIFF = SHARED_PRESENT ? { run: "deepseek_v3d1.json", task: "StudyPlanner", round: 2 } : { run: "demo_alpha.json", task: "ReceiptBatcher", round: 2 };
+
+/** The id of the run with this label, read from the Runs page. */
+export async function runId(page: Page, run: string): Promise<string> {
+  await page.goto("/runs");
+  const href = await page.getByTestId("run-row").getByRole("link", { name: run, exact: true }).first().getAttribute("href");
+  const id = href?.split("/").pop();
+  if (!id) throw new Error(`no run ${run}`);
+  return id;
+}
+
+/** The page of one response of a run, read from the run's page. */
+export async function responseUrl(page: Page, target: { run: string; task: string; round: number }): Promise<string> {
+  await page.goto(`/runs/${await runId(page, target.run)}`);
+  const href = await page.locator(`[data-testid="response-row"][data-task="${target.task}"][data-round="${target.round}"]`).getByRole("link", { name: target.task }).getAttribute("href");
+  if (!href) throw new Error(`no response ${target.task} round ${target.round}`);
+  return href;
+}
+
+/** Waits until the workflow canvas has painted its first frame. */
+export async function waitForPaint(page: Page): Promise<void> {
+  await page.waitForFunction(() => performance.getEntriesByName("workflow-canvas:painted").length > 0);
+}

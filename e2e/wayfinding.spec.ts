@@ -1,33 +1,13 @@
-// What people see first: readable graphs, links that keep their benchmark, honest ranks, tables that fit a laptop,
-// and the screenshots for the README (leaderboard, a response graph, a diff, charts; light and dark; 1440 and 375 px).
+// What people see first: readable graphs, links that keep their benchmark, honest ranks, tables that fit a laptop.
 // Runs last (alphabetically): its final journey imports runs into the demo benchmark.
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { SHARED_PRESENT, signIn } from "./support";
+import { expect, test, type Page } from "@playwright/test";
+import { LARGEST, responseUrl, runId, SHARED_PRESENT, signIn, waitForPaint } from "./support";
 
-const SCREENSHOTS = path.resolve(__dirname, "screenshots", "ux");
 const DEMO_RUNS = path.resolve(__dirname, "../prisma/demo/runs");
 
-/** The largest workflow among the shared runs (36 nodes, two iterations), else the demo's iteration case. */
-const LARGEST = SHARED_PRESENT ? { run: "claude_sonnet4d5.json", task: "ResumeScreening", round: 3 } : { run: "demo_alpha.json", task: "ReceiptBatcher", round: 2 };
-const DIFF = SHARED_PRESENT ? { run: "deepseek_v3d1.json", task: "StudyPlanner", round: 2 } : { run: "demo_alpha.json", task: "ReceiptBatcher", round: 2 };
 const PAIR = SHARED_PRESENT ? { a: "gpt_5d2", b: "glm_4d7" } : { a: "demo_alpha", b: "demo_gamma" };
-
-async function runId(page: Page, run: string): Promise<string> {
-  await page.goto("/runs");
-  const href = await page.getByTestId("run-row").getByRole("link", { name: run, exact: true }).first().getAttribute("href");
-  const id = href?.split("/").pop();
-  if (!id) throw new Error(`no run ${run}`);
-  return id;
-}
-
-async function responseUrl(page: Page, target: { run: string; task: string; round: number }): Promise<string> {
-  await page.goto(`/runs/${await runId(page, target.run)}`);
-  const href = await page.locator(`[data-testid="response-row"][data-task="${target.task}"][data-round="${target.round}"]`).getByRole("link", { name: target.task }).getAttribute("href");
-  if (!href) throw new Error(`no response ${target.task} round ${target.round}`);
-  return href;
-}
 
 /** The canvas's zoom: the scale of React Flow's viewport transform. */
 async function canvasZoom(page: Page, index = 0): Promise<number> {
@@ -35,10 +15,6 @@ async function canvasZoom(page: Page, index = 0): Promise<number> {
     .locator(".react-flow__viewport")
     .nth(index)
     .evaluate((element) => new DOMMatrixReadOnly(getComputedStyle(element).transform).a);
-}
-
-async function waitForPaint(page: Page): Promise<void> {
-  await page.waitForFunction(() => performance.getEntriesByName("workflow-canvas:painted").length > 0);
 }
 
 test.describe("readable graphs", () => {
@@ -165,34 +141,6 @@ test.describe("finding things", () => {
     await expect(page.getByRole("heading", { name: "Access denied" })).toBeVisible();
     const icon = await page.request.get("/icon.svg");
     expect(icon.status()).toBe(200);
-  });
-});
-
-test.describe("screenshots", () => {
-  async function shoot(browser: Browser, colorScheme: "light" | "dark", width: number, urls: Record<string, string>): Promise<void> {
-    const context = await browser.newContext({ viewport: { width, height: width > 600 ? 900 : 812 }, colorScheme });
-    const page = await context.newPage();
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    for (const [name, url] of Object.entries(urls)) {
-      await page.goto(url);
-      await page.waitForLoadState("networkidle");
-      if (name === "response" || name === "diff") {
-        await waitForPaint(page);
-        // The graph is what these screenshots are for: centre the (first) canvas in the window.
-        await page.getByTestId("workflow-canvas").first().evaluate((element) => element.scrollIntoView({ block: "center" }));
-      }
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${colorScheme}-${width}.png`), fullPage: name !== "response" && name !== "diff" });
-    }
-    await context.close();
-  }
-
-  test("leaderboard, a response graph, a diff and the charts in both themes at 1440 and 375 px", async ({ page, browser }) => {
-    test.setTimeout(240_000);
-    const response = await responseUrl(page, LARGEST);
-    const diff = `/diff/turns?run=${await runId(page, DIFF.run)}&task=${DIFF.task}&round=${DIFF.round}`;
-    const urls = { leaderboard: "/", response, diff, charts: "/charts" };
-    for (const scheme of ["light", "dark"] as const) for (const width of [1440, 375]) await shoot(browser, scheme, width, urls);
   });
 });
 
