@@ -30,7 +30,7 @@ Tables:
                 with a manifest of sha256 hashes; npm run import -- --bundle checks and imports it
 Options:
   --format json|csv      output format (default json)
-  --benchmark <name>     benchmark name or id (default: the one with the most runs)
+  --benchmark <name>     benchmark name or id (default: the default benchmark, as on the leaderboard)
   --database <url>       database URL (default: DATABASE_URL or file:./data/studio.db)
   --all-rounds           leaderboard: also print round 4 (the official statistics print rounds 1-3 only)`;
 
