@@ -37,6 +37,9 @@ const BUILD_SETTINGS = ["package-lock.json", "tsconfig.json", "scripts/run-cli.m
 // A CommonJS bundle (V8 caches the code of scripts, not of ES modules, on Node 20); ESM code reading import.meta.url
 // (the generated Prisma client) gets the bundle's own URL, as it did when the bundle was an ES module.
 const BANNER = 'var __studioImportMetaUrl = require("node:url").pathToFileURL(__filename).href;';
+// Commands that score on worker threads: one thread starts before the bundle loads here, so that its start-up
+// overlaps the main thread's instead of following it (unused, it is ended with the process).
+const SPARE_WORKER_ENTRIES = new Set([path.join("scripts", "score.ts")]);
 // A cache written by a short run (--help) holds little of the code; a run this many times longer writes it again.
 const RECACHE_FACTOR = 4;
 
@@ -107,10 +110,11 @@ async function build(entry, bundle, manifestFile) {
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 /**
- * Compiles `bundle` with V8's code cache of it (when there is one), shows the script to `beforeRun`, and runs it as a
- * CommonJS module. Self-contained (its modules are passed in), so that worker threads run the same source as eval code.
+ * Compiles `bundle` with V8's code cache of it (when there is one) and shows the script to `beforeRun`; the returned
+ * function runs it as a CommonJS module, with `require` as given (`requireFor` wraps the bundle's own). Self-contained
+ * (its modules are passed in), so that worker threads run the same source as eval code.
  */
-function startBundle(bundle, { readFileSync, Script, wrap, createRequire, dirname }, beforeRun) {
+function compileBundle(bundle, { readFileSync, Script, wrap, createRequire, dirname }, beforeRun) {
   let cachedData;
   try {
     cachedData = readFileSync(`${bundle}.v8cache`);
@@ -119,29 +123,59 @@ function startBundle(bundle, { readFileSync, Script, wrap, createRequire, dirnam
   }
   const script = new Script(wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData });
   beforeRun?.(script, cachedData !== undefined && !script.cachedDataRejected);
-  const bundleModule = { exports: {} };
-  script.runInThisContext().call(bundleModule.exports, bundleModule.exports, createRequire(bundle), bundleModule, bundle, dirname(bundle));
+  return (requireFor = (require) => require) => {
+    const bundleModule = { exports: {} };
+    script.runInThisContext().call(bundleModule.exports, bundleModule.exports, requireFor(createRequire(bundle)), bundleModule, bundle, dirname(bundle));
+  };
 }
+
+const WORKER_MODULES = `{
+    readFileSync: require("node:fs").readFileSync,
+    Script: require("node:vm").Script,
+    wrap: require("node:module").wrap,
+    createRequire: require("node:module").createRequire,
+    dirname: require("node:path").dirname,
+  }`;
 
 /**
  * A worker thread running `bundle` too (a command tells the thread's role by its workerData): eval code, which
  * starts without the ES module loader that loading this file in the thread would set up first.
  */
 function workerStarter(bundle) {
-  const source = `(${startBundle.toString()})(${JSON.stringify(bundle)}, {
-    readFileSync: require("node:fs").readFileSync,
-    Script: require("node:vm").Script,
-    wrap: require("node:module").wrap,
-    createRequire: require("node:module").createRequire,
-    dirname: require("node:path").dirname,
-  });`;
+  const source = `(${compileBundle.toString()})(${JSON.stringify(bundle)}, ${WORKER_MODULES})();`;
   return (options) => new Worker(source, { ...options, eval: true });
 }
 
+/**
+ * A worker thread started before the main thread loads the bundle: it boots and compiles the bundle meanwhile, and
+ * runs it once the command asks for a worker (the first message is its workerData, seen by the bundle as
+ * `workerData`). Unclaimed, it does not keep the process alive.
+ */
+function startSpareWorker(bundle) {
+  const source = `const run = (${compileBundle.toString()})(${JSON.stringify(bundle)}, ${WORKER_MODULES});
+  require("node:worker_threads").parentPort.once("message", (workerData) => {
+    run((require) => (id) => (id === "node:worker_threads" || id === "worker_threads" ? { ...require(id), workerData } : require(id)));
+  });`;
+  const worker = new Worker(source, { eval: true });
+  worker.unref();
+  return worker;
+}
+
 /** Runs the bundle, and (re)writes its code cache when it was missing or too thin. */
-function runBundle(bundle) {
-  globalThis.studioCliLauncher = { startWorker: workerStarter(bundle) };
-  startBundle(bundle, { readFileSync, Script, wrap: Module.wrap, createRequire, dirname: path.dirname }, (script, cached) => {
+function runBundle(bundle, spare) {
+  const startWorker = workerStarter(bundle);
+  globalThis.studioCliLauncher = {
+    startWorker(options) {
+      const { workerData, ...rest } = options;
+      if (!spare || Object.keys(rest).some((key) => rest[key] !== false)) return startWorker(options);
+      const claimed = spare;
+      spare = null;
+      claimed.ref();
+      claimed.postMessage(workerData);
+      return claimed;
+    },
+  };
+  const run = compileBundle(bundle, { readFileSync, Script, wrap: Module.wrap, createRequire, dirname: path.dirname }, (script, cached) => {
     const meta = cached ? readJson(`${bundle}.v8cache.json`) : null;
     const started = nowMs();
     process.on("exit", () => {
@@ -155,6 +189,7 @@ function runBundle(bundle) {
       }
     });
   });
+  run();
 }
 
 const [entryArgument, ...args] = process.argv.slice(2);
@@ -178,4 +213,4 @@ if (!fresh) await build(entry, bundle, manifestFile);
 
 // The command sees the arguments it would have seen when run directly.
 process.argv = [process.argv[0], bundle, ...args];
-runBundle(bundle);
+runBundle(bundle, fresh && SPARE_WORKER_ENTRIES.has(entry) ? startSpareWorker(bundle) : null);
