@@ -154,7 +154,7 @@ function workerStarter(bundle) {
 function startSpareWorker(bundle) {
   const source = `const run = (${compileBundle.toString()})(${JSON.stringify(bundle)}, ${WORKER_MODULES});
   require("node:worker_threads").parentPort.once("message", (workerData) => {
-    run((require) => (id) => (id === "node:worker_threads" || id === "worker_threads" ? { ...require(id), workerData } : require(id)));
+    run((require) => Object.assign((id) => (id === "node:worker_threads" || id === "worker_threads" ? { ...require(id), workerData } : require(id)), require));
   });`;
   const worker = new Worker(source, { eval: true });
   worker.unref();
@@ -167,6 +167,7 @@ function runBundle(bundle, spare) {
   globalThis.studioCliLauncher = {
     startWorker(options) {
       const { workerData, ...rest } = options;
+      // The spare runs with the default options (false is the default of stdout, stderr and the like).
       if (!spare || Object.keys(rest).some((key) => rest[key] !== false)) return startWorker(options);
       const claimed = spare;
       spare = null;
