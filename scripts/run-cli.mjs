@@ -2,7 +2,8 @@
 // Runs a command-line entry point (`node scripts/run-cli.mjs scripts/<name>.ts [args]`, what `npm run <cli>` calls)
 // from an esbuild bundle cached in node_modules/.cache/studio-cli, rebuilt when a file that went into it changes.
 // Start-up is then one file to load instead of compiling TypeScript and resolving hundreds of modules, and V8's code
-// cache of that file (its bytecode, written after a run) spares compiling it again.
+// cache of that file (its bytecode, written after a run) spares compiling it again. A command that asked for a worker
+// thread on its last run gets one started before its bundle loads, so that the two start-ups overlap.
 //
 // The bundle is built as `tsx --conditions=react-server` would run the source (server-only imports allowed, `@/`
 // paths); native and runtime-loading packages stay external and load from node_modules. The process's working
@@ -37,9 +38,6 @@ const BUILD_SETTINGS = ["package-lock.json", "tsconfig.json", "scripts/run-cli.m
 // A CommonJS bundle (V8 caches the code of scripts, not of ES modules, on Node 20); ESM code reading import.meta.url
 // (the generated Prisma client) gets the bundle's own URL, as it did when the bundle was an ES module.
 const BANNER = 'var __studioImportMetaUrl = require("node:url").pathToFileURL(__filename).href;';
-// Commands that score on worker threads: one thread starts before the bundle loads here, so that its start-up
-// overlaps the main thread's instead of following it (unused, it is ended with the process).
-const SPARE_WORKER_ENTRIES = new Set([path.join("scripts", "score.ts")]);
 // A cache written by a short run (--help) holds little of the code; a run this many times longer writes it again.
 const RECACHE_FACTOR = 4;
 
@@ -161,11 +159,16 @@ function startSpareWorker(bundle) {
   return worker;
 }
 
-/** Runs the bundle, and (re)writes its code cache when it was missing or too thin. */
-function runBundle(bundle, spare) {
+/**
+ * Runs the bundle, and (re)writes its code cache when it was missing or too thin. `notes` are what the last run left
+ * in `<bundle>.v8cache.json`: how long it took (runMs) and whether it asked for a worker thread (workers).
+ */
+function runBundle(bundle, notes, spare) {
   const startWorker = workerStarter(bundle);
+  let askedForWorker = false;
   globalThis.studioCliLauncher = {
     startWorker(options) {
+      askedForWorker = true;
       const { workerData, ...rest } = options;
       // The spare runs with the default options (false is the default of stdout, stderr and the like).
       if (!spare || Object.keys(rest).some((key) => rest[key] !== false)) return startWorker(options);
@@ -177,20 +180,24 @@ function runBundle(bundle, spare) {
     },
   };
   const run = compileBundle(bundle, { readFileSync, Script, wrap: Module.wrap, createRequire, dirname: path.dirname }, (script, cached) => {
-    const meta = cached ? readJson(`${bundle}.v8cache.json`) : null;
     const started = nowMs();
     process.on("exit", () => {
       const elapsed = nowMs() - started;
-      if (meta && elapsed < RECACHE_FACTOR * (meta.runMs ?? 0)) return;
+      const recache = !cached || elapsed >= RECACHE_FACTOR * (notes.runMs ?? 0);
       try {
-        writeAtomically(`${bundle}.v8cache`, script.createCachedData());
-        writeAtomically(`${bundle}.v8cache.json`, JSON.stringify({ runMs: Math.round(elapsed) }));
+        if (recache) writeAtomically(`${bundle}.v8cache`, script.createCachedData());
+        if (recache || notes.workers !== askedForWorker) {
+          writeAtomically(`${bundle}.v8cache.json`, JSON.stringify({ runMs: recache ? Math.round(elapsed) : notes.runMs, workers: askedForWorker }));
+        }
       } catch {
         // A read-only cache directory only costs the next run its compile time.
       }
     });
   });
   run();
+  // Offered while the bundle starts (a command asks for its threads before its first await); unclaimed by now, it is
+  // ended at once instead of booting beside a command that runs on one thread.
+  void spare?.terminate();
 }
 
 const [entryArgument, ...args] = process.argv.slice(2);
@@ -214,4 +221,7 @@ if (!fresh) await build(entry, bundle, manifestFile);
 
 // The command sees the arguments it would have seen when run directly.
 process.argv = [process.argv[0], bundle, ...args];
-runBundle(bundle, fresh && SPARE_WORKER_ENTRIES.has(entry) ? startSpareWorker(bundle) : null);
+const notes = readJson(`${bundle}.v8cache.json`) ?? {};
+// A command that asked for a worker thread last time (scoring a directory) gets one started now, so that its start-up
+// overlaps the main thread's instead of following it.
+runBundle(bundle, notes, fresh && notes.workers === true ? startSpareWorker(bundle) : null);
