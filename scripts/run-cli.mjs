@@ -2,7 +2,8 @@
 // Runs a command-line entry point (`node scripts/run-cli.mjs scripts/<name>.ts [args]`, what `npm run <cli>` calls)
 // from an esbuild bundle cached in node_modules/.cache/studio-cli, rebuilt when a file that went into it changes.
 // Start-up is then one file to load instead of compiling TypeScript and resolving hundreds of modules, and V8's code
-// cache of that file (its bytecode, written after a run) spares compiling it again.
+// cache of that file (its bytecode, written after a run) spares compiling it again. A command that asked for a worker
+// thread on its last run gets one started before its bundle loads, so that the two start-ups overlap.
 //
 // The bundle is built as `tsx --conditions=react-server` would run the source (server-only imports allowed, `@/`
 // paths); native and runtime-loading packages stay external and load from node_modules. The process's working
@@ -107,10 +108,11 @@ async function build(entry, bundle, manifestFile) {
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 /**
- * Compiles `bundle` with V8's code cache of it (when there is one), shows the script to `beforeRun`, and runs it as a
- * CommonJS module. Self-contained (its modules are passed in), so that worker threads run the same source as eval code.
+ * Compiles `bundle` with V8's code cache of it (when there is one) and shows the script to `beforeRun`; the returned
+ * function runs it as a CommonJS module, with `require` as given (`requireFor` wraps the bundle's own). Self-contained
+ * (its modules are passed in), so that worker threads run the same source as eval code.
  */
-function startBundle(bundle, { readFileSync, Script, wrap, createRequire, dirname }, beforeRun) {
+function compileBundle(bundle, { readFileSync, Script, wrap, createRequire, dirname }, beforeRun) {
   let cachedData;
   try {
     cachedData = readFileSync(`${bundle}.v8cache`);
@@ -119,42 +121,83 @@ function startBundle(bundle, { readFileSync, Script, wrap, createRequire, dirnam
   }
   const script = new Script(wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData });
   beforeRun?.(script, cachedData !== undefined && !script.cachedDataRejected);
-  const bundleModule = { exports: {} };
-  script.runInThisContext().call(bundleModule.exports, bundleModule.exports, createRequire(bundle), bundleModule, bundle, dirname(bundle));
+  return (requireFor = (require) => require) => {
+    const bundleModule = { exports: {} };
+    script.runInThisContext().call(bundleModule.exports, bundleModule.exports, requireFor(createRequire(bundle)), bundleModule, bundle, dirname(bundle));
+  };
 }
+
+const WORKER_MODULES = `{
+    readFileSync: require("node:fs").readFileSync,
+    Script: require("node:vm").Script,
+    wrap: require("node:module").wrap,
+    createRequire: require("node:module").createRequire,
+    dirname: require("node:path").dirname,
+  }`;
 
 /**
  * A worker thread running `bundle` too (a command tells the thread's role by its workerData): eval code, which
  * starts without the ES module loader that loading this file in the thread would set up first.
  */
 function workerStarter(bundle) {
-  const source = `(${startBundle.toString()})(${JSON.stringify(bundle)}, {
-    readFileSync: require("node:fs").readFileSync,
-    Script: require("node:vm").Script,
-    wrap: require("node:module").wrap,
-    createRequire: require("node:module").createRequire,
-    dirname: require("node:path").dirname,
-  });`;
+  const source = `(${compileBundle.toString()})(${JSON.stringify(bundle)}, ${WORKER_MODULES})();`;
   return (options) => new Worker(source, { ...options, eval: true });
 }
 
-/** Runs the bundle, and (re)writes its code cache when it was missing or too thin. */
-function runBundle(bundle) {
-  globalThis.studioCliLauncher = { startWorker: workerStarter(bundle) };
-  startBundle(bundle, { readFileSync, Script, wrap: Module.wrap, createRequire, dirname: path.dirname }, (script, cached) => {
-    const meta = cached ? readJson(`${bundle}.v8cache.json`) : null;
+/**
+ * A worker thread started before the main thread loads the bundle: it boots and compiles the bundle meanwhile, and
+ * runs it once the command asks for a worker (the first message is its workerData, seen by the bundle as
+ * `workerData`). Unclaimed, it does not keep the process alive.
+ */
+function startSpareWorker(bundle) {
+  const source = `const run = (${compileBundle.toString()})(${JSON.stringify(bundle)}, ${WORKER_MODULES});
+  require("node:worker_threads").parentPort.once("message", (workerData) => {
+    run((require) => Object.assign((id) => (id === "node:worker_threads" || id === "worker_threads" ? { ...require(id), workerData } : require(id)), require));
+  });`;
+  const worker = new Worker(source, { eval: true });
+  worker.unref();
+  return worker;
+}
+
+/**
+ * Runs the bundle, and (re)writes its code cache when it was missing or too thin. `notes` are what the last run left
+ * in `<bundle>.v8cache.json`: how long it took (runMs) and whether it asked for a worker thread (workers).
+ */
+function runBundle(bundle, notes, spare) {
+  const startWorker = workerStarter(bundle);
+  let askedForWorker = false;
+  globalThis.studioCliLauncher = {
+    startWorker(options) {
+      askedForWorker = true;
+      const { workerData, ...rest } = options;
+      // The spare runs with the default options (false is the default of stdout, stderr and the like).
+      if (!spare || Object.keys(rest).some((key) => rest[key] !== false)) return startWorker(options);
+      const claimed = spare;
+      spare = null;
+      claimed.ref();
+      claimed.postMessage(workerData);
+      return claimed;
+    },
+  };
+  const run = compileBundle(bundle, { readFileSync, Script, wrap: Module.wrap, createRequire, dirname: path.dirname }, (script, cached) => {
     const started = nowMs();
     process.on("exit", () => {
       const elapsed = nowMs() - started;
-      if (meta && elapsed < RECACHE_FACTOR * (meta.runMs ?? 0)) return;
+      const recache = !cached || elapsed >= RECACHE_FACTOR * (notes.runMs ?? 0);
       try {
-        writeAtomically(`${bundle}.v8cache`, script.createCachedData());
-        writeAtomically(`${bundle}.v8cache.json`, JSON.stringify({ runMs: Math.round(elapsed) }));
+        if (recache) writeAtomically(`${bundle}.v8cache`, script.createCachedData());
+        if (recache || notes.workers !== askedForWorker) {
+          writeAtomically(`${bundle}.v8cache.json`, JSON.stringify({ runMs: recache ? Math.round(elapsed) : notes.runMs, workers: askedForWorker }));
+        }
       } catch {
         // A read-only cache directory only costs the next run its compile time.
       }
     });
   });
+  run();
+  // Offered while the bundle starts (a command asks for its threads before its first await); unclaimed by now, it is
+  // ended at once instead of booting beside a command that runs on one thread.
+  void spare?.terminate();
 }
 
 const [entryArgument, ...args] = process.argv.slice(2);
@@ -178,4 +221,7 @@ if (!fresh) await build(entry, bundle, manifestFile);
 
 // The command sees the arguments it would have seen when run directly.
 process.argv = [process.argv[0], bundle, ...args];
-runBundle(bundle);
+const notes = readJson(`${bundle}.v8cache.json`) ?? {};
+// A command that asked for a worker thread last time (scoring a directory) gets one started now, so that its start-up
+// overlaps the main thread's instead of following it.
+runBundle(bundle, notes, fresh && notes.workers === true ? startSpareWorker(bundle) : null);

@@ -68,6 +68,22 @@ describe("the command-line launcher", () => {
     expect(statSync(`${bundle}.v8cache`).size).toBeGreaterThan(1000);
   });
 
+  it("notes whether a run asked for a worker thread; the run after one that did prints the same", () => {
+    const demo = path.join(ROOT, "prisma", "demo");
+    const notes = path.join(cache, "scripts__score.cjs.v8cache.json");
+    const scoreRuns = (run: string) => launch("scripts/score.ts", "--benchmark", path.join(demo, "benchmark"), "--run", path.join(demo, "runs", run), "--json");
+    const built = scoreRuns("");
+    expect(built.status, built.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(notes, "utf8"))).toMatchObject({ workers: true });
+    // This run starts its worker thread before the bundle loads (the notes say the last run asked for one).
+    const early = scoreRuns("");
+    expect(early.status, early.stderr).toBe(0);
+    expect(early.stdout).toBe(built.stdout);
+    const single = scoreRuns("demo_alpha.json");
+    expect(single.status, single.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(notes, "utf8"))).toMatchObject({ workers: false });
+  }, 120_000);
+
   it("refuses an entry point outside scripts/", () => {
     const result = launch("lib/result.ts");
     expect(result.status).toBe(1);
