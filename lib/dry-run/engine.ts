@@ -144,10 +144,11 @@ export class GraphEngine {
   private async iterate(node: DifyNode, pool: VariablePool): Promise<NodeOutcome | { status: "failed"; reason: string; mocked: boolean; nodeId: string }> {
     const selector = selectorOf(node.data.iterator_selector);
     const found = selector ? pool.get(selector) : undefined;
-    if (!found) return failed(`Iterator variable ${JSON.stringify(selector)} not found`);
+    if (!found) return failed(`Iterator variable ${JSON.stringify(selector)} not found`, !pool.missingVariable(selector ?? []).certain);
     const items = found.value;
     if (items === null || (Array.isArray(items) && items.length === 0)) return succeeded({ output: [] }, found.mocked);
-    if (!Array.isArray(items)) return failed(`Invalid iterator value: ${JSON.stringify(items).slice(0, 60)}, please provide a list.`, found.mocked);
+    // The type of a node's output is fixed by its node type (an LLM's text is a string), whatever the content.
+    if (!Array.isArray(items)) return failed(`Invalid iterator value: ${JSON.stringify(items).slice(0, 60)}, please provide a list.`);
     const outputSelector = selectorOf(node.data.output_selector);
     const startId = String(node.data.start_node_id ?? `${node.id}start`);
     const outputs: JsonValue[] = [];

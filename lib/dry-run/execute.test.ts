@@ -119,6 +119,39 @@ describe("iteration", () => {
   });
 });
 
+describe("rules that hold whatever the model writes", () => {
+  const iterate = (source: JsonValue, prompt: string): JsonValue => ({
+    nodes_info: [
+      { id: "1", type: "start", param: { variables: [["topic", "string"]] } },
+      source as never,
+      { id: "3", type: "iteration", param: { iterator_selector: ["items", "2"], output_selector: ["text", "3-2"] } },
+      { id: "3-1", type: "iteration-start", param: {} },
+      { id: "3-2", type: "llm", param: { system: "", user: prompt } },
+      { id: "4", type: "end", param: { outputs: [["parts", ["output", "3"]]] } },
+    ],
+    edges: [["1", 0, "2"], ["2", 0, "3"], ["3-1", 0, "3-2"], ["3", 0, "4"]],
+  });
+  const extractor = { id: "2", type: "parameter-extractor", param: { query: ["topic", "1"], parameters: [["the items", "items", "array[string]"]], instruction: "List them." } };
+
+  it("fails an LLM prompt that names a variable its node does not have (the iteration-start has no item)", async () => {
+    const execution = await run(iterate(extractor, "Write about {{#3-1.item#}}"), { topic: "tides" });
+    expect(execution.outcome).toBe("failed");
+    expect(execution.reason).toMatch(/^Iteration 1: Variable #\d+start\.item# not found$/);
+    expect(predictedOutcome(execution)).toBe("failed-before-judge");
+    // Read through the iteration itself, the same workflow completes.
+    expect((await run(iterate(extractor, "Write about {{#3.item#}}"), { topic: "tides" })).outcome).toBe("completed");
+  });
+
+  it("fails an iteration over an LLM's text, which is a string whatever the model answers", async () => {
+    const llm = { id: "2", type: "llm", param: { system: "", user: "List parts of {{#1.topic#}}" } };
+    const workflow = iterate(llm, "Write about {{#3.item#}}") as { nodes_info: { param: Record<string, unknown> }[] };
+    (workflow.nodes_info[2] as { param: Record<string, unknown> }).param.iterator_selector = ["text", "2"];
+    const execution = await run(workflow as unknown as JsonValue, { topic: "tides" });
+    expect(execution.outcome).toBe("failed");
+    expect(execution.reason).toMatch(/^Invalid iterator value: .*please provide a list\.$/);
+  });
+});
+
 describe("code node output validation (Dify's _transform_result)", () => {
   const declared = { summary: { type: "string" }, items: { type: "array[string]" } };
   it("accepts the declared outputs with their types", () => {
