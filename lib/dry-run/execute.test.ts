@@ -142,6 +142,21 @@ describe("rules that hold whatever the model writes", () => {
     expect((await run(iterate(extractor, "Write about {{#3.item#}}"), { topic: "tides" })).outcome).toBe("completed");
   });
 
+  it("fails a run whose code node declares a file output, which Dify's node data does not allow, before any node runs", async () => {
+    const workflow: JsonValue = {
+      nodes_info: [
+        { id: "1", type: "start", param: { variables: [["docs", "array[file]"]] } },
+        { id: "2", type: "code", param: { variables: [["docs", ["docs", "1"]]], outputs: [["kept", "array[file]"]], code: "def main(docs):\n\treturn {'kept': docs}" } },
+        { id: "3", type: "end", param: { outputs: [["kept", ["kept", "2"]]] } },
+      ],
+      edges: [["1", 0, "2"], ["2", 0, "3"]],
+    };
+    const execution = await run(workflow, { docs: [pdf] });
+    expect(execution.outcome).toBe("failed");
+    expect(execution.reason).toMatch(/^invalid type for code output kept: .*actual array\[file\]$/);
+    expect(execution.trace).toHaveLength(0);
+  });
+
   it("fails an iteration over an LLM's text, which is a string whatever the model answers", async () => {
     const llm = { id: "2", type: "llm", param: { system: "", user: "List parts of {{#1.topic#}}" } };
     const workflow = iterate(llm, "Write about {{#3.item#}}") as { nodes_info: { param: Record<string, unknown> }[] };

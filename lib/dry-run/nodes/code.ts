@@ -15,6 +15,22 @@ const MAX_NUMBER_ARRAY_LENGTH = 1000;
 
 type Declared = Record<string, { type?: unknown }>;
 
+/** The output types Dify's CodeNodeData accepts (nodes/code/entities.py _ALLOWED_OUTPUT_FROM_CODE). */
+const ALLOWED_OUTPUT_TYPES = new Set(["string", "number", "object", "boolean", "array[string]", "array[number]", "array[object]", "array[boolean]"]);
+
+/**
+ * Dify validates every node's data when it builds the graph, before any node runs: a code node declaring another
+ * output type (a file, a list of files) fails the run there (CodeNodeData.Output's _validate_type).
+ */
+export function codeDataFailure(data: Readonly<Record<string, unknown>>): string | null {
+  const declared = (isObject(data.outputs as JsonValue) ? data.outputs : {}) as Declared;
+  for (const [name, config] of Object.entries(declared)) {
+    const type = String(config.type);
+    if (!ALLOWED_OUTPUT_TYPES.has(type)) return `invalid type for code output ${name}: expected one of ${[...ALLOWED_OUTPUT_TYPES].join(", ")}, actual ${type}`;
+  }
+  return null;
+}
+
 const isObject = (value: JsonValue): value is Record<string, JsonValue> => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** The validation failure of a code result, or null when Dify accepts it. */
