@@ -4,7 +4,7 @@ import { convertWorkflow } from "@/lib/workflow/convert";
 import type { JsonValue } from "@/lib/workflow/python-values";
 import { dryRunTestCase } from "./execute";
 import { mockModel } from "./mock-model";
-import { codeOutputFailure } from "./nodes/code";
+import { codeErrorIsCertain, codeOutputFailure } from "./nodes/code";
 import { predictedOutcome } from "./turns";
 
 const services = { model: mockModel, code: null, maxSteps: 500 };
@@ -177,5 +177,15 @@ describe("code node output validation (Dify's _transform_result)", () => {
     expect(codeOutputFailure({ summary: 3, items: [] }, declared)).toBe("Output variable `summary` must be a string");
     expect(codeOutputFailure({ summary: "s", items: Array.from({ length: 31 }, () => "x") }, declared)).toBe("The length of output variable `items` must be less than 30 elements.");
     expect(codeOutputFailure({ summary: "s", items: [], extra: 1 }, declared)).toBe("Not all output parameters are validated.");
+  });
+});
+
+describe("code errors that happen whatever the inputs", () => {
+  it("are a syntax error or an import of a module Dify's sandbox lacks, not one it has or one raised on content", () => {
+    expect(codeErrorIsCertain("python3", 'File "<code>", line 2\n    return {\nSyntaxError: \'{\' was never closed')).toBe(true);
+    expect(codeErrorIsCertain("python3", "ModuleNotFoundError: No module named 'pandas'")).toBe(true);
+    expect(codeErrorIsCertain("python3", "ModuleNotFoundError: No module named 'requests'")).toBe(false);
+    expect(codeErrorIsCertain("python3", "JSONDecodeError: Expecting value: line 1 column 1 (char 0)")).toBe(false);
+    expect(codeErrorIsCertain("javascript", "SyntaxError: unexpected token")).toBe(false);
   });
 });

@@ -65,6 +65,28 @@ export function codeOutputFailure(result: JsonValue, declared: Declared): string
   return null;
 }
 
+/**
+ * Python packages Dify's code sandbox has besides the standard library (dify-sandbox's image installs httpx,
+ * requests, jinja2 and PySocks; these are they and their dependencies), and standard-library modules Python 3.12
+ * has but our Pyodide lacks. An import of any other module fails in Dify whatever the inputs.
+ */
+const SANDBOX_MODULES = new Set([
+  "httpx", "requests", "jinja2", "socks", "sockshandler", "certifi", "idna", "urllib3", "charset_normalizer", "h11", "httpcore", "anyio", "sniffio", "markupsafe",
+  "tkinter", "turtle", "curses", "readline", "dbm", "idlelib", "venv", "ensurepip", "lib2to3",
+  "aifc", "audioop", "cgi", "cgitb", "chunk", "crypt", "imghdr", "mailcap", "msilib", "nis", "nntplib", "ossaudiodev", "pipes", "sndhdr", "spwd", "sunau", "telnetlib", "uu", "xdrlib",
+]);
+
+/**
+ * Whether a code error happens whatever the inputs: the code does not compile, or imports a module Dify's sandbox
+ * does not have. Errors on other lines may depend on what the inputs hold.
+ */
+export function codeErrorIsCertain(language: "python3" | "javascript", reason: string): boolean {
+  if (language !== "python3") return false;
+  if (/(^|\n)(SyntaxError|IndentationError|TabError):/.test(reason)) return true;
+  const missing = /ModuleNotFoundError: No module named '([^'.]+)/.exec(reason);
+  return missing !== null && !SANDBOX_MODULES.has(missing[1] as string);
+}
+
 /** Stand-in outputs of the declared types; a list holds one element of its type, so its rendering is a list's. */
 function placeholders(declared: Declared): Record<string, JsonValue> {
   return Object.fromEntries(
@@ -89,8 +111,14 @@ export const codeExecutor: NodeExecutor = {
     if (!ctx.code) return succeeded(placeholders(declared), true);
     const language = data.code_language === "javascript" ? "javascript" : "python3";
     const run = await ctx.code.run({ language, code: typeof data.code === "string" ? data.code : "", inputs });
-    // A failure that reads mocked content says nothing about the real run: the node stands in with typed defaults.
-    if (!run.ok) return mocked && run.kind === "error" ? succeeded(placeholders(declared), true) : failed(run.reason, false);
+    // A failure that reads mocked content says nothing about the real run (the node stands in with typed defaults),
+    // unless it fails whatever the inputs; an import only Dify's sandbox has is never a prediction of ours.
+    if (!run.ok) {
+      if (run.kind !== "error" || codeErrorIsCertain(language, run.reason)) return failed(run.reason, false);
+      const unavailable = /ModuleNotFoundError: No module named '([^'.]+)/.exec(run.reason);
+      if (mocked || unavailable) return succeeded(placeholders(declared), true);
+      return failed(run.reason, false);
+    }
     const problem = codeOutputFailure(run.result, declared);
     if (problem) return mocked ? succeeded(placeholders(declared), true) : failed(problem, false);
     return succeeded(run.result as Record<string, JsonValue>, mocked);
