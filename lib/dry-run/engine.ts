@@ -45,8 +45,13 @@ interface Canvas {
 }
 
 function canvasOf(graph: DifyGraph, iterationId: string | null): Canvas {
-  // A node inside an iteration names it in iteration_id; the iteration's start node only as its parent.
-  const owner = (node: DifyNode): string | null => (node.data.iteration_id as string | undefined) ?? node.parentId ?? null;
+  // A node inside an iteration names it in iteration_id; the iteration's start node only as its parent. Dify's
+  // Graph.init keeps every node in the top-level graph, so a child of a node that is no iteration runs at top level.
+  const iterations = new Set(graph.nodes.filter((node) => node.data.type === "iteration").map((node) => node.id));
+  const owner = (node: DifyNode): string | null => {
+    const parent = (node.data.iteration_id as string | undefined) ?? node.parentId ?? null;
+    return parent !== null && iterations.has(parent) ? parent : null;
+  };
   const nodes = new Map(graph.nodes.filter((node) => owner(node) === iterationId).map((node) => [node.id, node]));
   const incoming = new Map<string, DifyEdge[]>();
   const outgoing = new Map<string, DifyEdge[]>();

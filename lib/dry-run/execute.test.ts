@@ -3,7 +3,7 @@ import type { TestInputValue } from "@/lib/benchmark/dataset";
 import { convertWorkflow } from "@/lib/workflow/convert";
 import type { JsonValue } from "@/lib/workflow/python-values";
 import { dryRunTestCase } from "./execute";
-import { mockModel } from "./mock-model";
+import { classIndexByOverlap, mockModel } from "./mock-model";
 import { codeErrorIsCertain, codeOutputFailure } from "./nodes/code";
 import { predictedOutcome } from "./turns";
 
@@ -155,6 +155,25 @@ describe("rules that hold whatever the model writes", () => {
     expect(execution.outcome).toBe("failed");
     expect(execution.reason).toMatch(/^invalid type for code output kept: .*actual array\[file\]$/);
     expect(execution.trace).toHaveLength(0);
+  });
+
+  it("runs a node whose id names a parent that is no iteration at top level, as Dify's Graph.init keeps every node", async () => {
+    const workflow: JsonValue = {
+      nodes_info: [
+        { id: "1", type: "start", param: { variables: [["topic", "string"]] } },
+        { id: "1-1", type: "llm", param: { system: "", user: "Write about {{#1.topic#}}" } },
+        { id: "2", type: "template-transform", param: { variables: [["text", ["text", "1-1"]]], template: "{{ text }}" } },
+        { id: "3", type: "end", param: { outputs: [["text", ["output", "2"]]] } },
+      ],
+      edges: [["1", 0, "1-1"], ["1-1", 0, "2"], ["2", 0, "3"]],
+    };
+    const execution = await run(workflow, { topic: "tides" });
+    expect(execution.outcome).toBe("completed");
+    expect(execution.trace.map((step) => [step.type, step.status])).toEqual([["start", "succeeded"], ["llm", "succeeded"], ["template-transform", "succeeded"], ["end", "succeeded"]]);
+  });
+
+  it("lets the mock classifier read a CamelCase class name as its words", () => {
+    expect(classIndexByOverlap("Write a speech draft of the meeting", ["Minutes", "SpeechDraft"])).toBe(1);
   });
 
   it("fails an iteration over an LLM's text, which is a string whatever the model answers", async () => {

@@ -6,7 +6,8 @@
 import { parameterDefault } from "./nodes/parameter-extractor";
 import type { ModelService } from "./types";
 
-const words = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+// Words of a text; a CamelCase class name ("SpeechDraft") reads as its words, as a model reads it.
+const words = (text: string): Set<string> => new Set(text.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
 
 export function classIndexByOverlap(query: string, classes: readonly string[]): number {
   const queryWords = words(query);
