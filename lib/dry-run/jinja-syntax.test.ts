@@ -17,6 +17,7 @@ describe("template errors Jinja2 raises whatever the inputs", () => {
     expect(jinjaSyntaxError("Intro: {{intro}")).toBe("TemplateSyntaxError: unexpected '}'");
     expect(jinjaSyntaxError("{{ items[0 }}")).toBe("TemplateSyntaxError: unexpected '}'");
     expect(jinjaSyntaxError("{{ title")).toBe("TemplateSyntaxError: unexpected end of template");
+    expect(jinjaSyntaxError("## Summary\n{{{summary}}}")).toBe("TemplateSyntaxError: expected token ':', got '}'");
     expect(jinjaSyntaxError("{# never closed")).toBe("TemplateSyntaxError: Missing end of comment tag");
   });
 

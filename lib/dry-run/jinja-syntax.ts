@@ -74,7 +74,8 @@ function nextOpening(template: string, from: number): number {
 /** Tokenizes one tag from `start` (after its opening) to its closing, as Jinja2's lexer does inside a tag. */
 function scanTag(template: string, start: number, kind: "variable" | "block"): { end: number; tag: Tag } | string {
   const closing = kind === "variable" ? "}}" : "%}";
-  const brackets: string[] = [];
+  // Each open bracket, and for `{` (only ever a dict literal in Jinja2) whether it holds anything and a `:`.
+  const brackets: { open: string; content: boolean; colon: boolean }[] = [];
   const names: string[] = [];
   let i = start;
   if (template[i] === "-" || template[i] === "+") i += 1;
@@ -93,12 +94,14 @@ function scanTag(template: string, start: number, kind: "variable" | "block"): {
       while (j < template.length && template[j] !== char) j += template[j] === "\\" ? 2 : 1;
       if (j >= template.length) return `TemplateSyntaxError: unexpected char ${JSON.stringify(char)}`;
       names.push("<string>");
+      noteContent(brackets, false);
       i = j + 1;
       continue;
     }
     if (/[0-9]/.test(char)) {
       const number = /^[0-9][0-9_]*(\.[0-9_]+)?([eE][+-]?[0-9_]+)?/.exec(template.slice(i))?.[0] ?? char;
       names.push("<number>");
+      noteContent(brackets, false);
       i += number.length;
       continue;
     }
@@ -106,21 +109,34 @@ function scanTag(template: string, start: number, kind: "variable" | "block"): {
       let j = i + 1;
       while (j < template.length && NAME_PART.test(template[j] as string)) j += 1;
       names.push(template.slice(i, j));
+      noteContent(brackets, false);
       i = j;
       continue;
     }
     const operator = OPERATORS.find((candidate) => template.startsWith(candidate, i));
     if (!operator) return `TemplateSyntaxError: unexpected char ${JSON.stringify(char)}`;
-    if (operator === "(" || operator === "[" || operator === "{") brackets.push(operator);
-    else if (operator in CLOSING) {
+    if (operator === "(" || operator === "[" || operator === "{") {
+      noteContent(brackets, false);
+      brackets.push({ open: operator, content: false, colon: false });
+    } else if (operator in CLOSING) {
       const expected = brackets.pop();
       if (expected === undefined) return `TemplateSyntaxError: unexpected '${operator}'`;
-      if (expected !== CLOSING[operator]) return `TemplateSyntaxError: unexpected '${operator}'`;
-    }
+      if (expected.open !== CLOSING[operator]) return `TemplateSyntaxError: unexpected '${operator}'`;
+      // parse_dict: every key is followed by ':' (`{{{ name }}}` reads as a dict literal without one).
+      if (expected.open === "{" && expected.content && !expected.colon) return "TemplateSyntaxError: expected token ':', got '}'";
+      noteContent(brackets, false);
+    } else noteContent(brackets, operator === ":");
     names.push(operator);
     i += operator.length;
   }
   return "TemplateSyntaxError: unexpected end of template";
+}
+
+function noteContent(brackets: { content: boolean; colon: boolean }[], colon: boolean): void {
+  const innermost = brackets[brackets.length - 1];
+  if (!innermost) return;
+  innermost.content = true;
+  innermost.colon ||= colon;
 }
 
 function unknownFilter(tag: Tag): string | null {
