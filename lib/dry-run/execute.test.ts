@@ -154,7 +154,7 @@ describe("rules that hold whatever the model writes", () => {
     const execution = await run(workflow, { docs: [pdf] });
     expect(execution.outcome).toBe("failed");
     expect(execution.reason).toMatch(/^invalid type for code output kept: .*actual array\[file\]$/);
-    expect(execution.trace).toHaveLength(0);
+    expect(execution.trace.map((step) => [step.type, step.status])).toEqual([["code", "failed"]]);
   });
 
   it("runs a node whose id names a parent that is no iteration at top level, as Dify's Graph.init keeps every node", async () => {

@@ -51,7 +51,7 @@ export async function dryRunTestCase(request: DryRunRequest): Promise<DryRunExec
   if (!start) return failure(null, "The workflow has no Start node.");
   for (const node of request.graph.nodes) {
     const problem = node.data.type === "code" ? codeDataFailure(node.data) : null;
-    if (problem) return failure(node.id, problem);
+    if (problem) return failure(node.id, problem, [{ nodeId: node.id, type: "code", title: String(node.data.title ?? "code"), status: "failed", mocked: false, reason: problem }]);
   }
   const uploads = new Map<string, DryFile>();
   let missing: string | null = null;
