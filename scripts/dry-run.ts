@@ -153,7 +153,9 @@ async function main(): Promise<number> {
   } finally {
     await code.close();
   }
-  await printData(JSON.stringify({ executions: executions.flat() }));
+  // Never a Dify resolve rate: with the mock it is a prediction, with an endpoint a local execution of that model.
+  const label = options.endpoint === null ? "dry run, mock model (a prediction, not a Dify resolve rate)" : `local execution, model ${options.endpoint.model} at ${options.endpoint.baseURL} (not a Dify resolve rate)`;
+  await printData(JSON.stringify({ label, executions: executions.flat() }));
   return 0;
 }
 

@@ -45,8 +45,13 @@ interface Canvas {
 }
 
 function canvasOf(graph: DifyGraph, iterationId: string | null): Canvas {
-  // A node inside an iteration names it in iteration_id; the iteration's start node only as its parent.
-  const owner = (node: DifyNode): string | null => (node.data.iteration_id as string | undefined) ?? node.parentId ?? null;
+  // A node inside an iteration names it in iteration_id; the iteration's start node only as its parent. Dify's
+  // Graph.init keeps every node in the top-level graph, so a child of a node that is no iteration runs at top level.
+  const iterations = new Set(graph.nodes.filter((node) => node.data.type === "iteration").map((node) => node.id));
+  const owner = (node: DifyNode): string | null => {
+    const parent = (node.data.iteration_id as string | undefined) ?? node.parentId ?? null;
+    return parent !== null && iterations.has(parent) ? parent : null;
+  };
   const nodes = new Map(graph.nodes.filter((node) => owner(node) === iterationId).map((node) => [node.id, node]));
   const incoming = new Map<string, DifyEdge[]>();
   const outgoing = new Map<string, DifyEdge[]>();
@@ -144,10 +149,11 @@ export class GraphEngine {
   private async iterate(node: DifyNode, pool: VariablePool): Promise<NodeOutcome | { status: "failed"; reason: string; mocked: boolean; nodeId: string }> {
     const selector = selectorOf(node.data.iterator_selector);
     const found = selector ? pool.get(selector) : undefined;
-    if (!found) return failed(`Iterator variable ${JSON.stringify(selector)} not found`);
+    if (!found) return failed(`Iterator variable ${JSON.stringify(selector)} not found`, !pool.missingVariable(selector ?? []).certain);
     const items = found.value;
     if (items === null || (Array.isArray(items) && items.length === 0)) return succeeded({ output: [] }, found.mocked);
-    if (!Array.isArray(items)) return failed(`Invalid iterator value: ${JSON.stringify(items).slice(0, 60)}, please provide a list.`, found.mocked);
+    // The type of a node's output is fixed by its node type (an LLM's text is a string), whatever the content.
+    if (!Array.isArray(items)) return failed(`Invalid iterator value: ${JSON.stringify(items).slice(0, 60)}, please provide a list.`);
     const outputSelector = selectorOf(node.data.output_selector);
     const startId = String(node.data.start_node_id ?? `${node.id}start`);
     const outputs: JsonValue[] = [];

@@ -3,8 +3,8 @@ import type { TestInputValue } from "@/lib/benchmark/dataset";
 import { convertWorkflow } from "@/lib/workflow/convert";
 import type { JsonValue } from "@/lib/workflow/python-values";
 import { dryRunTestCase } from "./execute";
-import { mockModel } from "./mock-model";
-import { codeOutputFailure } from "./nodes/code";
+import { classIndexByOverlap, mockModel } from "./mock-model";
+import { codeErrorIsCertain, codeOutputFailure } from "./nodes/code";
 import { predictedOutcome } from "./turns";
 
 const services = { model: mockModel, code: null, maxSteps: 500 };
@@ -119,6 +119,73 @@ describe("iteration", () => {
   });
 });
 
+describe("rules that hold whatever the model writes", () => {
+  const iterate = (source: JsonValue, prompt: string): JsonValue => ({
+    nodes_info: [
+      { id: "1", type: "start", param: { variables: [["topic", "string"]] } },
+      source as never,
+      { id: "3", type: "iteration", param: { iterator_selector: ["items", "2"], output_selector: ["text", "3-2"] } },
+      { id: "3-1", type: "iteration-start", param: {} },
+      { id: "3-2", type: "llm", param: { system: "", user: prompt } },
+      { id: "4", type: "end", param: { outputs: [["parts", ["output", "3"]]] } },
+    ],
+    edges: [["1", 0, "2"], ["2", 0, "3"], ["3-1", 0, "3-2"], ["3", 0, "4"]],
+  });
+  const extractor = { id: "2", type: "parameter-extractor", param: { query: ["topic", "1"], parameters: [["the items", "items", "array[string]"]], instruction: "List them." } };
+
+  it("fails an LLM prompt that names a variable its node does not have (the iteration-start has no item)", async () => {
+    const execution = await run(iterate(extractor, "Write about {{#3-1.item#}}"), { topic: "tides" });
+    expect(execution.outcome).toBe("failed");
+    expect(execution.reason).toMatch(/^Iteration 1: Variable #\d+start\.item# not found$/);
+    expect(predictedOutcome(execution)).toBe("failed-before-judge");
+    // Read through the iteration itself, the same workflow completes.
+    expect((await run(iterate(extractor, "Write about {{#3.item#}}"), { topic: "tides" })).outcome).toBe("completed");
+  });
+
+  it("fails a run whose code node declares a file output, which Dify's node data does not allow, before any node runs", async () => {
+    const workflow: JsonValue = {
+      nodes_info: [
+        { id: "1", type: "start", param: { variables: [["docs", "array[file]"]] } },
+        { id: "2", type: "code", param: { variables: [["docs", ["docs", "1"]]], outputs: [["kept", "array[file]"]], code: "def main(docs):\n\treturn {'kept': docs}" } },
+        { id: "3", type: "end", param: { outputs: [["kept", ["kept", "2"]]] } },
+      ],
+      edges: [["1", 0, "2"], ["2", 0, "3"]],
+    };
+    const execution = await run(workflow, { docs: [pdf] });
+    expect(execution.outcome).toBe("failed");
+    expect(execution.reason).toMatch(/^invalid type for code output kept: .*actual array\[file\]$/);
+    expect(execution.trace.map((step) => [step.type, step.status])).toEqual([["code", "failed"]]);
+  });
+
+  it("runs a node whose id names a parent that is no iteration at top level, as Dify's Graph.init keeps every node", async () => {
+    const workflow: JsonValue = {
+      nodes_info: [
+        { id: "1", type: "start", param: { variables: [["topic", "string"]] } },
+        { id: "1-1", type: "llm", param: { system: "", user: "Write about {{#1.topic#}}" } },
+        { id: "2", type: "template-transform", param: { variables: [["text", ["text", "1-1"]]], template: "{{ text }}" } },
+        { id: "3", type: "end", param: { outputs: [["text", ["output", "2"]]] } },
+      ],
+      edges: [["1", 0, "1-1"], ["1-1", 0, "2"], ["2", 0, "3"]],
+    };
+    const execution = await run(workflow, { topic: "tides" });
+    expect(execution.outcome).toBe("completed");
+    expect(execution.trace.map((step) => [step.type, step.status])).toEqual([["start", "succeeded"], ["llm", "succeeded"], ["template-transform", "succeeded"], ["end", "succeeded"]]);
+  });
+
+  it("lets the mock classifier read a CamelCase class name as its words", () => {
+    expect(classIndexByOverlap("Write a speech draft of the meeting", ["Minutes", "SpeechDraft"])).toBe(1);
+  });
+
+  it("fails an iteration over an LLM's text, which is a string whatever the model answers", async () => {
+    const llm = { id: "2", type: "llm", param: { system: "", user: "List parts of {{#1.topic#}}" } };
+    const workflow = iterate(llm, "Write about {{#3.item#}}") as { nodes_info: { param: Record<string, unknown> }[] };
+    (workflow.nodes_info[2] as { param: Record<string, unknown> }).param.iterator_selector = ["text", "2"];
+    const execution = await run(workflow as unknown as JsonValue, { topic: "tides" });
+    expect(execution.outcome).toBe("failed");
+    expect(execution.reason).toMatch(/^Invalid iterator value: .*please provide a list\.$/);
+  });
+});
+
 describe("code node output validation (Dify's _transform_result)", () => {
   const declared = { summary: { type: "string" }, items: { type: "array[string]" } };
   it("accepts the declared outputs with their types", () => {
@@ -129,5 +196,15 @@ describe("code node output validation (Dify's _transform_result)", () => {
     expect(codeOutputFailure({ summary: 3, items: [] }, declared)).toBe("Output variable `summary` must be a string");
     expect(codeOutputFailure({ summary: "s", items: Array.from({ length: 31 }, () => "x") }, declared)).toBe("The length of output variable `items` must be less than 30 elements.");
     expect(codeOutputFailure({ summary: "s", items: [], extra: 1 }, declared)).toBe("Not all output parameters are validated.");
+  });
+});
+
+describe("code errors that happen whatever the inputs", () => {
+  it("are a syntax error or an import of a module Dify's sandbox lacks, not one it has or one raised on content", () => {
+    expect(codeErrorIsCertain("python3", 'File "<code>", line 2\n    return {\nSyntaxError: \'{\' was never closed')).toBe(true);
+    expect(codeErrorIsCertain("python3", "ModuleNotFoundError: No module named 'pandas'")).toBe(true);
+    expect(codeErrorIsCertain("python3", "ModuleNotFoundError: No module named 'requests'")).toBe(false);
+    expect(codeErrorIsCertain("python3", "JSONDecodeError: Expecting value: line 1 column 1 (char 0)")).toBe(false);
+    expect(codeErrorIsCertain("javascript", "SyntaxError: unexpected token")).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import type { DifyGraph } from "@/lib/workflow/dify-graph";
 import type { JsonValue } from "@/lib/workflow/python-values";
 import { buildRunInputs, fileCheckFailure } from "@/lib/resolve/official";
 import { GraphEngine, type EngineServices, type TraceStep } from "./engine";
+import { codeDataFailure } from "./nodes/code";
 import { prepareInputs } from "./nodes/start";
 import { VariablePool } from "./pool";
 import { outputExtensions, outputKind, uploadedFile, type DryFile, type OutputKind } from "./values";
@@ -45,6 +46,10 @@ function failure(nodeId: string | null, reason: string, trace: TraceStep[] = [])
 export async function dryRunTestCase(request: DryRunRequest): Promise<DryRunExecution> {
   const start = request.graph.nodes.find((node) => node.data.type === "start" && !node.parentId);
   if (!start) return failure(null, "The workflow has no Start node.");
+  for (const node of request.graph.nodes) {
+    const problem = node.data.type === "code" ? codeDataFailure(node.data) : null;
+    if (problem) return failure(node.id, problem, [{ nodeId: node.id, type: "code", title: String(node.data.title ?? "code"), status: "failed", mocked: false, reason: problem }]);
+  }
   const uploads = new Map<string, DryFile>();
   let missing: string | null = null;
   const given = buildRunInputs(request.test, (file) => {

@@ -3,6 +3,7 @@
 
 import nunjucks from "nunjucks";
 import type { JsonValue } from "@/lib/workflow/python-values";
+import { jinjaSyntaxError } from "./jinja-syntax";
 
 export type JinjaResult =
   | { ok: true; text: string }
@@ -139,6 +140,8 @@ export function pythonTripleQuoted(template: string): { ok: true; text: string }
 export function renderJinja(template: string, values: Readonly<Record<string, JsonValue>>): JinjaResult {
   const literal = pythonTripleQuoted(template);
   if (!literal.ok) return { ok: false, reason: literal.reason, certain: !literal.reason.includes("cannot be decoded here") };
+  const syntax = jinjaSyntaxError(literal.text);
+  if (syntax) return { ok: false, reason: syntax, certain: true };
   const context = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, templateValue(value)]));
   try {
     const rendered = environment.renderString(literal.text, context);

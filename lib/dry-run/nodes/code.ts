@@ -15,6 +15,22 @@ const MAX_NUMBER_ARRAY_LENGTH = 1000;
 
 type Declared = Record<string, { type?: unknown }>;
 
+/** The output types Dify's CodeNodeData accepts (nodes/code/entities.py _ALLOWED_OUTPUT_FROM_CODE). */
+const ALLOWED_OUTPUT_TYPES = new Set(["string", "number", "object", "boolean", "array[string]", "array[number]", "array[object]", "array[boolean]"]);
+
+/**
+ * Dify validates every node's data when it builds the graph, before any node runs: a code node declaring another
+ * output type (a file, a list of files) fails the run there (CodeNodeData.Output's _validate_type).
+ */
+export function codeDataFailure(data: Readonly<Record<string, unknown>>): string | null {
+  const declared = (isObject(data.outputs as JsonValue) ? data.outputs : {}) as Declared;
+  for (const [name, config] of Object.entries(declared)) {
+    const type = String(config.type);
+    if (!ALLOWED_OUTPUT_TYPES.has(type)) return `invalid type for code output ${name}: expected one of ${[...ALLOWED_OUTPUT_TYPES].join(", ")}, actual ${type}`;
+  }
+  return null;
+}
+
 const isObject = (value: JsonValue): value is Record<string, JsonValue> => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** The validation failure of a code result, or null when Dify accepts it. */
@@ -49,6 +65,28 @@ export function codeOutputFailure(result: JsonValue, declared: Declared): string
   return null;
 }
 
+/**
+ * Python packages Dify's code sandbox has besides the standard library (dify-sandbox's image installs httpx,
+ * requests, jinja2 and PySocks; these are they and their dependencies), and standard-library modules Python 3.12
+ * has but our Pyodide lacks. An import of any other module fails in Dify whatever the inputs.
+ */
+const SANDBOX_MODULES = new Set([
+  "httpx", "requests", "jinja2", "socks", "sockshandler", "certifi", "idna", "urllib3", "charset_normalizer", "h11", "httpcore", "anyio", "sniffio", "markupsafe",
+  "tkinter", "turtle", "curses", "readline", "dbm", "idlelib", "venv", "ensurepip", "lib2to3",
+  "aifc", "audioop", "cgi", "cgitb", "chunk", "crypt", "imghdr", "mailcap", "msilib", "nis", "nntplib", "ossaudiodev", "pipes", "sndhdr", "spwd", "sunau", "telnetlib", "uu", "xdrlib",
+]);
+
+/**
+ * Whether a code error happens whatever the inputs: the code does not compile, or imports a module Dify's sandbox
+ * does not have. Errors on other lines may depend on what the inputs hold.
+ */
+export function codeErrorIsCertain(language: "python3" | "javascript", reason: string): boolean {
+  if (language !== "python3") return false;
+  if (/(^|\n)(SyntaxError|IndentationError|TabError):/.test(reason)) return true;
+  const missing = /ModuleNotFoundError: No module named '([^'.]+)/.exec(reason);
+  return missing !== null && !SANDBOX_MODULES.has(missing[1] as string);
+}
+
 /** Stand-in outputs of the declared types; a list holds one element of its type, so its rendering is a list's. */
 function placeholders(declared: Declared): Record<string, JsonValue> {
   return Object.fromEntries(
@@ -73,8 +111,14 @@ export const codeExecutor: NodeExecutor = {
     if (!ctx.code) return succeeded(placeholders(declared), true);
     const language = data.code_language === "javascript" ? "javascript" : "python3";
     const run = await ctx.code.run({ language, code: typeof data.code === "string" ? data.code : "", inputs });
-    // A failure that reads mocked content says nothing about the real run: the node stands in with typed defaults.
-    if (!run.ok) return mocked && run.kind === "error" ? succeeded(placeholders(declared), true) : failed(run.reason, false);
+    // A failure that reads mocked content says nothing about the real run (the node stands in with typed defaults),
+    // unless it fails whatever the inputs; an import only Dify's sandbox has is never a prediction of ours.
+    if (!run.ok) {
+      if (run.kind !== "error" || codeErrorIsCertain(language, run.reason)) return failed(run.reason, false);
+      const unavailable = /ModuleNotFoundError: No module named '([^'.]+)/.exec(run.reason);
+      if (mocked || unavailable) return succeeded(placeholders(declared), true);
+      return failed(run.reason, false);
+    }
     const problem = codeOutputFailure(run.result, declared);
     if (problem) return mocked ? succeeded(placeholders(declared), true) : failed(problem, false);
     return succeeded(run.result as Record<string, JsonValue>, mocked);

@@ -21,7 +21,7 @@ export const documentExtractorExecutor: NodeExecutor = {
   async run(data, ctx) {
     const selector = selectorOf(data.variable_selector);
     const found = selector ? ctx.pool.get(selector) : undefined;
-    if (!found) return failed(`File variable not found for selector: ${JSON.stringify(selector)}`);
+    if (!found) return failed(`File variable not found for selector: ${JSON.stringify(selector)}`, !ctx.pool.missingVariable(selector ?? []).certain);
     const value = found.value;
     if (isDryFile(value)) {
       const text = extract(value);
@@ -37,6 +37,7 @@ export const documentExtractorExecutor: NodeExecutor = {
       return succeeded({ text: texts }, true);
     }
     if (value === null) return succeeded({ text: "" }, found.mocked);
-    return failed(`Variable ${JSON.stringify(selector)} is not a file or a list of files.`, found.mocked);
+    // A node's output type does not depend on its content (an LLM's text is always a string).
+    return failed(`Variable ${JSON.stringify(selector)} is not a file or a list of files.`);
   },
 };

@@ -11,11 +11,11 @@ export const listOperatorExecutor: NodeExecutor = {
   async run(data, ctx) {
     const selector = selectorOf(data.variable);
     const found = selector ? ctx.pool.get(selector) : undefined;
-    if (!found) return failed(`Variable not found for selector: ${JSON.stringify(selector)}`);
+    if (!found) return failed(`Variable not found for selector: ${JSON.stringify(selector)}`, !ctx.pool.missingVariable(selector ?? []).certain);
     const value = found.value;
     if (value === null || (Array.isArray(value) && value.length === 0)) return succeeded({ result: [], first_record: null, last_record: null }, found.mocked);
     if (!Array.isArray(value) || !SUPPORTED.has(segmentType(value))) {
-      return failed(`Variable ${JSON.stringify(selector)} is not an ArrayFileSegment, ArrayNumberSegment, ArrayStringSegment or ArrayBooleanSegment`, found.mocked);
+      return failed(`Variable ${JSON.stringify(selector)} is not an ArrayFileSegment, ArrayNumberSegment, ArrayStringSegment or ArrayBooleanSegment`, Array.isArray(value) && found.mocked);
     }
     let items: JsonValue[] = [...value];
     const filter = data.filter_by as { enabled?: boolean; conditions?: { comparison_operator?: string; key?: string; value?: JsonValue }[] } | undefined;

@@ -17,7 +17,7 @@ export const parameterExtractorExecutor: NodeExecutor = {
     }));
     const instruction = ctx.pool.render(typeof data.instruction === "string" ? data.instruction : "");
     const values = await ctx.model.extract({ query: segmentText(found?.value), parameters, instruction: instruction.text });
-    const outputs: Record<string, JsonValue> = { ...values, __is_success: 1, __reason: null };
+    const outputs: Record<string, JsonValue> = { ...values, __is_success: 1, __reason: null, __usage: {} };
     return succeeded(outputs, ctx.model.kind === "mock" || (found?.mocked ?? false) || instruction.mocked);
   },
 };

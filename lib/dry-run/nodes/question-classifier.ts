@@ -14,6 +14,6 @@ export const questionClassifierExecutor: NodeExecutor = {
     const index = classes.length === 0 ? -1 : await ctx.model.classify({ query, classes: names, instruction: typeof data.instructions === "string" ? data.instructions : "" });
     const chosen = classes[index];
     if (!chosen) return succeeded({ class_name: "", class_id: "" }, true, "");
-    return succeeded({ class_name: String(chosen.name ?? ""), class_id: String(chosen.id ?? "") }, ctx.model.kind === "mock" || (found?.mocked ?? false), String(chosen.id ?? ""));
+    return succeeded({ class_name: String(chosen.name ?? ""), class_id: String(chosen.id ?? ""), usage: {} }, ctx.model.kind === "mock" || (found?.mocked ?? false), String(chosen.id ?? ""));
   },
 };

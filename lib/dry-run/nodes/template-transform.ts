@@ -19,7 +19,8 @@ export const templateTransformExecutor: NodeExecutor = {
       mocked ||= found?.mocked ?? false;
     }
     const rendered = renderJinja(typeof data.template === "string" ? data.template : "", values);
-    if (!rendered.ok) return failed(rendered.reason, mocked || !rendered.certain);
+    // A certain failure (the template itself does not parse) fails whatever the inputs are.
+    if (!rendered.ok) return failed(rendered.reason, !rendered.certain);
     if (rendered.text.length > MAX_LENGTH) return failed(`Output length exceeds ${MAX_LENGTH} characters`, mocked);
     return succeeded({ output: rendered.text }, mocked);
   },
