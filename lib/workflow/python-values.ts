@@ -81,11 +81,6 @@ export function pyItem(v: JsonValue, i: number): JsonValue | undefined {
   return undefined;
 }
 
-/** Python `v["key"]`: only dicts support string subscripts. */
-export function pyGet(v: JsonValue, key: string): JsonValue | undefined {
-  return isJsonObject(v) ? ownValue(v, key) : undefined;
-}
-
 /** Python `iter(v)` materialised: list items, string characters, dict keys; undefined where it raises. */
 export function pyIter(v: JsonValue): readonly JsonValue[] | undefined {
   if (Array.isArray(v)) return v;
