@@ -4,7 +4,7 @@
 import { NODE_TYPE_IDS, isNodeTypeId, type NodeTypeId } from "./node-types";
 import { NODE_SPECS, type NodeSpec } from "./nodes";
 import { forEachCondition } from "./nodes/if-else";
-import type { FactsContext, NodeFacts, OutputPort, ParamPath, SelectorParamSpec, SelectorShape, TypeLookup } from "./nodes/types";
+import type { FactsContext, NodeFacts, NodeVariables, OutputPort, ParamPath, SelectorParamSpec, SelectorShape, TypeLookup } from "./nodes/types";
 import { certainlyAccepts } from "../zod-fast-path";
 import { isJsonObject, ownValue, pyContains, type JsonValue } from "./python-values";
 
@@ -38,7 +38,7 @@ export {
 } from "./nodes/vocabulary";
 
 /** What the catalog tells about a type: its node spec without the conversion and checks. */
-export type CatalogEntry = Pick<NodeSpec, "info" | "paramSchema" | "requiredParams" | "textParams" | "selectorParams" | "outputs" | "branching">;
+export type CatalogEntry = Pick<NodeSpec, "info" | "paramSchema" | "requiredParams" | "textParams" | "selectorParams" | "variables" | "branching">;
 
 export const CATALOG: Readonly<Record<NodeTypeId, CatalogEntry>> = NODE_SPECS;
 
@@ -133,8 +133,11 @@ export function selectorRefs(node: NodeLike): SelectorRef[] {
 
 // -- variables: official inference (§2.6) and real types ------------------------------------------------------------
 
-function specOf(facts: NodeFacts): NodeSpec {
-  return NODE_SPECS[facts.type === "tool" ? facts.nodeType : facts.type];
+const VARIABLES: ReadonlyMap<string, NodeVariables> = new Map(NODE_TYPE_IDS.map((type) => [type, NODE_SPECS[type].variables]));
+
+/** The variable rules of the type whose facts these are (tool facts carry their node type). */
+function variablesOf(facts: NodeFacts): NodeVariables {
+  return VARIABLES.get(facts.type === "tool" ? facts.nodeType : facts.type) as NodeVariables;
 }
 
 /**
@@ -152,7 +155,7 @@ export function officialVariableType(facts: NodeFacts, variable: JsonValue): Typ
     };
   }
   if (dotted) return { ok: true, type: "string" };
-  return specOf(facts).variables.officialType(facts, variable);
+  return variablesOf(facts).officialType(facts, variable);
 }
 
 /**
@@ -167,7 +170,7 @@ export function realVariableType(facts: NodeFacts, variable: JsonValue): string 
     const base = realVariableType(facts, variable.slice(0, dot));
     return base === "file" ? "string" : base === undefined ? undefined : null;
   }
-  return specOf(facts).variables.realType(facts, variable);
+  return variablesOf(facts).realType(facts, variable);
 }
 
 /** The inference facts of a node computed from its param, never failing (unknown parts become null). */
@@ -191,7 +194,7 @@ export interface ExposedVariable {
 export function exposedVariables(node: NodeLike, ctx: FactsContext): ExposedVariable[] {
   const facts = nodeFacts(node, ctx);
   if (!facts) return [];
-  const { variables } = specOf(facts);
+  const variables = variablesOf(facts);
   return variables.names(facts).map((name) => {
     const official = officialVariableType(facts, name);
     const officialType = official.ok ? official.type : undefined;
@@ -205,7 +208,7 @@ export function exposedVariables(node: NodeLike, ctx: FactsContext): ExposedVari
 
 /** Names a node exposes: the declared ones (start, code, parameter-extractor), else its type's documented outputs. */
 export function exposedNames(facts: NodeFacts): string[] {
-  return specOf(facts).variables.names(facts);
+  return variablesOf(facts).names(facts);
 }
 
 // -- output ports ----------------------------------------------------------------------------------------------

@@ -175,7 +175,6 @@ export const codeNode: NodeSpec = {
   requiredParams: ["variables", "code", "outputs"],
   textParams: [],
   selectorParams: [{ key: "variables", shape: "named-selectors" }],
-  outputs: [],
   variables,
   branching: false,
   toDify,

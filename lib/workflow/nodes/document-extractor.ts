@@ -64,7 +64,6 @@ export const documentExtractorNode: NodeSpec = {
   requiredParams: ["variable_selector"],
   textParams: [],
   selectorParams: [{ key: "variable_selector", shape: "selector" }],
-  outputs: ["text"],
   variables,
   branching: false,
   toDify,

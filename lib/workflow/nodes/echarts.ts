@@ -117,7 +117,6 @@ export const echartsNode: NodeSpec = {
   requiredParams: ["chart_type", "chart_title", "data", "x_axisORcategories"],
   textParams: ["chart_type", "chart_title", "data", "x_axisORcategories"],
   selectorParams: [],
-  outputs: OUTPUTS,
   variables: toolVariables(
     "echarts",
     TOOL,

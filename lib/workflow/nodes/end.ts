@@ -31,7 +31,6 @@ export const endNode: NodeSpec = {
   requiredParams: ["outputs"],
   textParams: [],
   selectorParams: [{ key: "outputs", shape: "named-selectors" }],
-  outputs: [],
   variables: exposesNothing("end"),
   branching: false,
   ports: () => [],

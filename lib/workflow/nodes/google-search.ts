@@ -45,7 +45,6 @@ export const googleSearchNode: NodeSpec = {
   requiredParams: ["query"],
   textParams: ["query"],
   selectorParams: [],
-  outputs: OUTPUTS,
   variables: toolVariables(
     "google-search",
     TOOL,

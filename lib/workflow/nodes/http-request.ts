@@ -57,7 +57,7 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   };
 }
 
-const OUTPUTS = fixedOutputs("http-request", { body: "string", status_code: "number", headers: "object", files: "array[file]" });
+const variables = fixedOutputs("http-request", { body: "string", status_code: "number", headers: "object", files: "array[file]" });
 
 export const httpRequestNode: NodeSpec = {
   type: "http-request",
@@ -66,8 +66,7 @@ export const httpRequestNode: NodeSpec = {
   requiredParams: ["url"],
   textParams: [],
   selectorParams: [{ key: "url", shape: "selector" }],
-  outputs: OUTPUTS.outputs,
-  variables: OUTPUTS.variables,
+  variables,
   branching: false,
   toDify,
   coze: {

@@ -204,7 +204,6 @@ export const ifElseNode: NodeSpec = {
   textParams: [],
   nestedTextPaths,
   selectorParams: [{ key: "cases", shape: "conditions" }],
-  outputs: [],
   variables: exposesNothing("if-else"),
   branching: true,
   ports,

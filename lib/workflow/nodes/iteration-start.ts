@@ -20,7 +20,6 @@ export const iterationStartNode: NodeSpec = {
   requiredParams: [],
   textParams: [],
   selectorParams: [],
-  outputs: [],
   variables: exposesNothing("iteration-start"),
   branching: false,
   toDify,

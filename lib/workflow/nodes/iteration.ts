@@ -89,7 +89,6 @@ export const iterationNode: NodeSpec = {
     { key: "iterator_selector", shape: "selector" },
     { key: "output_selector", shape: "child-selector" },
   ],
-  outputs: OUTPUTS,
   variables,
   branching: false,
   toDify,

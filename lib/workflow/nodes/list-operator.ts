@@ -126,7 +126,6 @@ export const listOperatorNode: NodeSpec = {
   textParams: [],
   nestedTextPaths,
   selectorParams: [{ key: "variable", shape: "selector" }],
-  outputs: OUTPUTS,
   variables,
   branching: false,
   toDify,

@@ -42,7 +42,7 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   };
 }
 
-const OUTPUTS = fixedOutputs("llm", { text: "string" });
+const variables = fixedOutputs("llm", { text: "string" });
 
 export const llmNode: NodeSpec = {
   type: "llm",
@@ -51,8 +51,7 @@ export const llmNode: NodeSpec = {
   requiredParams: ["system", "user"],
   textParams: ["system", "user"],
   selectorParams: [],
-  outputs: OUTPUTS.outputs,
-  variables: OUTPUTS.variables,
+  variables,
   branching: false,
   toDify,
   coze: {

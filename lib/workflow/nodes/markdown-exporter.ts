@@ -73,7 +73,6 @@ export const markdownExporterNode: NodeSpec = {
   requiredParams: ["target_type", "md_text"],
   textParams: ["md_text"],
   selectorParams: [],
-  outputs: FILES_OUT,
   variables: toolVariables("markdown-exporter", TOOL, FILES_OUT),
   branching: false,
   toDify,

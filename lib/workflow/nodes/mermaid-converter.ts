@@ -45,7 +45,6 @@ export const mermaidConverterNode: NodeSpec = {
   requiredParams: ["mermaid_code"],
   textParams: ["mermaid_code"],
   selectorParams: [],
-  outputs: FILES_OUT,
   variables: toolVariables(
     "mermaid-converter",
     TOOL,

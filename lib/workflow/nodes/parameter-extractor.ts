@@ -82,7 +82,6 @@ export const parameterExtractorNode: NodeSpec = {
   requiredParams: ["query", "instruction", "parameters"],
   textParams: ["instruction"],
   selectorParams: [{ key: "query", shape: "selector" }],
-  outputs: [],
   variables,
   branching: false,
   toDify,

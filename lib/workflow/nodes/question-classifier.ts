@@ -53,7 +53,7 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   };
 }
 
-const OUTPUTS = fixedOutputs("question-classifier", { class_name: "string" });
+const variables = fixedOutputs("question-classifier", { class_name: "string" });
 
 export const questionClassifierNode: NodeSpec = {
   type: "question-classifier",
@@ -66,8 +66,7 @@ export const questionClassifierNode: NodeSpec = {
   requiredParams: ["query_variable_selector", "classes"],
   textParams: [],
   selectorParams: [{ key: "query_variable_selector", shape: "selector" }],
-  outputs: OUTPUTS.outputs,
-  variables: OUTPUTS.variables,
+  variables,
   branching: true,
   ports(param) {
     const classes = pyIter(ownValue(param, "classes") ?? null) ?? [];

@@ -72,7 +72,6 @@ export const startNode: NodeSpec = {
   requiredParams: ["variables"],
   textParams: [],
   selectorParams: [],
-  outputs: [],
   variables,
   branching: false,
   toDify,

@@ -45,7 +45,7 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   };
 }
 
-const OUTPUTS = fixedOutputs("template-transform", { output: "string" });
+const variables = fixedOutputs("template-transform", { output: "string" });
 
 export const templateTransformNode: NodeSpec = {
   type: "template-transform",
@@ -54,8 +54,7 @@ export const templateTransformNode: NodeSpec = {
   requiredParams: ["variables", "template"],
   textParams: [],
   selectorParams: [{ key: "variables", shape: "named-selectors" }],
-  outputs: OUTPUTS.outputs,
-  variables: OUTPUTS.variables,
+  variables,
   branching: false,
   toDify,
   coze: {

@@ -53,7 +53,6 @@ export const text2imageNode: NodeSpec = {
   requiredParams: ["prompt"],
   textParams: ["prompt"],
   selectorParams: [],
-  outputs: FILES_OUT,
   variables: toolVariables("text2image", TOOL, FILES_OUT),
   branching: false,
   toDify,

@@ -44,7 +44,6 @@ export const ttsNode: NodeSpec = {
   requiredParams: ["text"],
   textParams: ["text"],
   selectorParams: [],
-  outputs: FILES_OUT,
   variables: toolVariables("tts", TOOL, FILES_OUT),
   branching: false,
   toDify,

@@ -231,8 +231,7 @@ export interface NodeSpec {
   nestedTextPaths?(param: JsonObject): ParamPath[];
   /** Where selectors live. */
   selectorParams: readonly SelectorParamSpec[];
-  /** Variables other nodes may reference, as documented (names are fixed except for start/code/extractor). */
-  outputs: readonly string[];
+  /** The variables other nodes may reference: their names (documented, or declared by start/code/extractor) and types. */
   variables: NodeVariables;
   /** Whether the edge port selects a branch (if-else, question-classifier). */
   branching: boolean;

@@ -53,7 +53,6 @@ export const variableAggregatorNode: NodeSpec = {
   requiredParams: ["variables"],
   textParams: [],
   selectorParams: [{ key: "variables", shape: "selectors" }],
-  outputs: ["output"],
   variables,
   branching: false,
   toDify,

@@ -50,16 +50,13 @@ type PlainType = "question-classifier" | "http-request" | "llm" | "template-tran
  * llm, classifier, http-request and template: fixed documented outputs with fixed real types, while the official
  * inference accepts any name as `string`.
  */
-export function fixedOutputs<T extends PlainType>(type: T, real: Readonly<Record<string, string>>): { outputs: readonly string[]; variables: NodeVariables<FactsOf<T>> } {
+export function fixedOutputs<T extends PlainType>(type: T, real: Readonly<Record<string, string>>): NodeVariables<FactsOf<T>> {
   const outputs = Object.keys(real);
   return {
-    outputs,
-    variables: {
-      facts: () => ({ type }) as FactsOf<T>,
-      officialType: () => found("string"),
-      realType: (_facts, variable) => lookupReal(real, variable),
-      names: () => [...outputs],
-    },
+    facts: () => ({ type }) as FactsOf<T>,
+    officialType: () => found("string"),
+    realType: (_facts, variable) => lookupReal(real, variable),
+    names: () => [...outputs],
   };
 }
 
