@@ -7,14 +7,8 @@ import { TextDiffView } from "@/components/diff/text-diff-view";
 import { Badge } from "@/components/ui/badge";
 import { Tabs, type TabItem } from "@/components/ui/tabs";
 import { outcomeTone, type TimelineAgentRun, type TimelineAttempt } from "@/lib/generation/attempt-timeline";
+import { repairLabel } from "@/lib/workflow/repair-codes";
 import { diagnosticReferenceHref } from "./diagnostic-list";
-
-const REPAIR_LABELS: Readonly<Record<string, string>> = {
-  "strip-code-fence": "Code fence stripped",
-  "json-repair": "JSON repaired",
-  "topological-order": "Nodes re-ordered (topological order)",
-  "node-selection": "node_selection rewritten to the sorted raw types",
-};
 
 function formatMs(ms: number | null): string {
   if (ms === null) return "latency not recorded";
@@ -112,7 +106,7 @@ function AttemptPanel({ attempt }: { attempt: TimelineAttempt }) {
             <TextDiffView
               key={i}
               diff={repair.diff}
-              label={`${i + 1}. ${REPAIR_LABELS[repair.code] ?? repair.code}${attempt.repairs.length === 1 ? " (the whole change from the raw answer to the candidate)" : ""}`}
+              label={`${i + 1}. ${repairLabel(repair.code)}${attempt.repairs.length === 1 ? " (the whole change from the raw answer to the candidate)" : ""}`}
             />
           ))
         )}

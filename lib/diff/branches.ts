@@ -5,6 +5,8 @@
 import { maxWeightAssignment } from "./assignment";
 import { bagSimilarity, type KeySpace } from "./keys";
 import type { SideNode } from "./side";
+import { CATALOG, outputPorts } from "../workflow/catalog";
+import { isNodeTypeId } from "../workflow/node-types";
 import { isJsonObject, ownValue, preview, type JsonValue } from "../workflow/python-values";
 import type { BranchCorrespondence } from "./types";
 
@@ -23,7 +25,7 @@ export function portIndex(port: JsonValue | undefined, count: number): number | 
 }
 
 export function isBranching(node: SideNode | null): boolean {
-  return node !== null && (node.canonicalType === "if-else" || node.canonicalType === "question-classifier");
+  return node !== null && isNodeTypeId(node.canonicalType) && CATALOG[node.canonicalType].branching;
 }
 
 function listParam(node: SideNode, key: string): JsonValue[] {
@@ -32,20 +34,10 @@ function listParam(node: SideNode, key: string): JsonValue[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** Port labels: if-else IF / ELIF k / ELSE; classifier: the class name. */
+/** Port labels of a branching node, by its type's port rule (if-else IF / ELIF k / ELSE; classifier: the class name). */
 export function portLabels(node: SideNode): string[] {
-  if (node.canonicalType === "if-else") {
-    const cases = listParam(node, "cases");
-    return [...cases.map((_, i) => (i === 0 ? "IF" : `ELIF ${i}`)), "ELSE"];
-  }
-  if (node.canonicalType === "question-classifier") {
-    return listParam(node, "classes").map((label) => (typeof label === "string" ? label : preview(label, 40)));
-  }
-  return [];
-}
-
-export function portCount(node: SideNode): number {
-  return portLabels(node).length;
+  if (!isBranching(node)) return [];
+  return outputPorts({ type: node.canonicalType, param: node.entry.rawParam }).map((port) => port.label);
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;

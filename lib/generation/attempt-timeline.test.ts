@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { attemptTimeline, outcomeTone, type StoredAttempt } from "./attempt-timeline";
-import { applyOfficialAutofixes } from "./autofix";
+import { applyOfficialAutofixes } from "@/lib/workflow/repair-official";
 
 const simple = '{"nodes_info": [{"id": "1", "type": "start", "param": {"variables": [["q", "string"]]}}, {"id": "2", "type": "end", "param": {"outputs": [["a", ["q", "1"]]]}}], "edges": [["1", 0, "2"]]}';
 const answer = (body: string) => `<node_selection>start, end</node_selection>\n<design_principle>why</design_principle>\n<workflow>${body}</workflow>`;

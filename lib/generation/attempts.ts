@@ -7,7 +7,7 @@
 import { namedVariables } from "@/lib/benchmark/instruction";
 import { diagnoseWithoutTask } from "@/lib/workflow/diagnose";
 import type { Diagnostic } from "@/lib/workflow/diagnostics";
-import { applyOfficialAutofixes, type AppliedAutofix } from "./autofix";
+import { applyOfficialAutofixes, type AppliedAutofix } from "@/lib/workflow/repair-official";
 import { agenticMessage, hasWorkflowTags, prefixedQuery, storedAnswer, TIMEOUT_ANSWER, TIMEOUT_PREFIX } from "./protocol";
 import { officialValidation, workflowJsonIsObject, type ValidationIssue } from "./validate";
 

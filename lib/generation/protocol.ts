@@ -6,7 +6,7 @@ import type { ChatParams } from "@/lib/judge/identity";
 import type { ChatMessage } from "@/lib/judge/protocol";
 import { parsePyJson } from "@/lib/workflow/json-text";
 import { isJsonObject, pyStr, pyStrip, type JsonValue } from "@/lib/workflow/python-values";
-import { firstWorkflowBody } from "./autofix";
+import { firstWorkflowBody } from "@/lib/workflow/repair-official";
 
 /** The official zero-shot parameters (bash_generation.sh). */
 export const ZERO_SHOT_PARAMS: Readonly<ChatParams> = Object.freeze({ temperature: 0.7, max_tokens: 32768 });

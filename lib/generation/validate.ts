@@ -6,8 +6,8 @@ import { agenticReferenceIds } from "@/lib/workflow/inline-references";
 import { parsePyJson, type FloatLiterals } from "@/lib/workflow/json-text";
 import { compareCodePoints, isJsonObject, pyRepr, pyStrip, pyTypeName, type JsonValue } from "@/lib/workflow/python-values";
 import { firstTaggedSection } from "@/lib/workflow/tagged-section";
-import { declaredSelection, firstWorkflowBody } from "./autofix";
-import { dictGet, isStrOrInt, iterate, PyRaise, raise, strAt, truthy } from "./python-ops";
+import { declaredSelection, firstWorkflowBody } from "@/lib/workflow/repair-official";
+import { dictGet, isStrOrInt, iterate, PyRaise, raise, strAt, truthy } from "@/lib/workflow/python-ops";
 
 export const VALIDATION_CODES = [
   "MISSING_DESIGN_PRINCIPLE",

@@ -1,7 +1,7 @@
 // The key parameters a node box shows (prompt previews, code outputs, classes, cases, template, end outputs) and
 // its output ports. Total over any JSON: malformed params show as previews, never throw. Text only, never markup.
 
-import { outputPorts } from "../workflow/catalog";
+import { CATALOG, outputPorts } from "../workflow/catalog";
 import { NODE_TYPES, isNodeTypeId, type NodeTypeId } from "../workflow/node-types";
 import { isJsonObject, ownValue, preview, type JsonObject, type JsonValue } from "../workflow/python-values";
 
@@ -208,7 +208,7 @@ export function declaredPorts(type: JsonValue | undefined, param: JsonValue | un
 
 /** Whether the ports of this type are drawn as labelled rows (one handle per branch). */
 export function isBranching(type: JsonValue | undefined): boolean {
-  return type === "if-else" || type === "question-classifier";
+  return isNodeTypeId(type) && CATALOG[type].branching;
 }
 
 /** The display title of a node type; unknown types keep the text the model wrote. */

@@ -1,11 +1,11 @@
 // The registry is complete and documented: every code the core emits is registered (in the source and on the whole
-// shared corpus), legacy synonyms map to registered codes and are rewritten by the migration, and the docs are current.
+// shared corpus), and the docs are current.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
 import { loadRunCorpus } from "../../test/support/run-corpus";
-import { DIAGNOSTIC_CODES, LEGACY_DIAGNOSTIC_CODES, canonicalDiagnosticCode, isDiagnosticCode, makeDiagnostic } from "./diagnostic-codes";
+import { DIAGNOSTIC_CODES, isDiagnosticCode, makeDiagnostic } from "./diagnostic-codes";
 import { renderDiagnosticsDoc } from "./diagnostics-doc";
 import { scoreResponse } from "./score";
 
@@ -57,24 +57,8 @@ describe("the diagnostic registry", () => {
   it("registers every code literal the core's emitters use", () => {
     const literals = emittedLiterals();
     expect(literals.size).toBeGreaterThan(60);
-    const missing = [...literals].filter(([code]) => !isDiagnosticCode(code) && !(code in LEGACY_DIAGNOSTIC_CODES)).map(([code, file]) => `${code} (${file})`);
+    const missing = [...literals].filter(([code]) => !isDiagnosticCode(code)).map(([code, file]) => `${code} (${file})`);
     expect(missing).toEqual([]);
-    const legacyStillEmitted = [...literals.keys()].filter((code) => code in LEGACY_DIAGNOSTIC_CODES);
-    expect(legacyStillEmitted).toEqual([]);
-  });
-
-  it("maps every legacy synonym to a registered code, and the migration rewrites each one", () => {
-    const migration = readFileSync(path.join(ROOT, "prisma/migrations/20261218000000_diagnostic_code_synonyms/migration.sql"), "utf8");
-    const legacy = Object.entries(LEGACY_DIAGNOSTIC_CODES);
-    expect(legacy.length).toBeGreaterThan(20);
-    for (const [from, to] of legacy) {
-      expect(isDiagnosticCode(from), from).toBe(false);
-      expect(isDiagnosticCode(to), to).toBe(true);
-      expect(canonicalDiagnosticCode(from)).toBe(to);
-      expect(migration).toContain(`SET "code" = '${to}' WHERE "code" = '${from}';`);
-      expect(migration).toContain(`SET "topDiagnosticCode" = '${to}' WHERE "topDiagnosticCode" = '${from}';`);
-    }
-    expect(canonicalDiagnosticCode("forward-reference")).toBe("forward-reference");
   });
 
   it("fills category, severity and step from the registry, with overrides", () => {

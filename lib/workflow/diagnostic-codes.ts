@@ -673,58 +673,6 @@ export function isDiagnosticCode(code: string): code is DiagnosticCode {
   return Object.prototype.hasOwnProperty.call(DIAGNOSTIC_CODES, code);
 }
 
-/**
- * Codes emitted by earlier versions of the core, merged into the registered synonym. Stored rows are rewritten by
- * the migration `20261218000000_diagnostic_code_synonyms`; this table is its source and reads rows written before it.
- * `param-shape` is not here: its converter-fatal use (step_1_2) became `malformed-param`, its tolerated use stays.
- */
-export const LEGACY_DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCode>> = {
-  "missing-edges": "workflow-missing-edges",
-  "edges-not-list": "workflow-missing-edges",
-  "missing-nodes-info": "workflow-missing-nodes",
-  "nodes-info-not-list": "workflow-missing-nodes",
-  "edge-shape": "malformed-edge",
-  "edge-length": "malformed-edge",
-  "edge-source-not-string": "malformed-edge",
-  "edge-unhashable-endpoint": "malformed-edge",
-  "edge-port-incomparable": "edge-ports-incomparable",
-  "edge-unknown-endpoint": "edge-unknown-node",
-  "edge-port-out-of-range": "branch-port-out-of-range",
-  "child-index-not-integer": "malformed-child-id",
-  "child-before-parent": "child-parent-missing",
-  "unknown-parent": "child-parent-missing",
-  "node-not-in-edges": "node-without-edges",
-  "iteration-missing-output-selector": "missing-param",
-  "iteration-output-selector-shape": "malformed-selector",
-  "selector-shape": "malformed-selector",
-  "selector-id-not-string": "malformed-selector",
-  "unknown-reference": "reference-unknown-node",
-  "variable-not-text": "variable-name-not-string",
-  "unhashable-variable": "variable-name-not-string",
-  "dotted-name-depth": "variable-name-too-deep",
-  "text-field-not-string": "text-param-not-string",
-  "inline-ref-bad-id": "malformed-inline-reference",
-  "if-else-case-shape": "malformed-if-else",
-  "if-else-number-bool": "if-else-boolean-on-number",
-  "aggregator-empty": "empty-aggregator",
-  "markdown-target-type": "target-type-not-string",
-  "no-start-node": "missing-start",
-  "workflow-shape": "workflow-missing-nodes",
-  "node-missing-type": "node-missing-field",
-  "node-missing-id": "node-missing-field",
-  "node-missing-param": "node-missing-field",
-  "start-variable-shape": "malformed-start-variable",
-  "entry-shape": "malformed-entry",
-  "if-else-condition-shape": "malformed-if-else",
-  "list-operator-shape": "malformed-list-operator",
-  "parameter-shape": "malformed-parameter",
-};
-
-/** The current code for a stored one: legacy synonyms map to their merged code; unknown codes pass unchanged. */
-export function canonicalDiagnosticCode(code: string): string {
-  return LEGACY_DIAGNOSTIC_CODES[code] ?? code;
-}
-
 export interface DiagnosticExtras {
   location?: DiagnosticLocation;
   targetNodeId?: string;

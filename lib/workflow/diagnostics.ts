@@ -31,7 +31,7 @@ export interface DiagnosticLocation {
 }
 
 export interface Diagnostic {
-  /** A registered code (diagnostic-codes.ts), kebab-case, e.g. "forward-reference". Renames go through the legacy map. */
+  /** A registered code (diagnostic-codes.ts), kebab-case, e.g. "forward-reference". */
   code: DiagnosticCode;
   category: DiagnosticCategory;
   severity: Severity;

@@ -25,10 +25,6 @@ const PY_WHITESPACE: ReadonlySet<number> = new Set([
   0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ]);
 
-export function isPyWhitespace(code: number): boolean {
-  return PY_WHITESPACE.has(code);
-}
-
 /** Python `s.strip()` with no argument. All Python whitespace is in the BMP, so code units suffice. */
 export function pyStrip(s: string): string {
   let start = 0;
@@ -79,11 +75,6 @@ export function pyItem(v: JsonValue, i: number): JsonValue | undefined {
   }
   // A dict indexed with an int: JSON keys are strings, so this is always a KeyError.
   return undefined;
-}
-
-/** Python `v["key"]`: only dicts support string subscripts. */
-export function pyGet(v: JsonValue, key: string): JsonValue | undefined {
-  return isJsonObject(v) ? ownValue(v, key) : undefined;
 }
 
 /** Python `iter(v)` materialised: list items, string characters, dict keys; undefined where it raises. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { officialVerdict } from "./official-verdict";
 import type { JsonValue } from "./python-values";
-import { reorderNodes, repairResponse } from "./repair";
+import { nextReady, reorderNodes, repairResponse, tieRank } from "./repair";
 import { parseResponse } from "./response";
 
 const TURN = { inputVars: ["doc"], outputVars: ["result"], keyNodes: ["llm"] };
@@ -141,5 +141,21 @@ describe("reorderNodes", () => {
     expect(reorderNodes([node("1", "start"), node("2", "llm", { user: "{{#1.x#}}" })])).toBeNull();
     const cyclic = [node("1", "start"), node("3", "llm", { user: "{{#'2'.text#}}" }), node("2", "llm", { user: "{{#'3'.text#}}" })];
     expect(reorderNodes(cyclic)).toBeNull();
+  });
+});
+
+describe("the ordering tie rule both policies share", () => {
+  it("places start first, end last, then the earliest position, and the first of a full tie", () => {
+    const ready = [
+      { type: "end", at: 0 },
+      { type: "llm", at: 5 },
+      { type: "code", at: 2 },
+      { type: "start", at: 9 },
+    ];
+    const pick = (list: typeof ready) => nextReady(list, (item) => tieRank(item.type), (item) => item.at);
+    expect(pick(ready)).toBe(3);
+    expect(pick(ready.slice(0, 3))).toBe(2);
+    expect(pick([ready[0]!, { type: "end", at: 0 }])).toBe(0);
+    expect(pick([])).toBe(-1);
   });
 });

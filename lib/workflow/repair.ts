@@ -1,5 +1,5 @@
-// Mechanical repairs of a response, each one recorded, so the viewer can show the repaired verdict; total, never
-// inventing content and leaving the response untouched when none applies.
+// The repair engine's studio policy: the mechanical repairs the viewer and the score's repair column show, each one
+// recorded, never inventing content (official policy: repair-official.ts; shared codes: repair-codes.ts).
 
 import { jsonrepair } from "jsonrepair";
 import { CATALOG } from "./catalog";
@@ -9,22 +9,10 @@ import { matchNodeTypeName } from "./node-selection";
 import { NODE_TYPE_IDS, isNodeTypeId } from "./node-types";
 import { isJsonObject, ownValue, type JsonObject, type JsonValue } from "./python-values";
 import type { ParsedResponse } from "./response";
+import type { RepairCode } from "./repair-codes";
 import { ruleJudge, type RuleJudgeResult } from "./rule-judge";
 
-export const REPAIR_CODES = {
-  "strip-code-fence": "Removed a Markdown code fence left around the workflow JSON.",
-  "json-repair": "Repaired invalid JSON (comments, trailing commas, mismatched brackets).",
-  "rename-node-type": "Renamed a node type to its official id (template -> template-transform).",
-  "flatten-aggregator-entry": "Turned [name, [variable, nodeId]] aggregator entries into flat [variable, nodeId] pairs.",
-  "nest-flattened-selector": "Turned a flat [name, variable, nodeId] entry into [name, [variable, nodeId]].",
-  "retarget-iteration-start": "Pointed item/index references at the iteration instead of its iteration-start.",
-  "inline-text-selector": "Rewrote a text parameter given as [variable, nodeId] as an inline {{#'nodeId'.variable#}}.",
-  "trim-edge": "Dropped the extra elements of a top-level edge (edges are [source, port, target]).",
-  "reorder-nodes": "Reordered nodes_info topologically so that every node follows the nodes it reads.",
-  "sync-node-selection": "Rewrote node_selection as the node types the workflow uses.",
-} as const;
-
-export type RepairCode = keyof typeof REPAIR_CODES;
+export type { RepairCode } from "./repair-codes";
 
 export interface Repair {
   code: RepairCode;
@@ -296,9 +284,32 @@ function dependenciesOf(node: JsonObject, known: ReadonlySet<string>): Set<strin
   return scan.deps;
 }
 
-function tieRank(node: JsonValue): number {
-  const type = isJsonObject(node) ? node.type : undefined;
+/** The tie rule both policies order ready nodes by: start first, end last, the rest in between. */
+export function tieRank(type: JsonValue | undefined): number {
   return type === "start" ? 0 : type === "end" ? 2 : 1;
+}
+
+/**
+ * Index of the ready node placed next: the lowest tie rank, then the lowest position (`rank` and `position` of
+ * each candidate); the first candidate wins a full tie. Both policies' Kahn orders pick with it.
+ */
+export function nextReady<T>(ready: readonly T[], rank: (item: T) => number, position: (item: T) => number): number {
+  let best = -1;
+  for (let i = 0; i < ready.length; i += 1) {
+    const item = ready[i] as T;
+    if (best < 0) {
+      best = i;
+      continue;
+    }
+    const chosen = ready[best] as T;
+    const byRank = rank(item) - rank(chosen);
+    if (byRank < 0 || (byRank === 0 && position(item) < position(chosen))) best = i;
+  }
+  return best;
+}
+
+function nodeType(node: JsonValue | undefined): JsonValue | undefined {
+  return isJsonObject(node) ? node.type : undefined;
 }
 
 /**
@@ -329,13 +340,16 @@ export function reorderNodes(nodes: readonly JsonValue[], edges: readonly JsonVa
 function kahnOrder(nodes: readonly JsonValue[], ids: readonly string[], deps: readonly Set<string>[]): number[] | null {
   const placed = new Set<string>();
   const order: number[] = [];
+  const rank = (i: number) => tieRank(nodeType(nodes[i]));
+  const position = (i: number) => i;
   while (order.length < nodes.length) {
-    let best = -1;
+    const ready: number[] = [];
     for (let i = 0; i < nodes.length; i += 1) {
-      if (placed.has(ids[i] as string) || !isReady(deps[i] as Set<string>, placed)) continue;
-      if (best < 0 || tieRank(nodes[i] as JsonValue) < tieRank(nodes[best] as JsonValue)) best = i;
+      if (!placed.has(ids[i] as string) && isReady(deps[i] as Set<string>, placed)) ready.push(i);
     }
-    if (best < 0) return null;
+    const pick = nextReady(ready, rank, position);
+    if (pick < 0) return null;
+    const best = ready[pick] as number;
     placed.add(ids[best] as string);
     order.push(best);
   }

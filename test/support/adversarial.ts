@@ -3,7 +3,7 @@
 // repeated to any size, and every analysis of stored text the app runs on it. Shared by the property test
 // (lib/workflow/linear-work.test.ts) and `npm run bench:adversarial`.
 import { buildComparison } from "@/lib/diff-view/comparison";
-import { applyOfficialAutofixes } from "@/lib/generation/autofix";
+import { applyOfficialAutofixes } from "@/lib/workflow/repair-official";
 import { officialValidation } from "@/lib/generation/validate";
 import { parsePairwiseReply } from "@/lib/grading/pairwise";
 import { parseJudgeReply } from "@/lib/judge/protocol";

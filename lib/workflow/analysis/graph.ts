@@ -1,10 +1,10 @@
 // Edge and graph checks: edge shape, endpoints, branch ports, canvas crossings, connectivity, cycles, reachability.
 // Builds the adjacency index the reference checks reuse; every pass is linear in nodes + edges.
 
-import { CATALOG } from "../catalog";
+import { CATALOG, outputPorts, type OutputPort } from "../catalog";
 import type { Diagnostic } from "../diagnostics";
 import { isFloatLiteral } from "../json-text";
-import { ownValue, preview, pyIter, pyHashKey, pySortBy, type JsonValue } from "../python-values";
+import { preview, pyHashKey, pySortBy, type JsonValue } from "../python-values";
 import { makeDiagnostic } from "../diagnostic-codes";
 import { describeNode, edgeLocation, lastNodeWithId, nodeLocation, type EdgeEntry, type NodeEntry, type WorkflowModel } from "./model";
 
@@ -127,13 +127,10 @@ function checkEndpoint(model: WorkflowModel, edge: EdgeEntry, end: "source" | "t
   );
 }
 
-/** Number of ports of a branching node, or null for ordinary nodes. */
-function branchCount(node: NodeEntry | undefined): number | null {
+/** The ports of a branching node (its type's port rule), or null for ordinary nodes. */
+function branchPorts(node: NodeEntry | undefined): OutputPort[] | null {
   if (!node || !node.known || !CATALOG[node.known].branching) return null;
-  const key = node.known === "if-else" ? "cases" : "classes";
-  const items = node.param ? pyIter(ownValue(node.param, key) ?? null) : undefined;
-  const count = items ? items.length : 0;
-  return node.known === "if-else" ? count + 1 : count;
+  return outputPorts({ type: node.known, param: node.param });
 }
 
 function portAsInt(model: WorkflowModel, edge: EdgeEntry): number | null {
@@ -145,10 +142,12 @@ function portAsInt(model: WorkflowModel, edge: EdgeEntry): number | null {
 
 function checkBranchPort(model: WorkflowModel, edge: EdgeEntry, out: Diagnostic[]): void {
   const source = lastNodeWithId(model, edge.source as string);
-  const count = branchCount(source);
-  if (count === null || !source) return;
+  const ports = branchPorts(source);
+  if (ports === null || !source) return;
+  const count = ports.length;
+  const elsePort = ports.find((candidate) => candidate.kind === "else");
   const port = portAsInt(model, edge);
-  const kind = source.known === "if-else" ? `${count - 1} case(s) plus ELSE (port ${count - 1})` : `${count} class(es)`;
+  const kind = elsePort ? `${count - 1} case(s) plus ELSE (port ${elsePort.index})` : `${count} class(es)`;
   if (port === null) {
     out.push(
       makeDiagnostic("edge-port-not-integer", `edges[${edge.index}] leaves ${describeNode(source)} through port ${preview(edge.port)}, which is not an integer.`, {
@@ -159,7 +158,7 @@ function checkBranchPort(model: WorkflowModel, edge: EdgeEntry, out: Diagnostic[
     return;
   }
   if (port < -count || port >= count) {
-    const elseHint = source.known === "if-else" ? ` The ELSE branch is port ${count - 1}.` : " A classifier has no else port.";
+    const elseHint = elsePort ? ` The ELSE branch is port ${elsePort.index}.` : " A classifier has no else port.";
     out.push(
       makeDiagnostic("branch-port-out-of-range", `edges[${edge.index}] uses port ${port} of ${describeNode(source)}, which has ${kind}.`, {
         location: edgeLocation(edge),
@@ -262,17 +261,18 @@ function checkLayoutMembership(model: WorkflowModel, out: Diagnostic[]): void {
 
 function branchesWithoutEdges(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
   for (const node of model.nodes) {
-    const count = branchCount(node);
-    if (count === null || node.id === null || !graph.successors.has(node.id)) continue;
+    const ports = branchPorts(node);
+    if (ports === null || node.id === null || !graph.successors.has(node.id)) continue;
+    const count = ports.length;
     const used = new Set<number>();
     for (const edge of model.edges) {
       if (edge.source !== node.id) continue;
       const port = portAsInt(model, edge);
       if (port !== null) used.add(port < 0 ? port + count : port);
     }
-    for (let port = 0; port < count; port += 1) {
+    for (const { index: port, kind } of ports) {
       if (used.has(port)) continue;
-      const label = node.known === "if-else" ? (port === count - 1 ? "ELSE" : `case ${port}`) : `class ${port}`;
+      const label = kind === "else" ? "ELSE" : kind === "case" ? `case ${port}` : `class ${port}`;
       out.push(
         makeDiagnostic("branch-not-connected", `${describeNode(node)} has no edge for ${label} (port ${port}); runs taking it stop there.`, {
           location: nodeLocation(node),

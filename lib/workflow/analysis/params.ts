@@ -2,12 +2,11 @@
 // checks (NodeSpec.checkParams), all driven by the node specs.
 // Errors carry step_1_2 only where the official converter throws (§3.2); tolerated deviations are warnings.
 
-import { textFieldPaths, type ParamPath, type SelectorShape } from "../catalog";
+import { textFieldPaths, validateParam, type ParamPath, type SelectorShape } from "../catalog";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import type { Diagnostic } from "../diagnostics";
 import { NODE_SPECS } from "../nodes";
 import type { ParamCheckContext } from "../nodes/types";
-import { certainlyAccepts } from "../../zod-fast-path";
 import { IF_ELSE_OPERATORS } from "../nodes/vocabulary";
 import { describeKind, ownValue, preview, pyIter, type JsonObject, type JsonValue } from "../python-values";
 import { describeNode, formatPath, nodeLocation, registeredBefore, type NodeEntry, type WorkflowModel } from "./model";
@@ -276,18 +275,16 @@ function checkRequired(ctx: ParamContext, param: JsonObject): void {
 function checkDocumentedShape(ctx: ParamContext, param: JsonObject, firstReport: number): void {
   const known = ctx.node.known;
   if (!known) return;
-  const schema = NODE_SPECS[known].paramSchema;
-  if (certainlyAccepts(schema, param)) return;
-  const result = schema.safeParse(param);
-  if (result.success) return;
+  const issues = validateParam(known, param);
+  if (issues.length === 0) return;
   const reported = new Set<string | number | undefined>();
   for (let i = firstReport; i < ctx.out.length; i++) reported.add(ctx.out[i]?.location?.paramPath?.[0]);
-  const issue = result.error.issues.find((candidate) => !reported.has(candidate.path[0] as string | number | undefined));
+  const issue = issues.find((candidate) => !reported.has(candidate.path[0]));
   if (!issue) return;
-  const path = issue.path.filter((part): part is string | number => typeof part !== "symbol");
+  const { path } = issue;
   // A missing optional-in-practice key is not a shape problem (required keys are checked above).
   if (path.length === 1 && ownValue(param, String(path[0])) === undefined) return;
-  const why = issue.code === "invalid_union" ? "it matches none of the documented forms" : issue.message;
+  const why = issue.unionMismatch ? "it matches none of the documented forms" : issue.message;
   report(ctx, "param-shape", path, `${describeNode(ctx.node)} ${at(path)} does not have the documented shape: ${why}.`);
 }
 

@@ -152,7 +152,7 @@ class ReferenceChecker implements FactsContext {
   private explainReference(from: NodeEntry, target: NodeEntry, facts: NodeFacts, variable: string, path: ParamPath, where: string, known: boolean): void {
     const nodeId = target.id as string;
     if (!known) {
-      const exposes = exposedNames(facts, target.known);
+      const exposes = exposedNames(facts);
       const subject = target.known === "start" ? `the start node declares no variable "${variable}"` : `${describeNode(target)} exposes no "${variable}"`;
       this.report("unknown-variable", from, path, `${where}: ${subject} (it has ${variablesList(exposes)}).`, {
         target: nodeId,
@@ -212,7 +212,7 @@ class ReferenceChecker implements FactsContext {
     } else if (failure === "reference-no-outputs") {
       this.report("reference-no-outputs", from, path, `${where}: ${describeNode(target)} exposes no variables.`, { target: target_, official });
     } else if (failure === "undeclared-code-output") {
-      const declared = exposedNames(facts, target.known);
+      const declared = exposedNames(facts);
       this.report("undeclared-code-output", from, path, `${where}: code node "${target.id}" declares ${variablesList(declared)} but not "${variable}".`, {
         target: target_,
         official,

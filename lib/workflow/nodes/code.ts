@@ -3,7 +3,6 @@
 
 import { z } from "zod";
 import { cozeIcon, refInput, renderCozeType } from "./coze-common";
-import type { DeclaredVariable } from "../catalog";
 import type { DifyData } from "../dify-graph";
 import { NODE_TYPES } from "../node-types";
 import { describeKind, preview, pyHashKey, pyStr, type JsonValue } from "../python-values";
@@ -11,7 +10,8 @@ import { plainTextField } from "./checks";
 import { buildNamedInputs, inputData } from "./dify-common";
 import { fail } from "./failure";
 import { namedSelector } from "./schema";
-import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import type { CozeBuildContext, CozeNodeParts, DeclaredVariable, DifyBuildContext, DifyPart, FactsOf, NodeSpec, NodeVariables } from "./types";
+import { declaredNames, declaredPairs, found } from "./variables";
 import { CODE_OUTPUT_TYPES } from "./vocabulary";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
@@ -138,6 +138,32 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   return { parameters: { code, language: 3, node_inputs: nodeInputs, node_outputs: outputs } };
 }
 
+const variables: NodeVariables<FactsOf<"code">> = {
+  facts(param) {
+    const outputs = new Map<string, DeclaredVariable>();
+    for (const output of declaredPairs(param, "outputs", 0, 1)) {
+      const key = pyHashKey(output.name);
+      if (key !== undefined) outputs.set(key, output);
+    }
+    return { type: "code", outputs };
+  },
+  officialType(facts, variable) {
+    const key = pyHashKey(variable);
+    if (key === undefined) return { ok: false, code: "variable-name-not-string", message: "the variable name is not a string" };
+    const output = facts.outputs.get(key);
+    if (!output) {
+      return { ok: false, code: "undeclared-code-output", message: `the code node declares no output named ${JSON.stringify(variable)}` };
+    }
+    return found(output.type);
+  },
+  realType(facts, variable) {
+    const output = facts.outputs.get(pyHashKey(variable) as string);
+    if (!output) return undefined;
+    return typeof output.type === "string" ? output.type : null;
+  },
+  names: (facts) => declaredNames(facts.outputs.values()),
+};
+
 export const codeNode: NodeSpec = {
   type: "code",
   info: NODE_TYPES["code"],
@@ -149,7 +175,7 @@ export const codeNode: NodeSpec = {
   requiredParams: ["variables", "code", "outputs"],
   textParams: [],
   selectorParams: [{ key: "variables", shape: "named-selectors" }],
-  outputs: [],
+  variables,
   branching: false,
   toDify,
   coze: {

@@ -1,7 +1,7 @@
 // Pieces of the Coze workflow YAML several node types share: icons, the LLM parameter list, plugin ids, type
 // rendering and the single-reference inputs of tool plugins (coze-export spec §7.1, §7.4, §6.3).
 
-import type { ParamPath } from "../catalog";
+import type { ParamPath } from "./types";
 import { type JsonValue } from "../python-values";
 import { fail } from "./failure";
 import type { CozeBuildContext, CozeRef } from "./types";

@@ -3,11 +3,12 @@
 
 import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
-import { preview, type JsonValue } from "../python-values";
+import { ownValue, preview, type JsonValue } from "../python-values";
 import { fail, idLabel } from "./failure";
 import { selector } from "./schema";
 import { apiParam, PLUGIN_ICON, refInput } from "./coze-common";
-import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, FactsOf, NodeSpec, NodeVariables } from "./types";
+import { found } from "./variables";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const input = ctx.resolveSelector(ctx.param(param, "variable_selector"), ["variable_selector"]);
@@ -47,6 +48,15 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   };
 }
 
+const variables: NodeVariables<FactsOf<"document-extractor">> = {
+  facts: (param, ctx) => ({ type: "document-extractor", isArrayFile: ctx.inputType(ownValue(param, "variable_selector")) === "array[file]" }),
+  /** Quirk: `text` is typed as the extractor's input kind, not as string. */
+  officialType: (facts) => found(facts.isArrayFile ? "array[file]" : "file"),
+  realType: (facts, variable) => (variable === "text" ? (facts.isArrayFile ? "array[string]" : "string") : undefined),
+  names: () => ["text"],
+  quirk: () => "The official inference types `text` as the extractor's input kind (file or array[file]).",
+};
+
 export const documentExtractorNode: NodeSpec = {
   type: "document-extractor",
   info: NODE_TYPES["document-extractor"],
@@ -54,7 +64,7 @@ export const documentExtractorNode: NodeSpec = {
   requiredParams: ["variable_selector"],
   textParams: [],
   selectorParams: [{ key: "variable_selector", shape: "selector" }],
-  outputs: [{ name: "text", realType: "string" }],
+  variables,
   branching: false,
   toDify,
   coze: {

@@ -3,15 +3,39 @@
 
 import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
-import { describeKind, ownValue, pyStripChars, type JsonValue } from "../python-values";
-import { buildTool } from "./dify-common";
+import { describeKind, isJsonObject, ownValue, pyStripChars, type JsonValue } from "../python-values";
+import { mixed } from "./dify-common";
+import { buildTool, toolVariables, type ToolSpec } from "./tool";
 import { apiParam, PLUGIN_ICON, singleReferenceValue, stringInput } from "./coze-common";
 import { fail } from "./failure";
 import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 import { CHART_TYPES } from "./vocabulary";
 
+const CHART_LABELS: Readonly<Record<string, string>> = { line_chart: "Line Chart", pie_chart: "Pie Chart", bar_chart: "Bar Chart" };
+
+const TOOL: ToolSpec = {
+  name(param) {
+    const chart = isJsonObject(param) ? ownValue(param, "chart_type") : undefined;
+    return typeof chart === "string" ? `${chart}_chart` : null;
+  },
+  provider: "langgenius/echarts/echarts",
+  label: (name) => CHART_LABELS[name] ?? "",
+  configurations: () => ({}),
+  parameters(ctx, param) {
+    const chart = ctx.rewriteText(ctx.param(param, "chart_type"), ["chart_type"]);
+    const chartTitle = ctx.rewriteText(ctx.param(param, "chart_title"), ["chart_title"]);
+    const values = ctx.rewriteText(ctx.param(param, "data"), ["data"]);
+    const axis = ctx.rewriteText(ctx.param(param, "x_axisORcategories"), ["x_axisORcategories"]);
+    const parameters = { data: mixed(values), title: mixed(chartTitle), [chart === "pie" ? "categories" : "x_axis"]: mixed(axis) };
+    return { parameters, name: `${chart}_chart` };
+  },
+  titledByName: true,
+};
+
+const OUTPUTS: readonly string[] = ["text"];
+
 function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {
-  return buildTool(ctx, "echarts", param, ordinal);
+  return buildTool(ctx, "echarts", TOOL, param, ordinal);
 }
 
 const CHART_APIS: Readonly<Record<string, string>> = { bar: "7404745324968869922", line: "7404745324968886306", pie: "7362433438483300364" };
@@ -93,7 +117,12 @@ export const echartsNode: NodeSpec = {
   requiredParams: ["chart_type", "chart_title", "data", "x_axisORcategories"],
   textParams: ["chart_type", "chart_title", "data", "x_axisORcategories"],
   selectorParams: [],
-  outputs: [{ name: "text", realType: "string" }],
+  variables: toolVariables(
+    "echarts",
+    TOOL,
+    OUTPUTS,
+    "The official inference gives null: echarts nodes are typed `tool` and their tool name matches no rule.",
+  ),
   branching: false,
   toDify,
   coze: {

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
 import { cozeIcon, refInput } from "./coze-common";
+import { exposesNothing } from "./variables";
 import type { JsonValue } from "../python-values";
 import { buildNamedInputs, inputData } from "./dify-common";
 import { namedSelector } from "./schema";
@@ -30,7 +31,7 @@ export const endNode: NodeSpec = {
   requiredParams: ["outputs"],
   textParams: [],
   selectorParams: [{ key: "outputs", shape: "named-selectors" }],
-  outputs: [],
+  variables: exposesNothing("end"),
   branching: false,
   ports: () => [],
   toDify,

@@ -5,11 +5,22 @@ import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
 import { apiParam, PLUGIN_ICON, singleReferenceValue } from "./coze-common";
 import type { JsonValue } from "../python-values";
-import { buildTool } from "./dify-common";
+import { mixed } from "./dify-common";
+import { buildTool, toolVariables, type ToolSpec } from "./tool";
 import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
+const TOOL: ToolSpec = {
+  name: () => "google_search",
+  provider: "langgenius/google/google",
+  label: () => "Google Search",
+  configurations: () => ({ as_agent_tool: { type: "constant", value: false } }),
+  parameters: (ctx, param) => ({ parameters: { query: mixed(ctx.rewriteText(ctx.param(param, "query"), ["query"])) }, name: "google_search" }),
+};
+
+const OUTPUTS: readonly string[] = ["json"];
+
 function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {
-  return buildTool(ctx, "google-search", param, ordinal);
+  return buildTool(ctx, "google-search", TOOL, param, ordinal);
 }
 
 const RESULT_FIELDS = ["image_url", "logo_url", "sitename", "summary", "title", "url"] as const;
@@ -34,7 +45,12 @@ export const googleSearchNode: NodeSpec = {
   requiredParams: ["query"],
   textParams: ["query"],
   selectorParams: [],
-  outputs: [{ name: "json", realType: "array[object]" }],
+  variables: toolVariables(
+    "google-search",
+    TOOL,
+    OUTPUTS,
+    "The official inference gives null: it checks the tool name `google-search`, the real one is `google_search`.",
+  ),
   branching: false,
   toDify,
   coze: {

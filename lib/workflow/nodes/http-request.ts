@@ -7,6 +7,7 @@ import { preview, pyStr, type JsonValue } from "../python-values";
 import { fail } from "./failure";
 import { selector } from "./schema";
 import { cozeIcon } from "./coze-common";
+import { fixedOutputs } from "./variables";
 import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
@@ -56,6 +57,8 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   };
 }
 
+const variables = fixedOutputs("http-request", { body: "string", status_code: "number", headers: "object", files: "array[file]" });
+
 export const httpRequestNode: NodeSpec = {
   type: "http-request",
   info: NODE_TYPES["http-request"],
@@ -63,12 +66,7 @@ export const httpRequestNode: NodeSpec = {
   requiredParams: ["url"],
   textParams: [],
   selectorParams: [{ key: "url", shape: "selector" }],
-  outputs: [
-    { name: "body", realType: "string" },
-    { name: "status_code", realType: "number" },
-    { name: "headers", realType: "object" },
-    { name: "files", realType: "array[file]" },
-  ],
+  variables,
   branching: false,
   toDify,
   coze: {

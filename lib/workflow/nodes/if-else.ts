@@ -3,13 +3,13 @@
 
 import { z } from "zod";
 import { cozeIcon } from "./coze-common";
-import type { ParamPath } from "../catalog";
 import type { DifyData } from "../dify-graph";
 import { NODE_TYPES } from "../node-types";
-import { ownValue, preview, pyHashKey, pyItem, pyIter, pyLen, type JsonValue } from "../python-values";
+import { ownValue, preview, pyHashKey, pyItem, pyIter, pyLen, type JsonObject, type JsonValue } from "../python-values";
 import { fail, formatPath } from "./failure";
 import { ifElseCondition } from "./schema";
-import type { CozeBuildContext, CozeNodeParts, CozeRef, DifyBuildContext, DifyPart, NodeSpec, OutputPort, ResolvedSelector } from "./types";
+import { exposesNothing } from "./variables";
+import type { CozeBuildContext, CozeNodeParts, CozeRef, DifyBuildContext, DifyPart, NodeSpec, OutputPort, ParamPath, ResolvedSelector } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const cases = ctx.iterate(ctx.param(param, "cases"), ["cases"], "an array of [logic, conditions]");
@@ -164,6 +164,36 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   return { branchCount: branches.length, parameters: { branches } };
 }
 
+/** Visits condition j of case i of an if-else `cases` value (param.cases[i][1][j]), skipping malformed cases. */
+export function forEachCondition(cases: JsonValue | undefined, visit: (condition: JsonValue, i: number, j: number) => void): void {
+  if (!Array.isArray(cases)) return;
+  cases.forEach((ifCase, i) => {
+    const conditions = Array.isArray(ifCase) ? ifCase[1] : undefined;
+    if (!Array.isArray(conditions)) return;
+    conditions.forEach((condition, j) => visit(condition, i, j));
+  });
+}
+
+/** The comparison value of every three-element condition is rewritten text. */
+function nestedTextPaths(param: JsonObject): ParamPath[] {
+  const paths: ParamPath[] = [];
+  forEachCondition(ownValue(param, "cases"), (condition, i, j) => {
+    if (Array.isArray(condition) && condition.length === 3) paths.push(["cases", i, 1, j, 2]);
+  });
+  return paths;
+}
+
+/**
+ * The IF / ELIF k / ELSE port rule: one port per case (as Python iterates `cases`), then ELSE. Everything that
+ * numbers, labels or checks an if-else's ports reads it from here.
+ */
+function ports(param: JsonObject): OutputPort[] {
+  const cases = pyIter(ownValue(param, "cases") ?? null) ?? [];
+  const list: OutputPort[] = cases.map((_, i) => ({ index: i, label: i === 0 ? "IF" : `ELIF ${i}`, kind: "case" }));
+  list.push({ index: cases.length, label: "ELSE", kind: "else" });
+  return list;
+}
+
 export const ifElseNode: NodeSpec = {
   type: "if-else",
   info: NODE_TYPES["if-else"],
@@ -172,15 +202,11 @@ export const ifElseNode: NodeSpec = {
   }),
   requiredParams: ["cases"],
   textParams: [],
+  nestedTextPaths,
   selectorParams: [{ key: "cases", shape: "conditions" }],
-  outputs: [],
+  variables: exposesNothing("if-else"),
   branching: true,
-  ports(param) {
-    const cases = pyIter(ownValue(param, "cases") ?? null) ?? [];
-    const ports: OutputPort[] = cases.map((_, i) => ({ index: i, label: i === 0 ? "IF" : `ELIF ${i}`, kind: "case" }));
-    ports.push({ index: cases.length, label: "ELSE", kind: "else" });
-    return ports;
-  },
+  ports,
   toDify,
   coze: {
     kind: "node",

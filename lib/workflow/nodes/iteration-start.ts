@@ -3,6 +3,7 @@
 
 import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
+import { exposesNothing } from "./variables";
 import type { DifyPart, NodeSpec } from "./types";
 
 function toDify(): DifyPart {
@@ -19,7 +20,7 @@ export const iterationStartNode: NodeSpec = {
   requiredParams: [],
   textParams: [],
   selectorParams: [],
-  outputs: [],
+  variables: exposesNothing("iteration-start"),
   branching: false,
   toDify,
   coze: { kind: "implicit" },

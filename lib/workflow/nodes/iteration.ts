@@ -4,9 +4,10 @@
 import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
 import { cozeIcon, refInput } from "./coze-common";
-import type { JsonValue } from "../python-values";
+import { ownValue, pyEq, type JsonValue } from "../python-values";
 import { selector } from "./schema";
-import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, FactsOf, NodeSpec, NodeVariables } from "./types";
+import { found, officialElementType, realElementType } from "./variables";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const input = ctx.resolveSelector(ctx.param(param, "iterator_selector"), ["iterator_selector"]);
@@ -41,6 +42,43 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   };
 }
 
+const OUTPUTS: readonly string[] = ["output", "item", "index"];
+
+const variables: NodeVariables<FactsOf<"iteration">> = {
+  facts(param, ctx) {
+    const childType = ctx.iterationChildType?.(ownValue(param, "output_selector"));
+    return {
+      type: "iteration",
+      inputType: ctx.inputType(ownValue(param, "iterator_selector")) ?? null,
+      outputType: childType === undefined ? null : `array[${String(childType)}]`,
+      outputChildType: childType ?? null,
+    };
+  },
+  officialType(facts, variable) {
+    if (pyEq(variable, "index")) return found("number");
+    if (pyEq(variable, "item")) {
+      if (typeof facts.inputType !== "string") {
+        return {
+          ok: false,
+          code: "iteration-item-untyped",
+          message: `the iteration's input has no usable type (${JSON.stringify(facts.inputType)}), so \`item\` cannot be typed`,
+        };
+      }
+      // Quirk: the characters a, r, y, [ then ] are stripped from the input type (`file` stays `file`).
+      return found(officialElementType(facts.inputType));
+    }
+    return found(facts.outputType);
+  },
+  realType(facts, variable) {
+    if (variable === "index") return "number";
+    if (variable === "item") return realElementType(facts.inputType);
+    if (variable !== "output") return undefined;
+    return typeof facts.outputChildType === "string" ? `array[${facts.outputChildType}]` : null;
+  },
+  names: () => [...OUTPUTS],
+  quirk: (name) => (name === "item" ? "The official inference strips the characters a, r, y, [ and ] from the input type." : undefined),
+};
+
 export const iterationNode: NodeSpec = {
   type: "iteration",
   info: NODE_TYPES["iteration"],
@@ -51,11 +89,7 @@ export const iterationNode: NodeSpec = {
     { key: "iterator_selector", shape: "selector" },
     { key: "output_selector", shape: "child-selector" },
   ],
-  outputs: [
-    { name: "output", realType: "array" },
-    { name: "item", realType: "element" },
-    { name: "index", realType: "number" },
-  ],
+  variables,
   branching: false,
   toDify,
   coze: {

@@ -5,10 +5,11 @@ import { z } from "zod";
 import type { DifyData } from "../dify-graph";
 import { isFloatLiteral } from "../json-text";
 import { NODE_TYPES } from "../node-types";
-import { ownValue, preview, pyStr, type JsonValue } from "../python-values";
+import { ownValue, preview, pyContains, pyStr, type JsonObject, type JsonValue } from "../python-values";
 import { fail, idLabel } from "./failure";
 import { listOperator, selector } from "./schema";
-import type { DifyBuildContext, DifyPart, NodeSpec, ParamCheckContext } from "./types";
+import type { DifyBuildContext, DifyPart, FactsOf, NodeSpec, NodeVariables, ParamCheckContext, ParamPath } from "./types";
+import { found, officialElementType, realElementType } from "./variables";
 import { LIST_OPERATORS } from "./vocabulary";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
@@ -95,18 +96,37 @@ function checkListOperator(ctx: ParamCheckContext, operator: JsonValue | undefin
   }
 }
 
+const OUTPUTS: readonly string[] = ["result", "first_record", "last_record"];
+
+const variables: NodeVariables<FactsOf<"list-operator">> = {
+  facts(param, ctx) {
+    const varType = ctx.inputType(ownValue(param, "variable"));
+    return { type: "list-operator", varType: typeof varType === "string" ? varType : "" };
+  },
+  officialType: (facts, variable) => found(pyContains(variable, "record") ? officialElementType(facts.varType) : facts.varType),
+  realType(facts, variable) {
+    if (variable === "result") return facts.varType;
+    if (variable === "first_record" || variable === "last_record") return realElementType(facts.varType);
+    return undefined;
+  },
+  names: () => [...OUTPUTS],
+};
+
+/** Only a string filter value is rewritten; a number is passed through. */
+function nestedTextPaths(param: JsonObject): ParamPath[] {
+  const operator = ownValue(param, "operator");
+  return Array.isArray(operator) && operator[0] === "filter_by" && typeof operator[2] === "string" ? [["operator", 2]] : [];
+}
+
 export const listOperatorNode: NodeSpec = {
   type: "list-operator",
   info: NODE_TYPES["list-operator"],
   paramSchema: z.object({ variable: selector, operator: listOperator }),
   requiredParams: ["variable", "operator"],
   textParams: [],
+  nestedTextPaths,
   selectorParams: [{ key: "variable", shape: "selector" }],
-  outputs: [
-    { name: "result", realType: "array" },
-    { name: "first_record", realType: "element" },
-    { name: "last_record", realType: "element" },
-  ],
+  variables,
   branching: false,
   toDify,
   coze: { kind: "none", reason: "Coze has no list operator node; the official Coze converter fails on any workflow that uses one." },

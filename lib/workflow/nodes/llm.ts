@@ -6,6 +6,7 @@ import { NODE_TYPES } from "../node-types";
 import { cozeIcon, llmParamList, recordInputs } from "./coze-common";
 import type { JsonValue } from "../python-values";
 import { LLM_MODEL, modelBlock } from "./dify-common";
+import { fixedOutputs } from "./variables";
 import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
@@ -41,6 +42,8 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   };
 }
 
+const variables = fixedOutputs("llm", { text: "string" });
+
 export const llmNode: NodeSpec = {
   type: "llm",
   info: NODE_TYPES["llm"],
@@ -48,7 +51,7 @@ export const llmNode: NodeSpec = {
   requiredParams: ["system", "user"],
   textParams: ["system", "user"],
   selectorParams: [],
-  outputs: [{ name: "text", realType: "string" }],
+  variables,
   branching: false,
   toDify,
   coze: {

@@ -3,14 +3,39 @@
 
 import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
-import { ownValue, preview, type JsonValue } from "../python-values";
-import { buildTool, FILES_OUT } from "./dify-common";
+import { describeKind, isJsonObject, ownValue, preview, type JsonValue } from "../python-values";
+import { mixed } from "./dify-common";
+import { fail } from "./failure";
+import { buildTool, FILES_OUT, toolVariables, type ToolSpec } from "./tool";
 import { apiParam, PLUGIN_ICON, singleReferenceValue, stringInput } from "./coze-common";
 import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 import { MARKDOWN_TARGET_TYPES } from "./vocabulary";
 
+const TOOL: ToolSpec = {
+  name(param) {
+    const target = isJsonObject(param) ? ownValue(param, "target_type") : undefined;
+    return typeof target === "string" ? `md_to_${target}` : null;
+  },
+  provider: "bowenliang123/md_exporter/md_exporter",
+  label: (_name, target) => (target === "png" ? `Markdown to ${target} image` : `Markdown to ${target} file`),
+  configurations: () => ({}),
+  parameters(ctx, param) {
+    const parameters = { md_text: mixed(ctx.rewriteText(ctx.param(param, "md_text"), ["md_text"])) };
+    const targetType = ctx.param(param, "target_type");
+    if (typeof targetType !== "string") {
+      fail({
+        code: "target-type-not-string",
+        message: `${ctx.nodeRef()}: target_type is ${describeKind(targetType)} ${preview(targetType)}; expected one of docx, pptx, pdf, png, html, md.`,
+        location: ctx.at(["target_type"]),
+      });
+    }
+    return { parameters, name: `md_to_${targetType}`, target: targetType };
+  },
+  titledByName: true,
+};
+
 function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {
-  return buildTool(ctx, "markdown-exporter", param, ordinal);
+  return buildTool(ctx, "markdown-exporter", TOOL, param, ordinal);
 }
 
 function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
@@ -48,7 +73,7 @@ export const markdownExporterNode: NodeSpec = {
   requiredParams: ["target_type", "md_text"],
   textParams: ["md_text"],
   selectorParams: [],
-  outputs: FILES_OUT,
+  variables: toolVariables("markdown-exporter", TOOL, FILES_OUT),
   branching: false,
   toDify,
   coze: {

@@ -5,11 +5,26 @@ import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
 import { apiParam, PLUGIN_ICON, singleReferenceValue } from "./coze-common";
 import type { JsonValue } from "../python-values";
-import { buildTool, FILES_OUT } from "./dify-common";
+import { mixed } from "./dify-common";
+import { buildTool, FILES_OUT, toolVariables, type ToolSpec } from "./tool";
 import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
+const TOOL: ToolSpec = {
+  name: () => "mermaid_converter",
+  provider: "hjlarry/mermaid_converter/mermaid_converter",
+  label: () => "Mermaid Converter",
+  configurations: () => ({
+    output_format: { type: "constant", value: "png" },
+    theme: { type: "constant", value: "default" },
+  }),
+  parameters: (ctx, param) => ({
+    parameters: { mermaid_code: mixed(ctx.rewriteText(ctx.param(param, "mermaid_code"), ["mermaid_code"])) },
+    name: "mermaid_converter",
+  }),
+};
+
 function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {
-  return buildTool(ctx, "mermaid-converter", param, ordinal);
+  return buildTool(ctx, "mermaid-converter", TOOL, param, ordinal);
 }
 
 function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
@@ -30,7 +45,12 @@ export const mermaidConverterNode: NodeSpec = {
   requiredParams: ["mermaid_code"],
   textParams: ["mermaid_code"],
   selectorParams: [],
-  outputs: FILES_OUT,
+  variables: toolVariables(
+    "mermaid-converter",
+    TOOL,
+    FILES_OUT,
+    "The official inference gives null: it checks the tool name `mermaid-converter`, the real one is `mermaid_converter`.",
+  ),
   branching: false,
   toDify,
   coze: {

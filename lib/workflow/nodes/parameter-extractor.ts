@@ -3,12 +3,12 @@
 
 import { z } from "zod";
 import { cozeIcon, llmParamList, recordInputs, refInput, renderCozeType } from "./coze-common";
-import type { DeclaredVariable } from "../catalog";
 import { NODE_TYPES } from "../node-types";
-import { JsonValue, pyStr } from "../python-values";
+import { JsonValue, pyEq, pyStr } from "../python-values";
 import { CLASSIFIER_MODEL, modelBlock } from "./dify-common";
 import { selector } from "./schema";
-import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import type { CozeBuildContext, CozeNodeParts, DeclaredVariable, DifyBuildContext, DifyPart, FactsOf, NodeSpec, NodeVariables } from "./types";
+import { declaredNames, declaredPairs, found } from "./variables";
 import { PARAMETER_TYPES } from "./vocabulary";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
@@ -60,6 +60,17 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   };
 }
 
+const variables: NodeVariables<FactsOf<"parameter-extractor">> = {
+  facts: (param) => ({ type: "parameter-extractor", parameters: declaredPairs(param, "parameters", 1, 2) }),
+  officialType: (facts, variable) => found(facts.parameters.find((p) => pyEq(p.name, variable))?.type ?? null),
+  realType(facts, variable) {
+    const parameter = facts.parameters.find((p) => p.name === variable);
+    if (!parameter) return undefined;
+    return typeof parameter.type === "string" ? parameter.type : null;
+  },
+  names: (facts) => declaredNames(facts.parameters),
+};
+
 export const parameterExtractorNode: NodeSpec = {
   type: "parameter-extractor",
   info: NODE_TYPES["parameter-extractor"],
@@ -71,7 +82,7 @@ export const parameterExtractorNode: NodeSpec = {
   requiredParams: ["query", "instruction", "parameters"],
   textParams: ["instruction"],
   selectorParams: [{ key: "query", shape: "selector" }],
-  outputs: [],
+  variables,
   branching: false,
   toDify,
   coze: {

@@ -8,6 +8,7 @@ import { plainTextField } from "./checks";
 import { CLASSIFIER_MODEL, modelBlock } from "./dify-common";
 import { selector } from "./schema";
 import { CLASSIFIER_LLM_PARAM, cozeIcon, refInput } from "./coze-common";
+import { fixedOutputs } from "./variables";
 import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
@@ -52,6 +53,8 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   };
 }
 
+const variables = fixedOutputs("question-classifier", { class_name: "string" });
+
 export const questionClassifierNode: NodeSpec = {
   type: "question-classifier",
   info: NODE_TYPES["question-classifier"],
@@ -63,7 +66,7 @@ export const questionClassifierNode: NodeSpec = {
   requiredParams: ["query_variable_selector", "classes"],
   textParams: [],
   selectorParams: [{ key: "query_variable_selector", shape: "selector" }],
-  outputs: [{ name: "class_name", realType: "string" }],
+  variables,
   branching: true,
   ports(param) {
     const classes = pyIter(ownValue(param, "classes") ?? null) ?? [];

@@ -4,12 +4,12 @@
 import { z } from "zod";
 import { cozeIcon, renderCozeType } from "./coze-common";
 import { fail } from "./failure";
-import type { DeclaredVariable } from "../catalog";
 import type { DifyData } from "../dify-graph";
 import { NODE_TYPES } from "../node-types";
-import { preview, pyHashKey, pyItem, pyStr, type JsonValue } from "../python-values";
+import { preview, pyEq, pyHashKey, pyItem, pyStr, type JsonValue } from "../python-values";
 import { startVariableData } from "./dify-common";
-import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import type { CozeBuildContext, CozeNodeParts, DeclaredVariable, DifyBuildContext, DifyPart, FactsOf, NodeSpec, NodeVariables } from "./types";
+import { declaredNames, declaredPairs, found } from "./variables";
 import { START_VARIABLE_TYPES } from "./vocabulary";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
@@ -39,6 +39,32 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   return { parameters: { node_outputs: outputs } };
 }
 
+/** The start node stores Dify input kinds and maps three of them back when another node reads the variable. */
+const START_TYPE_READBACK: Readonly<Record<string, string>> = {
+  paragraph: "string",
+  checkbox: "boolean",
+  "file-list": "array[file]",
+};
+
+function readBack(type: string): string {
+  return Object.hasOwn(START_TYPE_READBACK, type) ? (START_TYPE_READBACK[type] as string) : type;
+}
+
+const variables: NodeVariables<FactsOf<"start">> = {
+  facts: (param) => ({ type: "start", variables: declaredPairs(param, "variables", 0, 1) }),
+  officialType(facts, variable) {
+    const declared = facts.variables.find((v) => pyEq(v.name, variable));
+    if (!declared) return found(null);
+    return found(typeof declared.type === "string" ? readBack(declared.type) : declared.type);
+  },
+  realType(facts, variable) {
+    const declared = facts.variables.find((v) => v.name === variable);
+    if (!declared) return undefined;
+    return typeof declared.type === "string" ? readBack(declared.type) : null;
+  },
+  names: (facts) => declaredNames(facts.variables),
+};
+
 export const startNode: NodeSpec = {
   type: "start",
   info: NODE_TYPES["start"],
@@ -46,7 +72,7 @@ export const startNode: NodeSpec = {
   requiredParams: ["variables"],
   textParams: [],
   selectorParams: [],
-  outputs: [],
+  variables,
   branching: false,
   toDify,
   coze: {

@@ -9,6 +9,7 @@ import { plainTextField } from "./checks";
 import { buildNamedInputs, inputData } from "./dify-common";
 import { namedSelector } from "./schema";
 import { fail } from "./failure";
+import { fixedOutputs } from "./variables";
 import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
@@ -44,6 +45,8 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   };
 }
 
+const variables = fixedOutputs("template-transform", { output: "string" });
+
 export const templateTransformNode: NodeSpec = {
   type: "template-transform",
   info: NODE_TYPES["template-transform"],
@@ -51,7 +54,7 @@ export const templateTransformNode: NodeSpec = {
   requiredParams: ["variables", "template"],
   textParams: [],
   selectorParams: [{ key: "variables", shape: "named-selectors" }],
-  outputs: [{ name: "output", realType: "string" }],
+  variables,
   branching: false,
   toDify,
   coze: {

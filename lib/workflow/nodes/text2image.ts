@@ -5,11 +5,25 @@ import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
 import { cozeIcon, recordInputs } from "./coze-common";
 import type { JsonValue } from "../python-values";
-import { buildTool, FILES_OUT } from "./dify-common";
+import { mixed } from "./dify-common";
+import { buildTool, FILES_OUT, toolVariables, type ToolSpec } from "./tool";
 import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
+const TOOL: ToolSpec = {
+  name: () => "z_image_text_2_image",
+  provider: "sawyer-shi/tongyi_aigc/tongyi_aigc",
+  label: () => "Z-Image Text to Image",
+  configurations: () => ({
+    model: { type: "constant", value: "z-image-turbo" },
+    prompt_extend: { type: "constant", value: false },
+    seed: { type: "constant", value: null },
+    size: { type: "constant", value: "1024*1024" },
+  }),
+  parameters: (ctx, param) => ({ parameters: { prompt: mixed(ctx.rewriteText(ctx.param(param, "prompt"), ["prompt"])) }, name: "z_image_text_2_image" }),
+};
+
 function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {
-  return buildTool(ctx, "text2image", param, ordinal);
+  return buildTool(ctx, "text2image", TOOL, param, ordinal);
 }
 
 function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
@@ -39,7 +53,7 @@ export const text2imageNode: NodeSpec = {
   requiredParams: ["prompt"],
   textParams: ["prompt"],
   selectorParams: [],
-  outputs: FILES_OUT,
+  variables: toolVariables("text2image", TOOL, FILES_OUT),
   branching: false,
   toDify,
   coze: {

@@ -5,11 +5,23 @@ import { z } from "zod";
 import { NODE_TYPES } from "../node-types";
 import { apiParam, PLUGIN_ICON, singleReferenceValue } from "./coze-common";
 import type { JsonValue } from "../python-values";
-import { buildTool, FILES_OUT } from "./dify-common";
+import { mixed } from "./dify-common";
+import { buildTool, FILES_OUT, toolVariables, type ToolSpec } from "./tool";
 import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
+const TOOL: ToolSpec = {
+  name: () => "tts",
+  provider: "audio",
+  label: () => "Text To Speech",
+  configurations: () => ({
+    model: { type: "constant", value: "langgenius/openai/openai#gpt-4o-mini-tts" },
+    size: { type: "mixed", value: null },
+  }),
+  parameters: (ctx, param) => ({ parameters: { text: mixed(ctx.rewriteText(ctx.param(param, "text"), ["text"])) }, name: "tts" }),
+};
+
 function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {
-  return buildTool(ctx, "tts", param, ordinal);
+  return buildTool(ctx, "tts", TOOL, param, ordinal);
 }
 
 function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
@@ -32,7 +44,7 @@ export const ttsNode: NodeSpec = {
   requiredParams: ["text"],
   textParams: ["text"],
   selectorParams: [],
-  outputs: FILES_OUT,
+  variables: toolVariables("tts", TOOL, FILES_OUT),
   branching: false,
   toDify,
   coze: {

@@ -2,7 +2,6 @@
 // conversion and its type-specific checks. The converter and the analysis only iterate these specs.
 
 import type { z } from "zod";
-import type { NodeFacts, ParamPath } from "../catalog";
 import type { DiagnosticCode } from "../diagnostic-codes";
 import type { DiagnosticLocation } from "../diagnostics";
 import type { DifyData, IdSource } from "../dify-graph";
@@ -27,10 +26,59 @@ export interface SelectorParamSpec {
   shape: SelectorShape;
 }
 
-export interface DocumentedOutput {
-  name: string;
-  /** What the platform really exposes. */
-  realType: string;
+export type ParamPath = (string | number)[];
+
+export interface DeclaredVariable {
+  name: JsonValue;
+  type: JsonValue;
+}
+
+export type ToolNodeType = "tts" | "text2image" | "markdown-exporter" | "mermaid-converter" | "google-search" | "echarts";
+
+/** The facts the official inference reads from a node (built by the converter, or leniently for viewers). */
+export type NodeFacts =
+  | { type: "start"; variables: readonly DeclaredVariable[] }
+  /** Outputs keyed by Python hash identity (pyHashKey); later duplicates win, as in a dict. */
+  | { type: "code"; outputs: ReadonlyMap<string, DeclaredVariable> }
+  | { type: "document-extractor"; isArrayFile: boolean }
+  /** outputType stays null until the output_selector child is built; it is then "array[<child type>]". */
+  | { type: "iteration"; inputType: JsonValue; outputType: string | null; outputChildType?: JsonValue }
+  | { type: "list-operator"; varType: string }
+  | { type: "parameter-extractor"; parameters: readonly DeclaredVariable[] }
+  | { type: "variable-aggregator"; outputType: JsonValue }
+  | { type: "tool"; nodeType: ToolNodeType; toolName: string }
+  | { type: "question-classifier" | "http-request" | "llm" | "template-transform" }
+  | { type: "end" | "if-else" | "iteration-start" };
+
+/** The facts of one kind, by the `type` they carry. */
+export type FactsOf<T extends NodeFacts["type"]> = Extract<NodeFacts, { type: T }>;
+
+export type TypeLookupFailure = "variable-name-not-string" | "reference-no-outputs" | "undeclared-code-output" | "iteration-item-untyped";
+
+export type TypeLookup = { ok: true; type: JsonValue } | { ok: false; code: TypeLookupFailure; message: string };
+
+export interface FactsContext {
+  /** Official type of the value a `[var, id]` selector points at; undefined when it cannot be resolved. */
+  inputType(selector: JsonValue | undefined): JsonValue | undefined;
+  /** For an iteration: the official type of its output child's variable, when known. */
+  iterationChildType?(selector: JsonValue | undefined): JsonValue | undefined;
+}
+
+/**
+ * What other nodes may read from a node of this type: the facts the official inference reads, the official type of
+ * a variable (§2.6, after the shared dotted-name rule), what the platform really exposes, and the names shown.
+ */
+export interface NodeVariables<F extends NodeFacts = NodeFacts> {
+  /** The facts computed leniently from a param (viewers, analysis): never failing, unknown parts become null. */
+  facts(param: JsonObject, ctx: FactsContext): F;
+  /** The official converter's type for a variable name that is a string without a dot. */
+  officialType(facts: F, variable: JsonValue): TypeLookup;
+  /** The real type: a type string, null when unknown, undefined when the node has no such variable. */
+  realType(facts: F, variable: string): string | null | undefined;
+  /** The names a node exposes: the declared ones (start, code, extractor), else the documented outputs. */
+  names(facts: F): string[];
+  /** Why the official type of `name` differs from the real one, when a known quirk explains it. */
+  quirk?(name: string): string | undefined;
 }
 
 /** A handle a node's outgoing edges may leave from. */
@@ -177,12 +225,14 @@ export interface NodeSpec {
   paramSchema: z.ZodType;
   /** Keys the official converter reads unconditionally (a missing one is a conversion error). */
   requiredParams: readonly string[];
-  /** Top-level param keys holding rewritten text (`{{#id.var#}}` resolved). Nested ones: catalog textFieldPaths(). */
+  /** Top-level param keys holding rewritten text (`{{#id.var#}}` resolved). */
   textParams: readonly string[];
+  /** Rewritten text nested inside params (if-else condition values, a list filter's string value), when present. */
+  nestedTextPaths?(param: JsonObject): ParamPath[];
   /** Where selectors live. */
   selectorParams: readonly SelectorParamSpec[];
-  /** Variables other nodes may reference, as documented (names are fixed except for start/code/extractor). */
-  outputs: readonly DocumentedOutput[];
+  /** The variables other nodes may reference: their names (documented, or declared by start/code/extractor) and types. */
+  variables: NodeVariables;
   /** Whether the edge port selects a branch (if-else, question-classifier). */
   branching: boolean;
   /** The ports edges may leave from, when not the single default one (if-else, classifier; end has none). */

@@ -3,12 +3,12 @@
 
 import { z } from "zod";
 import { cozeIcon } from "./coze-common";
-import type { ParamPath } from "../catalog";
 import { NODE_TYPES } from "../node-types";
-import type { JsonValue } from "../python-values";
+import { ownValue, pyItem, type JsonValue } from "../python-values";
 import { fail } from "./failure";
 import { selector } from "./schema";
-import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
+import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, FactsOf, NodeSpec, NodeVariables, ParamPath } from "./types";
+import { found } from "./variables";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const items = ctx.iterate(ctx.param(param, "variables"), ["variables"], "an array of [variable, nodeId]");
@@ -37,6 +37,13 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
   return { parameters: { mergeGroups: [{ name: "output", variables }], node_outputs: { output: { value: null } } } };
 }
 
+const variables: NodeVariables<FactsOf<"variable-aggregator">> = {
+  facts: (param, ctx) => ({ type: "variable-aggregator", outputType: ctx.inputType(pyItem(ownValue(param, "variables") ?? null, 0)) ?? null }),
+  officialType: (facts) => found(facts.outputType),
+  realType: (facts, variable) => (variable === "output" ? (typeof facts.outputType === "string" ? facts.outputType : null) : undefined),
+  names: () => ["output"],
+};
+
 export const variableAggregatorNode: NodeSpec = {
   type: "variable-aggregator",
   info: NODE_TYPES["variable-aggregator"],
@@ -46,7 +53,7 @@ export const variableAggregatorNode: NodeSpec = {
   requiredParams: ["variables"],
   textParams: [],
   selectorParams: [{ key: "variables", shape: "selectors" }],
-  outputs: [{ name: "output", realType: "first input" }],
+  variables,
   branching: false,
   toDify,
   coze: {

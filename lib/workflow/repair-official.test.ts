@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { applyOfficialAutofixes, pyJsonDumps, repairWorkflowJson, reorderWorkflowNodes, stripWorkflowFences, syncNodeSelection } from "./autofix";
+import { applyOfficialAutofixes, pyJsonDumps, repairWorkflowJson, reorderWorkflowNodes, stripWorkflowFences, syncNodeSelection } from "./repair-official";
 import type { JsonValue } from "@/lib/workflow/python-values";
-import { officialValidation, type ValidationIssue } from "./validate";
+import { officialValidation, type ValidationIssue } from "@/lib/generation/validate";
 
 const codesOf = (text: string) => {
   const result = officialValidation(text);

@@ -10,7 +10,10 @@ import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
 import { loadRunCorpus } from "../../test/support/run-corpus";
-import { applyOfficialAutofixes } from "./autofix";
+import { parsePyJson } from "@/lib/workflow/json-text";
+import { isJsonObject } from "@/lib/workflow/python-values";
+import { reorderNodes } from "@/lib/workflow/repair";
+import { applyOfficialAutofixes, firstWorkflowBody, reorderWorkflowNodes } from "@/lib/workflow/repair-official";
 import { officialValidation, workflowJsonIsObject } from "./validate";
 
 interface Expected {
@@ -103,5 +106,29 @@ describe("the official auto-repairs and validation, Python parity", () => {
     expect(differing.sort()).toEqual([...JSON_REPAIR_DIVERGENCES].sort());
     const repairedByPython = fixture.recorded.filter((entry) => entry.autofix.applied.includes("json-repair")).map((entry) => `${entry.run}/${entry.task}/${entry.round}`);
     for (const key of JSON_REPAIR_DIVERGENCES) expect(repairedByPython).toContain(key);
+  });
+
+  it.skipIf(!benchmarkDir)(`orders nodes the same way under both policies wherever both reorder a recorded answer${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
+    const idsOf = (nodes: unknown): string[] => (Array.isArray(nodes) ? nodes.map((node) => String(isJsonObject(node) ? node.id : node)) : []);
+    const compared: string[] = [];
+    const differing: string[] = [];
+    for (const { model, records } of loadRunCorpus(benchmarkDir).runs) {
+      for (const record of records) {
+        if (record.workflow === null) continue;
+        const parsed = parsePyJson(record.workflow.trim());
+        if (!parsed.ok || !isJsonObject(parsed.value) || !Array.isArray(parsed.value.nodes_info)) continue;
+        const studio = reorderNodes(parsed.value.nodes_info, Array.isArray(parsed.value.edges) ? parsed.value.edges : []);
+        if (!studio) continue;
+        const official = reorderWorkflowNodes(`<workflow>\n${record.workflow}\n</workflow>`);
+        if (official === null) continue;
+        const officialBody = parsePyJson(firstWorkflowBody(official) ?? "");
+        const key = `${model}/${record.task}/${record.round}`;
+        compared.push(key);
+        const officialIds = officialBody.ok && isJsonObject(officialBody.value) ? idsOf(officialBody.value.nodes_info) : [];
+        if (idsOf(studio).join("\n") !== officialIds.join("\n")) differing.push(key);
+      }
+    }
+    expect(compared.length).toBe(18);
+    expect(differing).toEqual([]);
   });
 });

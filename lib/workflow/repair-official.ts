@@ -1,15 +1,15 @@
-// The agentic baseline's four auto-repairs with the official semantics and order, so a generated answer is stored as
-// the official pipeline would store it; each repair reports its text before and after, and where Python would raise.
+// The repair engine's official policy: the generation loop's four auto-repairs with Python's semantics and order, so a
+// generated answer is stored as the official pipeline would store it (studio policy: repair.ts; codes: repair-codes.ts).
 
-import { agenticReferenceIds } from "@/lib/workflow/inline-references";
-import { isFloatLiteral, parsePyJson, type FloatLiterals } from "@/lib/workflow/json-text";
-import { boundedJsonRepair } from "@/lib/workflow/repair";
-import { compareCodePoints, isJsonObject, pyFloatRepr, pyStrip, type JsonObject, type JsonValue } from "@/lib/workflow/python-values";
-import { firstTaggedSection } from "@/lib/workflow/tagged-section";
+import { agenticReferenceIds } from "./inline-references";
+import { isFloatLiteral, parsePyJson, type FloatLiterals } from "./json-text";
+import { compareCodePoints, isJsonObject, pyFloatRepr, pyStrip, type JsonObject, type JsonValue } from "./python-values";
 import { dictGet, isStrOrInt, iterate, PY_SPACE, PyRaise, raise, strAt, truthy } from "./python-ops";
+import { boundedJsonRepair, nextReady, tieRank } from "./repair";
+import type { AutofixCode } from "./repair-codes";
+import { firstTaggedSection } from "./tagged-section";
 
-export const AUTOFIX_CODES = ["strip-code-fence", "json-repair", "topological-order", "node-selection"] as const;
-export type AutofixCode = (typeof AUTOFIX_CODES)[number];
+export { AUTOFIX_CODES, type AutofixCode } from "./repair-codes";
 
 export interface AppliedAutofix {
   code: AutofixCode;
@@ -105,7 +105,7 @@ export function pyJsonDumps(value: JsonValue, ensureAscii: boolean, floats: Floa
  * Repairs the workflow JSON when Python cannot parse it and the repair yields an object; the repaired text is
  * serialised as json_repair does (json.dumps defaults, so ASCII-escaped). The repair engine is jsonrepair, not the
  * Python json_repair package: of the 27 recorded answers the official code repairs, 22 come out differently
- * (autofix.parity.test.ts lists them).
+ * (lib/generation/repair-official.parity.test.ts lists them).
  */
 export function repairWorkflowJson(text: string): string | null {
   const at = locateWorkflow(text);
@@ -139,8 +139,6 @@ function referencedIds(value: JsonValue | undefined, known: ReadonlySet<string>,
     for (const target of agenticReferenceIds(value)) if (known.has(target)) into.add(target);
   }
 }
-
-const rankOf = (type: JsonValue | undefined) => (type === "start" ? 0 : type === "end" ? 2 : 1);
 
 /**
  * The official `_topological_sort_nodes`: Kahn's algorithm over str(id)s, the ready queue re-sorted before each pop
@@ -190,17 +188,15 @@ function topologicalNodes(nodesValue: JsonValue, edges: JsonValue | undefined, f
     }
   }
   const lastPosition = new Map(ids.map((id, index) => [id, index]));
-  const rank = (id: string) => rankOf(dictGet(byId.get(id) ?? {}, "type"));
+  const rank = (id: string) => tieRank(dictGet(byId.get(id) ?? {}, "type"));
+  const position = (id: string) => lastPosition.get(id) as number;
   const ready = ids.filter((id) => (indegree.get(id) ?? 0) === 0);
   const order: string[] = [];
   while (ready.length > 0) {
-    // Python's sort is stable: equal keys keep their queue order.
-    const keyed = ready.map((id, index) => ({ id, index, rank: rank(id), position: lastPosition.get(id) as number }));
-    keyed.sort((a, b) => a.rank - b.rank || a.position - b.position || a.index - b.index);
-    const [next, ...rest] = keyed.map((entry) => entry.id);
-    ready.splice(0, ready.length, ...rest);
-    order.push(next as string);
-    for (const dependent of dependents.get(next as string) ?? []) {
+    // Python re-sorts the queue by (rank, last position) before each pop; equal keys are the same id.
+    const next = ready.splice(nextReady(ready, rank, position), 1)[0] as string;
+    order.push(next);
+    for (const dependent of dependents.get(next) ?? []) {
       const left = (indegree.get(dependent) ?? 0) - 1;
       indegree.set(dependent, left);
       if (left === 0) ready.push(dependent);

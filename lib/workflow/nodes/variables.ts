@@ -1,0 +1,71 @@
+// Building blocks of the node types' variable rules (NodeVariables): the shapes most types share, so each module
+// states only what is its own (fixed outputs, declared variables, the official quirks).
+
+import { ownValue, pyItem, pyIter, pyStripChars, type JsonObject, type JsonValue } from "../python-values";
+import type { DeclaredVariable, FactsOf, NodeVariables, TypeLookup } from "./types";
+
+export function found(type: JsonValue): TypeLookup {
+  return { ok: true, type };
+}
+
+/** Python `t.strip('array[').strip(']')`: character-set stripping, so `array[string]` -> `string`, `array` -> ``. */
+export function officialElementType(arrayType: string): string {
+  return pyStripChars(pyStripChars(arrayType, "ary["), "]");
+}
+
+/** The element type of a real `array[…]` type; null when it is not one. */
+export function realElementType(arrayType: JsonValue): string | null {
+  if (typeof arrayType !== "string") return null;
+  const match = /^array\[(.+)\]$/.exec(arrayType);
+  return match ? (match[1] ?? null) : null;
+}
+
+/** `[name, type]`-like entries of a param list (items at `nameIndex` and `typeIndex`), skipping unreadable ones. */
+export function declaredPairs(param: JsonObject, key: string, nameIndex: number, typeIndex: number): DeclaredVariable[] {
+  const value = ownValue(param, key);
+  const items = value === undefined ? undefined : pyIter(value);
+  if (!items) return [];
+  const out: DeclaredVariable[] = [];
+  for (const item of items) {
+    const name = pyItem(item, nameIndex);
+    const type = pyItem(item, typeIndex);
+    if (name !== undefined && type !== undefined) out.push({ name, type });
+  }
+  return out;
+}
+
+/** The string names among declared variables. */
+export function declaredNames(variables: Iterable<DeclaredVariable>): string[] {
+  return [...variables].flatMap((v) => (typeof v.name === "string" ? [v.name] : []));
+}
+
+/** A fixed table of real types: own keys only, so "constructor" is no variable. */
+export function lookupReal(table: Readonly<Record<string, string>>, variable: string): string | undefined {
+  return Object.hasOwn(table, variable) ? table[variable] : undefined;
+}
+
+type PlainType = "question-classifier" | "http-request" | "llm" | "template-transform";
+
+/**
+ * llm, classifier, http-request and template: fixed documented outputs with fixed real types, while the official
+ * inference accepts any name as `string`.
+ */
+export function fixedOutputs<T extends PlainType>(type: T, real: Readonly<Record<string, string>>): NodeVariables<FactsOf<T>> {
+  const outputs = Object.keys(real);
+  return {
+    facts: () => ({ type }) as FactsOf<T>,
+    officialType: () => found("string"),
+    realType: (_facts, variable) => lookupReal(real, variable),
+    names: () => [...outputs],
+  };
+}
+
+/** end, if-else and iteration-start expose nothing: referencing them is an error. */
+export function exposesNothing<T extends "end" | "if-else" | "iteration-start">(type: T): NodeVariables<FactsOf<T>> {
+  return {
+    facts: () => ({ type }) as FactsOf<T>,
+    officialType: () => ({ ok: false, code: "reference-no-outputs", message: `${type} nodes expose no variables` }),
+    realType: () => undefined,
+    names: () => [],
+  };
+}
