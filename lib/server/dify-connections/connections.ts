@@ -61,7 +61,6 @@ export const difyConnectionSettings = connectionSettings<typeof VIEW_SELECT, Con
 
 /** Every connection, for choosing one to execute runs with (researchers) or managing them (admins). */
 export const listDifyConnections = difyConnectionSettings.list;
-export const getDifyConnection = difyConnectionSettings.get;
 export const createDifyConnection = (db: Database, actor: SessionUser, fields: DifyConnectionFields, password: string) =>
   difyConnectionSettings.create(db, actor, fields, { set: password });
 /** Updates the fields; a null password keeps the stored one (the field is write-only). */

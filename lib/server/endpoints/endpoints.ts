@@ -3,7 +3,7 @@ import "server-only";
 // chat clients on the server only. Every function checks the actor's permission first.
 import { z } from "zod";
 import { assertAllowed } from "../authz";
-import { connectionSettings, type SecretChange } from "../connection-settings";
+import { connectionSettings } from "../connection-settings";
 import type { Database } from "../db";
 import type { ChatParams } from "@/lib/judge/identity";
 import { createChatClient, retryAfterMs, type ChatClient } from "../llm";
@@ -60,9 +60,6 @@ export const endpointFieldsSchema = z.object({
 });
 
 export type EndpointFields = z.output<typeof endpointFieldsSchema>;
-
-/** A new key to store, "keep" the stored one, or "clear" it. */
-export type ApiKeyChange = SecretChange;
 
 const VIEW_SELECT = {
   id: true,
