@@ -9,33 +9,43 @@ export interface DataTableRow {
 }
 
 /**
- * A plain table for the figures behind a chart or a list: a caption (for screen readers unless shown), column
- * headers, and rows of cells. Numeric columns are right-aligned; `columnClasses` adds classes to a column's cells.
+ * A plain table for the figures behind a chart or a list: a caption for screen readers, column headers, and rows of
+ * cells. Numeric columns are right-aligned, `wrap` columns wrap long text, and `rowHeader` makes the first cell of
+ * each row its header; `columnClasses` adds classes to a column's cells.
  */
 export function DataTable({
   caption,
   headers,
   rows,
   numeric = [],
-  columnClasses = [],
+  wrap = [],
+  rowHeader = false,
+  columnClasses = {},
   testId,
   rowTestId,
+  region,
   empty,
 }: {
   caption: string;
   headers: ReactNode[];
   rows: (ReactNode[] | DataTableRow)[];
   numeric?: number[];
-  columnClasses?: (string | undefined)[];
+  wrap?: number[];
+  rowHeader?: boolean;
+  /** Extra classes of a column's cells, by column index. */
+  columnClasses?: Readonly<Record<number, string | undefined>>;
   testId?: string;
   rowTestId?: string;
+  /** Names a wrapper that scrolls sideways and takes focus, so keyboard users can scroll it. */
+  region?: string;
   /** Shown in place of the table when there are no rows. */
   empty?: ReactNode;
 }) {
   if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
-  const cellClass = (index: number) => [numeric.includes(index) ? tableStyles.tdNumber : tableStyles.td, columnClasses[index]].filter(Boolean).join(" ");
+  const base = (index: number) => (numeric.includes(index) ? tableStyles.tdNumber : wrap.includes(index) ? tableStyles.tdWrap : tableStyles.td);
+  const cellClass = (index: number) => [base(index), columnClasses[index]].filter(Boolean).join(" ");
   return (
-    <div className={tableStyles.wrapper}>
+    <div className={tableStyles.wrapper} {...(region ? { tabIndex: 0, role: "region", "aria-label": region } : {})}>
       <table className={tableStyles.table} data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
         <thead>
@@ -53,11 +63,17 @@ export function DataTable({
             const attributes = Object.fromEntries(Object.entries(data ?? {}).map(([name, value]) => [`data-${name}`, value]));
             return (
               <tr key={key} data-testid={rowTestId} {...attributes}>
-                {cells.map((cell, index) => (
-                  <td key={index} className={cellClass(index)}>
-                    {cell}
-                  </td>
-                ))}
+                {cells.map((cell, index) =>
+                  rowHeader && index === 0 ? (
+                    <th key={index} scope="row" className={cellClass(index)}>
+                      {cell}
+                    </th>
+                  ) : (
+                    <td key={index} className={cellClass(index)}>
+                      {cell}
+                    </td>
+                  ),
+                )}
               </tr>
             );
           })}
