@@ -1,9 +1,9 @@
 // The leaderboard's optional stability columns (?stability=1): for every row pooling two or more runs of one
 // configuration, pass@n and pass^n for pass and resolve (lib/stats/stability), linked to the model page's detail.
 import Link from "next/link";
-import { StabilityFigureText } from "@/components/runs/stability-section";
+import { stabilityCells } from "@/components/runs/stability-section";
 import { QueryToggle, type QueryParams } from "@/components/leaderboard/query-toggle";
-import { tableStyles } from "@/components/ui/styles";
+import { DataTable } from "@/components/ui/data-table";
 import { getMeasuredCounts } from "@/lib/server/data/leaderboard";
 import { getRowStability } from "@/lib/server/data/stability";
 import { database } from "@/lib/server/db";
@@ -33,42 +33,29 @@ export async function LeaderboardStability({ user, benchmarkId, benchmarkParam }
         Rows pooling several runs of one configuration: pass@n counts a turn passed in at least one of the n runs, pass^n in all of them (resolve: the
         same per test case), with 95% Wilson intervals as above. Each model page lists the turns that flip.
       </p>
-      {rows.length === 0 ? (
-        <p className="text-sm">No row pools two or more complete runs of one configuration on this benchmark.</p>
-      ) : (
-        <div className={tableStyles.wrapper}>
-          <table className={tableStyles.table}>
-            <caption className="sr-only">pass@n and pass^n per leaderboard row</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={tableStyles.th}>Model</th>
-                <th scope="col" className={tableStyles.th}>Runs</th>
-                <th scope="col" className={tableStyles.th}>pass@n</th>
-                <th scope="col" className={tableStyles.th}>pass^n</th>
-                <th scope="col" className={tableStyles.th}>resolve@n</th>
-                <th scope="col" className={tableStyles.th}>resolve^n</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-              {rows.map((row) => (
-                <tr key={row.series} data-testid="stability-column-row" data-series={row.series}>
-                  <th scope="row" className={`${tableStyles.td} text-left`}>
-                    <Link href={`/models/${encodeURIComponent(row.series)}${benchmarkParam ? `?benchmark=${encodeURIComponent(benchmarkParam)}` : ""}`} className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
-                      {row.model}
-                    </Link>
-                    <span className="block text-xs text-slate-600 dark:text-slate-400">{row.configuration}</span>
-                  </th>
-                  <td className={tableStyles.tdNumber}>{row.stability!.runIds.length}</td>
-                  <td className={tableStyles.td}><StabilityFigureText figure={row.stability!.overall.passAtN} /></td>
-                  <td className={tableStyles.td}><StabilityFigureText figure={row.stability!.overall.passAllN} /></td>
-                  <td className={tableStyles.td}><StabilityFigureText figure={row.stability!.overall.resolveAtN} /></td>
-                  <td className={tableStyles.td}><StabilityFigureText figure={row.stability!.overall.resolveAllN} /></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="pass@n and pass^n per leaderboard row"
+        empty={<p className="text-sm">No row pools two or more complete runs of one configuration on this benchmark.</p>}
+        headers={["Model", "Runs", "pass@n", "pass^n", "resolve@n", "resolve^n"]}
+        rowHeader
+        numeric={[1]}
+        columnClasses={{ 0: "text-left" }}
+        rowTestId="stability-column-row"
+        rows={rows.map((row) => ({
+          key: row.series,
+          data: { series: row.series },
+          cells: [
+            <>
+              <Link href={`/models/${encodeURIComponent(row.series)}${benchmarkParam ? `?benchmark=${encodeURIComponent(benchmarkParam)}` : ""}`} className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
+                {row.model}
+              </Link>
+              <span className="block text-xs text-slate-600 dark:text-slate-400">{row.configuration}</span>
+            </>,
+            row.stability!.runIds.length,
+            ...stabilityCells(row.stability!.overall),
+          ],
+        }))}
+      />
     </section>
   );
 }

@@ -10,10 +10,6 @@ export function formatRatio(numerator: number, denominator: number, digits = 2):
   return denominator > 0 ? formatPercent(numerator / denominator, digits) : "—";
 }
 
-export function formatCount(numerator: number, denominator: number): string {
-  return `${numerator} of ${denominator}`;
-}
-
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
-import { cardStyles, tableStyles } from "@/components/ui/styles";
+import { DataTable } from "@/components/ui/data-table";
+import { cardStyles } from "@/components/ui/styles";
 import { API_ERRORS, type ApiErrorCode } from "@/lib/api/errors";
 import { API_ROUTES, type ApiRouteSpec } from "@/lib/server/api/contract";
 import { openApiDocument } from "@/lib/server/api/openapi";
@@ -29,65 +30,43 @@ export default function ApiPage() {
       />
       <section aria-labelledby="api-routes">
         <h2 id="api-routes" className="mb-2 text-lg font-medium">Routes</h2>
-        <div className={tableStyles.wrapper}>
-          <table className={tableStyles.table} data-testid="api-routes">
-            <caption className="sr-only">Routes of the API, with who may call them</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={tableStyles.th}>Method and path</th>
-                <th scope="col" className={tableStyles.th}>Who</th>
-                <th scope="col" className={tableStyles.th}>Body</th>
-                <th scope="col" className={tableStyles.th}>Answer</th>
-                <th scope="col" className={tableStyles.th}>What it does</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {routes.map(([name, route]) => (
-                <tr key={name}>
-                  <th scope="row" className={`${tableStyles.td} text-left font-mono text-xs font-normal`}>
-                    <a href={`#${name}`} className="text-brand-600 underline dark:text-brand-500">
-                      {route.method} {route.path}
-                    </a>
-                  </th>
-                  <td className={`${tableStyles.td} text-xs`}>{route.who}</td>
-                  <td className={`${tableStyles.td} text-xs`}>{route.request ? <a href={`#schema-${route.request}`} className="underline">{route.request}</a> : "—"}</td>
-                  <td className={`${tableStyles.td} text-xs`}>
-                    {route.success.status}{" "}
-                    {route.success.schema ? <a href={`#schema-${route.success.schema}`} className="underline">{route.success.schema}</a> : (route.success.contentType ?? "application/json")}
-                  </td>
-                  <td className="px-3 py-2 text-xs">{route.summary}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Routes of the API, with who may call them"
+          testId="api-routes"
+          headers={["Method and path", "Who", "Body", "Answer", "What it does"]}
+          rowHeader
+          wrap={[4]}
+          columnClasses={{ 0: "text-left font-mono text-xs font-normal", 1: "text-xs", 2: "text-xs", 3: "text-xs", 4: "text-xs" }}
+          rows={routes.map(([name, route]) => ({
+            key: name,
+            cells: [
+              <a key="route" href={`#${name}`} className="text-brand-600 underline dark:text-brand-500">
+                {route.method} {route.path}
+              </a>,
+              route.who,
+              route.request ? <a key="request" href={`#schema-${route.request}`} className="underline">{route.request}</a> : "—",
+              <>
+                {route.success.status}{" "}
+                {route.success.schema ? <a href={`#schema-${route.success.schema}`} className="underline">{route.success.schema}</a> : (route.success.contentType ?? "application/json")}
+              </>,
+              route.summary,
+            ],
+          }))}
+        />
       </section>
       <section aria-labelledby="api-errors">
         <h2 id="api-errors" className="mb-2 text-lg font-medium">Errors</h2>
         <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">
           Every error answers <code className="font-mono text-xs">{'{"error": {"code": "…", "message": "…"}}'}</code> with one of these codes.
         </p>
-        <div className={tableStyles.wrapper}>
-          <table className={tableStyles.table}>
-            <caption className="sr-only">Error codes and their HTTP statuses</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={tableStyles.th}>Status</th>
-                <th scope="col" className={tableStyles.th}>Code</th>
-                <th scope="col" className={tableStyles.th}>When</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {(Object.entries(API_ERRORS) as [ApiErrorCode, (typeof API_ERRORS)[ApiErrorCode]][]).map(([code, error]) => (
-                <tr key={code}>
-                  <td className={tableStyles.tdNumber}>{error.status}</td>
-                  <td className={`${tableStyles.td} font-mono text-xs`}>{code}</td>
-                  <td className="px-3 py-2 text-xs">{error.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Error codes and their HTTP statuses"
+          headers={["Status", "Code", "When"]}
+          numeric={[0]}
+          wrap={[2]}
+          columnClasses={{ 1: "font-mono text-xs", 2: "text-xs" }}
+          rows={(Object.entries(API_ERRORS) as [ApiErrorCode, (typeof API_ERRORS)[ApiErrorCode]][]).map(([code, error]) => ({ key: code, cells: [error.status, code, error.description] }))}
+        />
       </section>
       <section aria-labelledby="api-operations" className="space-y-4">
         <h2 id="api-operations" className="text-lg font-medium">Each route</h2>

@@ -4,7 +4,7 @@ import { NewComparisonForm } from "@/components/pairwise/new-comparison-form";
 import { PairwiseFigures } from "@/components/pairwise/report-figures";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { tableStyles } from "@/components/ui/styles";
+import { DataTable } from "@/components/ui/data-table";
 import { can } from "@/lib/auth/roles";
 import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
@@ -38,37 +38,28 @@ export default async function PairwisePage({ searchParams }: PageProps<"/pairwis
       {comparisons.length === 0 ? (
         <EmptyState title="No comparison yet">{mayStart ? "Start one above." : "Researchers and admins start comparisons."}</EmptyState>
       ) : (
-        <div className={tableStyles.wrapper} tabIndex={0} role="region" aria-label="Pairwise comparisons">
-          <table className={tableStyles.table} data-testid="pairwise-list">
-            <caption className="sr-only">Pairwise comparisons, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={tableStyles.th}>Candidate vs baseline</th>
-                <th scope="col" className={tableStyles.th}>Judges</th>
-                <th scope="col" className={tableStyles.th}>Figures</th>
-                <th scope="col" className={tableStyles.th}>Started</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {comparisons.map((comparison) => (
-                <tr key={comparison.id}>
-                  <th scope="row" className={`${tableStyles.td} font-normal`}>
-                    <Link href={`/pairwise/${comparison.id}`} className="text-brand-600 hover:underline dark:text-brand-500">
-                      {comparison.candidate.model} · {comparison.candidate.label} vs {comparison.baseline.model} · {comparison.baseline.label}
-                    </Link>
-                  </th>
-                  <td className={tableStyles.td}>
-                    {comparison.judges.map((judge) => judge.label).join(", ")} ×{comparison.samples}
-                  </td>
-                  <td className="px-3 py-2 align-top">
-                    <PairwiseFigures report={comparison.report} />
-                  </td>
-                  <td className={tableStyles.td}>{comparison.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Pairwise comparisons, newest first"
+          testId="pairwise-list"
+          region="Pairwise comparisons"
+          headers={["Candidate vs baseline", "Judges", "Figures", "Started"]}
+          rowHeader
+          wrap={[2]}
+          columnClasses={{ 0: "font-normal" }}
+          rows={comparisons.map((comparison) => ({
+            key: comparison.id,
+            cells: [
+              <Link key="comparison" href={`/pairwise/${comparison.id}`} className="text-brand-600 hover:underline dark:text-brand-500">
+                {comparison.candidate.model} · {comparison.candidate.label} vs {comparison.baseline.model} · {comparison.baseline.label}
+              </Link>,
+              <>
+                {comparison.judges.map((judge) => judge.label).join(", ")} ×{comparison.samples}
+              </>,
+              <PairwiseFigures key="figures" report={comparison.report} />,
+              `${comparison.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC`,
+            ],
+          }))}
+        />
       )}
     </div>
   );

@@ -3,7 +3,8 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { buttonStyles, cardStyles, inputStyles, labelStyles, tableStyles } from "@/components/ui/styles";
+import { DataTable } from "@/components/ui/data-table";
+import { buttonStyles, cardStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 import { DEFAULT_THRESHOLDS, type PromotionThresholds } from "@/lib/grading/promotion";
 import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
@@ -116,27 +117,18 @@ export default async function PromotePage({ searchParams }: PageProps<"/promote"
             By grade: {report.value.order[0]!.candidate.label} above {report.value.order[1]!.candidate.label}
             {report.value.order[1]!.decidingRule ? ` (${report.value.order[1]!.decidingRule}: ${report.value.order[1]!.explanation})` : " (ordered by weighted score)"}.
           </p>
-          <div className={tableStyles.wrapper}>
-            <table className={tableStyles.table} data-testid="promotion-rules">
-              <caption className="sr-only">The four promotion rules</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={tableStyles.th}>Rule</th>
-                  <th scope="col" className={tableStyles.th}>Holds</th>
-                  <th scope="col" className={tableStyles.th}>Figures</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {report.value.decision.rules.map((rule) => (
-                  <tr key={rule.rule}>
-                    <th scope="row" className={`${tableStyles.td} font-normal`}>{rule.rule}. {rule.name}</th>
-                    <td className={tableStyles.td}><Badge tone={rule.holds ? "good" : "bad"}>{rule.holds ? "holds" : "fails"}</Badge></td>
-                    <td className="px-3 py-2 align-top text-sm">{rule.summary}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="The four promotion rules"
+            testId="promotion-rules"
+            headers={["Rule", "Holds", "Figures"]}
+            rowHeader
+            wrap={[2]}
+            columnClasses={{ 0: "font-normal", 2: "text-sm" }}
+            rows={report.value.decision.rules.map((rule) => ({
+              key: String(rule.rule),
+              cells: [`${rule.rule}. ${rule.name}`, <Badge key="holds" tone={rule.holds ? "good" : "bad"}>{rule.holds ? "holds" : "fails"}</Badge>, rule.summary],
+            }))}
+          />
         </section>
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-400">Choose a candidate and a baseline run to see the verdict.</p>

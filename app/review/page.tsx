@@ -5,7 +5,8 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { ProgressBar } from "@/components/ui/progress-bar";
-import { buttonStyles, tableStyles } from "@/components/ui/styles";
+import { DataTable } from "@/components/ui/data-table";
+import { buttonStyles } from "@/components/ui/styles";
 import { can } from "@/lib/auth/roles";
 import { formatDateTime } from "@/lib/format";
 import { annotationExportHref } from "@/lib/review/export";
@@ -123,48 +124,33 @@ export default async function ReviewPage() {
           {others.length === 0 ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">No queues besides yours.</p>
           ) : (
-            <div className={tableStyles.wrapper}>
-              <table className={tableStyles.table}>
-                <caption className="sr-only">Queues not assigned to me</caption>
-                <thead>
-                  <tr>
-                    <th scope="col" className={tableStyles.th}>Queue</th>
-                    <th scope="col" className={tableStyles.th}>Filter</th>
-                    <th scope="col" className={tableStyles.th}>Mode</th>
-                    <th scope="col" className={tableStyles.th}>Annotators</th>
-                    <th scope="col" className={tableStyles.th}>Votes</th>
-                    <th scope="col" className={tableStyles.th}>Created</th>
-                    <th scope="col" className={tableStyles.th}><span className="sr-only">Links</span></th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                  {others.map((queue) => (
-                    <tr key={queue.id}>
-                      <td className={`${tableStyles.td} whitespace-normal`}>
-                        <Link href={`/review/${queue.id}/manage`} className={`font-medium ${linkClass}`}>
-                          {queue.name}
-                        </Link>
-                      </td>
-                      <td className={`${tableStyles.td} whitespace-normal text-xs`}>{queue.filter ? describeFilter(queue.filter) : queue.stage}</td>
-                      <td className={tableStyles.td}>{queue.mode}</td>
-                      <td className={tableStyles.tdNumber}>{queue.annotators.length}</td>
-                      <td className={tableStyles.tdNumber}>
-                        {queue.progress.votes} / {queue.progress.target}
-                      </td>
-                      <td className={`${tableStyles.td} text-xs text-slate-500`}>
-                        {formatDateTime(queue.createdAt)}
-                        {queue.createdBy ? <span className="block">by {queue.createdBy}</span> : null}
-                      </td>
-                      <td className={tableStyles.td}>
-                        <Link href={`/review/${queue.id}/agreement`} className={linkClass}>
-                          Agreement
-                        </Link>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Queues not assigned to me"
+              headers={["Queue", "Filter", "Mode", "Annotators", "Votes", "Created", <span key="links" className="sr-only">Links</span>]}
+              columnClasses={{ 0: "whitespace-normal", 1: "whitespace-normal text-xs", 5: "text-xs text-slate-500" }}
+              numeric={[3, 4]}
+              rows={others.map((queue) => ({
+                key: queue.id,
+                cells: [
+                  <Link key="queue" href={`/review/${queue.id}/manage`} className={`font-medium ${linkClass}`}>
+                    {queue.name}
+                  </Link>,
+                  queue.filter ? describeFilter(queue.filter) : queue.stage,
+                  queue.mode,
+                  queue.annotators.length,
+                  <>
+                    {queue.progress.votes} / {queue.progress.target}
+                  </>,
+                  <>
+                    {formatDateTime(queue.createdAt)}
+                    {queue.createdBy ? <span className="block">by {queue.createdBy}</span> : null}
+                  </>,
+                  <Link key="agreement" href={`/review/${queue.id}/agreement`} className={linkClass}>
+                    Agreement
+                  </Link>,
+                ],
+              }))}
+            />
           )}
         </section>
       ) : null}

@@ -5,7 +5,8 @@ import { useState, useTransition } from "react";
 import type { EvidenceGradingView } from "@/app/actions/grading";
 import { gradeRunWithEvidenceAction } from "@/app/actions/grading";
 import { Badge } from "@/components/ui/badge";
-import { buttonStyles, cardStyles, inputStyles, labelStyles, tableStyles } from "@/components/ui/styles";
+import { DataTable } from "@/components/ui/data-table";
+import { buttonStyles, cardStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 import { MAX_UPLOADED_EVIDENCE_CHARS } from "@/lib/grading/evidence";
 import { GRADES, type Grade } from "@/lib/grading/grade";
 import { gradeTone } from "./format";
@@ -77,31 +78,18 @@ export function EvidenceGradingForm({ runId, rubrics }: { runId: string; rubrics
               </span>
             ))}
           </p>
-          <div className={tableStyles.wrapper} tabIndex={0} role="region" aria-label="Grades per response under the chosen profile">
-            <table className={tableStyles.table}>
-              <caption className="sr-only">Grades per response under the chosen profile</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={tableStyles.th}>Turn</th>
-                  <th scope="col" className={tableStyles.th}>Grade</th>
-                  <th scope="col" className={tableStyles.th}>Weighted</th>
-                  <th scope="col" className={tableStyles.th}>Failed gates</th>
-                  <th scope="col" className={tableStyles.th}>Missing criteria</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {result.rows.map((row) => (
-                  <tr key={row.turn}>
-                    <th scope="row" className={`${tableStyles.td} font-mono font-normal`}>{row.turn}</th>
-                    <td className={tableStyles.td}><Badge tone={gradeTone(row.grade as Grade)}>{row.grade}</Badge></td>
-                    <td className={tableStyles.tdNumber}>{row.weighted.toFixed(2)}</td>
-                    <td className={tableStyles.td}>{row.gateFailures.join(", ") || "—"}</td>
-                    <td className={tableStyles.td}>{row.missing.join(", ") || "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Grades per response under the chosen profile"
+            region="Grades per response under the chosen profile"
+            headers={["Turn", "Grade", "Weighted", "Failed gates", "Missing criteria"]}
+            rowHeader
+            numeric={[2]}
+            columnClasses={{ 0: "font-mono font-normal" }}
+            rows={result.rows.map((row) => ({
+              key: row.turn,
+              cells: [row.turn, <Badge key="grade" tone={gradeTone(row.grade as Grade)}>{row.grade}</Badge>, row.weighted.toFixed(2), row.gateFailures.join(", ") || "—", row.missing.join(", ") || "—"],
+            }))}
+          />
         </div>
       ) : null}
     </section>

@@ -1,6 +1,6 @@
 "use client";
 
-import { tableStyles } from "@/components/ui/styles";
+import { DataTable } from "@/components/ui/data-table";
 import type { JobDetail } from "@/lib/server/jobs/jobs-data";
 import { JobCard } from "./job-card";
 import { usePolling } from "./use-polling";
@@ -25,29 +25,15 @@ export function LiveJobDetail({ initial }: { initial: JobDetail }) {
         {job.errors.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-400">No item has failed.</p>
         ) : (
-          <div className={tableStyles.wrapper}>
-            <table className={tableStyles.table} data-testid="job-errors">
-              <caption className="sr-only">The latest item errors</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={tableStyles.th}>Item</th>
-                  <th scope="col" className={tableStyles.th}>Status</th>
-                  <th scope="col" className={tableStyles.th}>Attempts</th>
-                  <th scope="col" className={tableStyles.th}>Error</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {job.errors.map((item) => (
-                  <tr key={item.key}>
-                    <td className={`${tableStyles.td} font-mono text-xs`}>{item.key}</td>
-                    <td className={tableStyles.td}>{item.status === "pending" ? "will retry" : item.status}</td>
-                    <td className={tableStyles.tdNumber}>{item.attempts}</td>
-                    <td className="max-w-xl whitespace-pre-wrap break-words px-3 py-2 text-xs">{item.error}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="The latest item errors"
+            testId="job-errors"
+            headers={["Item", "Status", "Attempts", "Error"]}
+            numeric={[2]}
+            wrap={[3]}
+            columnClasses={{ 0: "font-mono text-xs", 3: "max-w-xl whitespace-pre-wrap break-words text-xs" }}
+            rows={job.errors.map((item) => ({ key: item.key, cells: [item.key, item.status === "pending" ? "will retry" : item.status, item.attempts, item.error] }))}
+          />
         )}
       </section>
     </div>

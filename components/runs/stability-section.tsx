@@ -1,10 +1,11 @@
 // A leaderboard row's stability across its runs: how many turns pass in k of n runs, pass@n and pass^n for the pass
 // and resolve stages with their 95% Wilson intervals (as the leaderboard computes them), and the turns that flip.
 import Link from "next/link";
-import { cardStyles, tableStyles } from "@/components/ui/styles";
+import { DataTable } from "@/components/ui/data-table";
+import { cardStyles } from "@/components/ui/styles";
 import { modelDiffHref } from "@/lib/diff/links";
 import type { RowStability } from "@/lib/server/data/stability";
-import type { StabilityFigure } from "@/lib/stats/stability";
+import type { StabilityFigure, StabilityScope } from "@/lib/stats/stability";
 
 const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 
@@ -16,6 +17,11 @@ export function StabilityFigureText({ figure }: { figure: StabilityFigure | null
       {interval ? percent(interval.estimate) : "—"} <span className="text-xs text-slate-600 dark:text-slate-400">({figure.k}/{figure.n}{interval ? `, ${percent(interval.lower)}–${percent(interval.upper)}` : ""})</span>
     </span>
   );
+}
+
+/** A scope's pass@n, pass^n, resolve@n and resolve^n, as table cells. */
+export function stabilityCells(scope: Pick<StabilityScope, "passAtN" | "passAllN" | "resolveAtN" | "resolveAllN">) {
+  return [scope.passAtN, scope.passAllN, scope.resolveAtN, scope.resolveAllN].map((figure, index) => <StabilityFigureText key={index} figure={figure} />);
 }
 
 export function StabilitySection({ stability }: { stability: RowStability }) {
@@ -35,33 +41,21 @@ export function StabilitySection({ stability }: { stability: RowStability }) {
       <p className="text-sm" data-testid="stability-histogram">
         {stability.histogram.map((count, k) => `${count} turn${count === 1 ? "" : "s"} pass in ${k} of ${n}`).join(" · ")}
       </p>
-      <div className={tableStyles.wrapper}>
-        <table className={tableStyles.table}>
-          <caption className="sr-only">pass@{n} and pass^{n} per domain and overall</caption>
-          <thead>
-            <tr>
-              <th scope="col" className={tableStyles.th}>Scope</th>
-              <th scope="col" className={tableStyles.th}>pass@{n}</th>
-              <th scope="col" className={tableStyles.th}>pass^{n}</th>
-              <th scope="col" className={tableStyles.th}>resolve@{n}</th>
-              <th scope="col" className={tableStyles.th}>resolve^{n}</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-            {scopes.map((scope) => (
-              <tr key={scope.scope} data-testid="stability-row" data-scope={scope.scope}>
-                <th scope="row" className={`${tableStyles.td} text-left font-medium`}>
-                  {scope.scope === "overall" ? `All ${scope.turns} turns` : `${scope.scope} (${scope.turns})`}
-                </th>
-                <td className={tableStyles.td}><StabilityFigureText figure={scope.passAtN} /></td>
-                <td className={tableStyles.td}><StabilityFigureText figure={scope.passAllN} /></td>
-                <td className={tableStyles.td}><StabilityFigureText figure={scope.resolveAtN} /></td>
-                <td className={tableStyles.td}><StabilityFigureText figure={scope.resolveAllN} /></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={`pass@${n} and pass^${n} per domain and overall`}
+        headers={["Scope", `pass@${n}`, `pass^${n}`, `resolve@${n}`, `resolve^${n}`]}
+        rowHeader
+        columnClasses={{ 0: "text-left font-medium" }}
+        rowTestId="stability-row"
+        rows={scopes.map((scope) => ({
+          key: scope.scope,
+          data: { scope: scope.scope },
+          cells: [
+            scope.scope === "overall" ? `All ${scope.turns} turns` : `${scope.scope} (${scope.turns})`,
+            ...stabilityCells(scope),
+          ],
+        }))}
+      />
       <details>
         <summary className="cursor-pointer text-sm font-medium">Turns that flip between runs ({stability.flipping.length})</summary>
         <ul className="mt-2 grid gap-1 text-sm sm:grid-cols-2" data-testid="stability-flipping">

@@ -6,7 +6,8 @@ import { createTokenAction, revokeTokenAction } from "@/app/actions/tokens";
 import { Badge } from "@/components/ui/badge";
 import { FormField } from "@/components/ui/form-field";
 import { ManagedFormFooter } from "@/components/ui/managed-list";
-import { buttonStyles, cardStyles, inputStyles, tableStyles } from "@/components/ui/styles";
+import { DataTable } from "@/components/ui/data-table";
+import { buttonStyles, cardStyles, inputStyles } from "@/components/ui/styles";
 import { formatDateTime } from "@/lib/format";
 import type { ApiTokenView } from "@/lib/server/tokens";
 
@@ -71,49 +72,32 @@ export function TokenManager({ tokens, showOwners }: { tokens: ApiTokenView[]; s
           {status}
         </p>
       ) : null}
-      {tokens.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">No tokens yet. Make one below to call the API from a script or CI.</p>
-      ) : (
-        <div className={tableStyles.wrapper}>
-          <table className={tableStyles.table} data-testid="tokens">
-            <caption className="sr-only">Access tokens</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={tableStyles.th}>Name</th>
-                {showOwners ? <th scope="col" className={tableStyles.th}>Owner</th> : null}
-                <th scope="col" className={tableStyles.th}>Token</th>
-                <th scope="col" className={tableStyles.th}>Created</th>
-                <th scope="col" className={tableStyles.th}>Expires</th>
-                <th scope="col" className={tableStyles.th}>Last used</th>
-                <th scope="col" className={tableStyles.th}>State</th>
-                <th scope="col" className={tableStyles.th}>Actions</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {tokens.map((token) => (
-                <tr key={token.id} data-testid="token-row" data-name={token.name} data-state={token.state}>
-                  <td className={`${tableStyles.td} font-medium`}>{token.name}</td>
-                  {showOwners ? <td className={`${tableStyles.td} text-xs`}>{token.userEmail}</td> : null}
-                  <td className={`${tableStyles.td} font-mono text-xs`}>{token.hint}</td>
-                  <td className={`${tableStyles.td} text-xs`}>{formatDateTime(token.createdAt)}</td>
-                  <td className={`${tableStyles.td} text-xs`}>{token.expiresAt ? formatDateTime(token.expiresAt) : "never"}</td>
-                  <td className={`${tableStyles.td} text-xs`}>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : "never"}</td>
-                  <td className={tableStyles.td}>
-                    <Badge tone={STATE_TONES[token.state]}>{token.state}</Badge>
-                  </td>
-                  <td className={tableStyles.td}>
-                    {token.state === "active" ? (
-                      <button type="button" className={buttonStyles.ghostDanger} onClick={() => revoke(token)} disabled={pending} aria-label={`Revoke ${token.name}`}>
-                        Revoke
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Access tokens"
+        empty={<p className="text-sm text-slate-600 dark:text-slate-400">No tokens yet. Make one below to call the API from a script or CI.</p>}
+        testId="tokens"
+        rowTestId="token-row"
+        headers={["Name", ...(showOwners ? ["Owner"] : []), "Token", "Created", "Expires", "Last used", "State", "Actions"]}
+        columnClasses={["font-medium", ...(showOwners ? ["text-xs"] : []), "font-mono text-xs", "text-xs", "text-xs", "text-xs"]}
+        rows={tokens.map((token) => ({
+          key: token.id,
+          data: { name: token.name, state: token.state },
+          cells: [
+            token.name,
+            ...(showOwners ? [token.userEmail] : []),
+            token.hint,
+            formatDateTime(token.createdAt),
+            token.expiresAt ? formatDateTime(token.expiresAt) : "never",
+            token.lastUsedAt ? formatDateTime(token.lastUsedAt) : "never",
+            <Badge key="state" tone={STATE_TONES[token.state]}>{token.state}</Badge>,
+            token.state === "active" ? (
+              <button key="revoke" type="button" className={buttonStyles.ghostDanger} onClick={() => revoke(token)} disabled={pending} aria-label={`Revoke ${token.name}`}>
+                Revoke
+              </button>
+            ) : null,
+          ],
+        }))}
+      />
       <form action={create} className={`${cardStyles} space-y-4`} aria-label="New access token">
         <h2 className="text-lg font-medium">New access token</h2>
         <div className="grid gap-4 sm:grid-cols-2">

@@ -22,6 +22,8 @@ export const tableStyles = {
   th: "whitespace-nowrap px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400",
   td: "whitespace-nowrap px-3 py-2 align-top",
   tdNumber: "whitespace-nowrap px-3 py-2 text-right align-top tabular-nums",
+  /** A cell whose text wraps (descriptions, messages). */
+  tdWrap: "px-3 py-2 align-top",
   /** The first column of a wide table: stays in view while the table scrolls sideways inside its wrapper. */
   sticky: "sticky left-0 z-10 bg-white shadow-[1px_0_0_0_rgb(226,232,240)] dark:bg-slate-900 dark:shadow-[1px_0_0_0_rgb(30,41,59)]",
 } as const;

@@ -73,9 +73,3 @@ export const DECORATION_COLORS: Readonly<Record<"neutral" | "good" | "bad" | "wa
 };
 
 export const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
-
-export function worstSeverity(severities: Iterable<Severity>): Severity | null {
-  let worst: Severity | null = null;
-  for (const severity of severities) if (worst === null || SEVERITY_ORDER[severity] < SEVERITY_ORDER[worst]) worst = severity;
-  return worst;
-}

@@ -2,5 +2,3 @@
 // One list for the statistics, the published figures and the CLI; other domains (if any) follow alphabetically.
 
 export const BENCHMARK_DOMAINS = ["Research", "Document", "Enterprise", "Developer", "Education", "AIGC"] as const;
-
-export type BenchmarkDomain = (typeof BENCHMARK_DOMAINS)[number];

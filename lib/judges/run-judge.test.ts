@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeRunJudge, judgeNote, metLlmJudge, parseRunJudge, RULE_JUDGE_LABEL, runJudgeJson } from "./run-judge";
+import { describeRunJudge, judgeNote, parseRunJudge, RULE_JUDGE_LABEL, runJudgeJson } from "./run-judge";
 
 describe("a run's own judge", () => {
   it("falls back to the recorded verdicts for recorded runs and to the rule judge for everything else", () => {
@@ -15,13 +15,11 @@ describe("a run's own judge", () => {
     expect(parseRunJudge('{"kind":"llm","members":["a"],"samples":99}', "generated")).toEqual({ kind: "llm", members: ["a"], samples: 9 });
   });
 
-  it("says which judge made a figure, and whether the pass stage met an LLM judge", () => {
+  it("says which judge made a figure", () => {
     expect(describeRunJudge({ kind: "recorded" })).toBe("recorded verdicts");
     expect(describeRunJudge({ kind: "rule" })).toBe("rule judge (not the official LLM judge)");
     expect(describeRunJudge({ kind: "llm", members: ["gpt-5.1"], samples: 1 })).toBe("judge: gpt-5.1 ×1");
     expect(describeRunJudge({ kind: "llm", members: ["a", "b", "c"], samples: 3 })).toBe("panel: a, b, c ×3");
-    expect(metLlmJudge({ kind: "rule" })).toBe(false);
-    expect(metLlmJudge({ kind: "recorded" })).toBe(true);
     expect(judgeNote("judge: gpt-5.1 ×1", 0)).toBe("judge: gpt-5.1 ×1");
     expect(judgeNote("judge: gpt-5.1 ×1", 3)).toBe("judge: gpt-5.1 ×1 · 3 turns awaiting its verdict (rule judge until then)");
     expect(RULE_JUDGE_LABEL).toContain("not the official LLM judge");

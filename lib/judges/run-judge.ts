@@ -48,11 +48,6 @@ export function describeRunJudge(judge: RunJudge): string {
   return `${judge.members.length === 1 ? "judge" : "panel"}: ${judge.members.join(", ")} ×${judge.samples}`;
 }
 
-/** Whether the run's pass stage met an LLM judge (its recorded one, or an evaluation's). */
-export function metLlmJudge(judge: RunJudge): boolean {
-  return judge.kind !== "rule";
-}
-
 /** What a figure says about its judge: "judge: gpt-5.1 ×1", plus the turns it has not decided yet when there are any. */
 export function judgeNote(judge: string, awaiting: number): string {
   return awaiting > 0 ? `${judge} · ${awaiting} turn${awaiting === 1 ? "" : "s"} awaiting its verdict (rule judge until then)` : judge;

@@ -14,6 +14,3 @@ export const PUBLISHED_TURNS: Readonly<Record<string, number>> = {
 
 /** Every published figure is the mean of this many independent runs. */
 export const PUBLISHED_RUNS = 3;
-
-/** The per-round breakdown (Figure 4) is drawn, not tabulated: no per-round figures are published. */
-export const PUBLISHED_HAS_ROUNDS = false;

@@ -1,7 +1,6 @@
 // The Chat2Workflow paper's Table 1: pass and resolve rates (%) per model and domain, each the mean of three runs
 // judged by GPT-5.1 on Dify 1.9.2. Figures only (arXiv 2604.19667); seeded into the database as "published" results.
 
-import { BENCHMARK_DOMAINS } from "../benchmark/domains";
 
 export interface PublishedModel {
   /** The name of the model's run file in the benchmark's runs/ folder (e.g. "gpt_5d2"), also our model name. */
@@ -15,8 +14,6 @@ export interface PublishedModel {
 }
 
 export const PUBLISHED_SOURCE = "Chat2Workflow paper, Table 1 (arXiv 2604.19667)";
-
-export const PUBLISHED_DOMAINS = BENCHMARK_DOMAINS;
 
 export const PUBLISHED_TABLE1: readonly PublishedModel[] = [
   { name: "gpt_5d1", displayName: "GPT-5.1", family: "GPT", provider: "OpenAI", access: "closed", rates: { Research: [48.89, 41.48], Document: [53.33, 40.74], Enterprise: [50.0, 33.33], Developer: [20.83, 8.33], Education: [36.36, 19.19], AIGC: [57.41, 45.06], Average: [47.26, 34.46] } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { caseVerdictAfterChecks, notJudgedCount } from "./case-verdict";
+import { caseVerdictAfterChecks } from "./case-verdict";
 
 describe("a test case's verdict after its checks", () => {
   it("passes without a judge when every output went to the file checks, and waits for the judge otherwise", () => {
@@ -7,9 +7,5 @@ describe("a test case's verdict after its checks", () => {
     expect(caseVerdictAfterChecks(2, null)).toBeNull();
     expect(caseVerdictAfterChecks(2, true)).toBe(true);
     expect(caseVerdictAfterChecks(1, false)).toBe(false);
-  });
-
-  it("counts the cases not judged", () => {
-    expect(notJudgedCount([{ verdict: true }, { verdict: null }, { verdict: false }, { verdict: null }])).toBe(2);
   });
 });

@@ -7,8 +7,3 @@
 export function caseVerdictAfterChecks(shown: number, judged: boolean | null): boolean | null {
   return shown === 0 ? true : judged;
 }
-
-/** How many cases are not judged. */
-export function notJudgedCount(cases: readonly { verdict: boolean | null }[]): number {
-  return cases.filter((entry) => entry.verdict === null).length;
-}

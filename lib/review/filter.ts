@@ -29,7 +29,6 @@ export const queueFilterSchema = z.object({
 });
 
 export type QueueFilter = z.output<typeof queueFilterSchema>;
-export type QueueFilterInput = z.input<typeof queueFilterSchema>;
 
 /** One stored judge verdict a queue could draw, with what the filter looks at. */
 export interface QueueCandidate {

@@ -76,10 +76,6 @@ export interface PairwiseJudgeRef {
   model: string;
 }
 
-export interface StoredAsking extends Asking {
-  judge: string;
-}
-
 export interface PairwiseItemView {
   id: string;
   key: string;

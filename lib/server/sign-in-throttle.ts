@@ -153,15 +153,6 @@ async function forgetExpired(db: Database, now: Date): Promise<void> {
   await db.signInThrottle.deleteMany({ where: { windowStart: { lt: new Date(now.getTime() - WINDOW_MS) }, OR: [{ checkingUntil: null }, { checkingUntil: { lt: now } }] } });
 }
 
-/** Seconds until `address` may try again (0 when it may now); for the route's answer before anything is reserved. */
-export async function addressRetryAfterSeconds(db: Database, address: string | null, now = new Date()): Promise<number> {
-  if (!address) return 0;
-  const seen = await readCounter(db, addressKey(address), now);
-  if (seen.failures >= MAX_FAILURES) return Math.max(1, Math.ceil((seen.windowStart.getTime() + WINDOW_MS - now.getTime()) / 1000));
-  const readyAt = (seen.lastAttemptAt?.getTime() ?? 0) + delayAfterMs(seen.failures);
-  return readyAt > now.getTime() ? Math.max(1, Math.ceil((readyAt - now.getTime()) / 1000)) : 0;
-}
-
 /** Forgets every count (tests). */
 export async function resetSignInThrottle(db: Database): Promise<void> {
   await db.signInThrottle.deleteMany({});

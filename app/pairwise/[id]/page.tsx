@@ -4,7 +4,8 @@ import { notFound } from "next/navigation";
 import { PairwiseFigures } from "@/components/pairwise/report-figures";
 import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
-import { cardStyles, tableStyles } from "@/components/ui/styles";
+import { DataTable } from "@/components/ui/data-table";
+import { cardStyles } from "@/components/ui/styles";
 import { database } from "@/lib/server/db";
 import { getComparison, type PairwiseItemView } from "@/lib/server/pairwise";
 import { requirePagePermission } from "@/lib/server/session";
@@ -86,43 +87,35 @@ export default async function PairwiseComparisonPage({ params }: PageProps<"/pai
           ) : null}
         </p>
       </section>
-      <div className={tableStyles.wrapper} tabIndex={0} role="region" aria-label="Every comparison">
-        <table className={tableStyles.table} data-testid="pairwise-items">
-          <caption className="sr-only">Every comparison: turn, judge and sample, the order shown first, both verdicts with reasons, the outcome and both answers</caption>
-          <thead>
-            <tr>
-              <th scope="col" className={tableStyles.th}>Turn</th>
-              <th scope="col" className={tableStyles.th}>Judge · sample</th>
-              <th scope="col" className={tableStyles.th}>Verdicts</th>
-              <th scope="col" className={tableStyles.th}>Outcome</th>
-              <th scope="col" className={tableStyles.th}>Answers</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-            {comparison.items.map((item) => (
-              <tr key={item.id}>
-                <th scope="row" className={`${tableStyles.td} font-mono font-normal`}>{item.turnKey}</th>
-                <td className={tableStyles.td}>{item.judge} · {item.sampleIndex}</td>
-                <td className="px-3 py-2 align-top text-xs"><Verdicts item={item} /></td>
-                <td className={tableStyles.td}>
-                  {item.outcome ? <Badge tone={OUTCOME_TONE[item.outcome]}>{item.outcome === "tie" ? "tie" : `${item.outcome} wins`}</Badge> : "—"}
-                  {item.consistent === false ? <span className="ml-1 text-xs text-amber-700 dark:text-amber-400">orders disagreed</span> : null}
-                </td>
-                <td className="px-3 py-2 align-top text-xs">
-                  <details>
-                    <summary>
-                      candidate {item.candidateAnswer.length.toLocaleString("en")} chars · baseline {item.baselineAnswer.length.toLocaleString("en")} chars
-                      {item.longer !== "equal" ? ` (${item.longer} longer)` : ""}
-                    </summary>
-                    <Answer title="Candidate" text={item.candidateAnswer} />
-                    <Answer title="Baseline" text={item.baselineAnswer} />
-                  </details>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Every comparison: turn, judge and sample, the order shown first, both verdicts with reasons, the outcome and both answers"
+        testId="pairwise-items"
+        region="Every comparison"
+        headers={["Turn", "Judge · sample", "Verdicts", "Outcome", "Answers"]}
+        rowHeader
+        wrap={[2, 4]}
+        columnClasses={{ 0: "font-mono font-normal", 2: "text-xs", 4: "text-xs" }}
+        rows={comparison.items.map((item) => ({
+          key: item.id,
+          cells: [
+            item.turnKey,
+            `${item.judge} · ${item.sampleIndex}`,
+            <Verdicts key="verdicts" item={item} />,
+            <>
+              {item.outcome ? <Badge tone={OUTCOME_TONE[item.outcome]}>{item.outcome === "tie" ? "tie" : `${item.outcome} wins`}</Badge> : "—"}
+              {item.consistent === false ? <span className="ml-1 text-xs text-amber-700 dark:text-amber-400">orders disagreed</span> : null}
+            </>,
+            <details key="answers">
+              <summary>
+                candidate {item.candidateAnswer.length.toLocaleString("en")} chars · baseline {item.baselineAnswer.length.toLocaleString("en")} chars
+                {item.longer !== "equal" ? ` (${item.longer} longer)` : ""}
+              </summary>
+              <Answer title="Candidate" text={item.candidateAnswer} />
+              <Answer title="Baseline" text={item.baselineAnswer} />
+            </details>,
+          ],
+        }))}
+      />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { DefaultBenchmarkButton } from "@/components/leaderboard/default-benchmark-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { tableStyles } from "@/components/ui/styles";
+import { DataTable } from "@/components/ui/data-table";
 import { benchmarkHref, benchmarkParam, orderBenchmarks } from "@/lib/leaderboard/benchmarks";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
 import { database } from "@/lib/server/db";
@@ -27,38 +27,26 @@ export default async function DefaultBenchmarkPage() {
           Import a benchmark first.
         </EmptyState>
       ) : (
-        <div className={tableStyles.wrapper}>
-          <table className={tableStyles.table}>
-            <caption className="sr-only">Benchmarks and which one is the default</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={tableStyles.th}>Benchmark</th>
-                <th scope="col" className={tableStyles.th}>Version</th>
-                <th scope="col" className={tableStyles.th}>Turns</th>
-                <th scope="col" className={tableStyles.th}>Runs</th>
-                <th scope="col" className={tableStyles.th}>Default</th>
-              </tr>
-            </thead>
-            <tbody>
-              {choices.map((choice) => (
-                <tr key={choice.id} data-testid="benchmark-row">
-                  <td className={tableStyles.td}>
-                    <Link href={benchmarkHref("/", benchmarkParam(choice, choices))} className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
-                      {choice.name}
-                    </Link>
-                    {choice.demo ? <span className="ml-2 text-xs text-slate-600 dark:text-slate-400">demo data</span> : null}
-                  </td>
-                  <td className={tableStyles.td}>{choice.version}</td>
-                  <td className={tableStyles.td}>{choice.turnCount}</td>
-                  <td className={tableStyles.td}>{choice.runCount}</td>
-                  <td className={tableStyles.td}>
-                    {selection.defaultId === choice.id ? <strong>Default</strong> : <DefaultBenchmarkButton benchmarkId={choice.id} name={choice.name} />}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Benchmarks and which one is the default"
+          headers={["Benchmark", "Version", "Turns", "Runs", "Default"]}
+          rowTestId="benchmark-row"
+          rows={choices.map((choice) => ({
+            key: choice.id,
+            cells: [
+              <>
+                <Link href={benchmarkHref("/", benchmarkParam(choice, choices))} className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
+                  {choice.name}
+                </Link>
+                {choice.demo ? <span className="ml-2 text-xs text-slate-600 dark:text-slate-400">demo data</span> : null}
+              </>,
+              choice.version,
+              choice.turnCount,
+              choice.runCount,
+              selection.defaultId === choice.id ? <strong key="default">Default</strong> : <DefaultBenchmarkButton key="default" benchmarkId={choice.id} name={choice.name} />,
+            ],
+          }))}
+        />
       )}
     </div>
   );

@@ -290,5 +290,3 @@ export const API_ROUTES = {
     errors: [...AUTH_ERRORS, "not_found"],
   },
 } as const satisfies Record<string, ApiRouteSpec>;
-
-export type ApiRouteName = keyof typeof API_ROUTES;

@@ -14,7 +14,6 @@ import {
   bundleInfoSchema,
   callsSchema,
   casesSchema,
-  describeFinding,
   judgeVerdictsSchema,
   parseBundleFile,
   scoringSchema,
@@ -224,9 +223,4 @@ export async function importRunBundle(db: Database, request: BundleImportRequest
     };
   }
   return { ok: true, runId: run.runId, created: true, label: run.label, verification: status, findings, checked: verification.checked };
-}
-
-/** One line per finding, for the command line and logs. */
-export function findingLines(findings: readonly BundleFinding[]): string[] {
-  return findings.map(describeFinding);
 }

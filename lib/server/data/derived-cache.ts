@@ -38,8 +38,3 @@ export async function derivedOnceAsync<T>(key: string, compute: () => Promise<T>
   }
   return pending;
 }
-
-/** Forgets every derived view (tests). */
-export function clearDerivedViews(): void {
-  entries.clear();
-}

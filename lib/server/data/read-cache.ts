@@ -50,8 +50,3 @@ export async function cachedRead<T>(db: Database, key: string, compute: () => Pr
   while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   return value;
 }
-
-/** Forgets everything cached for a client (tests, and after maintenance that bypasses SQLite's change counters). */
-export function clearReadCache(db: Database): void {
-  caches.delete(db);
-}

@@ -6,10 +6,11 @@ import "server-only";
 // against what the benchmark's node types need.
 import { z } from "zod";
 import { assertAllowed } from "../authz";
+import { connectionSettings } from "../connection-settings";
 import type { Database } from "../db";
 import { benchmarkRequirements, describeRequirement, readiness } from "@/lib/resolve/dify-requirements";
 import { DIFY_RUN_TIMEOUT_MS, signIn, type DifyDeps, type PasswordStyle } from "../dify/client";
-import { decryptSecret, encryptSecret } from "../secrets";
+import { decryptSecret } from "../secrets";
 import type { SessionUser } from "../session";
 
 /** What pages may show of a connection: never the password, only whether one is set. */
@@ -49,44 +50,24 @@ export type DifyConnectionFields = z.output<typeof difyConnectionFieldsSchema>;
 
 const VIEW_SELECT = { id: true, label: true, baseUrl: true, email: true, passwordCipher: true, keepApps: true, runTimeoutMs: true, updatedAt: true } as const;
 
-function toView(row: { passwordCipher: string; updatedAt: Date } & Omit<DifyConnectionView, "hasPassword" | "updatedAt">): DifyConnectionView {
-  const { passwordCipher, updatedAt, ...rest } = row;
-  return { ...rest, hasPassword: passwordCipher !== "", updatedAt: updatedAt.toISOString() };
-}
+type ConnectionRow = { passwordCipher: string; updatedAt: Date } & Omit<DifyConnectionView, "hasPassword" | "updatedAt">;
+
+export const difyConnectionSettings = connectionSettings<typeof VIEW_SELECT, ConnectionRow, DifyConnectionView, DifyConnectionFields>({
+  table: (db) => db.difyConnection,
+  select: VIEW_SELECT,
+  toView: ({ passwordCipher, updatedAt, ...rest }) => ({ ...rest, hasPassword: passwordCipher !== "", updatedAt: updatedAt.toISOString() }),
+  secret: { cipherColumn: "passwordCipher", clearedValue: "" },
+});
 
 /** Every connection, for choosing one to execute runs with (researchers) or managing them (admins). */
-export async function listDifyConnections(db: Database, actor: SessionUser | null): Promise<DifyConnectionView[]> {
-  assertAllowed(actor, "runJobs");
-  const rows = await db.difyConnection.findMany({ orderBy: { label: "asc" }, select: VIEW_SELECT });
-  return rows.map(toView);
-}
-
-export async function getDifyConnection(db: Database, actor: SessionUser | null, id: string): Promise<DifyConnectionView | null> {
-  assertAllowed(actor, "runJobs");
-  const row = await db.difyConnection.findUnique({ where: { id }, select: VIEW_SELECT });
-  return row ? toView(row) : null;
-}
-
-export async function createDifyConnection(db: Database, actor: SessionUser, fields: DifyConnectionFields, password: string): Promise<DifyConnectionView> {
-  assertAllowed(actor, "manageEndpoints");
-  const row = await db.difyConnection.create({ data: { ...fields, passwordCipher: encryptSecret(password), createdBy: actor.id }, select: VIEW_SELECT });
-  return toView(row);
-}
-
+export const listDifyConnections = difyConnectionSettings.list;
+export const createDifyConnection = (db: Database, actor: SessionUser, fields: DifyConnectionFields, password: string) =>
+  difyConnectionSettings.create(db, actor, fields, { set: password });
 /** Updates the fields; a null password keeps the stored one (the field is write-only). */
-export async function updateDifyConnection(db: Database, actor: SessionUser, id: string, fields: DifyConnectionFields, password: string | null): Promise<DifyConnectionView | null> {
-  assertAllowed(actor, "manageEndpoints");
-  const updated = await db.difyConnection.updateMany({ where: { id }, data: { ...fields, ...(password ? { passwordCipher: encryptSecret(password) } : {}) } });
-  if (updated.count === 0) return null;
-  return getDifyConnection(db, actor, id);
-}
-
+export const updateDifyConnection = (db: Database, actor: SessionUser, id: string, fields: DifyConnectionFields, password: string | null) =>
+  difyConnectionSettings.update(db, actor, id, fields, password ? { set: password } : "keep");
 /** Deletes the connection; evaluations that named it keep running without Dify execution (the relation nulls). */
-export async function deleteDifyConnection(db: Database, actor: SessionUser, id: string): Promise<boolean> {
-  assertAllowed(actor, "manageEndpoints");
-  const deleted = await db.difyConnection.deleteMany({ where: { id } });
-  return deleted.count > 0;
-}
+export const deleteDifyConnection = difyConnectionSettings.remove;
 
 /** A connection as a worker sees it: with the decrypted password. Not for views. */
 export interface DifyConnectionConfig {

@@ -3,10 +3,11 @@ import "server-only";
 // chat clients on the server only. Every function checks the actor's permission first.
 import { z } from "zod";
 import { assertAllowed } from "../authz";
+import { connectionSettings } from "../connection-settings";
 import type { Database } from "../db";
 import type { ChatParams } from "@/lib/judge/identity";
 import { createChatClient, retryAfterMs, type ChatClient } from "../llm";
-import { decryptSecret, encryptSecret, secretHint } from "../secrets";
+import { decryptSecret } from "../secrets";
 import type { SessionUser } from "../session";
 
 /** What pages and API responses may show of an endpoint: never the key, at most its last 4 characters. */
@@ -60,9 +61,6 @@ export const endpointFieldsSchema = z.object({
 
 export type EndpointFields = z.output<typeof endpointFieldsSchema>;
 
-/** A new key to store, "keep" the stored one, or "clear" it. */
-export type ApiKeyChange = { set: string } | "keep" | "clear";
-
 const VIEW_SELECT = {
   id: true,
   label: true,
@@ -83,52 +81,26 @@ const VIEW_SELECT = {
 
 type EndpointRow = { apiKeyCipher: string | null; apiKeyHint: string | null; updatedAt: Date } & Omit<EndpointView, "hasApiKey" | "apiKeyHint" | "updatedAt">;
 
-function toView(row: EndpointRow): EndpointView {
-  const { apiKeyCipher, apiKeyHint, updatedAt, ...rest } = row;
-  return { ...rest, hasApiKey: apiKeyCipher !== null, apiKeyHint: apiKeyCipher !== null ? apiKeyHint || null : null, updatedAt: updatedAt.toISOString() };
-}
+export const endpointSettings = connectionSettings<typeof VIEW_SELECT, EndpointRow, EndpointView, EndpointFields>({
+  table: (db) => db.modelEndpoint,
+  select: VIEW_SELECT,
+  toView: ({ apiKeyCipher, apiKeyHint, updatedAt, ...rest }) => ({
+    ...rest,
+    hasApiKey: apiKeyCipher !== null,
+    apiKeyHint: apiKeyCipher !== null ? apiKeyHint || null : null,
+    updatedAt: updatedAt.toISOString(),
+  }),
+  secret: { cipherColumn: "apiKeyCipher", clearedValue: null, hintColumn: "apiKeyHint" },
+});
 
 /** Every endpoint, for choosing one to judge with (researchers) or managing them (admins). */
-export async function listEndpoints(db: Database, actor: SessionUser | null): Promise<EndpointView[]> {
-  assertAllowed(actor, "runJobs");
-  const rows = await db.modelEndpoint.findMany({ orderBy: { label: "asc" }, select: VIEW_SELECT });
-  return rows.map(toView);
-}
-
-export async function getEndpoint(db: Database, actor: SessionUser | null, id: string): Promise<EndpointView | null> {
-  assertAllowed(actor, "runJobs");
-  const row = await db.modelEndpoint.findUnique({ where: { id }, select: VIEW_SELECT });
-  return row ? toView(row) : null;
-}
-
-function keyColumns(change: ApiKeyChange) {
-  if (change === "keep") return {};
-  if (change === "clear") return { apiKeyCipher: null, apiKeyHint: null };
-  return { apiKeyCipher: encryptSecret(change.set), apiKeyHint: secretHint(change.set) };
-}
-
-export async function createEndpoint(db: Database, actor: SessionUser, fields: EndpointFields, apiKey: string | null): Promise<EndpointView> {
-  assertAllowed(actor, "manageEndpoints");
-  const row = await db.modelEndpoint.create({
-    data: { ...fields, ...keyColumns(apiKey ? { set: apiKey } : "clear"), createdBy: actor.id },
-    select: VIEW_SELECT,
-  });
-  return toView(row);
-}
-
-export async function updateEndpoint(db: Database, actor: SessionUser, id: string, fields: EndpointFields, apiKey: ApiKeyChange): Promise<EndpointView | null> {
-  assertAllowed(actor, "manageEndpoints");
-  const updated = await db.modelEndpoint.updateMany({ where: { id }, data: { ...fields, ...keyColumns(apiKey) } });
-  if (updated.count === 0) return null;
-  return getEndpoint(db, actor, id);
-}
-
+export const listEndpoints = endpointSettings.list;
+export const getEndpoint = endpointSettings.get;
+export const createEndpoint = (db: Database, actor: SessionUser, fields: EndpointFields, apiKey: string | null) =>
+  endpointSettings.create(db, actor, fields, apiKey ? { set: apiKey } : "clear");
+export const updateEndpoint = endpointSettings.update;
 /** Deletes the endpoint; its verdicts stay (they carry the judge label and identity). Running jobs using it fail. */
-export async function deleteEndpoint(db: Database, actor: SessionUser, id: string): Promise<boolean> {
-  assertAllowed(actor, "manageEndpoints");
-  const deleted = await db.modelEndpoint.deleteMany({ where: { id } });
-  return deleted.count > 0;
-}
+export const deleteEndpoint = endpointSettings.remove;
 
 /** An endpoint as server code that calls it sees it: the view's settings plus the decrypted key. */
 export interface EndpointConfig extends Omit<EndpointView, "hasApiKey" | "apiKeyHint" | "updatedAt"> {

@@ -7,7 +7,8 @@ import { gradeTone } from "@/components/grading/format";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { cardStyles, tableStyles } from "@/components/ui/styles";
+import { DataTable } from "@/components/ui/data-table";
+import { cardStyles } from "@/components/ui/styles";
 import { GRADES } from "@/lib/grading/grade";
 import { reportBundle } from "@/lib/grading/report";
 import { database } from "@/lib/server/db";
@@ -95,65 +96,40 @@ export default async function RunReportPage({ params }: PageProps<"/runs/[runId]
 
           <section aria-labelledby="gates-title" className="space-y-2">
             <h2 id="gates-title" className="text-lg font-semibold">Hard-gate failure rate by gate</h2>
-            <div className={tableStyles.wrapper}>
-              <table className={tableStyles.table} data-testid="report-gates">
-                <caption className="sr-only">Hard-gate failures per gate</caption>
-                <thead>
-                  <tr>
-                    <th scope="col" className={tableStyles.th}>Gate</th>
-                    <th scope="col" className={tableStyles.th}>Failed</th>
-                    <th scope="col" className={tableStyles.th}>Reached</th>
-                    <th scope="col" className={tableStyles.th}>Failure rate (of all responses)</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                  {bundle.gateFailureRates.map((gate) => (
-                    <tr key={gate.gate}>
-                      <th scope="row" className={`${tableStyles.td} font-mono font-normal`}>{gate.gate}</th>
-                      <td className={tableStyles.tdNumber}>{gate.failed}</td>
-                      <td className={tableStyles.tdNumber}>{gate.evaluated}</td>
-                      <td className={tableStyles.tdNumber}>{pct(gate.rate)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Hard-gate failures per gate"
+              testId="report-gates"
+              headers={["Gate", "Failed", "Reached", "Failure rate (of all responses)"]}
+              rowHeader
+              numeric={[1, 2, 3]}
+              columnClasses={{ 0: "font-mono font-normal" }}
+              rows={bundle.gateFailureRates.map((gate) => ({ key: gate.gate, cells: [gate.gate, gate.failed, gate.evaluated, pct(gate.rate)] }))}
+            />
           </section>
 
           <section aria-labelledby="criteria-title" className="space-y-2">
             <h2 id="criteria-title" className="text-lg font-semibold">Per-criterion distribution</h2>
             {chartRows.length > 0 ? <CriterionDistributionChart rows={chartRows} bins={binLabels} /> : null}
-            <div className={tableStyles.wrapper} tabIndex={0} role="region" aria-label="Per-criterion distribution table">
-              <table className={tableStyles.table} data-testid="report-criteria">
-                <caption className="sr-only">Responses per normalised-value bin for each criterion</caption>
-                <thead>
-                  <tr>
-                    <th scope="col" className={tableStyles.th}>Criterion</th>
-                    <th scope="col" className={tableStyles.th}>Formula</th>
-                    <th scope="col" className={tableStyles.th}>Mean norm</th>
-                    {binLabels.map((label) => (
-                      <th key={label} scope="col" className={tableStyles.th}>{label}</th>
-                    ))}
-                    <th scope="col" className={tableStyles.th}>Floor missed</th>
-                    <th scope="col" className={tableStyles.th}>Not applicable</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                  {bundle.criteria.map((criterion) => (
-                    <tr key={criterion.name}>
-                      <th scope="row" className={`${tableStyles.td} font-mono font-normal`}>{criterion.name}</th>
-                      <td className={`${tableStyles.td} font-mono`}>{criterion.formula}</td>
-                      <td className={tableStyles.tdNumber}>{criterion.mean?.toFixed(3) ?? "—"}</td>
-                      {criterion.bins.map((bin) => (
-                        <td key={bin.from} className={tableStyles.tdNumber}>{bin.count}</td>
-                      ))}
-                      <td className={tableStyles.tdNumber}>{criterion.floorFailures}</td>
-                      <td className={tableStyles.td}>{criterion.notApplicable > 0 ? `${criterion.notApplicable} (${criterion.notApplicableReason ?? "no value"})` : "0"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Responses per normalised-value bin for each criterion"
+              testId="report-criteria"
+              region="Per-criterion distribution table"
+              headers={["Criterion", "Formula", "Mean norm", ...binLabels, "Floor missed", "Not applicable"]}
+              rowHeader
+              numeric={[2, ...binLabels.map((_, index) => 3 + index), 3 + binLabels.length]}
+              columnClasses={{ 0: "font-mono font-normal", 1: "font-mono" }}
+              rows={bundle.criteria.map((criterion) => ({
+                key: criterion.name,
+                cells: [
+                  criterion.name,
+                  criterion.formula,
+                  criterion.mean?.toFixed(3) ?? "—",
+                  ...criterion.bins.map((bin) => bin.count),
+                  criterion.floorFailures,
+                  criterion.notApplicable > 0 ? `${criterion.notApplicable} (${criterion.notApplicableReason ?? "no value"})` : "0",
+                ],
+              }))}
+            />
           </section>
 
           {can(user?.role, "import") ? (
