@@ -80,7 +80,8 @@ describe("certainlyAccepts", () => {
         expect(parsed.success).toBe(true);
         if ((schema._zod.def as unknown as Def).type === "object") expect(JSON.stringify(pickShape(schema, value as object))).toBe(JSON.stringify(parsed.data));
       }),
-      { numRuns: 1000 },
+      // A fixed seed: the acceptance count below must not depend on the draw.
+      { numRuns: 1000, seed: 24 },
     );
     expect(accepted).toBeGreaterThan(20);
   });
