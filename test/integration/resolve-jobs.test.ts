@@ -324,11 +324,10 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     });
     // The run's own judge is the evaluation's, as startEvaluation records it on the runs it creates.
     await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id, judge: JSON.stringify({ kind: "llm", members: ["pass-judge"], samples: 1 }) } });
-    const marker = `"evaluationId":${JSON.stringify(evaluation.id)}`;
-    const executions = () => db.job.findMany({ where: { kind: "resolve", runId, params: { contains: marker } }, select: { id: true } });
+    const executions = () => db.job.findMany({ where: { kind: "resolve", runId, evaluationId: evaluation.id }, select: { id: true } });
 
     // Generation has settled but the evaluation's pass judging still has work: nothing goes to Dify yet.
-    const judging = await db.job.create({ data: { kind: "judge", runId, status: "running", params: JSON.stringify({ runId, stage: "pass", evaluationId: evaluation.id }) } });
+    const judging = await db.job.create({ data: { kind: "judge", runId, status: "running", evaluationId: evaluation.id, params: JSON.stringify({ runId, stage: "pass" }) } });
     await afterRunGenerated(db, runId);
     expect(await executions()).toEqual([]);
 
@@ -343,7 +342,7 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
       data: [...valid, ...ruleFailed].map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: "pass-judge", inputFingerprint: "test", verdict: response.id !== rejected && valid.includes(response), jobId: judging.id })),
     });
     await db.job.update({ where: { id: judging.id }, data: { status: "succeeded", finishedAt: new Date() } });
-    await afterEvaluationJudgeJob(db, { id: judging.id, params: JSON.parse(judging.params) as unknown });
+    await afterEvaluationJudgeJob(db, { id: judging.id, evaluationId: judging.evaluationId });
     const [execution] = await executions();
     expect(execution).toBeDefined();
     // It gates on the run's own judge's verdicts as stored on the turns, the ones every page shows.
