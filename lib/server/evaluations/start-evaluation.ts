@@ -1,7 +1,7 @@
 import "server-only";
 // Starts an evaluation: validates the request, then creates in one transaction the Evaluation, its model, runCount
 // generated runs ("in-progress") and one durable "generate" job with an item per (run, task). Nothing is created
-// when any check fails; the worker does the generating.
+// when any check fails; the worker does the generating. Also what the new-evaluation form offers to choose from.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { runJudgeJson, type RunJudge } from "@/lib/judges/run-judge";
@@ -190,4 +190,10 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
   }
   wakeWorker();
   return { ok: true, evaluationId: created.evaluationId, jobId, runIds: created.runs.map((run) => run.id) };
+}
+
+/** The Dify connections an evaluation may execute on: id and label only (never the credentials). */
+export async function listDifyConnectionChoices(db: Database, actor: SessionUser | null): Promise<{ id: string; label: string }[]> {
+  assertAllowed(actor, "runJobs");
+  return db.difyConnection.findMany({ orderBy: { label: "asc" }, select: { id: true, label: true } });
 }

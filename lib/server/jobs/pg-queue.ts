@@ -566,7 +566,7 @@ export class PgJobQueue implements JobQueue<QueueTx> {
    * Active jobs with an item due now, oldest first. Jobs whose items are all leased or waiting out a backoff are left
    * out: every job looked at costs a lease transaction, and workers look after each completion.
    */
-  async activeJobs(): Promise<StoredJob[]> {
+  async leasableJobs(): Promise<StoredJob[]> {
     const now = new Date();
     const jobs = await this.db.job.findMany({
       where: { status: { in: [...LEASABLE_JOB_STATUSES] }, items: { some: { status: "pending", nextAttemptAt: { lte: now } } } },

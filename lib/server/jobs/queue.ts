@@ -154,7 +154,7 @@ export interface JobQueue<Tx = unknown> {
   /** Returns items whose lease expired (a crashed worker) to pending, or fails them when attempts are spent. */
   recoverExpiredLeases(now?: Date): Promise<number>;
   /** Leasable jobs a worker should look at, oldest first, with their params as stored (parsed JSON, not validated). */
-  activeJobs(): Promise<StoredJob[]>;
+  leasableJobs(): Promise<StoredJob[]>;
   /** When the next pending item of a queued/running job of these kinds becomes due; null when none is pending. */
   nextDueAt(kinds: readonly string[]): Promise<Date | null>;
   /** Unexpired leases held on items of jobs matching the filter, across all workers (concurrency limits). */

@@ -231,7 +231,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     }, TX_OPTIONS);
   }
 
-  async activeJobs(): Promise<StoredJob[]> {
+  async leasableJobs(): Promise<StoredJob[]> {
     const jobs = await this.db.job.findMany({
       where: { status: { in: [...LEASABLE_JOB_STATUSES] } },
       orderBy: { createdAt: "asc" },

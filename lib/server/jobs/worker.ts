@@ -10,13 +10,13 @@ import type { JobKind } from "./job-kind";
 import type { CommitResults, ItemFailure, ItemUsage, JobQueue, LeaseCapacity, LeasedItem, QueueTx, StoredJob } from "./queue";
 
 /** A leasable job as its kind's handler sees it: params validated and typed. */
-export interface ActiveJob<Params = unknown> extends Omit<StoredJob, "params"> {
+export interface ValidJob<Params = unknown> extends Omit<StoredJob, "params"> {
   params: Params;
 }
 
 export interface ItemContext<Params = unknown, Payload = unknown> {
   db: Database;
-  job: ActiveJob<Params>;
+  job: ValidJob<Params>;
   item: LeasedItem<Payload>;
   /** The queue the item came from, for handlers that add work to jobs as results arrive. */
   queue: JobQueue<QueueTx>;
@@ -30,14 +30,14 @@ export type ItemOutcome =
 
 export interface JobHandler<Params = unknown, Payload = unknown> extends JobKind<Params, Payload> {
   /** How many of this job's items may be leased at once across all workers, and which leases count against it. */
-  capacity(db: Database, job: ActiveJob<Params>): Promise<LeaseCapacity>;
+  capacity(db: Database, job: ValidJob<Params>): Promise<LeaseCapacity>;
   run(context: ItemContext<Params, Payload>): Promise<ItemOutcome>;
   /** Called once the item's outcome is recorded (done, retry, failed or lost), e.g. to close what the job works on. */
   settled?(context: Omit<ItemContext<Params, Payload>, "signal">): Promise<void>;
 }
 
 /** A job whose params its kind's schema refused: its items fail, saying why, without reaching the handler. */
-type CheckedJob = { ok: true; job: ActiveJob } | { ok: false; message: string };
+type CheckedJob = { ok: true; job: ValidJob } | { ok: false; message: string };
 
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -179,7 +179,7 @@ export class JobWorker {
     // Leases come in batches of at least a quarter of the slots while items are running: each lease is a transaction,
     // and on a shared database every worker's leases against one endpoint's limit take turns.
     if (this.inFlight.size > 0 && this.maxInFlight - this.inFlight.size < Math.max(1, Math.floor(this.maxInFlight / 4))) return;
-    const jobs = await this.queue.activeJobs();
+    const jobs = await this.queue.leasableJobs();
     for (const id of this.checked.keys()) if (!jobs.some((job) => job.id === id)) this.checked.delete(id);
     for (const stored of jobs) {
       const room = this.maxInFlight - this.inFlight.size;
@@ -208,7 +208,7 @@ export class JobWorker {
     return checked;
   }
 
-  private launch(handler: JobHandler, job: ActiveJob, item: LeasedItem): void {
+  private launch(handler: JobHandler, job: ValidJob, item: LeasedItem): void {
     const controller = new AbortController();
     this.inFlight.set(item.id, { lease: item, controller });
     const task = this.runItem(handler, job, item, controller.signal).finally(() => {
@@ -221,7 +221,7 @@ export class JobWorker {
     this.running.add(task);
   }
 
-  private async runItem(handler: JobHandler, job: ActiveJob, leased: LeasedItem, signal: AbortSignal): Promise<void> {
+  private async runItem(handler: JobHandler, job: ValidJob, leased: LeasedItem, signal: AbortSignal): Promise<void> {
     const payload = handler.payloadSchema.safeParse(leased.payload);
     const item = payload.success ? { ...leased, payload: payload.data } : null;
     const invalid = payload.success ? null : `The ${job.kind} item's payload is not valid (${firstIssue(payload.error)}).`;

@@ -4,13 +4,13 @@ import "server-only";
 import { z } from "zod";
 import { assertAllowed } from "../authz";
 import { database, withOwnConnection, type Database } from "../db";
-import { jobQueue, wakeWorker } from "../jobs/instance";
-import { mayAccessJob } from "../jobs/job-access";
-import { enqueueJob, type JobKind } from "../jobs/job-kind";
-import type { JobHandler } from "../jobs/worker";
-import { NO_USAGE } from "../jobs/queue";
+import { jobQueue, wakeWorker } from "./instance";
+import { mayAccessJob } from "./job-access";
+import { enqueueJob, type JobKind } from "./job-kind";
+import type { JobHandler } from "./worker";
+import { NO_USAGE } from "./queue";
 import type { SessionUser } from "../session";
-import { runImport, type ImportLimits, type ImportOutcome, type ImportProgress, type ImportRequest } from "./import-service";
+import { runImport, type ImportLimits, type ImportOutcome, type ImportProgress, type ImportRequest } from "../import/import-service";
 
 export const IMPORT_JOB_KIND = "import";
 
