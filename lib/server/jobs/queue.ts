@@ -11,9 +11,8 @@ export type ItemStatus = "pending" | "leased" | "done" | "failed" | "cancelled";
 
 /** A job whose items workers may lease. */
 export const LEASABLE_JOB_STATUSES = ["queued", "running"] as const satisfies readonly JobStatus[];
-/** A job not finished yet: leasable, or paused with work left. */
+/** A job not finished yet: leasable, or paused with work left (the others are cancelled, succeeded or failed). */
 export const UNFINISHED_JOB_STATUSES = ["queued", "running", "paused"] as const satisfies readonly JobStatus[];
-export const FINISHED_JOB_STATUSES = ["cancelled", "succeeded", "failed"] as const satisfies readonly JobStatus[];
 
 export function isLeasable(status: string): boolean {
   return (LEASABLE_JOB_STATUSES as readonly string[]).includes(status);
