@@ -8,8 +8,7 @@ import { buttonStyles } from "@/components/ui/styles";
 import { can } from "@/lib/auth/roles";
 import { formatDateTime, formatUsd } from "@/lib/format";
 import { database } from "@/lib/server/db";
-import { evaluationCosts } from "@/lib/server/data/evaluations";
-import { listEvaluations } from "@/lib/server/evaluations/list-evaluations";
+import { evaluationCosts, listEvaluations } from "@/lib/server/evaluations/list-evaluations";
 import { requirePagePermission } from "@/lib/server/session";
 import { modeLabel } from "@/lib/generation/modes";
 

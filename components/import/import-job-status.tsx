@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { buttonStyles, tableStyles } from "@/components/ui/styles";
 import { formatRatio } from "@/lib/format";
-import type { ImportJobView } from "@/lib/server/import/jobs";
+import type { ImportJobView } from "@/lib/server/jobs/import-job";
 
 const PHASE_LABELS: Record<string, string> = {
   reading: "Reading the benchmark",

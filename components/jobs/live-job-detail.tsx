@@ -2,14 +2,13 @@
 
 import { DataTable } from "@/components/ui/data-table";
 import type { JobDetail } from "@/lib/server/jobs/jobs-data";
+import { isUnfinished } from "@/lib/server/jobs/queue";
 import { JobCard } from "./job-card";
 import { usePolling } from "./use-polling";
 
 /** One job's figures and its item errors, refreshed while it runs. */
 export function LiveJobDetail({ initial }: { initial: JobDetail }) {
-  const { data: job, error, refetch } = usePolling<JobDetail>(`/api/jobs/${initial.id}`, initial, (current) =>
-    ["queued", "running", "paused"].includes(current.status),
-  );
+  const { data: job, error, refetch } = usePolling<JobDetail>(`/api/jobs/${initial.id}`, initial, (current) => isUnfinished(current.status));
   return (
     <div className="space-y-6" aria-live="polite">
       {error ? <p className="text-sm text-amber-700 dark:text-amber-400">{error}</p> : null}

@@ -3,6 +3,7 @@
 // server that answers after 200 ms (and once after 0 ms, for the queue's ceiling). Prints median throughput against
 // the ideal (32 / 0.2 s = 160 items/s), added time per item and peak RSS over 3 runs.
 import { createServer } from "node:http";
+import { z } from "zod";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -25,9 +26,11 @@ async function loopbackServer(delayMs: number) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-function callingHandler(url: string): JobHandler {
+function callingHandler(url: string): JobHandler<Record<string, never>, { index: number }> {
   return {
     kind: "bench",
+    paramsSchema: z.object({}).strict(),
+    payloadSchema: z.object({ index: z.number().int() }),
     async capacity() {
       return { filter: { kind: "bench" }, limit: CONCURRENCY };
     },

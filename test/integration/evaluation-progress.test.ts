@@ -4,13 +4,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { CORE_VERSION } from "@/lib/workflow/version";
 import { getTaskMatrix } from "@/lib/server/data/drilldown";
-import { evaluationCosts } from "@/lib/server/data/evaluations";
 import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { listGenerationAttempts } from "@/lib/server/data/generation-attempts";
 import { loadLeaderboard } from "@/lib/server/data/leaderboard";
 import { listRunResponses } from "@/lib/server/data/responses";
 import { getEvaluation } from "@/lib/server/evaluations/get-evaluation";
 import { startEvaluation } from "@/lib/server/evaluations/start-evaluation";
+import { evaluationCosts } from "@/lib/server/evaluations/list-evaluations";
 import { benchmarkDir, benchmarkMissingReason } from "../support/benchmark-dir";
 import { emptyDatabase, testDatabase } from "../support/database";
 import { actor, importBenchmarkOnly, stubEndpoint } from "../support/evaluation-fixtures";

@@ -3,7 +3,7 @@
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { expandRunPaths, readImportFiles } from "@/lib/server/import/import-service";
-import { getImportJob, importJobHandler, startImportJob } from "@/lib/server/import/jobs";
+import { getImportJob, importJobHandler, startImportJob } from "@/lib/server/jobs/import-job";
 import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
 import { JobWorker } from "@/lib/server/jobs/worker";
 import { emptyDatabase, testDatabase } from "../support/database";

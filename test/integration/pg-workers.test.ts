@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "@/lib/server/demo-data";
+import { judgeJobKind } from "@/lib/server/jobs/judge-job";
 import { stopPgBoss } from "@/lib/server/jobs/pg-queue";
 import { testDatabase, testDatabaseUrl, testingOnPostgres } from "../support/database";
 import { startDeliveryCountingStub, type DeliveryCountingStub } from "../support/delivery-counting-stub";
@@ -103,7 +104,7 @@ describe.skipIf(!onPostgres)("three workers on one PostgreSQL queue, one killed 
     expect(items.filter((item) => item.status !== "done")).toEqual([]);
     const expected = new Map<string, number>();
     for (const item of items) {
-      const payload = JSON.parse(item.payload) as { messages: { role: string; content: string }[] };
+      const payload = judgeJobKind.payloadSchema.parse(JSON.parse(item.payload));
       // Hashed as the stub hashes a request's messages.
       const asked = payload.messages.map((message) => ({ role: message.role, content: message.content }));
       const question = createHash("sha256").update(JSON.stringify(asked)).digest("hex");

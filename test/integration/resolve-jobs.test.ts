@@ -31,7 +31,7 @@ import { expandRunPaths, readImportFiles, runImport } from "@/lib/server/import/
 import { afterEvaluationJudgeJob, afterRunGenerated } from "@/lib/server/evaluations/after-generation";
 import { getEvaluationProgress } from "@/lib/server/evaluations/get-evaluation-progress";
 import { jobQueue } from "@/lib/server/jobs/instance";
-import { appMarker, difyExecutionJobId, enqueueDifyExecution, resolveJobHandler, startResolveJob, startResolveJudgeJob } from "@/lib/server/jobs/resolve-job";
+import { appMarker, difyExecutionJobId, enqueueDifyExecution, resolveJobHandler, resolveJobKind, startResolveJob, startResolveJudgeJob } from "@/lib/server/jobs/resolve-job";
 import { signIn } from "@/lib/server/dify/client";
 import { SqliteJobQueue } from "@/lib/server/jobs/sqlite-queue";
 import { JobWorker } from "@/lib/server/jobs/worker";
@@ -298,7 +298,7 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     const leftovers: string[] = [];
     const keep: string[] = [];
     for (const item of leased) {
-      const response = await db.response.findUniqueOrThrow({ where: { id: (item.payload as { responseId: string }).responseId }, select: { passResult: { select: { valid: true } }, turn: { select: { key: true } } } });
+      const response = await db.response.findUniqueOrThrow({ where: { id: resolveJobKind.payloadSchema.parse(item.payload).responseId }, select: { passResult: { select: { valid: true } }, turn: { select: { key: true } } } });
       if (!response.passResult?.valid) continue;
       const app = (description: string) => `app:\n  mode: workflow\n  name: ${response.turn.key}\n  description: ${description}\nkind: app\nversion: 0.4.0\n`;
       const leftover = await session.value.importDsl(app(appMarker(item.id)));
@@ -324,11 +324,10 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
     });
     // The run's own judge is the evaluation's, as startEvaluation records it on the runs it creates.
     await db.run.update({ where: { id: runId }, data: { evaluationId: evaluation.id, judge: JSON.stringify({ kind: "llm", members: ["pass-judge"], samples: 1 }) } });
-    const marker = `"evaluationId":${JSON.stringify(evaluation.id)}`;
-    const executions = () => db.job.findMany({ where: { kind: "resolve", runId, params: { contains: marker } }, select: { id: true } });
+    const executions = () => db.job.findMany({ where: { kind: "resolve", runId, evaluationId: evaluation.id }, select: { id: true } });
 
     // Generation has settled but the evaluation's pass judging still has work: nothing goes to Dify yet.
-    const judging = await db.job.create({ data: { kind: "judge", runId, status: "running", params: JSON.stringify({ runId, stage: "pass", evaluationId: evaluation.id }) } });
+    const judging = await db.job.create({ data: { kind: "judge", runId, status: "running", evaluationId: evaluation.id, params: JSON.stringify({ runId, stage: "pass" }) } });
     await afterRunGenerated(db, runId);
     expect(await executions()).toEqual([]);
 
@@ -343,11 +342,11 @@ describe.skipIf(!benchmarkDir)(`resolve jobs against the fake Dify${benchmarkDir
       data: [...valid, ...ruleFailed].map((response) => ({ responseId: response.id, stage: "pass", casePosition: 0, judge: "pass-judge", inputFingerprint: "test", verdict: response.id !== rejected && valid.includes(response), jobId: judging.id })),
     });
     await db.job.update({ where: { id: judging.id }, data: { status: "succeeded", finishedAt: new Date() } });
-    await afterEvaluationJudgeJob(db, { id: judging.id, params: JSON.parse(judging.params) as unknown });
+    await afterEvaluationJudgeJob(db, { id: judging.id, evaluationId: judging.evaluationId });
     const [execution] = await executions();
     expect(execution).toBeDefined();
     // It gates on the run's own judge's verdicts as stored on the turns, the ones every page shows.
-    expect((JSON.parse((await db.job.findUniqueOrThrow({ where: { id: execution!.id } })).params) as { passGate?: unknown }).passGate).toEqual({ kind: "stored", llmJudge: true });
+    expect(resolveJobKind.paramsSchema.parse(JSON.parse((await db.job.findUniqueOrThrow({ where: { id: execution!.id } })).params)).passGate).toEqual({ kind: "stored", llmJudge: true });
     expect((await db.evaluation.findUniqueOrThrow({ where: { id: evaluation.id } })).status).toBe("running");
 
     await worker().runUntilIdle();

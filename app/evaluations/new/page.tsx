@@ -4,9 +4,9 @@ import { NewEvaluationForm } from "@/components/evaluations/new-evaluation-form"
 import { PageHeader } from "@/components/ui/page-header";
 import { can } from "@/lib/auth/roles";
 import { database } from "@/lib/server/db";
-import { listDifyConnectionChoices } from "@/lib/server/data/evaluations";
 import { listBenchmarks } from "@/lib/server/data/runs";
 import { listEndpoints } from "@/lib/server/endpoints/endpoints";
+import { listDifyConnectionChoices } from "@/lib/server/evaluations/start-evaluation";
 import { MAX_EVALUATION_RUNS } from "@/lib/server/evaluations/types";
 import { requireSignedInPermission } from "@/lib/server/session";
 

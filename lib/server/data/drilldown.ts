@@ -13,7 +13,8 @@ import type { SessionUser } from "../session";
 import { modelOfSeries } from "@/lib/leaderboard/configuration";
 import { describeRunJudge } from "@/lib/judges/run-judge";
 import { turnVerdictColumns, type DrilldownJudge } from "./judged-by";
-import { int, type ReadOptions } from "./leaderboard";
+import type { ReadOptions } from "./leaderboard";
+import { int } from "./run-counts";
 import { ownJudges, runFacts, runSetupOf, runSetupSql, type RunSetupRow } from "./run-configurations";
 import { cachedRead } from "./read-cache";
 

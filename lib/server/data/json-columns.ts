@@ -5,15 +5,21 @@ import { z } from "zod";
 const stringList = z.array(z.string());
 const outputVarsSchema = z.union([z.array(z.string()), z.array(z.array(z.string()))]);
 
+/** A JSON column's value, unchecked; null when the column is null or not JSON. */
+export function parseJsonText(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /** A JSON column read with its schema, or `fallback` when it is null, not JSON, or not of that shape. */
 export function parseColumn<T>(text: string | null, schema: z.ZodType<T>, fallback: T): T {
   if (text === null) return fallback;
-  try {
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : fallback;
-  } catch {
-    return fallback;
-  }
+  const parsed = schema.safeParse(parseJsonText(text));
+  return parsed.success ? parsed.data : fallback;
 }
 
 export interface TurnVariables {

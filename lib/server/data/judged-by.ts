@@ -7,8 +7,8 @@ import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import { joinedText } from "../sql-dialect";
 import type { SessionUser } from "../session";
-import { countsPerSeries, getMeasuredCounts, int, type MeasuredCounts, type RunInfo } from "./leaderboard";
 import { cachedRead } from "./read-cache";
+import { countsPerSeries, getOwnJudgeCounts, int, type MeasuredCounts, type RunInfo } from "./run-counts";
 
 type JudgesChoice = Extract<JudgeChoice, { kind: "judges" }>;
 
@@ -246,7 +246,7 @@ export function turnVerdictColumns(db: Database, members: readonly string[]): Sq
 /** The runs a judge or panel has judged on the benchmark, with coverage; cached until the database changes. */
 export async function getRunJudging(db: Database, actor: SessionUser | null, benchmarkId: string, choice: JudgesChoice): Promise<RunJudging[]> {
   assertAllowed(actor, "read");
-  return cachedRead(db, `judging:${benchmarkId}:${choice.param}`, async () => (await getMeasuredCounts(db, actor, benchmarkId, choice)).judging ?? []);
+  return cachedRead(db, `judging:${benchmarkId}:${choice.param}`, async () => (await getJudgedCounts(db, actor, benchmarkId, choice, await getOwnJudgeCounts(db, benchmarkId, describeJudgeChoice(choice)))).judging ?? []);
 }
 
 /** What drill-downs need to show a judge's verdicts: the panel and the runs it has judged at step 1_4. */

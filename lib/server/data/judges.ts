@@ -10,7 +10,7 @@ import { blindVisibility } from "./review/blind-visibility";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import type { SessionUser } from "../session";
-import { int } from "./leaderboard";
+import { int } from "./run-counts";
 import { cachedRead } from "./read-cache";
 import { createQueue, type QueueProblem } from "./review";
 

@@ -8,6 +8,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { dialectOf, type Database } from "../db";
+import { UNFINISHED_JOB_STATUSES } from "../jobs/queue";
 
 /** Rows read from the source at a time. */
 const READ_BATCH = 1_000;
@@ -16,7 +17,6 @@ const MAX_PARAMETERS = 30_000;
 /** A large copy is one long transaction; the default 5 s would cut it short. */
 const TRANSACTION = { maxWait: 60_000, timeout: 6 * 60 * 60 * 1_000 } as const;
 
-const ACTIVE_JOB = ["queued", "running", "paused"];
 
 export interface TableCopy {
   table: string;
@@ -86,7 +86,7 @@ export async function copyDatabase(source: Database, target: Database, options: 
   if (occupied.length > 0) {
     return { ok: false, reason: "target-not-empty", message: `The target database already holds rows (in ${occupied.join(", ")}); copy into an empty database.` };
   }
-  const unfinished = await source.job.findMany({ where: { status: { in: ACTIVE_JOB } }, select: { id: true, kind: true, status: true }, take: 5 });
+  const unfinished = await source.job.findMany({ where: { status: { in: [...UNFINISHED_JOB_STATUSES] } }, select: { id: true, kind: true, status: true }, take: 5 });
   const importing = await source.importJob.findMany({ where: { status: { in: ["queued", "running"] } }, select: { id: true }, take: 5 });
   if (unfinished.length > 0 || importing.length > 0) {
     const named = [...unfinished.map((job) => `${job.kind} job ${job.id} (${job.status})`), ...importing.map((job) => `import ${job.id}`)];

@@ -4,16 +4,15 @@ import "server-only";
 // judging, as the official pipeline runs step 1_5 and the resolve stage only on turns the judge passed; once the
 // judging has finished, every turn it answered carries the judge's verdict (applyOwnJudge) before anything reads it.
 import type { Database } from "../db";
+import { isUnfinished, UNFINISHED_JOB_STATUSES } from "../jobs/queue";
 import { enqueueDifyExecution } from "../jobs/resolve-job";
 import { applyOwnJudge } from "./pass-stage-verdicts";
 import { settleEvaluation } from "./settle-evaluation";
 
-const ACTIVE = ["queued", "running", "paused"];
-
 /** Whether a pass judge job the evaluation queued for this run still has work. */
 async function passJudgingPending(db: Database, runId: string): Promise<boolean> {
   // "judge" is JUDGE_JOB_KIND, not imported: judge-job imports this module for its settled hook.
-  const pending = await db.job.count({ where: { kind: "judge", runId, status: { in: ACTIVE }, params: { contains: '"evaluationId":' } } });
+  const pending = await db.job.count({ where: { kind: "judge", runId, status: { in: [...UNFINISHED_JOB_STATUSES] }, evaluationId: { not: null } } });
   return pending > 0;
 }
 
@@ -27,18 +26,18 @@ export async function afterRunGenerated(db: Database, runId: string): Promise<vo
 
 /**
  * The `settled` hook of the pass judge jobs an evaluation queues: when the last of a generated run's judging has
- * finished, its Dify execution starts; then the evaluation may close. Other judge jobs carry no evaluationId.
+ * finished, its Dify execution starts; then the evaluation may close. Other judge jobs belong to no evaluation.
  */
-export async function afterEvaluationJudgeJob(db: Database, job: { id: string; params: unknown }): Promise<void> {
-  const params = job.params as { evaluationId?: unknown; runId?: unknown } | null;
-  if (typeof params?.evaluationId !== "string" || typeof params.runId !== "string") return;
-  const row = await db.job.findUnique({ where: { id: job.id }, select: { status: true } });
-  if (!row || ACTIVE.includes(row.status)) return;
-  const run = await db.run.findUnique({ where: { id: params.runId }, select: { status: true } });
-  const judgingDone = !(await passJudgingPending(db, params.runId));
+export async function afterEvaluationJudgeJob(db: Database, job: { id: string; evaluationId: string | null }): Promise<void> {
+  if (job.evaluationId === null) return;
+  const row = await db.job.findUnique({ where: { id: job.id }, select: { status: true, runId: true } });
+  if (!row?.runId || isUnfinished(row.status)) return;
+  const runId = row.runId;
+  const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
+  const judgingDone = !(await passJudgingPending(db, runId));
   // With no judging left, the judge's last answers decide their turns, even where a sample failed for good.
-  if (judgingDone) await applyOwnJudge(db, params.runId, { wait: "any-sample" });
+  if (judgingDone) await applyOwnJudge(db, runId, { wait: "any-sample" });
   // A run still generating starts its execution from afterRunGenerated; a cancelled one never does.
-  if ((run?.status === "complete" || run?.status === "failed") && judgingDone) await enqueueDifyExecution(db, params.runId);
-  await settleEvaluation(db, params.evaluationId);
+  if ((run?.status === "complete" || run?.status === "failed") && judgingDone) await enqueueDifyExecution(db, runId);
+  await settleEvaluation(db, job.evaluationId);
 }

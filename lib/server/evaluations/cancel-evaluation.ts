@@ -5,6 +5,7 @@ import "server-only";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import { jobQueue } from "../jobs/instance";
+import { UNFINISHED_JOB_STATUSES } from "../jobs/queue";
 import type { SessionUser } from "../session";
 import { findGenerateJob } from "./jobs-of-evaluation";
 
@@ -19,7 +20,7 @@ export async function cancelEvaluation(db: Database, actor: SessionUser, evaluat
   const generate = await findGenerateJob(db, evaluationId);
   if (generate) await queue.cancel(generate.id);
   const runIds = evaluation.runs.map((run) => run.id);
-  const judgeJobs = await db.job.findMany({ where: { runId: { in: runIds }, status: { in: ["queued", "running", "paused"] } }, select: { id: true } });
+  const judgeJobs = await db.job.findMany({ where: { runId: { in: runIds }, status: { in: [...UNFINISHED_JOB_STATUSES] } }, select: { id: true } });
   for (const job of judgeJobs) await queue.cancel(job.id);
   const now = new Date();
   await db.$transaction([

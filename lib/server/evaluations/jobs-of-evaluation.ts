@@ -3,10 +3,10 @@ import "server-only";
 import type { Database } from "../db";
 import { GENERATE_JOB_KIND } from "./types";
 
-/** The evaluation's generate job (its params name the evaluation). */
+/** The evaluation's generate job. */
 export async function findGenerateJob(db: Pick<Database, "job">, evaluationId: string) {
   return db.job.findFirst({
-    where: { kind: GENERATE_JOB_KIND, params: { contains: `"evaluationId":${JSON.stringify(evaluationId)}` } },
+    where: { kind: GENERATE_JOB_KIND, evaluationId },
     orderBy: { createdAt: "asc" },
     // Never the params: they carry the skill text.
     select: { id: true, status: true, calls: true, cachedCalls: true, inputTokens: true, outputTokens: true, cost: true },

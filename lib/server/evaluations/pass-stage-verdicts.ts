@@ -5,7 +5,7 @@ import "server-only";
 // has step 1_4 decided by that judge's verdicts here, as they arrive; recorded and rule-judged runs keep theirs.
 import { ownJudgePassVerdict, reachesPassJudge, type PassStageVerdict } from "@/lib/judges/pass-stage";
 import { parseRunJudge } from "@/lib/judges/run-judge";
-import type { QueueTx } from "../jobs/sqlite-queue";
+import type { QueueTx } from "../jobs/queue";
 
 export { reachesPassJudge, type PassStageVerdict };
 

@@ -1,7 +1,7 @@
 import "server-only";
 // Starts an evaluation: validates the request, then creates in one transaction the Evaluation, its model, runCount
 // generated runs ("in-progress") and one durable "generate" job with an item per (run, task). Nothing is created
-// when any check fails; the worker does the generating.
+// when any check fails; the worker does the generating. Also what the new-evaluation form offers to choose from.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { runJudgeJson, type RunJudge } from "@/lib/judges/run-judge";
@@ -12,16 +12,11 @@ import type { Database } from "../db";
 import { MODEL_NAME_PATTERN } from "../import/import-service";
 import { resolveAllowedPath } from "../import/allowed-dirs";
 import { opencodeInstall, readSkillFolder } from "../generation/opencode";
+import { generateJobKind, type GenerateJobParams } from "../jobs/generate-job";
 import { jobQueue, wakeWorker } from "../jobs/instance";
+import { enqueueJob } from "../jobs/job-kind";
 import type { SessionUser } from "../session";
-import {
-  GENERATE_JOB_KIND,
-  generateItemKey,
-  startEvaluationSchema,
-  type GenerateItemPayload,
-  type GenerateJobParams,
-  type StartEvaluationInput,
-} from "./types";
+import { generateItemKey, startEvaluationSchema, type StartEvaluationInput } from "./types";
 
 export type StartEvaluationResult = { ok: true; evaluationId: string; jobId: string; runIds: string[] } | { ok: false; message: string };
 
@@ -171,7 +166,7 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
   const items = tasks.flatMap((task) =>
     created.runs.map((run) => ({
       key: generateItemKey(run.id, task.name),
-      payload: { runId: run.id, runNumber: run.runNumber, taskId: task.id, task: task.name } satisfies GenerateItemPayload,
+      payload: { runId: run.id, runNumber: run.runNumber, taskId: task.id, task: task.name },
     })),
   );
   const params: GenerateJobParams = {
@@ -186,7 +181,7 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
   };
   let jobId: string;
   try {
-    jobId = await jobQueue(db).enqueue({ kind: GENERATE_JOB_KIND, params, createdBy: actor.id, endpointId: endpoint.id, items });
+    jobId = await enqueueJob(jobQueue(db), generateJobKind, { params, createdBy: actor.id, endpointId: endpoint.id, evaluationId: created.evaluationId, items });
   } catch (error) {
     // The queue is a separate write: without its job the evaluation would never run, so undo it.
     await db.evaluation.delete({ where: { id: created.evaluationId } }).catch(() => undefined);
@@ -195,4 +190,10 @@ export async function startEvaluation(db: Database, actor: SessionUser, input: S
   }
   wakeWorker();
   return { ok: true, evaluationId: created.evaluationId, jobId, runIds: created.runs.map((run) => run.id) };
+}
+
+/** The Dify connections an evaluation may execute on: id and label only (never the credentials). */
+export async function listDifyConnectionChoices(db: Database, actor: SessionUser | null): Promise<{ id: string; label: string }[]> {
+  assertAllowed(actor, "runJobs");
+  return db.difyConnection.findMany({ orderBy: { label: "asc" }, select: { id: true, label: true } });
 }

@@ -1,8 +1,8 @@
 import "server-only";
-// The shapes an evaluation is made of: its start request (validated), its judge choice, and the generate job's
-// parameters and item payloads. Shared by the evaluation service, the generate job and the progress read model.
+// The shapes an evaluation is made of: its start request (validated), its judge choice, its generation overrides and
+// the generate job's item keys. Shared by the evaluation service, the generate job and the progress read model.
 import { z } from "zod";
-import { GENERATION_MODES, type GenerationMode } from "@/lib/generation/protocol";
+import { GENERATION_MODES } from "@/lib/generation/protocol";
 import { MAX_JUDGE_SAMPLES } from "@/lib/judge/majority";
 
 export const GENERATE_JOB_KIND = "generate";
@@ -39,27 +39,6 @@ export type StartEvaluationInput = z.input<typeof startEvaluationSchema>;
 
 /** Generation parameter overrides as stored on the evaluation ({temperature?, maxTokens?}). */
 export type GenerationOverrides = { temperature?: number; maxTokens?: number };
-
-export interface GenerateJobParams {
-  evaluationId: string;
-  benchmarkId: string;
-  endpointId: string;
-  mode: GenerationMode;
-  judge: EvaluationJudge;
-  overrides: GenerationOverrides;
-  /** The agentic skill text (SKILL.md), read when the evaluation started; "" for zero-shot. */
-  skill: string;
-  /** agentic-opencode: the skill folder's files (relative path -> text), copied into each task's sandbox. */
-  skillFiles?: Record<string, string>;
-}
-
-/** One generate item: one task of one run; it generates the task's remaining rounds in order. */
-export interface GenerateItemPayload {
-  runId: string;
-  runNumber: number;
-  taskId: string;
-  task: string;
-}
 
 export function generateItemKey(runId: string, task: string): string {
   return `${runId}:${task}`;

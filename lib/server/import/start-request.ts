@@ -9,7 +9,7 @@ import type { SessionUser } from "../session";
 import { allowedImportRoots, resolveAllowedPath } from "./allowed-dirs";
 import { classifyUploads, expandRunPaths, MODEL_NAME_PATTERN, readImportFiles, type BenchmarkInput, type ImportFile } from "./import-service";
 import { ensureInProcessWorker } from "../jobs/runtime";
-import { startImportJob } from "./jobs";
+import { startImportJob } from "../jobs/import-job";
 
 const optionalText = (max: number) =>
   z

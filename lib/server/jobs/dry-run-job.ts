@@ -11,6 +11,7 @@ import type { Database } from "../db";
 import { createSandboxCodeRunner, type SandboxCodeRunner } from "../sandbox/code-runner";
 import type { SessionUser } from "../session";
 import { jobQueue, wakeWorker } from "./instance";
+import { enqueueJob, type JobKind } from "./job-kind";
 import { NO_USAGE } from "./queue";
 import { loadTurn, turnOf } from "./resolve-job";
 import type { JobHandler } from "./worker";
@@ -23,6 +24,7 @@ export const dryRunJobParams = z.object({ runId: z.string().min(1) });
 export type DryRunJobParams = z.infer<typeof dryRunJobParams>;
 export const dryRunItemPayload = z.object({ responseId: z.string().min(1) });
 export type DryRunItemPayload = z.infer<typeof dryRunItemPayload>;
+export const dryRunJobKind: JobKind<DryRunJobParams, DryRunItemPayload> = { kind: DRY_RUN_JOB_KIND, paramsSchema: dryRunJobParams, payloadSchema: dryRunItemPayload };
 
 export type StartDryRunJob = { ok: true; jobId: string; items: number } | { ok: false; message: string };
 
@@ -34,12 +36,11 @@ export async function startDryRunJob(db: Database, actor: SessionUser | null, re
   if (!run) return { ok: false, message: "No such run." };
   const responses = await db.response.findMany({ where: { runId: params.runId, passResult: { valid: true } }, select: { id: true }, orderBy: { id: "asc" } });
   if (responses.length === 0) return { ok: false, message: "No response of this run passed the pass stage, so there is nothing to dry-run." };
-  const jobId = await jobQueue(db).enqueue({
-    kind: DRY_RUN_JOB_KIND,
+  const jobId = await enqueueJob(jobQueue(db), dryRunJobKind, {
     params,
     createdBy: actor?.id ?? null,
     runId: params.runId,
-    items: responses.map((response) => ({ key: `${response.id}:dry-run`, payload: { responseId: response.id } satisfies DryRunItemPayload })),
+    items: responses.map((response) => ({ key: `${response.id}:dry-run`, payload: { responseId: response.id } })),
   });
   wakeWorker();
   return { ok: true, jobId, items: responses.length };
@@ -48,22 +49,21 @@ export async function startDryRunJob(db: Database, actor: SessionUser | null, re
 const shared = globalThis as unknown as { c2wDryRunSandbox?: SandboxCodeRunner };
 
 /** The worker's handler for dry-run items; the sandbox processes start with the first item and are reused. */
-export function dryRunJobHandler(options: { code?: SandboxCodeRunner } = {}): JobHandler {
+export function dryRunJobHandler(options: { code?: SandboxCodeRunner } = {}): JobHandler<DryRunJobParams, DryRunItemPayload> {
   const code = () => options.code ?? (shared.c2wDryRunSandbox ??= createSandboxCodeRunner({ size: 1 }));
   return {
-    kind: DRY_RUN_JOB_KIND,
+    ...dryRunJobKind,
     async capacity() {
       return { filter: { kind: DRY_RUN_JOB_KIND }, limit: DRY_RUN_CONCURRENCY };
     },
     async run({ db, item }) {
-      const payload = dryRunItemPayload.safeParse(item.payload);
-      if (!payload.success) return { ok: false, failure: { message: `Bad dry-run item: ${payload.error.issues[0]?.message ?? "invalid payload"}`, retryable: false } };
-      const stored = await loadTurn(db, payload.data.responseId);
+      const payload = item.payload;
+      const stored = await loadTurn(db, payload.responseId);
       if (!stored) return { ok: false, failure: { message: "The response no longer exists.", retryable: false } };
       const turn = turnOf(stored);
       const results = await dryRunTurn({ input: turn.response, turn: turn.spec, caseFileExists: null, services: { model: mockModel, code: code(), maxSteps: 500 } });
       const rows = (results ?? []).map(({ test, execution }) => ({
-        responseId: payload.data.responseId,
+        responseId: payload.responseId,
         position: test,
         outcome: execution.outcome,
         failedNode: execution.trace.find((step) => step.nodeId === execution.failedNode)?.workflowId ?? null,
@@ -78,7 +78,7 @@ export function dryRunJobHandler(options: { code?: SandboxCodeRunner } = {}): Jo
         result: { cases: rows.length, failed: rows.filter((row) => row.outcome === "failed").length },
         usage: NO_USAGE,
         commit: async (tx) => {
-          await tx.dryRunCase.deleteMany({ where: { responseId: payload.data.responseId } });
+          await tx.dryRunCase.deleteMany({ where: { responseId: payload.responseId } });
           if (rows.length > 0) await tx.dryRunCase.createMany({ data: rows });
         },
       };

@@ -14,18 +14,19 @@ import path from "node:path";
 import { turnKey } from "@/lib/benchmark/dataset";
 import { buildTurnSpecs, type TurnSpec } from "@/lib/benchmark/turn";
 import type { Attempt, CallResult } from "@/lib/generation/attempts";
-import { AGENTIC_TIMEOUT_MS, type Exchange } from "@/lib/generation/protocol";
+import { AGENTIC_TIMEOUT_MS, GENERATION_MODES, type Exchange } from "@/lib/generation/protocol";
 import { passJudgeItem } from "@/lib/judge/items";
 import { callCacheMaterial, type ChatParams } from "@/lib/judge/identity";
 import { officialSystemPrompt } from "@/lib/judge/protocol";
 import { CORE_VERSION } from "@/lib/workflow/version";
+import { z } from "zod";
 import { insertRows } from "../bulk-insert";
 import type { Database } from "../db";
 import { callCost, redactKey } from "../endpoints/endpoints";
 import { afterRunGenerated } from "../evaluations/after-generation";
 import { findGenerateJob } from "../evaluations/jobs-of-evaluation";
 import { settleEvaluation } from "../evaluations/settle-evaluation";
-import { GENERATE_JOB_KIND, type GenerateItemPayload, type GenerateJobParams, type GenerationOverrides } from "../evaluations/types";
+import { evaluationJudgeSchema, GENERATE_JOB_KIND, type GenerationOverrides } from "../evaluations/types";
 import { opencodeInstall, openOpencodeAgent, type TaskAgent } from "../generation/opencode";
 import { generateTurn, type GenerationTask, type TurnRecord } from "../generation/runner";
 import { sha256 } from "../hash";
@@ -35,12 +36,33 @@ import { responseRows } from "../import/write-import";
 import { promptFingerprint, type CallCache, type ChatClient, type ChatOutcome } from "../llm";
 import { databaseCallCache } from "./db-call-cache";
 import { coolDownFailure, endpointCapacity, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
-import { JUDGE_JOB_KIND, type JudgeItemPayload, type JudgeJobParams } from "./judge-job";
-import { NO_USAGE, type ItemUsage, type JobQueue } from "./queue";
-import type { QueueTx } from "./sqlite-queue";
-import type { JobHandler } from "./worker";
+import { judgeJobKind, type JudgeItemPayload } from "./judge-job";
+import { appendJobItems, enqueueJob, type JobKind } from "./job-kind";
+import { itemUsageIncrements, jobUsageIncrements } from "./job-rows";
+import { isUnfinished, NO_USAGE, type ItemUsage, type JobQueue, type QueueTx } from "./queue";
+import type { ItemContext, ItemOutcome, JobHandler } from "./worker";
 
 export { GENERATE_JOB_KIND };
+
+const generateJobParamsSchema = z.object({
+  evaluationId: z.string().min(1),
+  benchmarkId: z.string().min(1),
+  endpointId: z.string().min(1),
+  mode: z.enum(GENERATION_MODES),
+  judge: evaluationJudgeSchema,
+  overrides: z.object({ temperature: z.number().optional(), maxTokens: z.number().optional() }) satisfies z.ZodType<GenerationOverrides>,
+  /** The agentic skill text (SKILL.md), read when the evaluation started; "" for zero-shot. */
+  skill: z.string(),
+  /** agentic-opencode: the skill folder's files (relative path -> text), copied into each task's sandbox. */
+  skillFiles: z.record(z.string(), z.string()).optional(),
+});
+export type GenerateJobParams = z.output<typeof generateJobParamsSchema>;
+
+/** One generate item: one task of one run; it generates the task's remaining rounds in order. */
+const generateItemPayloadSchema = z.object({ runId: z.string().min(1), runNumber: z.number().int().min(1), taskId: z.string().min(1), task: z.string().min(1) });
+export type GenerateItemPayload = z.output<typeof generateItemPayloadSchema>;
+
+export const generateJobKind: JobKind<GenerateJobParams, GenerateItemPayload> = { kind: GENERATE_JOB_KIND, paramsSchema: generateJobParamsSchema, payloadSchema: generateItemPayloadSchema };
 
 const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 } as const;
 /** A zero-shot call may write up to 32768 tokens: it gets 10 minutes, as `npm run generate` gives it by default. */
@@ -224,33 +246,22 @@ async function appendJudgeItems(
   queue: JobQueue<QueueTx>,
   input: { evaluationId: string; runId: string; responseId: string; judge: { id: string; label: string }; samples: number; createdBy: string | null; payload: Omit<JudgeItemPayload, "sampleIndex">; promptFingerprint: string },
 ): Promise<void> {
-  const marker = `"evaluationId":${JSON.stringify(input.evaluationId)}`;
-  let job = await tx.job.findFirst({
-    where: { kind: JUDGE_JOB_KIND, runId: input.runId, endpointId: input.judge.id, status: { not: "cancelled" }, params: { contains: marker } },
-    select: { id: true, status: true },
+  const job = await tx.job.findFirst({
+    where: { kind: judgeJobKind.kind, runId: input.runId, endpointId: input.judge.id, status: { not: "cancelled" }, evaluationId: input.evaluationId },
+    select: { id: true },
   });
-  if (!job) {
-    const params: JudgeJobParams & { evaluationId: string } = {
-      runId: input.runId,
-      stage: "pass",
-      samples: input.samples,
-      strict: false,
-      endpointId: input.judge.id,
-      judge: input.judge.label,
-      promptFingerprint: input.promptFingerprint,
-      evaluationId: input.evaluationId,
-    };
-    job = await tx.job.create({
-      // Owned by whoever started the evaluation, so they (and admins) see and steer it (job-access.ts).
-      data: { kind: JUDGE_JOB_KIND, params: JSON.stringify(params), createdBy: input.createdBy ?? (await tx.evaluation.findUnique({ where: { id: input.evaluationId }, select: { createdBy: true } }))?.createdBy ?? null, runId: input.runId, endpointId: input.judge.id, status: "queued" },
-      select: { id: true, status: true },
-    });
-  }
   const items = Array.from({ length: input.samples }, (_, sampleIndex) => ({
     key: `${input.responseId}:pass:0:s${sampleIndex}`,
-    payload: { ...input.payload, sampleIndex } satisfies JudgeItemPayload,
+    payload: { ...input.payload, sampleIndex },
   }));
-  await queue.appendItems(tx, job.id, items);
+  if (job) {
+    await appendJobItems(queue, tx, judgeJobKind, job.id, items);
+    return;
+  }
+  const params = { runId: input.runId, stage: "pass" as const, samples: input.samples, strict: false, endpointId: input.judge.id, judgeLabel: input.judge.label, promptFingerprint: input.promptFingerprint };
+  // Owned by whoever started the evaluation, so they (and admins) see and steer it (job-access.ts).
+  const createdBy = input.createdBy ?? (await tx.evaluation.findUnique({ where: { id: input.evaluationId }, select: { createdBy: true } }))?.createdBy ?? null;
+  await enqueueJob(queue, judgeJobKind, { params, createdBy, runId: input.runId, endpointId: input.judge.id, evaluationId: input.evaluationId, items }, tx);
 }
 
 /**
@@ -282,8 +293,8 @@ export async function closeFinishedGeneratedRuns(db: Database): Promise<number> 
   const open = await db.run.findMany({ where: { status: "in-progress", origin: "generated", evaluationId: { not: null } }, select: { id: true, evaluationId: true } });
   let closed = 0;
   for (const run of open) {
-    const job = await findGenerateJob(db, run.evaluationId as string);
-    if (!job || job.status === "queued" || job.status === "running" || job.status === "paused") continue;
+    const job = run.evaluationId ? await findGenerateJob(db, run.evaluationId) : null;
+    if (!job || isUnfinished(job.status)) continue;
     if (await settleGeneratedRun(db, job.id, run.id)) closed += 1;
   }
   return closed;
@@ -291,7 +302,7 @@ export async function closeFinishedGeneratedRuns(db: Database): Promise<number> 
 
 export type GenerateHandlerOptions = EndpointClientOptions;
 
-export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHandler {
+export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHandler<GenerateJobParams, GenerateItemPayload> {
   // Generation sends only its protocol's parameters (zero-shot: temperature 0.7 and max_tokens 32768 unless the
   // evaluation overrides them; agentic: only the overrides) and waits as its protocol does, not as the endpoint's
   // judge defaults say.
@@ -311,11 +322,11 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
   };
 
   return {
-    kind: GENERATE_JOB_KIND,
+    ...generateJobKind,
     capacity: (db, job) => endpointCapacity(db, job, GENERATE_JOB_KIND),
     async run({ db, job, item, queue, signal }) {
-      const params = job.params as GenerateJobParams;
-      const payload = item.payload as GenerateItemPayload;
+      const params = job.params;
+      const payload = item.payload;
       const context = await contextFor(db, job.id, params);
       if (typeof context === "string") return { ok: false, failure: { message: context, retryable: false } };
       const entry = await (params.mode === "zero-shot" ? zeroShotClients : agenticClients)(db, params.endpointId);
@@ -352,16 +363,15 @@ export function generateJobHandler(options: GenerateHandlerOptions = {}): JobHan
       }
     },
     async settled({ db, job, item }) {
-      const payload = item.payload as GenerateItemPayload;
-      await settleGeneratedRun(db, job.id, payload.runId);
+      await settleGeneratedRun(db, job.id, item.payload.runId);
     },
   };
 }
 
 interface TaskInput {
   db: Database;
-  job: Parameters<JobHandler["run"]>[0]["job"];
-  item: Parameters<JobHandler["run"]>[0]["item"];
+  job: ItemContext<GenerateJobParams, GenerateItemPayload>["job"];
+  item: ItemContext<GenerateJobParams, GenerateItemPayload>["item"];
   queue: JobQueue<QueueTx>;
   signal: AbortSignal;
   params: GenerateJobParams;
@@ -374,7 +384,7 @@ interface TaskInput {
 }
 
 /** Generates the task's remaining rounds in order, storing each as it finishes. */
-async function generateTask(input: TaskInput): Promise<Awaited<ReturnType<JobHandler["run"]>>> {
+async function generateTask(input: TaskInput): Promise<ItemOutcome> {
   const { db, job, item, queue, signal, params, payload, context, entry, task, turnIds } = input;
   const stored = await db.response.findMany({ where: { runId: payload.runId, turnId: { in: [...turnIds.values()] } }, select: { turnId: true, rawText: true } });
   const storedByTurn = new Map(stored.map((response) => [response.turnId, response.rawText ?? ""]));
@@ -487,14 +497,8 @@ async function storeTurn(db: Database, queue: JobQueue<QueueTx>, input: StoreTur
     await tx.generationAttempt.createMany({ data: attempts });
     await tx.run.update({ where: { id: payload.runId }, data: { responseCount: { increment: 1 } } });
     // The turn's usage lands with the turn, so the evaluation's cost so far is right while the item still runs.
-    const increments = {
-      calls: { increment: usage.calls },
-      cachedCalls: { increment: usage.cachedCalls },
-      inputTokens: { increment: usage.inputTokens },
-      outputTokens: { increment: usage.outputTokens },
-    };
-    await tx.jobItem.update({ where: { id: input.item.id }, data: increments });
-    await tx.job.update({ where: { id: input.job.id }, data: { ...increments, ...(usage.cost !== null ? { cost: { increment: usage.cost } } : {}) } });
+    await tx.jobItem.update({ where: { id: input.item.id }, data: itemUsageIncrements(usage) });
+    await tx.job.update({ where: { id: input.job.id }, data: jobUsageIncrements(usage) });
     if (judgePayload && params.judge.kind === "llm" && input.context.passPrompt) {
       for (const judge of input.context.judges) {
         await appendJudgeItems(tx, queue, {

@@ -5,8 +5,8 @@ import { isPostgresUrl } from "@/lib/database-url";
 import { database, dialectOf, type Database } from "../db";
 import { serverEnv } from "../env";
 import { PgJobQueue } from "./pg-queue";
-import type { JobQueue, RetryPolicy } from "./queue";
-import { SqliteJobQueue, type QueueTx } from "./sqlite-queue";
+import type { JobQueue, QueueTx, RetryPolicy } from "./queue";
+import { SqliteJobQueue } from "./sqlite-queue";
 
 const shared = globalThis as unknown as { c2wWakeWorker?: () => void };
 

@@ -2,17 +2,10 @@ import "server-only";
 // The Job and JobItem row operations both queue implementations share: counters and final status, updated inside the
 // transaction that settles an item so the counts the pages show always match the items; pause, resume, due times.
 import type { Database } from "../db";
-import type { ItemUsage, NewJob } from "./queue";
-import type { QueueTx } from "./sqlite-queue";
+import { isUnfinished, LEASABLE_JOB_STATUSES, NO_USAGE, type ItemUsage, type NewJob, type QueueTx } from "./queue";
 
-export function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
+/** The columns of a Job the queue hands to workers (StoredJob, params still JSON text). */
+export const STORED_JOB_SELECT = { id: true, kind: true, endpointId: true, refresh: true, evaluationId: true, params: true } as const;
 
 /** The Job row of a new job; one without items is finished at once. */
 export function newJobRow(job: NewJob) {
@@ -23,6 +16,7 @@ export function newJobRow(job: NewJob) {
     refresh: job.refresh ?? false,
     runId: job.runId ?? null,
     endpointId: job.endpointId ?? null,
+    evaluationId: job.evaluationId ?? null,
     itemCount: job.items.length,
     status: job.items.length === 0 ? "succeeded" : "queued",
     finishedAt: job.items.length === 0 ? new Date() : null,
@@ -47,7 +41,7 @@ export async function countAppendedItems(tx: QueueTx, jobId: string, added: numb
 
 /** Pausing only stops new leases; items in flight finish. */
 export async function pauseJob(db: Database, jobId: string): Promise<boolean> {
-  const paused = await db.job.updateMany({ where: { id: jobId, status: { in: ["queued", "running"] } }, data: { status: "paused" } });
+  const paused = await db.job.updateMany({ where: { id: jobId, status: { in: [...LEASABLE_JOB_STATUSES] } }, data: { status: "paused" } });
   return paused.count > 0;
 }
 
@@ -59,21 +53,26 @@ export async function resumeJob(db: Database, jobId: string): Promise<boolean> {
 /** When the next pending item of a queued/running job of these kinds becomes due; null when none is pending. */
 export async function nextPendingDueAt(db: Database, kinds: readonly string[]): Promise<Date | null> {
   const next = await db.jobItem.findFirst({
-    where: { status: "pending", job: { status: { in: ["queued", "running"] }, kind: { in: [...kinds] } } },
+    where: { status: "pending", job: { status: { in: [...LEASABLE_JOB_STATUSES] }, kind: { in: [...kinds] } } },
     orderBy: { nextAttemptAt: "asc" },
     select: { nextAttemptAt: true },
   });
   return next?.nextAttemptAt ?? null;
 }
 
-export function usageIncrements(usage: ItemUsage) {
+/** The increments of a JobItem's usage counters (items keep no cost). */
+export function itemUsageIncrements(usage: ItemUsage = NO_USAGE) {
   return {
     calls: { increment: usage.calls },
     cachedCalls: { increment: usage.cachedCalls },
     inputTokens: { increment: usage.inputTokens },
     outputTokens: { increment: usage.outputTokens },
-    ...(usage.cost !== null ? { cost: { increment: usage.cost } } : {}),
   };
+}
+
+/** The increments of a Job's usage counters, cost included when known. */
+export function jobUsageIncrements(usage: ItemUsage) {
+  return { ...itemUsageIncrements(usage), ...(usage.cost !== null ? { cost: { increment: usage.cost } } : {}) };
 }
 
 export const COUNTS = { status: true, itemCount: true, doneCount: true, failedCount: true } as const;
@@ -89,7 +88,7 @@ export async function finishJobIfSettled(
   now: Date,
 ): Promise<void> {
   if (job.doneCount + job.failedCount < job.itemCount) return;
-  if (job.status !== "running" && job.status !== "queued" && job.status !== "paused") return;
+  if (!isUnfinished(job.status)) return;
   const failed = job.doneCount === 0 && job.failedCount > 0;
   await tx.job.update({
     where: { id: jobId },

@@ -3,12 +3,16 @@ import "server-only";
 // Views carry no payloads and no endpoint secrets; every function checks the actor first, and a researcher sees and
 // steers only the jobs they started (job-access.ts).
 import { describeJudgeParams, judgeCallParams, OFFICIAL_JUDGE_TIMEOUT_MS } from "@/lib/judge/identity";
+import { z } from "zod";
 import { assertAllowed } from "../authz";
+import { parseColumn, parseJsonText } from "../data/json-columns";
 import type { Database } from "../db";
 import type { SessionUser } from "../session";
 import { jobQueue, wakeWorker } from "./instance";
 import { jobsVisibleTo } from "./job-access";
-import type { JobStatus } from "./queue";
+import { JUDGE_JOB_KIND, judgeJobKind } from "./judge-job";
+import { PAIRWISE_JOB_KIND, pairwiseJobKind } from "./pairwise-job";
+import { isLeasable, jobStatusOf, type JobStatus } from "./queue";
 
 export interface JobView {
   id: string;
@@ -99,33 +103,39 @@ type JobRow = {
   finishedAt: Date | null;
 };
 
-function parseParams(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+const paramsRecord = z.record(z.string(), z.unknown());
+
+/** A job's params as a record of named values, for the title and the fields a person reads back. */
+function paramsOf(row: Pick<JobRow, "params">): Record<string, unknown> {
+  return parseColumn(row.params, paramsRecord, {});
 }
 
-function titleOf(row: JobRow, params: Record<string, unknown>, runLabel: string | null): string {
+/** The label of the judge a judge or pairwise job asks, read through its kind's schema (older rows included). */
+function judgeLabelOf(row: Pick<JobRow, "kind" | "params">): string | null {
+  const schema = row.kind === JUDGE_JOB_KIND ? judgeJobKind.paramsSchema : row.kind === PAIRWISE_JOB_KIND ? pairwiseJobKind.paramsSchema : null;
+  const parsed = schema?.safeParse(parseJsonText(row.params));
+  return parsed?.success ? parsed.data.judgeLabel : null;
+}
+
+function titleOf(row: JobRow, params: Record<string, unknown>, judgeLabel: string | null, runLabel: string | null): string {
   if (row.kind === "generate") return `Generation (${String(params.mode ?? "?")}) for evaluation ${String(params.evaluationId ?? "?")}`;
-  if (row.kind === "judge") {
+  if (row.kind === JUDGE_JOB_KIND) {
     const samples = typeof params.samples === "number" && params.samples > 1 ? ` ×${params.samples}` : "";
     const strict = params.strict === true ? " (strict)" : "";
-    return `Judge ${String(params.stage ?? "")} stage · ${runLabel ?? "deleted run"} · ${String(params.judge ?? "")}${samples}${strict}`;
+    return `Judge ${String(params.stage ?? "")} stage · ${runLabel ?? "deleted run"} · ${judgeLabel ?? ""}${samples}${strict}`;
   }
   if (row.kind === "import") return `Import of ${String(params.files ?? "?")} run file(s)`;
   if (row.kind === "resolve") return `Dify execution · ${runLabel ?? "deleted run"}`;
-  if (row.kind === "pairwise") return `Pairwise comparison · ${runLabel ?? "deleted run"} · ${String(params.judge ?? "")} (${params.policy === "rerun" ? "rerun" : "tie"} on disagreement)`;
+  if (row.kind === PAIRWISE_JOB_KIND) return `Pairwise comparison · ${runLabel ?? "deleted run"} · ${judgeLabel ?? ""} (${params.policy === "rerun" ? "rerun" : "tie"} on disagreement)`;
   return row.kind;
 }
 
 function toView(row: JobRow, runLabel: string | null, endpointLabel: string | null, hasPrices: boolean, now: number): JobView {
-  const params = parseParams(row.params);
+  const params = paramsOf(row);
+  const judgeLabel = judgeLabelOf(row);
   const settled = row.doneCount + row.failedCount;
   const remaining = Math.max(0, row.itemCount - settled);
-  const active = row.status === "running" || row.status === "queued";
+  const active = isLeasable(row.status);
   let etaSeconds: number | null = null;
   if (active && row.startedAt && settled > 0 && remaining > 0) {
     const elapsed = (now - row.startedAt.getTime()) / 1000;
@@ -135,11 +145,11 @@ function toView(row: JobRow, runLabel: string | null, endpointLabel: string | nu
   return {
     id: row.id,
     kind: row.kind,
-    status: row.status as JobStatus,
-    title: titleOf(row, params, runLabel),
+    status: jobStatusOf(row.status),
+    title: titleOf(row, params, judgeLabel, runLabel),
     runId: row.runId,
     runLabel,
-    endpointLabel: endpointLabel ?? (typeof params.judge === "string" ? params.judge : null),
+    endpointLabel: endpointLabel ?? judgeLabel,
     refresh: row.refresh,
     total: row.itemCount,
     done: row.doneCount,
@@ -202,9 +212,11 @@ export async function getJobDetail(db: Database, actor: SessionUser | null, jobI
     }),
     db.jobItem.count({ where: { jobId, status: "pending", attempts: { gt: 0 } } }),
   ]);
-  const params = parseParams(row.params);
+  const params = paramsOf(row);
+  const judgeLabel = judgeLabelOf(row);
   // Only what a person needs to read back; never item payloads.
   const shownParams: Record<string, unknown> = Object.fromEntries(Object.entries(params).filter(([key]) => ["stage", "samples", "strict", "judge", "files", "policy", "comparisonId"].includes(key)));
+  if (judgeLabel !== null) shownParams.judge = judgeLabel;
   // Judge calls: what they send (official unless overridden) and how long each may take.
   if (row.kind === "judge") shownParams.calls = `${describeJudgeParams(judgeCallParams(params.params))}; timeout ${OFFICIAL_JUDGE_TIMEOUT_MS / 1000} s per call`;
   return {

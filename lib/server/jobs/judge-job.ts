@@ -6,7 +6,8 @@ import "server-only";
 import { judgeCallParams, judgeParams, OFFICIAL_JUDGE_TIMEOUT_MS, type ChatParams } from "@/lib/judge/identity";
 import { MAX_JUDGE_SAMPLES } from "@/lib/judge/majority";
 import { passJudgeItem, reachedPassJudge, resolveJudgeItem, type TestPosition } from "@/lib/judge/items";
-import { officialSystemPrompt, type ChatMessage, type JudgeStage, type JudgeTestInput } from "@/lib/judge/protocol";
+import { officialSystemPrompt, type JudgeStage, type JudgeTestInput } from "@/lib/judge/protocol";
+import { z } from "zod";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import { callCost, redactKey } from "../endpoints/endpoints";
@@ -16,32 +17,45 @@ import { databaseCallCache } from "./db-call-cache";
 import { coolDownFailure, endpointCapacity, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
 import { afterEvaluationJudgeJob } from "../evaluations/after-generation";
 import { applyOwnJudge } from "../evaluations/pass-stage-verdicts";
+import { parseColumn } from "../data/json-columns";
 import { jobQueue, wakeWorker } from "./instance";
+import { enqueueJob, type JobKind } from "./job-kind";
 import type { ItemUsage } from "./queue";
 import type { JobHandler } from "./worker";
 
 export const JUDGE_JOB_KIND = "judge";
 
-export interface JudgeJobParams {
-  runId: string;
-  stage: JudgeStage;
-  samples: number;
-  strict: boolean;
-  endpointId: string;
-  /** The judge label verdicts are stored under: the endpoint's label when the job started. */
-  judge: string;
-  promptFingerprint: string;
-  /** What every call sends: the official parameters with the request's overrides; absent (older jobs, evaluation jobs): official. */
-  params?: ChatParams;
-}
+const chatParamsSchema = z.object({ temperature: z.number().optional(), max_tokens: z.number().optional(), top_p: z.number().optional(), seed: z.number().optional() }) satisfies z.ZodType<ChatParams>;
 
-export interface JudgeItemPayload {
-  responseId: string;
-  casePosition: number;
-  sampleIndex: number;
-  messages: ChatMessage[];
-  inputMaterial: string;
-}
+const judgeJobFields = {
+  runId: z.string().min(1),
+  stage: z.enum(["pass", "resolve"]),
+  samples: z.number().int().min(1),
+  strict: z.boolean(),
+  endpointId: z.string().min(1),
+  promptFingerprint: z.string(),
+  /** What every call sends: the official parameters with the request's overrides; absent (older jobs, evaluation jobs): official. */
+  params: chatParamsSchema.optional(),
+};
+
+const judgeJobParamsSchema = z.union([
+  /** The judge label verdicts are stored under: the endpoint's label when the job started. */
+  z.object({ ...judgeJobFields, judgeLabel: z.string() }),
+  // Jobs stored before the label had its own name called it `judge`.
+  z.object({ ...judgeJobFields, judge: z.string() }).transform(({ judge, ...rest }) => ({ ...rest, judgeLabel: judge })),
+]);
+export type JudgeJobParams = z.output<typeof judgeJobParamsSchema>;
+
+const judgeItemPayloadSchema = z.object({
+  responseId: z.string().min(1),
+  casePosition: z.number().int(),
+  sampleIndex: z.number().int().min(0),
+  messages: z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() })),
+  inputMaterial: z.string(),
+});
+export type JudgeItemPayload = z.output<typeof judgeItemPayloadSchema>;
+
+export const judgeJobKind: JobKind<JudgeJobParams, JudgeItemPayload> = { kind: JUDGE_JOB_KIND, paramsSchema: judgeJobParamsSchema, payloadSchema: judgeItemPayloadSchema };
 
 export interface JudgeJobRequest {
   runId: string;
@@ -57,13 +71,8 @@ export interface JudgeJobRequest {
 
 export type StartJudgeJob = { ok: true; jobId: string; items: number } | { ok: false; message: string };
 
-function parseJson<T>(text: string, fallback: T): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
+const keyNodesSchema = z.array(z.string());
+const testInputsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.object({ mime_type: z.string(), value: z.string() }), z.array(z.object({ mime_type: z.string(), value: z.string() }))]));
 
 /** The questions of one stage for a stored run, with the official messages, one per eligible response or case. */
 export async function judgeQuestionsForRun(
@@ -110,7 +119,7 @@ export async function judgeQuestionsForRun(
           nodeSelection: response.nodeSelection,
           designPrinciple: response.designPrinciple,
           workflow: response.workflow,
-          keyNodes: parseJson<string[]>(response.turn.keyNodes, []),
+          keyNodes: parseColumn(response.turn.keyNodes, keyNodesSchema, []),
           recorded: result.recordedValid === null ? null : result.recordedFailStep !== "step_1_4",
         },
         systemPrompt,
@@ -134,7 +143,7 @@ export async function judgeQuestionsForRun(
             round: response.turn.round,
             test: caseResult.position as TestPosition,
             queries: taskQueries,
-            inputs: parseJson<Record<string, JudgeTestInput>>(test.inputs, {}),
+            inputs: parseColumn<Record<string, JudgeTestInput>>(test.inputs, testInputsSchema, {}),
             outputs: caseResult.outputs,
             groundTruth: test.groundTruth,
             recorded: caseResult.verdict,
@@ -173,18 +182,17 @@ export async function startJudgeJob(db: Database, actor: SessionUser, request: J
     samples: request.samples,
     strict: request.strict,
     endpointId: endpoint.id,
-    judge: endpoint.label,
+    judgeLabel: endpoint.label,
     promptFingerprint: promptFingerprint(built.systemPromptText),
     params: judgeParams({ temperature: request.temperature, maxTokens: request.maxTokens }),
   };
   const items = built.questions.flatMap((question) =>
     Array.from({ length: request.samples }, (_, sampleIndex) => ({
       key: `${question.responseId}:${request.stage}:${question.casePosition}:s${sampleIndex}`,
-      payload: { ...question, sampleIndex } satisfies JudgeItemPayload,
+      payload: { ...question, sampleIndex },
     })),
   );
-  const jobId = await jobQueue(db).enqueue({
-    kind: JUDGE_JOB_KIND,
+  const jobId = await enqueueJob(jobQueue(db), judgeJobKind, {
     params,
     createdBy: actor.id,
     refresh: request.refresh,
@@ -197,8 +205,8 @@ export async function startJudgeJob(db: Database, actor: SessionUser, request: J
 }
 
 /** A pass judge job an evaluation queued for its run: its verdicts make the run's own figures. */
-export function ownJudgeJob(params: JudgeJobParams & { evaluationId?: unknown }): boolean {
-  return params.stage === "pass" && typeof params.evaluationId === "string";
+export function ownJudgeJob(job: { evaluationId: string | null; params: Pick<JudgeJobParams, "stage"> }): boolean {
+  return job.params.stage === "pass" && job.evaluationId !== null;
 }
 
 /** Worth another try later: the endpoint was busy, down or slow, or the lease was lost mid-call. */
@@ -212,16 +220,16 @@ export function judgeEndpointClients(options: JudgeHandlerOptions = {}) {
 }
 
 /** The worker's handler for judge items. Clients are shared per endpoint so its concurrency and rate limits hold. */
-export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
+export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler<JudgeJobParams, JudgeItemPayload> {
   const clientFor = judgeEndpointClients(options);
 
   return {
-    kind: JUDGE_JOB_KIND,
+    ...judgeJobKind,
     capacity: (db, job) => endpointCapacity(db, job, JUDGE_JOB_KIND),
     settled: ({ db, job }) => afterEvaluationJudgeJob(db, job),
     async run({ db, job, item, signal }) {
-      const params = job.params as JudgeJobParams;
-      const payload = item.payload as JudgeItemPayload;
+      const params = job.params;
+      const payload = item.payload;
       const entry = await clientFor(db, params.endpointId);
       if (!entry) return { ok: false, failure: { message: "The endpoint was deleted.", retryable: false } };
       const coolingDown = coolDownFailure(entry);
@@ -284,15 +292,15 @@ export function judgeJobHandler(options: JudgeHandlerOptions = {}): JobHandler {
                 responseId: payload.responseId,
                 stage: params.stage,
                 casePosition: payload.casePosition,
-                judge: params.judge,
+                judge: params.judgeLabel,
                 sampleIndex: payload.sampleIndex,
               },
             },
-            create: { responseId: payload.responseId, stage: params.stage, casePosition: payload.casePosition, judge: params.judge, sampleIndex: payload.sampleIndex, ...row },
+            create: { responseId: payload.responseId, stage: params.stage, casePosition: payload.casePosition, judge: params.judgeLabel, sampleIndex: payload.sampleIndex, ...row },
             update: row,
           });
           // The evaluation's own pass judge: the turn's verdict is decided once every member has all its samples.
-          if (ownJudgeJob(params)) await applyOwnJudge(tx, params.runId, { responseIds: [payload.responseId], wait: "every-sample" });
+          if (ownJudgeJob(job)) await applyOwnJudge(tx, params.runId, { responseIds: [payload.responseId], wait: "every-sample" });
         },
       };
     },

@@ -3,6 +3,7 @@ import "server-only";
 // comparison asked in both orders with the first drawn from the comparison's recorded seed; every asking, its reason
 // and the outcome are stored on the comparison's item (PairwiseItem) when the job item completes.
 import { randomInt } from "node:crypto";
+import { z } from "zod";
 import { DEFAULT_LENGTH_THRESHOLD, firstShownFor, judgeItem, longerOf, type InconsistencyPolicy } from "@/lib/grading/pairwise";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
@@ -11,22 +12,27 @@ import { askWithClient, pairwiseItems, type PairwiseJudgeRef } from "../pairwise
 import type { SessionUser } from "../session";
 import { coolDownFailure, endpointCapacity, endpointClients, type EndpointClientOptions } from "./endpoint-clients";
 import { jobQueue, wakeWorker } from "./instance";
+import { enqueueJob, type JobKind } from "./job-kind";
 import type { JobHandler } from "./worker";
 
 export const PAIRWISE_JOB_KIND = "pairwise";
 export const MAX_PAIRWISE_SAMPLES = 5;
 export const MAX_PAIRWISE_JUDGES = 5;
 
-export interface PairwiseJobParams {
-  comparisonId: string;
-  endpointId: string;
-  judge: string;
-  policy: InconsistencyPolicy;
-}
+const pairwiseJobFields = { comparisonId: z.string().min(1), endpointId: z.string().min(1), policy: z.enum(["tie", "rerun"]) satisfies z.ZodType<InconsistencyPolicy> };
 
-export interface PairwiseItemPayload {
-  pairwiseItemId: string;
-}
+const pairwiseJobParamsSchema = z.union([
+  /** The judge endpoint's label, as the comparison's items name it. */
+  z.object({ ...pairwiseJobFields, judgeLabel: z.string() }),
+  // Jobs stored before the label had its own name called it `judge`.
+  z.object({ ...pairwiseJobFields, judge: z.string() }).transform(({ judge, ...rest }) => ({ ...rest, judgeLabel: judge })),
+]);
+export type PairwiseJobParams = z.output<typeof pairwiseJobParamsSchema>;
+
+const pairwiseItemPayloadSchema = z.object({ pairwiseItemId: z.string().min(1) });
+export type PairwiseItemPayload = z.output<typeof pairwiseItemPayloadSchema>;
+
+export const pairwiseJobKind: JobKind<PairwiseJobParams, PairwiseItemPayload> = { kind: PAIRWISE_JOB_KIND, paramsSchema: pairwiseJobParamsSchema, payloadSchema: pairwiseItemPayloadSchema };
 
 export interface PairwiseJobRequest {
   candidateRunId: string;
@@ -98,15 +104,14 @@ export async function startPairwiseJob(db: Database, actor: SessionUser, request
   const stored = await db.pairwiseItem.findMany({ where: { comparisonId: comparison.id }, select: { id: true, key: true, judge: true } });
   const jobIds: string[] = [];
   for (const judge of judges) {
-    const params: PairwiseJobParams = { comparisonId: comparison.id, endpointId: judge.endpointId, judge: judge.label, policy: request.policy };
+    const params: PairwiseJobParams = { comparisonId: comparison.id, endpointId: judge.endpointId, judgeLabel: judge.label, policy: request.policy };
     jobIds.push(
-      await jobQueue(db).enqueue({
-        kind: PAIRWISE_JOB_KIND,
+      await enqueueJob(jobQueue(db), pairwiseJobKind, {
         params,
         createdBy: actor.id,
         runId: request.candidateRunId,
         endpointId: judge.endpointId,
-        items: stored.filter((item) => item.judge === judge.label).map((item) => ({ key: item.key, payload: { pairwiseItemId: item.id } satisfies PairwiseItemPayload })),
+        items: stored.filter((item) => item.judge === judge.label).map((item) => ({ key: item.key, payload: { pairwiseItemId: item.id } })),
       }),
     );
   }
@@ -128,14 +133,14 @@ async function conversationOf(db: Database, comparisonId: string, turnKey: strin
 const RETRYABLE_PREFIXES = ["rate-limited", "server-error", "timeout", "connection", "malformed-response", "cancelled"];
 
 /** The worker's handler for pairwise items: both orders (and the rerun) through the endpoint's shared client. */
-export function pairwiseJobHandler(options: EndpointClientOptions = {}): JobHandler {
+export function pairwiseJobHandler(options: EndpointClientOptions = {}): JobHandler<PairwiseJobParams, PairwiseItemPayload> {
   const clientFor = endpointClients(options, { params: { temperature: 0 } });
   return {
-    kind: PAIRWISE_JOB_KIND,
+    ...pairwiseJobKind,
     capacity: (db, job) => endpointCapacity(db, job, PAIRWISE_JOB_KIND),
     async run({ db, job, item, signal }) {
-      const params = job.params as PairwiseJobParams;
-      const payload = item.payload as PairwiseItemPayload;
+      const params = job.params;
+      const payload = item.payload;
       const stored = await db.pairwiseItem.findUnique({ where: { id: payload.pairwiseItemId } });
       if (!stored) return { ok: false, failure: { message: "The comparison was deleted.", retryable: false } };
       const entry = await clientFor(db, params.endpointId);

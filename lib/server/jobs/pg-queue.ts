@@ -6,10 +6,14 @@ import { randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
 import { postgresConnectionConfig } from "@/lib/database-url";
 import type { Database } from "../db";
+import { parseJsonText } from "../data/json-columns";
 import {
-  ACTIVE_JOB_STATUSES,
+  addUsage,
   DEFAULT_RETRY,
+  isLeasable,
+  LEASABLE_JOB_STATUSES,
   NO_USAGE,
+  UNFINISHED_JOB_STATUSES,
   type CommitResults,
   type ItemFailure,
   type ItemUsage,
@@ -18,9 +22,10 @@ import {
   type LeasedItem,
   type NewJob,
   type RetryPolicy,
+  type QueueTx,
+  type StoredJob,
 } from "./queue";
-import { COUNTS, countAppendedItems, finishJobIfSettled, newJobRow, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
-import type { QueueTx } from "./sqlite-queue";
+import { COUNTS, countAppendedItems, finishJobIfSettled, itemUsageIncrements, jobUsageIncrements, newJobRow, nextPendingDueAt, pauseJob, resumeJob, STORED_JOB_SELECT } from "./job-rows";
 
 /** pg-boss keeps its tables in this schema, apart from the app's. */
 export const PG_BOSS_SCHEMA = "pgboss";
@@ -137,7 +142,8 @@ async function affected(command: Promise<void>): Promise<number> {
   return response?.affected ?? 0;
 }
 
-const ACTIVE = ACTIVE_JOB_STATUSES.map((status) => `'${status}'`).join(", ");
+/** A status list as SQL literals, for the raw statements below. */
+const UNFINISHED_SQL = UNFINISHED_JOB_STATUSES.map((status) => `'${status}'`).join(", ");
 
 
 export class PgJobQueue implements JobQueue<QueueTx> {
@@ -154,7 +160,7 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     return pgBoss(this.connectionString);
   }
 
-  async enqueue(job: NewJob): Promise<string> {
+  async enqueue(job: NewJob, outer?: QueueTx): Promise<string> {
     const keys = new Set(job.items.map((item) => item.key));
     if (keys.size !== job.items.length) throw new Error("Job items need unique keys.");
     const boss = await this.boss();
@@ -162,7 +168,7 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     const name = bossQueueName(jobId);
     // Creating a queue creates a table, outside the transaction; a queue whose job never committed is pruned later.
     if (job.items.length > 0) await createBossQueue(boss, name);
-    return this.db.$transaction(async (tx) => {
+    const write = async (tx: QueueTx) => {
       await tx.job.create({
         data: { id: jobId, ...newJobRow(job) },
       });
@@ -174,7 +180,8 @@ export class PgJobQueue implements JobQueue<QueueTx> {
         await boss.insert(chunk.map((row) => this.bossJob(name, row.id)), { db: inTransaction(tx) });
       }
       return jobId;
-    }, TX_OPTIONS);
+    };
+    return outer ? write(outer) : this.db.$transaction(write, TX_OPTIONS);
   }
 
   /** The pg-boss job of an item: it shares the item's id; its retry limit and backoff are the queue's retry policy. */
@@ -212,7 +219,7 @@ export class PgJobQueue implements JobQueue<QueueTx> {
       // A pause or cancel waits for this lease to commit, and this lease sees theirs: none leases past a stop. Share
       // locks do not conflict, and nothing holding this lock waits for the one below, so the order cannot deadlock.
       const [job] = await tx.$queryRawUnsafe<{ status: string }[]>(`SELECT status FROM "Job" WHERE id = $1 FOR SHARE`, jobId);
-      if (!job || !(ACTIVE_JOB_STATUSES as readonly string[]).includes(job.status)) return none;
+      if (!job || !isLeasable(job.status)) return none;
       if (capacity) {
         // Leases against one limit are taken one at a time across processes, so the live count cannot go stale. Taken
         // as late as possible: every worker's leases against the limit wait for it.
@@ -248,7 +255,7 @@ export class PgJobQueue implements JobQueue<QueueTx> {
       id: row.id,
       jobId,
       key: row.key,
-      payload: parseJson(row.payload),
+      payload: parseJsonText(row.payload),
       attempt: row.attempts,
       leaseOwner: owner,
       leaseExpiresAt: row.leaseExpiresAt,
@@ -269,7 +276,7 @@ export class PgJobQueue implements JobQueue<QueueTx> {
       const held = await tx.$queryRawUnsafe<{ id: string; jobId: string }[]>(
         `UPDATE "JobItem" AS item SET "leaseExpiresAt" = (now() + $3 * interval '1 millisecond') AT TIME ZONE 'UTC', "heartbeatAt" = now() AT TIME ZONE 'UTC'
          FROM "Job" AS job
-         WHERE job.id = item."jobId" AND job.status IN (${ACTIVE}, 'paused') AND item.status = 'leased'
+         WHERE job.id = item."jobId" AND job.status IN (${UNFINISHED_SQL}) AND item.status = 'leased'
            AND item.id = ANY($1::text[]) AND (item.id || ' ' || item."leaseOwner") = ANY($2::text[])
          RETURNING item.id, item."jobId"`,
         examined,
@@ -376,16 +383,12 @@ export class PgJobQueue implements JobQueue<QueueTx> {
         kept.map((entry) => entry.usage.outputTokens),
         kept.map((entry) => entry.usage.latencyMs),
       );
-      const total: ItemUsage = { ...NO_USAGE, cost: null };
+      let total: ItemUsage = NO_USAGE;
       for (const { usage, commit } of kept) {
         if (commit) await commit(tx);
-        total.calls += usage.calls;
-        total.cachedCalls += usage.cachedCalls;
-        total.inputTokens += usage.inputTokens;
-        total.outputTokens += usage.outputTokens;
-        if (usage.cost !== null) total.cost = (total.cost ?? 0) + usage.cost;
+        total = addUsage(total, usage);
       }
-      const counts = await tx.job.update({ where: { id: jobId }, data: { doneCount: { increment: kept.length }, ...usageIncrements(total) }, select: COUNTS });
+      const counts = await tx.job.update({ where: { id: jobId }, data: { doneCount: { increment: kept.length }, ...jobUsageIncrements(total) }, select: COUNTS });
       await finishJobIfSettled(tx, jobId, counts, now);
       return liveIds;
     }, TX_OPTIONS);
@@ -442,15 +445,12 @@ export class PgJobQueue implements JobQueue<QueueTx> {
             nextAttemptAt: after?.nextAttemptAt ?? now,
             finishedAt: final || stopped ? now : null,
             ...(refund ? { attempts: { decrement: 1 } } : {}),
-            calls: { increment: usage?.calls ?? 0 },
-            cachedCalls: { increment: usage?.cachedCalls ?? 0 },
-            inputTokens: { increment: usage?.inputTokens ?? 0 },
-            outputTokens: { increment: usage?.outputTokens ?? 0 },
+            ...itemUsageIncrements(usage),
           },
         });
         const counts = await tx.job.update({
           where: { id: lease.jobId },
-          data: { ...(final ? { failedCount: { increment: 1 } } : {}), ...(usage ? usageIncrements(usage) : {}) },
+          data: { ...(final ? { failedCount: { increment: 1 } } : {}), ...(usage ? jobUsageIncrements(usage) : {}) },
           select: COUNTS,
         });
         await finishJobIfSettled(tx, lease.jobId, counts, now);
@@ -466,7 +466,7 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     const boss = await this.boss();
     const now = new Date();
     return this.db.$transaction(async (tx) => {
-      const stopped = await tx.job.updateMany({ where: { id: jobId, status: { in: ["queued", "running", "paused"] } }, data: { status: "cancelled", finishedAt: now } });
+      const stopped = await tx.job.updateMany({ where: { id: jobId, status: { in: [...UNFINISHED_JOB_STATUSES] } }, data: { status: "cancelled", finishedAt: now } });
       if (stopped.count === 0) return false;
       const pending = await tx.jobItem.findMany({ where: { jobId, status: "pending" }, select: { id: true } });
       for (let start = 0; start < pending.length; start += 1_000) {
@@ -556,7 +556,7 @@ export class PgJobQueue implements JobQueue<QueueTx> {
     const idle = await this.db.$queryRawUnsafe<{ name: string }[]>(
       `SELECT queue.name FROM ${PG_BOSS_SCHEMA}.queue AS queue
        WHERE queue.name LIKE '${QUEUE_PREFIX}%' AND queue.created_on < now() - interval '1 minute'
-         AND NOT EXISTS (SELECT 1 FROM "Job" AS job WHERE '${QUEUE_PREFIX}' || job.id = queue.name AND job.status IN (${ACTIVE}, 'paused'))
+         AND NOT EXISTS (SELECT 1 FROM "Job" AS job WHERE '${QUEUE_PREFIX}' || job.id = queue.name AND job.status IN (${UNFINISHED_SQL}))
          AND NOT EXISTS (SELECT 1 FROM ${PG_BOSS_SCHEMA}.job AS boss WHERE boss.name = queue.name)`,
     );
     for (const queue of idle) await boss.deleteQueue(queue.name);
@@ -566,14 +566,14 @@ export class PgJobQueue implements JobQueue<QueueTx> {
    * Active jobs with an item due now, oldest first. Jobs whose items are all leased or waiting out a backoff are left
    * out: every job looked at costs a lease transaction, and workers look after each completion.
    */
-  async activeJobs() {
+  async leasableJobs(): Promise<StoredJob[]> {
     const now = new Date();
     const jobs = await this.db.job.findMany({
-      where: { status: { in: ["queued", "running"] }, items: { some: { status: "pending", nextAttemptAt: { lte: now } } } },
+      where: { status: { in: [...LEASABLE_JOB_STATUSES] }, items: { some: { status: "pending", nextAttemptAt: { lte: now } } } },
       orderBy: { createdAt: "asc" },
-      select: { id: true, kind: true, endpointId: true, refresh: true, params: true },
+      select: STORED_JOB_SELECT,
     });
-    return jobs.map((job) => ({ ...job, params: parseJson(job.params) }));
+    return jobs.map((job) => ({ ...job, params: parseJsonText(job.params) }));
   }
 
   nextDueAt(kinds: readonly string[]): Promise<Date | null> {

@@ -1,11 +1,31 @@
 // The durable job queue's contract: jobs made of keyed items, leased by workers with expiring leases.
-// Storage-neutral so a Postgres queue (pg-boss, graphile-worker) can implement it; SQLite lives in sqlite-queue.ts.
+// Storage-neutral: SQLite implements it in sqlite-queue.ts, PostgreSQL (pg-boss) in pg-queue.ts.
+import type { Database } from "../db";
 
-export type JobStatus = "queued" | "running" | "paused" | "cancelled" | "succeeded" | "failed";
+/** The transaction client handed to `$transaction(async (tx) => …)` callbacks, on either database. */
+export type QueueTx = Omit<Database, "$extends" | "$transaction" | "$connect" | "$disconnect" | "$on">;
+
+export const JOB_STATUSES = ["queued", "running", "paused", "cancelled", "succeeded", "failed"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 export type ItemStatus = "pending" | "leased" | "done" | "failed" | "cancelled";
 
-export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = ["queued", "running"];
-export const FINISHED_JOB_STATUSES: readonly JobStatus[] = ["cancelled", "succeeded", "failed"];
+/** A job whose items workers may lease. */
+export const LEASABLE_JOB_STATUSES = ["queued", "running"] as const satisfies readonly JobStatus[];
+/** A job not finished yet: leasable, or paused with work left (the others are cancelled, succeeded or failed). */
+export const UNFINISHED_JOB_STATUSES = ["queued", "running", "paused"] as const satisfies readonly JobStatus[];
+
+export function isLeasable(status: string): boolean {
+  return (LEASABLE_JOB_STATUSES as readonly string[]).includes(status);
+}
+
+export function isUnfinished(status: string): boolean {
+  return (UNFINISHED_JOB_STATUSES as readonly string[]).includes(status);
+}
+
+/** A stored status read back; anything unknown reads as "failed". */
+export function jobStatusOf(status: string): JobStatus {
+  return JOB_STATUSES.find((known) => known === status) ?? "failed";
+}
 
 export interface NewJob {
   /**
@@ -20,15 +40,28 @@ export interface NewJob {
   refresh?: boolean;
   runId?: string | null;
   endpointId?: string | null;
+  /** The evaluation the job belongs to: it waits for the job before it closes. */
+  evaluationId?: string | null;
   /** Keys are unique within the job; enqueueing the same key twice is an error. */
   items: readonly { key: string; payload: unknown }[];
 }
 
-export interface LeasedItem {
+/** A job row as the queue hands it to workers. */
+export interface StoredJob {
+  id: string;
+  kind: string;
+  endpointId: string | null;
+  refresh: boolean;
+  /** The evaluation that queued the job, if one did. */
+  evaluationId: string | null;
+  params: unknown;
+}
+
+export interface LeasedItem<Payload = unknown> {
   id: string;
   jobId: string;
   key: string;
-  payload: unknown;
+  payload: Payload;
   /** 1 on the first lease; counts every lease, including ones that expired. */
   attempt: number;
   /** The token that completes, fails or extends this lease; a lease taken over by another worker no longer matches. */
@@ -48,6 +81,18 @@ export interface ItemUsage {
 }
 
 export const NO_USAGE: ItemUsage = { calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, latencyMs: null, cost: null };
+
+/** Two usages together (latency added up; cost known when either is). */
+export function addUsage(a: ItemUsage, b: ItemUsage): ItemUsage {
+  return {
+    calls: a.calls + b.calls,
+    cachedCalls: a.cachedCalls + b.cachedCalls,
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    latencyMs: a.latencyMs === null && b.latencyMs === null ? null : (a.latencyMs ?? 0) + (b.latencyMs ?? 0),
+    cost: a.cost === null && b.cost === null ? null : (a.cost ?? 0) + (b.cost ?? 0),
+  };
+}
 
 export interface RetryPolicy {
   /** Leases an item may take in all, the first included. */
@@ -82,7 +127,8 @@ export interface LeaseCapacity {
 }
 
 export interface JobQueue<Tx = unknown> {
-  enqueue(job: NewJob): Promise<string>;
+  /** Creates the job and its items, in one transaction of its own or, given `tx`, in the caller's. */
+  enqueue(job: NewJob, tx?: Tx): Promise<string>;
   /**
    * Adds items to an existing job inside the caller's transaction, for work that arrives while the job runs (judging
    * turns as they are generated); a finished job is reopened. Keys must be new to the job.
@@ -106,8 +152,8 @@ export interface JobQueue<Tx = unknown> {
   resume(jobId: string): Promise<boolean>;
   /** Returns items whose lease expired (a crashed worker) to pending, or fails them when attempts are spent. */
   recoverExpiredLeases(now?: Date): Promise<number>;
-  /** Jobs a worker should look at, oldest first. */
-  activeJobs(): Promise<{ id: string; kind: string; endpointId: string | null; refresh: boolean; params: unknown }[]>;
+  /** Leasable jobs a worker should look at, oldest first, with their params as stored (parsed JSON, not validated). */
+  leasableJobs(): Promise<StoredJob[]>;
   /** When the next pending item of a queued/running job of these kinds becomes due; null when none is pending. */
   nextDueAt(kinds: readonly string[]): Promise<Date | null>;
   /** Unexpired leases held on items of jobs matching the filter, across all workers (concurrency limits). */

@@ -29,6 +29,7 @@ import { officialSystemPrompt } from "@/lib/judge/protocol";
 import { mergeRequirements, readiness, readinessProblem, requirementsOfDsl } from "@/lib/resolve/dify-requirements";
 import { importFailureRecord } from "@/lib/resolve/official";
 import type { DifyDsl } from "@/lib/workflow/dify-dsl";
+import { z } from "zod";
 import { assertAllowed } from "../authz";
 import { isUniqueViolation } from "../errors";
 import type { Database } from "../db";
@@ -39,11 +40,12 @@ import { panelFromEndpoints, type JudgeSampleRow, type JudgeUsage, type ResolveJ
 import { evaluationPassGate, passGateOfRun, turnsGateHasNotJudged, turnsPassingGate, type PassGate } from "../resolve/pass-gate";
 import { judgeStoredCase, resolveTurn, turnDsl, type ConsoleSessions, type ExecutedCase, type TurnToResolve } from "../resolve/resolve-turn";
 import type { SessionUser } from "../session";
+import { parseColumn, readTurnVariables } from "../data/json-columns";
 import { databaseCallCache } from "./db-call-cache";
 import { settleEvaluationAfterJob } from "../evaluations/settle-evaluation";
 import { jobQueue, wakeWorker } from "./instance";
-import { DEFAULT_RETRY, type ItemUsage } from "./queue";
-import type { QueueTx } from "./sqlite-queue";
+import { enqueueJob, type JobKind } from "./job-kind";
+import { addUsage, DEFAULT_RETRY, NO_USAGE, UNFINISHED_JOB_STATUSES, type ItemUsage, type QueueTx } from "./queue";
 import type { ItemOutcome, JobHandler } from "./worker";
 
 export const RESOLVE_JOB_KIND = "resolve";
@@ -53,25 +55,34 @@ export const RESOLVE_USER = "chat2workflow";
 export const RESOLVE_CONCURRENCY = 2;
 const RESOLVE_PROMPT = "evaluation_resolve_system";
 
-export type ResolveJudge = { kind: "none" } | { kind: "rule" } | { kind: "llm"; endpointIds: string[]; samples: number };
+const resolveJudgeSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("none") }),
+  z.object({ kind: z.literal("rule") }),
+  z.object({ kind: z.literal("llm"), endpointIds: z.array(z.string()).min(1), samples: z.number().int().min(1) }),
+]);
+export type ResolveJudge = z.output<typeof resolveJudgeSchema>;
 
-export interface ResolveJobParams {
-  runId: string;
+const passGateSchema = z.union([z.object({ kind: z.literal("stored"), llmJudge: z.boolean().optional() }), z.object({ kind: z.literal("llm"), endpointIds: z.array(z.string()) })]) satisfies z.ZodType<PassGate>;
+
+const resolveJobParamsSchema = z.object({
+  runId: z.string().min(1),
   /** "execute" (default, also for jobs queued before stages existed) or "judge" (cases left not judged). */
-  stage?: "execute" | "judge";
-  /** Set when an evaluation queued the execution: the evaluation stays running until this job finishes. */
-  evaluationId?: string;
+  stage: z.enum(["execute", "judge"]).optional(),
+  /** Set when an evaluation queued the execution (the Job's evaluationId says so too). */
+  evaluationId: z.string().optional(),
   /** Execute only. */
-  connectionId?: string;
-  caseFilesDir?: string;
-  judge: ResolveJudge;
+  connectionId: z.string().optional(),
+  caseFilesDir: z.string().optional(),
+  judge: resolveJudgeSchema,
   /** Which turns go to Dify (see pass-gate); jobs queued before it existed use the evaluation's LLM judge or the stored verdict. */
-  passGate?: PassGate;
-}
+  passGate: passGateSchema.optional(),
+});
+export type ResolveJobParams = z.output<typeof resolveJobParamsSchema>;
 
-export interface ResolveItemPayload {
-  responseId: string;
-}
+const resolveItemPayloadSchema = z.object({ responseId: z.string().min(1) });
+export type ResolveItemPayload = z.output<typeof resolveItemPayloadSchema>;
+
+export const resolveJobKind: JobKind<ResolveJobParams, ResolveItemPayload> = { kind: RESOLVE_JOB_KIND, paramsSchema: resolveJobParamsSchema, payloadSchema: resolveItemPayloadSchema };
 
 /** The evaluation's judge JSON ({"kind":"none"|"rule"} or {"kind":"llm","endpointIds":[...],"samples":N}). */
 export function parseResolveJudge(text: string | null | undefined): ResolveJudge {
@@ -104,13 +115,13 @@ async function judgeProblem(db: Database, runId: string, judge: ResolveJudge): P
 async function createResolveJob(db: Database, params: ResolveJobParams, createdBy: string | null, responseIds: readonly string[], id?: string): Promise<{ jobId: string; items: number } | null> {
   if (responseIds.length === 0) return null;
   const stage = params.stage ?? "execute";
-  const jobId = await jobQueue(db).enqueue({
+  const jobId = await enqueueJob(jobQueue(db), resolveJobKind, {
     ...(id ? { id } : {}),
-    kind: RESOLVE_JOB_KIND,
     params,
     createdBy,
     runId: params.runId,
-    items: responseIds.map((responseId) => ({ key: stage === "judge" ? `${responseId}:resolve-judge` : `${responseId}:resolve`, payload: { responseId } satisfies ResolveItemPayload })),
+    evaluationId: params.evaluationId ?? null,
+    items: responseIds.map((responseId) => ({ key: stage === "judge" ? `${responseId}:resolve-judge` : `${responseId}:resolve`, payload: { responseId } })),
   });
   wakeWorker();
   return { jobId, items: responseIds.length };
@@ -138,7 +149,7 @@ export async function enqueueDifyExecution(db: Database, runId: string): Promise
   const evaluation = run?.evaluation;
   if (!evaluation?.difyConnectionId || !evaluation.caseFilesDir) return null;
   const id = difyExecutionJobId(evaluation.id, runId);
-  const existing = () => db.job.findFirst({ where: { kind: RESOLVE_JOB_KIND, runId, OR: [{ id }, { status: { in: ["queued", "running", "paused"] } }] }, select: { id: true, itemCount: true } });
+  const existing = () => db.job.findFirst({ where: { kind: RESOLVE_JOB_KIND, runId, OR: [{ id }, { status: { in: [...UNFINISHED_JOB_STATUSES] } }] }, select: { id: true, itemCount: true } });
   const queued = await existing();
   if (queued) return { jobId: queued.id, items: queued.itemCount };
   const judge = parseResolveJudge(evaluation.judge);
@@ -255,15 +266,10 @@ export interface ResolveHandlerOptions {
 const INVENTORY_MODEL_TYPES = ["llm", "tts"];
 
 const toItemUsage = (usage: JudgeUsage): ItemUsage => ({ ...usage, latencyMs: null });
-const emptyUsage = (): ItemUsage => ({ calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, latencyMs: null, cost: null });
 
-function parseJson<T>(text: string | null, fallback: T): T {
-  try {
-    return text === null ? fallback : (JSON.parse(text) as T);
-  } catch {
-    return fallback;
-  }
-}
+const fileSchema = z.object({ mime_type: z.string(), value: z.string() });
+const testInputsSchema = z.record(z.string(), z.union([z.string(), z.number(), fileSchema, z.array(fileSchema)])) satisfies z.ZodType<Record<string, TestInputValue>>;
+const fileChecksSchema = z.record(z.string(), z.string());
 
 const describe = (error: DifyError) => `${error.step}: ${error.message}`;
 
@@ -288,11 +294,9 @@ export function turnOf(response: StoredTurn, queries: readonly string[] = []): T
   const spec: TurnSpec = {
     task: turn.task.name,
     round: turn.round,
-    inputVars: parseJson<string[]>(turn.inputVars, []),
-    outputVars: parseJson<string[] | string[][]>(turn.outputVars, []),
-    keyNodes: parseJson<string[]>(turn.keyNodes, []),
-    tests: turn.testCases.map((test) => ({ inputs: parseJson<Record<string, TestInputValue>>(test.inputs, {}), groundTruth: test.groundTruth })) as TurnSpec["tests"],
-    fileChecks: parseJson<Record<string, string>>(turn.fileChecks, {}),
+    ...readTurnVariables(turn),
+    tests: turn.testCases.map((test) => ({ inputs: parseColumn(test.inputs, testInputsSchema, {}), groundTruth: test.groundTruth })) as TurnSpec["tests"],
+    fileChecks: parseColumn(turn.fileChecks, fileChecksSchema, {}),
   };
   return { modelName: response.run.model.name, spec, response: { nodeSelection: response.nodeSelection, designPrinciple: response.designPrinciple, workflow: response.workflow }, queries };
 }
@@ -322,7 +326,7 @@ const caseRowOf = (entry: ExecutedCase) => ({
 const verdictRowOf = (sample: JudgeSampleRow & { casePosition: number }, jobId: string) => ({ stage: "resolve", jobId, ...sample });
 
 /** The worker's handler for resolve items. Sessions and workspace inventories are shared per connection. */
-export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandler {
+export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandler<ResolveJobParams, ResolveItemPayload> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_RETRY.maxAttempts;
   const serviceTries = options.serviceTries ?? 4;
   const serviceBackoffMs = options.serviceBackoffMs ?? 2_000;
@@ -362,16 +366,16 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
   }
 
   return {
-    kind: RESOLVE_JOB_KIND,
+    ...resolveJobKind,
     capacity() {
       return Promise.resolve({ filter: { kind: RESOLVE_JOB_KIND }, limit: RESOLVE_CONCURRENCY });
     },
     settled: ({ db, job }) => settleEvaluationAfterJob(db, job),
     async run({ db, job, item, signal }): Promise<ItemOutcome> {
-      const params = job.params as ResolveJobParams;
-      const { responseId } = item.payload as ResolveItemPayload;
+      const params = job.params;
+      const { responseId } = item.payload;
       const response = await loadTurn(db, responseId);
-      if (!response) return { ok: true, result: { skipped: "the response was deleted" }, usage: emptyUsage() };
+      if (!response) return { ok: true, result: { skipped: "the response was deleted" }, usage: NO_USAGE };
       const cancelled: ItemOutcome = { ok: false, failure: { message: "cancelled", retryable: true, refund: true } };
       const context = await judgeContext(db, params.judge, response.run.benchmarkId, response.turn.taskId, { refresh: job.refresh, clientRetries: options.judgeClientRetries });
       if (!context.ok) return { ok: false, failure: { message: context.message, retryable: false } };
@@ -380,14 +384,13 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
       if (params.stage === "judge") {
         if (!context.panel) return { ok: false, failure: { message: "A judging job needs an LLM resolve judge.", retryable: false } };
         const waiting = await db.caseResult.findMany({ where: { responseId, verdict: null, outputs: { not: null } }, orderBy: { position: "asc" }, select: { id: true, position: true, outputs: true } });
-        const usage = emptyUsage();
+        let usage = NO_USAGE;
         const decided: { id: string; verdict: boolean | null; error: string | null }[] = [];
         const samples: (JudgeSampleRow & { casePosition: number })[] = [];
         for (const entry of waiting) {
           if (signal.aborted) return cancelled;
           const judged = await judgeStoredCase(context.panel, turn, entry.position as TestPosition, entry.outputs ?? "", signal);
-          for (const key of ["calls", "cachedCalls", "inputTokens", "outputTokens"] as const) usage[key] += judged.usage[key];
-          if (judged.usage.cost !== null) usage.cost = (usage.cost ?? 0) + judged.usage.cost;
+          usage = addUsage(usage, toItemUsage(judged.usage));
           decided.push({ id: entry.id, verdict: judged.verdict, error: judged.error });
           samples.push(...judged.samples.map((sample) => ({ ...sample, casePosition: entry.position })));
         }
@@ -407,7 +410,7 @@ export function resolveJobHandler(options: ResolveHandlerOptions = {}): JobHandl
 
       const lastAttempt = item.attempt >= maxAttempts;
       const deps: DifyDeps = { ...options.deps, signal };
-      const done = (result: Record<string, unknown>, write: (tx: QueueTx) => Promise<void>, usage: ItemUsage = emptyUsage()): ItemOutcome => ({
+      const done = (result: Record<string, unknown>, write: (tx: QueueTx) => Promise<void>, usage: ItemUsage = NO_USAGE): ItemOutcome => ({
         ok: true,
         result,
         usage,

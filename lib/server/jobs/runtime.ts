@@ -3,7 +3,7 @@ import "server-only";
 // unless IN_PROCESS_WORKER is off, and in `npm run worker`.
 import { createDatabaseClient, type Database } from "../db";
 import { serverEnv } from "../env";
-import { importJobHandler } from "../import/jobs";
+import { importJobHandler } from "./import-job";
 import { jobQueue, onWorkerWake } from "./instance";
 import { closeFinishedGeneratedRuns, generateJobHandler } from "./generate-job";
 import { dryRunJobHandler } from "./dry-run-job";

@@ -2,8 +2,11 @@ import "server-only";
 // The job queue on the app's SQLite database through Prisma: leases are conditional updates (one writer at a time),
 // completion and its results share one transaction, so a finished item is recorded exactly once.
 import type { Database } from "../db";
+import { parseJsonText } from "../data/json-columns";
 import {
   DEFAULT_RETRY,
+  LEASABLE_JOB_STATUSES,
+  UNFINISHED_JOB_STATUSES,
   retryDelayMs,
   type ItemFailure,
   type ItemUsage,
@@ -13,11 +16,10 @@ import {
   type NewJob,
   type RetryPolicy,
   type CommitResults,
+  type QueueTx,
+  type StoredJob,
 } from "./queue";
-import { COUNTS, countAppendedItems, finishJobIfSettled, newJobRow, nextPendingDueAt, parseJson, pauseJob, resumeJob, usageIncrements } from "./job-rows";
-
-/** The transaction client handed to `$transaction(async (tx) => …)` callbacks. */
-export type QueueTx = Omit<Database, "$extends" | "$transaction" | "$connect" | "$disconnect" | "$on">;
+import { COUNTS, countAppendedItems, finishJobIfSettled, itemUsageIncrements, jobUsageIncrements, newJobRow, nextPendingDueAt, pauseJob, resumeJob, STORED_JOB_SELECT } from "./job-rows";
 
 let leaseSequence = 0;
 
@@ -31,10 +33,10 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
   ) {}
 
-  async enqueue(job: NewJob): Promise<string> {
+  async enqueue(job: NewJob, outer?: QueueTx): Promise<string> {
     const keys = new Set(job.items.map((item) => item.key));
     if (keys.size !== job.items.length) throw new Error("Job items need unique keys.");
-    return this.db.$transaction(async (tx) => {
+    const write = async (tx: QueueTx) => {
       const created = await tx.job.create({
         data: { ...(job.id ? { id: job.id } : {}), ...newJobRow(job) },
         select: { id: true },
@@ -42,7 +44,8 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
       const rows = job.items.map((item) => ({ jobId: created.id, key: item.key, payload: JSON.stringify(item.payload ?? {}) }));
       for (let start = 0; start < rows.length; start += 500) await tx.jobItem.createMany({ data: rows.slice(start, start + 500) });
       return created.id;
-    }, TX_OPTIONS);
+    };
+    return outer ? write(outer) : this.db.$transaction(write, TX_OPTIONS);
   }
 
   async appendItems(tx: QueueTx, jobId: string, items: readonly { key: string; payload: unknown }[]): Promise<void> {
@@ -58,7 +61,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     const now = new Date();
     // Only items of a queued or running job, found with the job's status in one query.
     const candidates = await this.db.jobItem.findMany({
-      where: { jobId, status: "pending", nextAttemptAt: { lte: now }, job: { status: { in: ["queued", "running"] } } },
+      where: { jobId, status: "pending", nextAttemptAt: { lte: now }, job: { status: { in: [...LEASABLE_JOB_STATUSES] } } },
       orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
       take: limit,
       select: { id: true, job: { select: { status: true } } },
@@ -83,7 +86,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
       id: item.id,
       jobId: item.jobId,
       key: item.key,
-      payload: parseJson(item.payload),
+      payload: parseJsonText(item.payload),
       attempt: item.attempts,
       leaseOwner: owner,
       leaseExpiresAt,
@@ -95,7 +98,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     const lost: string[] = [];
     for (const lease of leases) {
       const extended = await this.db.jobItem.updateMany({
-        where: { id: lease.id, leaseOwner: lease.leaseOwner, status: "leased", job: { status: { in: ["queued", "running", "paused"] } } },
+        where: { id: lease.id, leaseOwner: lease.leaseOwner, status: "leased", job: { status: { in: [...UNFINISHED_JOB_STATUSES] } } },
         data: { leaseExpiresAt: new Date(now.getTime() + leaseMs), heartbeatAt: now },
       });
       if (extended.count === 0) lost.push(lease.id);
@@ -121,16 +124,13 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
           leaseOwner: null,
           leaseExpiresAt: null,
           finishedAt: now,
-          calls: { increment: usage.calls },
-          cachedCalls: { increment: usage.cachedCalls },
-          inputTokens: { increment: usage.inputTokens },
-          outputTokens: { increment: usage.outputTokens },
+          ...itemUsageIncrements(usage),
           latencyMs: usage.latencyMs,
         },
       });
       if (marked.count === 0) return false;
       if (commit) await commit(tx);
-      const counts = await tx.job.update({ where: { id: lease.jobId }, data: { doneCount: { increment: 1 }, ...usageIncrements(usage) }, select: COUNTS });
+      const counts = await tx.job.update({ where: { id: lease.jobId }, data: { doneCount: { increment: 1 }, ...jobUsageIncrements(usage) }, select: COUNTS });
       await finishJobIfSettled(tx, lease.jobId, counts, now);
       return true;
     }, TX_OPTIONS);
@@ -155,16 +155,13 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
           nextAttemptAt,
           finishedAt: final ? now : null,
           ...(failure.refund && !final ? { attempts: { decrement: 1 } } : {}),
-          calls: { increment: usage?.calls ?? 0 },
-          cachedCalls: { increment: usage?.cachedCalls ?? 0 },
-          inputTokens: { increment: usage?.inputTokens ?? 0 },
-          outputTokens: { increment: usage?.outputTokens ?? 0 },
+          ...itemUsageIncrements(usage),
         },
       });
       if (marked.count === 0) return "lost";
       const counts = await tx.job.update({
         where: { id: lease.jobId },
-        data: { ...(final ? { failedCount: { increment: 1 } } : {}), ...(usage ? usageIncrements(usage) : {}) },
+        data: { ...(final ? { failedCount: { increment: 1 } } : {}), ...(usage ? jobUsageIncrements(usage) : {}) },
         select: COUNTS,
       });
       await finishJobIfSettled(tx, lease.jobId, counts, now);
@@ -176,7 +173,7 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     const now = new Date();
     return this.db.$transaction(async (tx) => {
       const stopped = await tx.job.updateMany({
-        where: { id: jobId, status: { in: ["queued", "running", "paused"] } },
+        where: { id: jobId, status: { in: [...UNFINISHED_JOB_STATUSES] } },
         data: { status: "cancelled", finishedAt: now },
       });
       if (stopped.count === 0) return false;
@@ -234,13 +231,13 @@ export class SqliteJobQueue implements JobQueue<QueueTx> {
     }, TX_OPTIONS);
   }
 
-  async activeJobs() {
+  async leasableJobs(): Promise<StoredJob[]> {
     const jobs = await this.db.job.findMany({
-      where: { status: { in: ["queued", "running"] } },
+      where: { status: { in: [...LEASABLE_JOB_STATUSES] } },
       orderBy: { createdAt: "asc" },
-      select: { id: true, kind: true, endpointId: true, refresh: true, params: true },
+      select: STORED_JOB_SELECT,
     });
-    return jobs.map((job) => ({ ...job, params: parseJson(job.params) }));
+    return jobs.map((job) => ({ ...job, params: parseJsonText(job.params) }));
   }
 
   nextDueAt(kinds: readonly string[]): Promise<Date | null> {

@@ -1,24 +1,23 @@
 import "server-only";
 // A job worker: leases items of active jobs within each job's concurrency limit, runs them with the handler of the
-// job's kind, keeps their leases alive, and records each outcome before letting the lease go.
+// job's kind, keeps their leases alive, and records each outcome before letting the lease go. The job boundary: a
+// job's params and each item's payload are checked here against the kind's schemas, once, before a handler sees them.
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import type { z } from "zod";
 import type { Database } from "../db";
-import type { CommitResults, ItemFailure, ItemUsage, JobQueue, LeasedItem } from "./queue";
-import type { QueueTx } from "./sqlite-queue";
+import type { JobKind } from "./job-kind";
+import type { CommitResults, ItemFailure, ItemUsage, JobQueue, LeaseCapacity, LeasedItem, QueueTx, StoredJob } from "./queue";
 
-export interface ActiveJob {
-  id: string;
-  kind: string;
-  endpointId: string | null;
-  refresh: boolean;
-  params: unknown;
+/** A leasable job as its kind's handler sees it: params validated and typed. */
+export interface ValidJob<Params = unknown> extends Omit<StoredJob, "params"> {
+  params: Params;
 }
 
-export interface ItemContext {
+export interface ItemContext<Params = unknown, Payload = unknown> {
   db: Database;
-  job: ActiveJob;
-  item: LeasedItem;
+  job: ValidJob<Params>;
+  item: LeasedItem<Payload>;
   /** The queue the item came from, for handlers that add work to jobs as results arrive. */
   queue: JobQueue<QueueTx>;
   /** Aborted when the lease is lost or the job is cancelled: stop calling out. */
@@ -29,13 +28,21 @@ export type ItemOutcome =
   | { ok: true; result: unknown; usage: ItemUsage; commit?: CommitResults<QueueTx> }
   | { ok: false; failure: ItemFailure };
 
-export interface JobHandler {
-  kind: string;
+export interface JobHandler<Params = unknown, Payload = unknown> extends JobKind<Params, Payload> {
   /** How many of this job's items may be leased at once across all workers, and which leases count against it. */
-  capacity(db: Database, job: ActiveJob): Promise<{ filter: { endpointId?: string; kind?: string }; limit: number }>;
-  run(context: ItemContext): Promise<ItemOutcome>;
+  capacity(db: Database, job: ValidJob<Params>): Promise<LeaseCapacity>;
+  run(context: ItemContext<Params, Payload>): Promise<ItemOutcome>;
   /** Called once the item's outcome is recorded (done, retry, failed or lost), e.g. to close what the job works on. */
-  settled?(context: Omit<ItemContext, "signal">): Promise<void>;
+  settled?(context: Omit<ItemContext<Params, Payload>, "signal">): Promise<void>;
+}
+
+/** A job whose params its kind's schema refused: its items fail, saying why, without reaching the handler. */
+type CheckedJob = { ok: true; job: ValidJob } | { ok: false; message: string };
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "invalid";
+  return issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
 }
 
 export interface WorkerOptions {
@@ -61,6 +68,8 @@ export class JobWorker {
   private readonly maxInFlight: number;
   private readonly log: (line: string) => void;
   private readonly handlers: Map<string, JobHandler>;
+  /** Params checked once per job (a job's params never change). */
+  private readonly checked = new Map<string, CheckedJob>();
   private readonly inFlight = new Map<string, InFlight>();
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
@@ -170,17 +179,36 @@ export class JobWorker {
     // Leases come in batches of at least a quarter of the slots while items are running: each lease is a transaction,
     // and on a shared database every worker's leases against one endpoint's limit take turns.
     if (this.inFlight.size > 0 && this.maxInFlight - this.inFlight.size < Math.max(1, Math.floor(this.maxInFlight / 4))) return;
-    for (const job of await this.queue.activeJobs()) {
+    const jobs = await this.queue.leasableJobs();
+    for (const id of this.checked.keys()) if (!jobs.some((job) => job.id === id)) this.checked.delete(id);
+    for (const stored of jobs) {
       const room = this.maxInFlight - this.inFlight.size;
       if (room <= 0) return;
-      const handler = this.handlers.get(job.kind);
+      const handler = this.handlers.get(stored.kind);
       if (!handler) continue;
-      const capacity = await handler.capacity(this.db, job);
-      for (const item of await this.queue.lease(job.id, this.workerId, room, this.leaseMs, capacity)) this.launch(handler, job, item);
+      const checked = this.check(handler, stored);
+      if (!checked.ok) {
+        for (const item of await this.queue.lease(stored.id, this.workerId, room, this.leaseMs)) {
+          await this.queue.fail(item, { message: checked.message, retryable: false });
+        }
+        continue;
+      }
+      const capacity = await handler.capacity(this.db, checked.job);
+      for (const item of await this.queue.lease(stored.id, this.workerId, room, this.leaseMs, capacity)) this.launch(handler, checked.job, item);
     }
   }
 
-  private launch(handler: JobHandler, job: ActiveJob, item: LeasedItem): void {
+  private check(handler: JobHandler, stored: StoredJob): CheckedJob {
+    let checked = this.checked.get(stored.id);
+    if (!checked) {
+      const params = handler.paramsSchema.safeParse(stored.params);
+      checked = params.success ? { ok: true, job: { ...stored, params: params.data } } : { ok: false, message: `The ${stored.kind} job's parameters are not valid (${firstIssue(params.error)}).` };
+      this.checked.set(stored.id, checked);
+    }
+    return checked;
+  }
+
+  private launch(handler: JobHandler, job: ValidJob, item: LeasedItem): void {
     const controller = new AbortController();
     this.inFlight.set(item.id, { lease: item, controller });
     const task = this.runItem(handler, job, item, controller.signal).finally(() => {
@@ -193,25 +221,29 @@ export class JobWorker {
     this.running.add(task);
   }
 
-  private async runItem(handler: JobHandler, job: ActiveJob, item: LeasedItem, signal: AbortSignal): Promise<void> {
+  private async runItem(handler: JobHandler, job: ValidJob, leased: LeasedItem, signal: AbortSignal): Promise<void> {
+    const payload = handler.payloadSchema.safeParse(leased.payload);
+    const item = payload.success ? { ...leased, payload: payload.data } : null;
+    const invalid = payload.success ? null : `The ${job.kind} item's payload is not valid (${firstIssue(payload.error)}).`;
     let outcome: ItemOutcome;
     try {
-      outcome = await handler.run({ db: this.db, job, item, queue: this.queue, signal });
+      outcome = item ? await handler.run({ db: this.db, job, item, queue: this.queue, signal }) : { ok: false, failure: { message: invalid ?? "", retryable: false } };
     } catch (error) {
       outcome = { ok: false, failure: { message: error instanceof Error ? error.message : String(error), retryable: true } };
     }
     try {
       if (outcome.ok) {
-        const recorded = await this.queue.complete(item, outcome.result, outcome.usage, outcome.commit);
-        if (!recorded) this.log(`worker: lost the lease of ${job.kind} item ${item.key} before recording it`);
+        const recorded = await this.queue.complete(leased, outcome.result, outcome.usage, outcome.commit);
+        if (!recorded) this.log(`worker: lost the lease of ${job.kind} item ${leased.key} before recording it`);
       } else {
-        const settled = await this.queue.fail(item, outcome.failure);
-        this.log(`worker: ${job.kind} item ${item.key} ${settled === "retry" ? "will be retried" : settled}: ${outcome.failure.message}`);
+        const settled = await this.queue.fail(leased, outcome.failure);
+        this.log(`worker: ${job.kind} item ${leased.key} ${settled === "retry" ? "will be retried" : settled}: ${outcome.failure.message}`);
       }
     } catch (error) {
       // The lease expires and another worker takes the item over; the call cache keeps that free.
-      this.log(`worker: could not record ${job.kind} item ${item.key}: ${describeError(error)}`);
+      this.log(`worker: could not record ${job.kind} item ${leased.key}: ${describeError(error)}`);
     }
+    if (!item) return;
     await handler.settled?.({ db: this.db, job, item, queue: this.queue }).catch((error: unknown) => this.log(`worker: after ${job.kind} item ${item.key}: ${error instanceof Error ? error.message : String(error)}`));
   }
 

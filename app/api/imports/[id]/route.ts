@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getImportJob } from "@/lib/server/import/jobs";
+import { getImportJob } from "@/lib/server/jobs/import-job";
 import { requireRouteAccess } from "@/lib/server/route-access";
 
 export const dynamic = "force-dynamic";

@@ -1,14 +1,16 @@
 import "server-only";
 // Import jobs started from the web UI, on the durable job queue: the uploaded content is stored with the job, so a
 // queued or interrupted import survives a restart and runs again (an import is all-or-nothing and idempotent).
+import { z } from "zod";
 import { assertAllowed } from "../authz";
 import { database, withOwnConnection, type Database } from "../db";
-import { jobQueue, wakeWorker } from "../jobs/instance";
-import { mayAccessJob } from "../jobs/job-access";
-import type { JobHandler } from "../jobs/worker";
-import { NO_USAGE } from "../jobs/queue";
+import { jobQueue, wakeWorker } from "./instance";
+import { mayAccessJob } from "./job-access";
+import { enqueueJob, type JobKind } from "./job-kind";
+import type { JobHandler } from "./worker";
+import { NO_USAGE } from "./queue";
 import type { SessionUser } from "../session";
-import { runImport, type ImportLimits, type ImportOutcome, type ImportProgress, type ImportRequest } from "./import-service";
+import { runImport, type ImportLimits, type ImportOutcome, type ImportProgress, type ImportRequest } from "../import/import-service";
 
 export const IMPORT_JOB_KIND = "import";
 
@@ -24,10 +26,27 @@ export interface ImportJobView {
   error: string | null;
 }
 
-interface ImportItemPayload {
-  request: ImportRequest;
-  limits: ImportLimits;
-}
+const importFileSchema = z.object({ name: z.string(), content: z.string() });
+
+const importItemPayloadSchema = z.object({
+  request: z.object({
+    benchmark: z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("directory"), dir: z.string(), name: z.string().optional(), allowedRoots: z.array(z.string()).readonly().optional() }),
+      z.object({ kind: z.literal("files"), name: z.string(), files: z.array(importFileSchema) }),
+      z.object({ kind: z.literal("existing"), benchmarkId: z.string() }),
+    ]),
+    runs: z.array(importFileSchema),
+    model: z.string().optional(),
+    label: z.string().optional(),
+    importedBy: z.string().nullable(),
+  }) satisfies z.ZodType<ImportRequest>,
+  limits: z.object({ maxFileBytes: z.number(), maxResponses: z.number(), maxFieldChars: z.number().optional() }) satisfies z.ZodType<ImportLimits>,
+});
+type ImportItemPayload = z.output<typeof importItemPayloadSchema>;
+
+const importJobParamsSchema = z.object({ files: z.number().int().min(0) });
+
+const importJobKind: JobKind<z.output<typeof importJobParamsSchema>, ImportItemPayload> = { kind: IMPORT_JOB_KIND, paramsSchema: importJobParamsSchema, payloadSchema: importItemPayloadSchema };
 
 // Live progress of imports running in this process (the page polls it); the job row holds everything durable.
 // On globalThis: Next.js may load this module once per route bundle.
@@ -38,8 +57,7 @@ const liveProgress = shared.c2wImportProgress;
 export async function startImportJob(actor: SessionUser, request: Omit<ImportRequest, "importedBy">, limits: ImportLimits): Promise<string> {
   assertAllowed(actor, "import");
   const payload: ImportItemPayload = { request: { ...request, importedBy: actor.email }, limits };
-  const jobId = await jobQueue().enqueue({
-    kind: IMPORT_JOB_KIND,
+  const jobId = await enqueueJob(jobQueue(), importJobKind, {
     params: { files: request.runs.length },
     createdBy: actor.id,
     items: [{ key: "import", payload }],
@@ -49,14 +67,14 @@ export async function startImportJob(actor: SessionUser, request: Omit<ImportReq
 }
 
 /** Imports run one at a time across workers: SQLite has one writer at a time. */
-export function importJobHandler(): JobHandler {
+export function importJobHandler(): JobHandler<z.output<typeof importJobParamsSchema>, ImportItemPayload> {
   return {
-    kind: IMPORT_JOB_KIND,
+    ...importJobKind,
     async capacity() {
       return { filter: { kind: IMPORT_JOB_KIND }, limit: 1 };
     },
     async run({ job, item }) {
-      const payload = item.payload as ImportItemPayload;
+      const payload = item.payload;
       liveProgress.set(job.id, { phase: "reading", file: null, fileIndex: 0, fileCount: payload.request.runs.length, responsesDone: 0, responsesTotal: 0 });
       try {
         const outcome = await withOwnConnection((db) =>
