@@ -10,7 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { buttonStyles } from "@/components/ui/styles";
 import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
-import { withJudge } from "@/lib/judges/choice";
+import { withJudge } from "@/lib/judge/choice";
 import { resolveJudgedBy } from "@/lib/server/data/judges";
 import { loadLeaderboard, selectBenchmark } from "@/lib/server/data/leaderboard";
 import { requirePagePermission } from "@/lib/server/session";

@@ -26,7 +26,7 @@ import {
 import { seriesLabel } from "@/lib/leaderboard/configuration";
 import { param } from "@/lib/leaderboard/view";
 import { database } from "@/lib/server/db";
-import { hrefWithJudge, withJudge } from "@/lib/judges/choice";
+import { hrefWithJudge, withJudge } from "@/lib/judge/choice";
 import { resolveJudgedBy } from "@/lib/server/data/judges";
 import { getFailureCounts, getMeasuredRates, selectBenchmark } from "@/lib/server/data/leaderboard";
 import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";

@@ -9,7 +9,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { buttonStyles, cardStyles } from "@/components/ui/styles";
 import { formatPercent } from "@/lib/format";
-import { calibrationChart, driftChecks, judgeVersionLabel, MIN_ITEMS_FOR_DRIFT } from "@/lib/judges/calibration";
+import { calibrationChart, driftChecks, judgeVersionLabel, MIN_ITEMS_FOR_DRIFT } from "@/lib/judge/calibration";
 import { param } from "@/lib/leaderboard/view";
 import { kappaView } from "@/lib/review/agreement-view";
 import { STAGES } from "@/lib/review/filter";

@@ -14,7 +14,7 @@ import { database } from "@/lib/server/db";
 import { listTasks } from "@/lib/server/data/drilldown";
 import { drilldownJudge } from "@/lib/server/data/judged-by";
 import { resolveJudgedBy } from "@/lib/server/data/judges";
-import { withJudge } from "@/lib/judges/choice";
+import { withJudge } from "@/lib/judge/choice";
 import { selectBenchmark } from "@/lib/server/data/leaderboard";
 import { nameBenchmarkInUrl } from "@/lib/server/benchmark-url";
 import { requirePagePermission } from "@/lib/server/session";

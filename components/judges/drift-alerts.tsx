@@ -1,6 +1,6 @@
 // The judges page's drift notice for one stage: an alert listing each judge and prompt version whose latest week of
 // agreement with the blind human labels fell below its earlier weeks' 95% interval, or a line saying none did.
-import type { DriftCheck } from "@/lib/judges/calibration";
+import type { DriftCheck } from "@/lib/judge/calibration";
 
 export function DriftAlerts({ stage, checks }: { stage: string; checks: readonly DriftCheck[] }) {
   const alerts = checks.filter((check) => check.alert);

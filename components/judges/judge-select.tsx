@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { inputStyles, labelStyles } from "@/components/ui/styles";
-import type { JudgeOption } from "@/lib/judges/choice";
+import type { JudgeOption } from "@/lib/judge/choice";
 
 
 /** Chooses whose step 1_4 and resolve verdicts the page's figures use, keeping the other URL parameters. */

@@ -1,5 +1,5 @@
 // The "Judged by" chooser with what the choice means for the page: whose verdicts, and the runs left out.
-import { hrefWithJudge } from "@/lib/judges/choice";
+import { hrefWithJudge } from "@/lib/judge/choice";
 import type { JudgedBy } from "@/lib/server/data/judges";
 import type { RunJudging } from "@/lib/server/data/judged-by";
 import { JudgeSelect } from "./judge-select";

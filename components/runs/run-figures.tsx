@@ -1,7 +1,7 @@
 // A run's pass and resolve figures with the judge that made them: the same figures, in the same words, on the run
 // page and the evaluation page (and pooled on the leaderboard). Renders on the server and in client components.
 import { formatRatio } from "@/lib/format";
-import { judgeNote } from "@/lib/judges/run-judge";
+import { judgeNote } from "@/lib/judge/run-judge";
 import type { RunFigures as Figures } from "@/lib/server/data/runs";
 
 export function RunFigures({ figures, className = "" }: { figures: Figures; className?: string }) {

@@ -1,10 +1,10 @@
-// The response page's account of the run's own judge (lib/judges/run-judge): the verdict that counts for the run, who
+// The response page's account of the run's own judge (lib/judge/run-judge): the verdict that counts for the run, who
 // made it, each sample it took and the full reasoning, in panels that scroll and take keyboard focus. Above the graph,
 // a row of chips says the same in brief.
 import { Badge } from "@/components/ui/badge";
 import { cardStyles } from "@/components/ui/styles";
 import { panelVerdict } from "@/lib/judge/majority";
-import { describeRunJudge, type RunJudge } from "@/lib/judges/run-judge";
+import { describeRunJudge, type RunJudge } from "@/lib/judge/run-judge";
 import type { ResponseDetail } from "@/lib/server/data/responses";
 import type { ResponseView } from "@/lib/viewer/response-view";
 import { SafeMarkdown } from "./safe-markdown";

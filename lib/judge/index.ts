@@ -1,5 +1,5 @@
 // The benchmark's LLM judge protocol as pure functions (prompts, verdict rule, items, majority, identities); calling
-// a model lives in lib/server/llm, and judge choice and calibration for the views in lib/judges.
+// a model lives in lib/server/llm. Judge choice, a run's own judge and calibration import their own modules here.
 
 export * from "./protocol";
 export * from "./items";

@@ -3,7 +3,7 @@
 
 import { modeLabel } from "../generation/modes";
 import { ZERO_SHOT_PARAMS } from "../generation/protocol";
-import { describeRunJudge, RECORDED_ORIGIN, type RunJudge } from "../judges/run-judge";
+import { describeRunJudge, RECORDED_ORIGIN, type RunJudge } from "../judge/run-judge";
 
 /** What a run records about how it was made: its origin, and for generated runs the mode and parameter overrides. */
 export interface RunSetup {

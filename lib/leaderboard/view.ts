@@ -27,7 +27,7 @@ export interface BoardState {
   q: string;
   /** Benchmark name or id; "" for the default. */
   benchmark: string;
-  /** Whose verdicts decide the figures (lib/judges/choice); "" for the recorded ones. */
+  /** Whose verdicts decide the figures (lib/judge/choice); "" for the recorded ones. */
   judge: string;
 }
 

@@ -18,7 +18,7 @@ import { migratePostgres } from "../lib/migrate-postgres";
 import { insertRows } from "../../lib/server/bulk-insert";
 import { getTaskMatrix, listTasks } from "../../lib/server/data/drilldown";
 import { loadLeaderboard, selectBenchmark } from "../../lib/server/data/leaderboard";
-import { parseJudgeChoice } from "../../lib/judges/choice";
+import { parseJudgeChoice } from "../../lib/judge/choice";
 import { expandRunPaths, readImportFiles, runImport } from "../../lib/server/import/import-service";
 import { seedPublishedResults } from "../../lib/server/published";
 import type { SessionUser } from "../../lib/server/session";

@@ -5,7 +5,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DriftAlerts } from "@/components/judges/drift-alerts";
-import { driftChecks } from "@/lib/judges/calibration";
+import { driftChecks } from "@/lib/judge/calibration";
 import { getCalibration } from "@/lib/server/data/judges";
 import { testDatabase } from "../support/database";
 import { freshDemoDatabase } from "../support/demo-database";

@@ -3,7 +3,7 @@
 // figures by majority; runs the judge has not judged are reported as such and left out, never counted as zero.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseJudgeChoice, RECORDED_CHOICE, type JudgeChoice } from "@/lib/judges/choice";
+import { parseJudgeChoice, RECORDED_CHOICE, type JudgeChoice } from "@/lib/judge/choice";
 import { seedDemoData } from "@/lib/server/demo-data";
 import { seedPublishedResults } from "@/lib/server/published";
 import { getMeasuredCounts, getFailureCounts, loadLeaderboard, selectBenchmark } from "@/lib/server/data/leaderboard";

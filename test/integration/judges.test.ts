@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/auth/roles";
-import { parseJudgeChoice, type JudgeChoice } from "@/lib/judges/choice";
+import { parseJudgeChoice, type JudgeChoice } from "@/lib/judge/choice";
 import { voteInputSchema } from "@/lib/review/votes";
 import { cohenKappaFromCounts } from "@/lib/stats/agreement";
 import { AuthorizationError } from "@/lib/server/authz";

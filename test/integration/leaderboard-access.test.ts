@@ -4,7 +4,7 @@ import { AuthorizationError } from "@/lib/server/authz";
 import { getModelTurns, getPairTurns, getTaskMatrix, listTasks } from "@/lib/server/data/drilldown";
 import { getExportRates, getFailureCounts, getMeasuredCounts, loadLeaderboard } from "@/lib/server/data/leaderboard";
 import { seedPublishedResults } from "@/lib/server/published";
-import { parseJudgeChoice } from "@/lib/judges/choice";
+import { parseJudgeChoice } from "@/lib/judge/choice";
 import { getJudgeComparison, getPairwiseAgreement, listJudges, resolveJudgedBy } from "@/lib/server/data/judges";
 import { testDatabase } from "../support/database";
 

@@ -4,7 +4,7 @@
 // the rule judge's 59 (74.68 %) that the leaderboard used to show for the same answers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunRecord } from "@/lib/benchmark/runs";
-import { parseJudgeChoice } from "@/lib/judges/choice";
+import { parseJudgeChoice } from "@/lib/judge/choice";
 import { readBenchmarkDir, type BenchmarkFiles } from "@/lib/server/benchmark-files";
 import { getModelOverview, getModelTurns, getPairTurns, getTaskMatrix } from "@/lib/server/data/drilldown";
 import { getExportRates, getMeasuredRates, loadLeaderboard } from "@/lib/server/data/leaderboard";

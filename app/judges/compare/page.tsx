@@ -7,7 +7,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { buttonStyles, cardStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 import { formatPercent } from "@/lib/format";
-import { parseJudgeChoice } from "@/lib/judges/choice";
+import { parseJudgeChoice } from "@/lib/judge/choice";
 import { param } from "@/lib/leaderboard/view";
 import { confusionView, kappaView } from "@/lib/review/agreement-view";
 import { STAGES, type Stage } from "@/lib/review/filter";

@@ -14,7 +14,7 @@ import type { ResponsePlan } from "@/lib/import/plan-types";
 import { passJudgeItem, resolveJudgeItem, type TestPosition } from "@/lib/judge/items";
 import { canonicalJson, type ChatParams } from "@/lib/judge/identity";
 import { officialSystemPrompt, parseJudgeReply, type ChatMessage, type JudgeTestInput } from "@/lib/judge/protocol";
-import { evaluationPassVerdict, type StoredPass } from "@/lib/judges/pass-stage";
+import { evaluationPassVerdict, type StoredPass } from "@/lib/judge/pass-stage";
 import { panelVerdict } from "@/lib/judge/majority";
 import { CORE_VERSION } from "@/lib/workflow/version";
 import { sha256 } from "../hash";

@@ -11,7 +11,7 @@ import { assertAllowed } from "../authz";
 import { joinedText } from "../sql-dialect";
 import type { SessionUser } from "../session";
 import { modelOfSeries } from "@/lib/leaderboard/configuration";
-import { describeRunJudge } from "@/lib/judges/run-judge";
+import { describeRunJudge } from "@/lib/judge/run-judge";
 import { turnVerdictColumns, type DrilldownJudge } from "./judged-by";
 import type { ReadOptions } from "./leaderboard";
 import { int } from "./run-counts";

@@ -1,7 +1,7 @@
 import "server-only";
 // Figures "as judged by" a judge or panel: every turn re-decided from JudgeVerdict rows in grouped SQL (step 1_4 and
 // the resolve verdicts), with per-run coverage so a run the judge has not (fully) judged is reported, never zeroed.
-import { describeJudgeChoice, type JudgeChoice } from "@/lib/judges/choice";
+import { describeJudgeChoice, type JudgeChoice } from "@/lib/judge/choice";
 import type { CellCount } from "@/lib/leaderboard/counts";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";

@@ -1,9 +1,9 @@
 import "server-only";
 // Judge quality: which judges have judged a benchmark (coverage per stage), judge against judge or panel (kappa,
 // confusion, disagreements, a review queue of them), and every judge against human review labels per week.
-import { calibrate, judgeVersionKey, type Calibration, type CalibrationItem, type HumanVote } from "@/lib/judges/calibration";
-import { describeJudgeChoice, judgeChoiceOrDefault, judgeOptions, RECORDED, type JudgeChoice, type JudgeOption } from "@/lib/judges/choice";
-import { compareSides, pairwiseAgreement, sideVerdicts, type PairSummary, type SideComparison, type VerdictRow } from "@/lib/judges/compare";
+import { calibrate, judgeVersionKey, type Calibration, type CalibrationItem, type HumanVote } from "@/lib/judge/calibration";
+import { describeJudgeChoice, judgeChoiceOrDefault, judgeOptions, RECORDED, type JudgeChoice, type JudgeOption } from "@/lib/judge/choice";
+import { compareSides, pairwiseAgreement, sideVerdicts, type PairSummary, type SideComparison, type VerdictRow } from "@/lib/judge/compare";
 import type { Stage } from "@/lib/review/filter";
 import { err, type Result } from "@/lib/result";
 import { blindVisibility } from "./review/blind-visibility";

@@ -5,7 +5,7 @@ import { buildBoard, publishedRateRows, type Board, type PublishedFigure } from 
 import { DEMO_IMPORTER, benchmarkParam, chooseBenchmark, defaultBenchmark, orderBenchmarks, type BenchmarkChoice } from "@/lib/leaderboard/benchmarks";
 import { ratesFromCounts, summarizeCounts } from "@/lib/leaderboard/counts";
 import { encodeBoard, type WireBoard } from "@/lib/leaderboard/wire";
-import { RECORDED_CHOICE, describeJudgeChoice, type JudgeChoice } from "@/lib/judges/choice";
+import { RECORDED_CHOICE, describeJudgeChoice, type JudgeChoice } from "@/lib/judge/choice";
 import { PUBLISHED_SOURCE, PUBLISHED_TABLE1 } from "@/lib/published/table1";
 import type { RateRow } from "@/lib/stats/rates";
 import type { Database } from "../db";

@@ -4,7 +4,7 @@ import "server-only";
 // Readers may download; the check is before the query.
 import { answerFromFields, passRecord, reachedJudge, responseFile, sortPassRecords, type PassRecord, type ResponseItem } from "@/lib/benchmark/official-files";
 import { RECORDED_JUDGE_ID, RULE_JUDGE_ID } from "@/lib/import/plan";
-import { parseRunJudge, type RunJudge } from "@/lib/judges/run-judge";
+import { parseRunJudge, type RunJudge } from "@/lib/judge/run-judge";
 import { assertAllowed } from "../authz";
 import { blindVisibility } from "./review/blind-visibility";
 import type { Database } from "../db";

@@ -6,7 +6,7 @@ import { blindVisibility } from "./review/blind-visibility";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
 import { parseColumn, readTurnVariables } from "./json-columns";
-import { parseRunJudge, type RunJudge } from "@/lib/judges/run-judge";
+import { parseRunJudge, type RunJudge } from "@/lib/judge/run-judge";
 import type { SessionUser } from "../session";
 
 const fileChecksSchema = z.record(z.string(), z.string());
@@ -28,7 +28,7 @@ export interface ResponseDetail {
     hasResolve: boolean;
     model: { name: string; displayName: string };
     benchmark: { id: string; name: string };
-    /** The run's own judge: whose step 1_4 verdict is the run's (lib/judges/run-judge). */
+    /** The run's own judge: whose step 1_4 verdict is the run's (lib/judge/run-judge). */
     judge: RunJudge;
   };
   turn: {

@@ -3,7 +3,7 @@ import "server-only";
 // evaluation (parameter overrides), with the series (leaderboard row) it pools into, and for runs judged by an LLM
 // the turns still awaiting its verdict. Callers check the actor's permission before calling.
 import { runConfiguration, seriesId, type Configuration, type RunSetup } from "@/lib/leaderboard/configuration";
-import { parseRunJudge, type RunJudge } from "@/lib/judges/run-judge";
+import { parseRunJudge, type RunJudge } from "@/lib/judge/run-judge";
 import type { Database } from "../db";
 import { parseEvaluationJudge } from "../evaluations/types";
 

@@ -4,7 +4,7 @@ import "server-only";
 import type { ModelInfo } from "@/lib/leaderboard/board";
 import type { CategoryCount, FailStepCount, RoundTurns } from "@/lib/leaderboard/charts";
 import type { CellCount } from "@/lib/leaderboard/counts";
-import { defaultRunJudge } from "@/lib/judges/run-judge";
+import { defaultRunJudge } from "@/lib/judge/run-judge";
 import type { Database } from "../db";
 import { joinedText } from "../sql-dialect";
 import type { RunJudging } from "./judged-by";

@@ -1,7 +1,7 @@
 import "server-only";
 // Runs: listing with their rates, deleting, and re-scoring with the current scoring core. Each function checks the
 // acting user's permission before its query.
-import { describeRunJudge } from "@/lib/judges/run-judge";
+import { describeRunJudge } from "@/lib/judge/run-judge";
 import { DEMO_IMPORTER } from "@/lib/leaderboard/benchmarks";
 import type { Database } from "../db";
 import { countRunVotes } from "./review/votes";

@@ -3,8 +3,8 @@ import "server-only";
 // leaderboard, run, evaluation, model and task pages, compare, charts, exports, the official downloads and Dify
 // execution) shows the same figure by construction. A generated run whose evaluation chose an LLM judge (or panel)
 // has step 1_4 decided by that judge's verdicts here, as they arrive; recorded and rule-judged runs keep theirs.
-import { ownJudgePassVerdict, reachesPassJudge, type PassStageVerdict } from "@/lib/judges/pass-stage";
-import { parseRunJudge } from "@/lib/judges/run-judge";
+import { ownJudgePassVerdict, reachesPassJudge, type PassStageVerdict } from "@/lib/judge/pass-stage";
+import { parseRunJudge } from "@/lib/judge/run-judge";
 import type { QueueTx } from "../jobs/queue";
 
 export { reachesPassJudge, type PassStageVerdict };

@@ -4,7 +4,7 @@ import "server-only";
 // when any check fails; the worker does the generating. Also what the new-evaluation form offers to choose from.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { runJudgeJson, type RunJudge } from "@/lib/judges/run-judge";
+import { runJudgeJson, type RunJudge } from "@/lib/judge/run-judge";
 import { modeLabel } from "@/lib/generation/modes";
 import { CORE_VERSION } from "@/lib/workflow/version";
 import { assertAllowed } from "../authz";

@@ -6,7 +6,7 @@ import "server-only";
 // run no LLM judge has seen is gated by the rule judge, labelled so. Panels are decided by panelVerdict.
 import { RECORDED_JUDGE_ID, RULE_JUDGE_ID } from "@/lib/import/plan";
 import { panelVerdict } from "@/lib/judge/majority";
-import { describeRunJudge, parseRunJudge } from "@/lib/judges/run-judge";
+import { describeRunJudge, parseRunJudge } from "@/lib/judge/run-judge";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import { OWN_JUDGE_SOURCE, passJudgeSamples, passStageVerdict, reachesPassJudge } from "../evaluations/pass-stage-verdicts";

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { parseJudgeChoice } from "@/lib/judges/choice";
+import { parseJudgeChoice } from "@/lib/judge/choice";
 import { exportFileName, leaderboardColumns, leaderboardExportRows, MIME_TYPES, render } from "@/lib/leaderboard/export";
 import { database } from "@/lib/server/db";
 import { getExportRates, listBenchmarkChoices } from "@/lib/server/data/leaderboard";

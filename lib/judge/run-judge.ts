@@ -1,7 +1,7 @@
 // A run's own judge: whose verdicts make the run's figures on every page, export and download. Recorded runs keep
 // the verdicts their file recorded; a generated run has its evaluation's judge; anything else is the rule judge.
 
-import { MAX_JUDGE_SAMPLES } from "../judge/majority";
+import { MAX_JUDGE_SAMPLES } from "./majority";
 
 /**
  * "recorded": the run file's own verdicts (the official pipeline's LLM judge). "rule": steps 1_1–1_3 as this app

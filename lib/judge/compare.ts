@@ -3,7 +3,7 @@
 
 import { compareJudges, type ConfusionMatrix, type Kappa } from "../stats/agreement";
 import type { Proportion } from "../stats/common";
-import { panelVerdict } from "../judge/majority";
+import { panelVerdict } from "./majority";
 
 /** One stored verdict: an item is (response, stage, case); a judge may have several samples of it. */
 export interface VerdictRow {
