@@ -3,6 +3,7 @@
 import type { DifyData } from "@/lib/workflow/dify-graph";
 import type { JsonValue } from "@/lib/workflow/python-values";
 import type { VariablePool } from "./pool";
+import type { DryFile } from "./values";
 
 export type NodeOutcome =
   | {
@@ -39,10 +40,19 @@ export interface CodeRunner {
   run(request: { language: "python3" | "javascript"; code: string; inputs: Record<string, JsonValue> }): Promise<CodeRunResult>;
 }
 
+export type DocumentText = { ok: true; text: string } | { ok: false; reason: string };
+
+/** Reads an uploaded test file's text as Dify's document extractor does (lib/server/dry-run/document-reader.ts). */
+export interface DocumentReader {
+  /** null: the file's content is not at hand (no case files given, or a format not read), so its text is a stand-in. */
+  read(file: DryFile): Promise<DocumentText | null>;
+}
+
 export interface NodeContext {
   pool: VariablePool;
   model: ModelService;
   code: CodeRunner | null;
+  documents: DocumentReader | null;
   nodeId: string;
   title: string;
 }
