@@ -10,6 +10,7 @@ import { mockModel } from "@/lib/dry-run/mock-model";
 import { dryRunTurn } from "@/lib/dry-run/turns";
 import { createCaseFileReader } from "@/lib/server/dry-run/document-reader";
 import { endpointModel } from "@/lib/server/dry-run/endpoint-model";
+import { exporterFiles } from "@/lib/server/dry-run/exporter-files";
 import { createSandboxCodeRunner } from "@/lib/server/sandbox/code-runner";
 import { readBenchmarkDir } from "@/lib/server/benchmark-files";
 import { createChatClient } from "@/lib/server/llm";
@@ -138,7 +139,7 @@ async function main(): Promise<number> {
       if (!turn) continue;
       const passes = item.valid ?? scoreResponse(item.input, turn).passed;
       if (!passes) continue;
-      const results = await dryRunTurn({ input: item.input, turn, caseFileExists, services: { model, code, documents, maxSteps: 500 } });
+      const results = await dryRunTurn({ input: item.input, turn, caseFileExists, services: { model, code, documents, files: exporterFiles, maxSteps: 500 } });
       executions[index] = (results ?? []).map(({ test, execution }) => ({
         model: item.model,
         task: item.task,

@@ -6,7 +6,7 @@ import { dryRunTestCase } from "./execute";
 import { classIndexByOverlap, mockModel } from "./mock-model";
 import { codeErrorIsCertain, codeOutputFailure } from "./nodes/code";
 import { predictedOutcome } from "./turns";
-import type { DocumentReader, DocumentText } from "./types";
+import type { DocumentReader, DocumentText, FileMaker } from "./types";
 
 const services = { model: mockModel, code: null, maxSteps: 500 };
 
@@ -77,6 +77,17 @@ describe("dry run of a converted workflow", () => {
     expect(broken.reason).toBe("Failed to extract text from PDF: Invalid PDF structure.");
     const unknown = await withReader({ doc: { mime_type: "document/pdf", value: "absent.pdf" } });
     expect(unknown.trace.find((step) => step.type === "document-extractor")?.mocked).toBe(true);
+  });
+
+  it("has an exporter's file written from the Markdown it renders, keeping its type and extension", async () => {
+    const calls: { extension: string; markdown: string }[] = [];
+    const files: FileMaker = { make: async (request) => (calls.push(request), { size: 1234 }) };
+    const execution = await dryRunTestCase({ graph: graphOf(summarizer("file")), test: { doc: pdf }, fileChecks: { file: ".pdf" }, caseFileExists: null, services: { ...services, files } });
+    expect(execution.fileCheck).toBe("passed");
+    expect(execution.outputs.file).toEqual({ kind: "files", extensions: [".pdf"] });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.extension).toBe(".pdf");
+    expect(calls[0]?.markdown).toMatch(/^\[mock answer of .+\]$/);
   });
 
   it("fails the document extractor on an uploaded image (an extension Dify cannot read)", async () => {

@@ -48,11 +48,17 @@ export interface DocumentReader {
   read(file: DryFile): Promise<DocumentText | null>;
 }
 
+/** Writes an exporter's real file from its Markdown (lib/server/dry-run/exporter-files.ts); null: not made here. */
+export interface FileMaker {
+  make(request: { extension: string; markdown: string }): Promise<{ size: number } | null>;
+}
+
 export interface NodeContext {
   pool: VariablePool;
   model: ModelService;
   code: CodeRunner | null;
   documents: DocumentReader | null;
+  files: FileMaker | null;
   nodeId: string;
   title: string;
 }

@@ -13,6 +13,7 @@ import { locateBenchmark, printTable, runMain } from "./common";
 import { loadBenchmarkCorpus } from "./corpus";
 import { sandboxCodeRunner } from "./dry-run-sandbox";
 import { createCaseFileReader } from "../../lib/server/dry-run/document-reader";
+import { exporterFiles } from "../../lib/server/dry-run/exporter-files";
 
 interface Row {
   model: string;
@@ -53,7 +54,7 @@ runMain(async () => {
       const turn = corpus.turns.get(`${record.task}_${record.round}`);
       if (!turn) continue;
       const input = { nodeSelection: record.node_selection ?? null, designPrinciple: record.design_principle ?? null, workflow: record.workflow ?? null };
-      const results = await dryRunTurn({ input, turn, caseFileExists: null, services: { model: mockModel, code: code.runner, documents, maxSteps: 500 } });
+      const results = await dryRunTurn({ input, turn, caseFileExists: null, services: { model: mockModel, code: code.runner, documents, files: exporterFiles, maxSteps: 500 } });
       const parsed = parseResponse(input);
       const nodeTypes = parsed.json.ok && parsed.json.value && typeof parsed.json.value === "object" && !Array.isArray(parsed.json.value) && Array.isArray(parsed.json.value.nodes_info)
         ? [...new Set(parsed.json.value.nodes_info.map((node) => (node && typeof node === "object" && !Array.isArray(node) ? String(node.type) : "?")))]
@@ -75,7 +76,7 @@ runMain(async () => {
   const truePositives = positives.filter((row) => row.predicted === "failed-before-judge").length;
   const falseAlarms = negatives.filter((row) => row.predicted === "failed-before-judge").length;
   const agree = rows.filter((row) => row.recorded === row.predicted).length;
-  console.log(`Dry run (mock model${code.label}, ${documents ? "case files read" : "case-file text mocked"}) of ${rows.length} recorded test executions from ${corpus.runs.length} runs (${dir})`);
+  console.log(`Dry run (mock model${code.label}, ${documents ? "case files read" : "case-file text mocked"}, exporter .docx/.pdf files written) of ${rows.length} recorded test executions from ${corpus.runs.length} runs (${dir})`);
   console.log(`load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}\n`);
   console.log(`agreement with the recorded Dify outcome   ${pct(agree, rows.length)}  (${agree}/${rows.length})   target ≥ 90 %`);
   console.log(`failures before the judge found (recall)  ${pct(truePositives, positives.length)}  (${truePositives}/${positives.length})   target ≥ 70 %`);
