@@ -42,6 +42,8 @@ runMain(async () => {
   // Document extractors read the benchmark's case files (DRY_RUN_CASE_FILES=0: stand-in text, as without --case-files).
   const caseFiles = process.env.DRY_RUN_CASE_FILES === "0" ? null : path.join(dir, "case_files");
   const documents = caseFiles !== null && existsSync(caseFiles) ? createCaseFileReader({ dir: caseFiles }) : null;
+  // Exporters write real .docx/.pdf files (DRY_RUN_EXPORTER_FILES=0: size 0, as before they were written).
+  const files = process.env.DRY_RUN_EXPORTER_FILES === "0" ? null : exporterFiles;
   const started = performance.now();
   const work = corpus.runs.flatMap((run) => run.records.filter((record) => record.valid).map((record) => ({ run, record })));
   const rowsPerTurn: Row[][] = work.map(() => []);
@@ -54,7 +56,7 @@ runMain(async () => {
       const turn = corpus.turns.get(`${record.task}_${record.round}`);
       if (!turn) continue;
       const input = { nodeSelection: record.node_selection ?? null, designPrinciple: record.design_principle ?? null, workflow: record.workflow ?? null };
-      const results = await dryRunTurn({ input, turn, caseFileExists: null, services: { model: mockModel, code: code.runner, documents, files: exporterFiles, maxSteps: 500 } });
+      const results = await dryRunTurn({ input, turn, caseFileExists: null, services: { model: mockModel, code: code.runner, documents, files, maxSteps: 500 } });
       const parsed = parseResponse(input);
       const nodeTypes = parsed.json.ok && parsed.json.value && typeof parsed.json.value === "object" && !Array.isArray(parsed.json.value) && Array.isArray(parsed.json.value.nodes_info)
         ? [...new Set(parsed.json.value.nodes_info.map((node) => (node && typeof node === "object" && !Array.isArray(node) ? String(node.type) : "?")))]
@@ -76,7 +78,7 @@ runMain(async () => {
   const truePositives = positives.filter((row) => row.predicted === "failed-before-judge").length;
   const falseAlarms = negatives.filter((row) => row.predicted === "failed-before-judge").length;
   const agree = rows.filter((row) => row.recorded === row.predicted).length;
-  console.log(`Dry run (mock model${code.label}, ${documents ? "case files read" : "case-file text mocked"}, exporter .docx/.pdf files written) of ${rows.length} recorded test executions from ${corpus.runs.length} runs (${dir})`);
+  console.log(`Dry run (mock model${code.label}, ${documents ? "case files read" : "case-file text mocked"}, ${files ? "exporter files written" : "exporter files not written"}) of ${rows.length} recorded test executions from ${corpus.runs.length} runs (${dir})`);
   console.log(`load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}\n`);
   console.log(`agreement with the recorded Dify outcome   ${pct(agree, rows.length)}  (${agree}/${rows.length})   target ≥ 90 %`);
   console.log(`failures before the judge found (recall)  ${pct(truePositives, positives.length)}  (${truePositives}/${positives.length})   target ≥ 70 %`);
