@@ -62,6 +62,7 @@ describe("dry run of a converted workflow", () => {
     const texts: Record<string, DocumentText> = {
       "paper.pdf": { ok: true, text: "Abstract. We study dry runs." },
       "broken.pdf": { ok: false, reason: "Failed to extract text from PDF: Invalid PDF structure." },
+      "huge.pdf": { ok: false, reason: "Failed to extract text: text extraction ran over its 20 s limit.", ourLimit: true },
     };
     const documents: DocumentReader = { read: async (file) => (file.related_id ? texts[file.related_id] ?? null : null) };
     const withReader = (test: Record<string, TestInputValue>) =>
@@ -75,6 +76,10 @@ describe("dry run of a converted workflow", () => {
     expect(broken.outcome).toBe("failed");
     expect(broken.failedNode).toBe(extractor?.nodeId);
     expect(broken.reason).toBe("Failed to extract text from PDF: Invalid PDF structure.");
+    // Our parser's time limit is not Dify's: the node is uncertain and the run goes on.
+    const slow = await withReader({ doc: { mime_type: "document/pdf", value: "huge.pdf" } });
+    expect(slow.outcome).toBe("completed");
+    expect(slow.trace.find((step) => step.type === "document-extractor")?.status).toBe("uncertain");
     const unknown = await withReader({ doc: { mime_type: "document/pdf", value: "absent.pdf" } });
     expect(unknown.trace.find((step) => step.type === "document-extractor")?.mocked).toBe(true);
   });

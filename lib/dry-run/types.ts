@@ -40,7 +40,8 @@ export interface CodeRunner {
   run(request: { language: "python3" | "javascript"; code: string; inputs: Record<string, JsonValue> }): Promise<CodeRunResult>;
 }
 
-export type DocumentText = { ok: true; text: string } | { ok: false; reason: string };
+/** ourLimit: the parse ran over our time or memory limit, which Dify lacks, so the failure is no prediction. */
+export type DocumentText = { ok: true; text: string } | { ok: false; reason: string; ourLimit?: boolean };
 
 /** Reads an uploaded test file's text as Dify's document extractor does (lib/server/dry-run/document-reader.ts). */
 export interface DocumentReader {

@@ -27,14 +27,14 @@ export const documentExtractorExecutor: NodeExecutor = {
     const value = found.value;
     if (isDryFile(value)) {
       const text = await extract(value, ctx.documents);
-      return text.ok ? succeeded({ text: text.text }, found.mocked || text.mocked) : failed(text.reason, found.mocked);
+      return text.ok ? succeeded({ text: text.text }, found.mocked || text.mocked) : failed(text.reason, found.mocked || text.ourLimit === true);
     }
     if (Array.isArray(value) && value.every((item) => isDryFile(item))) {
       const texts: JsonValue[] = [];
       let mocked = found.mocked;
       for (const file of value as DryFile[]) {
         const text = await extract(file, ctx.documents);
-        if (!text.ok) return failed(text.reason, found.mocked);
+        if (!text.ok) return failed(text.reason, found.mocked || text.ourLimit === true);
         texts.push(text.text);
         mocked ||= text.mocked;
       }

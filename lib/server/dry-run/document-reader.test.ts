@@ -72,7 +72,7 @@ describe("case-file reader", () => {
     const hasty = createCaseFileReader({ dir, timeoutMs: 1 });
     try {
       const late = await hasty.read(upload("sales.xlsx", "document/xlsx"));
-      expect(late).toEqual({ ok: false, reason: "Failed to extract text: text extraction ran over its 0.001 s limit." });
+      expect(late).toEqual({ ok: false, reason: "Failed to extract text: text extraction ran over its 0.001 s limit.", ourLimit: true });
     } finally {
       await hasty.close();
     }

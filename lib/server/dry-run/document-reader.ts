@@ -79,7 +79,7 @@ export function createCaseFileReader(options: CaseFileReaderOptions): CaseFileRe
     const run = queue.then(() => parse(extension, bytes));
     queue = run;
     const answer = await run;
-    if (answer instanceof Error) return { ok: false, reason: `Failed to extract text: ${answer.message}.` };
+    if (answer instanceof Error) return { ok: false, reason: `Failed to extract text: ${answer.message}.`, ourLimit: true };
     if ("unread" in answer) return null;
     return answer.ok ? { ok: true, text: answer.text } : { ok: false, reason: answer.reason };
   };
@@ -94,6 +94,8 @@ export function createCaseFileReader(options: CaseFileReaderOptions): CaseFileRe
       if (!text) {
         text = readUncached(name, file.extension.toLowerCase());
         cache.set(key, text);
+        // A parse stopped by our limits may pass on a quieter machine: it is tried again next time.
+        void text.then((read) => read && !read.ok && read.ourLimit && cache.delete(key));
       }
       return text;
     },
