@@ -8,7 +8,9 @@ import path from "node:path";
 import { parseGenerationFile, parseRunFile } from "@/lib/benchmark/runs";
 import { mockModel } from "@/lib/dry-run/mock-model";
 import { dryRunTurn } from "@/lib/dry-run/turns";
+import { createCaseFileReader } from "@/lib/server/dry-run/document-reader";
 import { endpointModel } from "@/lib/server/dry-run/endpoint-model";
+import { exporterFiles } from "@/lib/server/dry-run/exporter-files";
 import { createSandboxCodeRunner } from "@/lib/server/sandbox/code-runner";
 import { readBenchmarkDir } from "@/lib/server/benchmark-files";
 import { createChatClient } from "@/lib/server/llm";
@@ -21,7 +23,8 @@ const USAGE = `Usage: npm run -s dry-run -- --benchmark <dir> --run <file|dir> [
          [--endpoint <url> --model <name> [--api-key-env <VAR>]] [--concurrency <n>] --json
   --benchmark <dir>      Chat2Workflow benchmark directory (dataset/)
   --run <file|dir>       a recorded run (runs/<model>.json) or a generation output, or a directory of them
-  --case-files <dir>     the test input files; a test naming a missing file fails (default: files are assumed present)
+  --case-files <dir>     the test input files; a test naming a missing file fails, document extractors read the
+                         files' real text (default: files are assumed present, their text is a stand-in)
   --endpoint <url>       run LLM, classifier and extractor nodes on this OpenAI-compatible API (a local execution,
                          never a Dify resolve rate); default: the deterministic mock model
   --model <name>         the model id at --endpoint
@@ -124,6 +127,8 @@ async function main(): Promise<number> {
   const model = options.endpoint === null ? mockModel : endpointModel(createChatClient({ baseURL: options.endpoint.baseURL, apiKey: options.endpoint.apiKey, model: options.endpoint.model, concurrency: options.concurrency }));
   // Code nodes run in sandbox processes (no host files or network; Dify's 15 s limit per node).
   const code = createSandboxCodeRunner({ size: Math.min(options.concurrency, 2) });
+  // Document extractors read the case files' real text (parsed in a worker with size and time limits).
+  const documents = caseFiles === null ? null : createCaseFileReader({ dir: caseFiles });
   const executions: unknown[][] = items.map(() => []);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -134,7 +139,7 @@ async function main(): Promise<number> {
       if (!turn) continue;
       const passes = item.valid ?? scoreResponse(item.input, turn).passed;
       if (!passes) continue;
-      const results = await dryRunTurn({ input: item.input, turn, caseFileExists, services: { model, code, maxSteps: 500 } });
+      const results = await dryRunTurn({ input: item.input, turn, caseFileExists, services: { model, code, documents, files: exporterFiles, maxSteps: 500 } });
       executions[index] = (results ?? []).map(({ test, execution }) => ({
         model: item.model,
         task: item.task,
@@ -152,6 +157,7 @@ async function main(): Promise<number> {
     await Promise.all(Array.from({ length: options.concurrency }, worker));
   } finally {
     await code.close();
+    await documents?.close();
   }
   // Never a Dify resolve rate: with the mock it is a prediction, with an endpoint a local execution of that model.
   const label = options.endpoint === null ? "dry run, mock model (a prediction, not a Dify resolve rate)" : `local execution, model ${options.endpoint.model} at ${options.endpoint.baseURL} (not a Dify resolve rate)`;

@@ -9,7 +9,7 @@ import type { JsonValue } from "@/lib/workflow/python-values";
 import { NODE_EXECUTORS } from "./nodes";
 import type { VariablePool } from "./pool";
 import { valuePreview } from "./values";
-import { failed, selectorOf, succeeded, type CodeRunner, type ModelService, type NodeOutcome } from "./types";
+import { failed, selectorOf, succeeded, type CodeRunner, type DocumentReader, type FileMaker, type ModelService, type NodeOutcome } from "./types";
 
 export interface TraceStep {
   nodeId: string;
@@ -32,6 +32,10 @@ export interface TraceStep {
 export interface EngineServices {
   model: ModelService;
   code: CodeRunner | null;
+  /** Reads uploaded case files for document extractors; absent: their text is a stand-in. */
+  documents?: DocumentReader | null;
+  /** Writes exporters' files so their outputs carry a real size; absent: size 0. */
+  files?: FileMaker | null;
   /** Node executions allowed in one run (Dify's WORKFLOW_MAX_EXECUTION_STEPS). */
   maxSteps: number;
 }
@@ -143,7 +147,7 @@ export class GraphEngine {
     if (type === "iteration") return this.iterate(node, pool);
     const executor = NODE_EXECUTORS[type];
     if (!executor) return failed(`Node type ${type} is not supported.`);
-    return executor.run(node.data, { pool, model: this.services.model, code: this.services.code, nodeId: node.id, title: String(node.data.title ?? type) });
+    return executor.run(node.data, { pool, model: this.services.model, code: this.services.code, documents: this.services.documents ?? null, files: this.services.files ?? null, nodeId: node.id, title: String(node.data.title ?? type) });
   }
 
   private async iterate(node: DifyNode, pool: VariablePool): Promise<NodeOutcome | { status: "failed"; reason: string; mocked: boolean; nodeId: string }> {

@@ -6,6 +6,7 @@ import { dryRunTestCase } from "./execute";
 import { classIndexByOverlap, mockModel } from "./mock-model";
 import { codeErrorIsCertain, codeOutputFailure } from "./nodes/code";
 import { predictedOutcome } from "./turns";
+import type { DocumentReader, DocumentText, FileMaker } from "./types";
 
 const services = { model: mockModel, code: null, maxSteps: 500 };
 
@@ -55,6 +56,43 @@ describe("dry run of a converted workflow", () => {
     expect(execution.outcome).toBe("failed");
     expect(execution.reason).toBe("(type 'paragraph') doc in input form must be a string");
     expect(execution.trace).toHaveLength(0);
+  });
+
+  it("passes a case file's real text on as content, and fails the node on a file its reader cannot parse", async () => {
+    const texts: Record<string, DocumentText> = {
+      "paper.pdf": { ok: true, text: "Abstract. We study dry runs." },
+      "broken.pdf": { ok: false, reason: "Failed to extract text from PDF: Invalid PDF structure." },
+      "huge.pdf": { ok: false, reason: "Failed to extract text: text extraction ran over its 20 s limit.", ourLimit: true },
+    };
+    const documents: DocumentReader = { read: async (file) => (file.related_id ? texts[file.related_id] ?? null : null) };
+    const withReader = (test: Record<string, TestInputValue>) =>
+      dryRunTestCase({ graph: graphOf(summarizer("file")), test, fileChecks: {}, caseFileExists: null, services: { ...services, documents } });
+    const read = await withReader({ doc: pdf });
+    const extractor = read.trace.find((step) => step.type === "document-extractor");
+    expect(extractor?.status).toBe("succeeded");
+    expect(extractor?.mocked).toBe(false);
+    expect(extractor?.outputs?.text).toBe("Abstract. We study dry runs.");
+    const broken = await withReader({ doc: { mime_type: "document/pdf", value: "broken.pdf" } });
+    expect(broken.outcome).toBe("failed");
+    expect(broken.failedNode).toBe(extractor?.nodeId);
+    expect(broken.reason).toBe("Failed to extract text from PDF: Invalid PDF structure.");
+    // Our parser's time limit is not Dify's: the node is uncertain and the run goes on.
+    const slow = await withReader({ doc: { mime_type: "document/pdf", value: "huge.pdf" } });
+    expect(slow.outcome).toBe("completed");
+    expect(slow.trace.find((step) => step.type === "document-extractor")?.status).toBe("uncertain");
+    const unknown = await withReader({ doc: { mime_type: "document/pdf", value: "absent.pdf" } });
+    expect(unknown.trace.find((step) => step.type === "document-extractor")?.mocked).toBe(true);
+  });
+
+  it("has an exporter's file written from the Markdown it renders, keeping its type and extension", async () => {
+    const calls: { extension: string; markdown: string }[] = [];
+    const files: FileMaker = { make: async (request) => (calls.push(request), { size: 1234 }) };
+    const execution = await dryRunTestCase({ graph: graphOf(summarizer("file")), test: { doc: pdf }, fileChecks: { file: ".pdf" }, caseFileExists: null, services: { ...services, files } });
+    expect(execution.fileCheck).toBe("passed");
+    expect(execution.outputs.file).toEqual({ kind: "files", extensions: [".pdf"] });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.extension).toBe(".pdf");
+    expect(calls[0]?.markdown).toMatch(/^\[mock answer of .+\]$/);
   });
 
   it("fails the document extractor on an uploaded image (an extension Dify cannot read)", async () => {

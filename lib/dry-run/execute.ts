@@ -55,7 +55,7 @@ export async function dryRunTestCase(request: DryRunRequest): Promise<DryRunExec
   const given = buildRunInputs(request.test, (file) => {
     if (request.caseFileExists && !request.caseFileExists(file.value)) missing ??= file.value;
     const id = `upload-${uploads.size + 1}`;
-    uploads.set(id, uploadedFile(file.mime_type, 0));
+    uploads.set(id, uploadedFile(file.mime_type, 0, file.value));
     return id;
   });
   if (missing !== null) return failure(null, `The case file "${missing}" is missing, so the test cannot be run.`);

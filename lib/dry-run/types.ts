@@ -3,6 +3,7 @@
 import type { DifyData } from "@/lib/workflow/dify-graph";
 import type { JsonValue } from "@/lib/workflow/python-values";
 import type { VariablePool } from "./pool";
+import type { DryFile } from "./values";
 
 export type NodeOutcome =
   | {
@@ -39,10 +40,26 @@ export interface CodeRunner {
   run(request: { language: "python3" | "javascript"; code: string; inputs: Record<string, JsonValue> }): Promise<CodeRunResult>;
 }
 
+/** ourLimit: the parse ran over our time or memory limit, which Dify lacks, so the failure is no prediction. */
+export type DocumentText = { ok: true; text: string } | { ok: false; reason: string; ourLimit?: boolean };
+
+/** Reads an uploaded test file's text as Dify's document extractor does (lib/server/dry-run/document-reader.ts). */
+export interface DocumentReader {
+  /** null: the file's content is not at hand (no case files given, or a format not read), so its text is a stand-in. */
+  read(file: DryFile): Promise<DocumentText | null>;
+}
+
+/** Writes an exporter's real file from its Markdown (lib/server/dry-run/exporter-files.ts); null: not made here. */
+export interface FileMaker {
+  make(request: { extension: string; markdown: string }): Promise<{ size: number } | null>;
+}
+
 export interface NodeContext {
   pool: VariablePool;
   model: ModelService;
   code: CodeRunner | null;
+  documents: DocumentReader | null;
+  files: FileMaker | null;
   nodeId: string;
   title: string;
 }

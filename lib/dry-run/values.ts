@@ -14,6 +14,8 @@ export interface DryFile extends JsonObject {
   mime_type: string;
   transfer_method: string;
   size: number;
+  /** For an uploaded test file, the case file it was made from (Dify holds the upload's id here). */
+  related_id: string | null;
 }
 
 export function isDryFile(value: JsonValue | undefined): value is DryFile {
@@ -47,6 +49,7 @@ export function producedFile(kind: FileKind, extension: string, stem: string): D
     mime_type: MIME_BY_EXTENSION[extension] ?? "application/octet-stream",
     transfer_method: "tool_file",
     size: 0,
+    related_id: null,
   };
 }
 
@@ -54,11 +57,11 @@ export function producedFile(kind: FileKind, extension: string, stem: string): D
  * An uploaded test file as the official resolve stage sends it: renamed to `<part1>.<part2>` from the pseudo-MIME
  * (resolve_stage.py upload), typed by the pseudo-MIME's first part.
  */
-export function uploadedFile(mimeType: string, size: number): DryFile {
+export function uploadedFile(mimeType: string, size: number, caseFile?: string): DryFile {
   const [kind = "", subtype = ""] = mimeType.split("/");
   const extension = `.${subtype.toLowerCase()}`;
   const type: FileKind = kind === "document" || kind === "image" || kind === "audio" || kind === "video" ? kind : "custom";
-  return { dify_model_identity: "__dify__file__", type, filename: `${kind}.${subtype}`, extension, mime_type: mimeType, transfer_method: "local_file", size };
+  return { dify_model_identity: "__dify__file__", type, filename: `${kind}.${subtype}`, extension, mime_type: mimeType, transfer_method: "local_file", size, related_id: caseFile ?? null };
 }
 
 /** Dify's SegmentType name of a value, as a node's type checks see it. */

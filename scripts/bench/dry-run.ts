@@ -2,7 +2,9 @@
 // compares each prediction with the recorded Dify outcome ("reached the judge or passed with files only" vs
 // "failed before the judge"). Prints agreement, the share of failures found, the false-alarm rate, the confusion
 // matrix, the figures per node type and per predicted failure reason, the largest disagreement causes, and the time.
+import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
+import path from "node:path";
 import { dryRunTurn, predictedOutcome, recordedOutcome, type RecordedOutcome } from "../../lib/dry-run/turns";
 import { mockModel } from "../../lib/dry-run/mock-model";
 import type { DryRunExecution } from "../../lib/dry-run/execute";
@@ -10,6 +12,8 @@ import { parseResponse } from "../../lib/workflow/response";
 import { locateBenchmark, printTable, runMain } from "./common";
 import { loadBenchmarkCorpus } from "./corpus";
 import { sandboxCodeRunner } from "./dry-run-sandbox";
+import { createCaseFileReader } from "../../lib/server/dry-run/document-reader";
+import { exporterFiles } from "../../lib/server/dry-run/exporter-files";
 
 interface Row {
   model: string;
@@ -35,6 +39,11 @@ runMain(async () => {
   const dir = locateBenchmark();
   const corpus = await loadBenchmarkCorpus(dir);
   const code = await sandboxCodeRunner();
+  // Document extractors read the benchmark's case files (DRY_RUN_CASE_FILES=0: stand-in text, as without --case-files).
+  const caseFiles = process.env.DRY_RUN_CASE_FILES === "0" ? null : path.join(dir, "case_files");
+  const documents = caseFiles !== null && existsSync(caseFiles) ? createCaseFileReader({ dir: caseFiles }) : null;
+  // Exporters write real .docx/.pdf files (DRY_RUN_EXPORTER_FILES=0: size 0, as before they were written).
+  const files = process.env.DRY_RUN_EXPORTER_FILES === "0" ? null : exporterFiles;
   const started = performance.now();
   const work = corpus.runs.flatMap((run) => run.records.filter((record) => record.valid).map((record) => ({ run, record })));
   const rowsPerTurn: Row[][] = work.map(() => []);
@@ -47,7 +56,7 @@ runMain(async () => {
       const turn = corpus.turns.get(`${record.task}_${record.round}`);
       if (!turn) continue;
       const input = { nodeSelection: record.node_selection ?? null, designPrinciple: record.design_principle ?? null, workflow: record.workflow ?? null };
-      const results = await dryRunTurn({ input, turn, caseFileExists: null, services: { model: mockModel, code: code.runner, maxSteps: 500 } });
+      const results = await dryRunTurn({ input, turn, caseFileExists: null, services: { model: mockModel, code: code.runner, documents, files, maxSteps: 500 } });
       const parsed = parseResponse(input);
       const nodeTypes = parsed.json.ok && parsed.json.value && typeof parsed.json.value === "object" && !Array.isArray(parsed.json.value) && Array.isArray(parsed.json.value.nodes_info)
         ? [...new Set(parsed.json.value.nodes_info.map((node) => (node && typeof node === "object" && !Array.isArray(node) ? String(node.type) : "?")))]
@@ -63,12 +72,13 @@ runMain(async () => {
   const rows = rowsPerTurn.flat();
   const elapsed = (performance.now() - started) / 1000;
   await code.close();
+  await documents?.close();
   const positives = rows.filter((row) => row.recorded === "failed-before-judge");
   const negatives = rows.filter((row) => row.recorded === "reached-judge");
   const truePositives = positives.filter((row) => row.predicted === "failed-before-judge").length;
   const falseAlarms = negatives.filter((row) => row.predicted === "failed-before-judge").length;
   const agree = rows.filter((row) => row.recorded === row.predicted).length;
-  console.log(`Dry run (mock model${code.label}) of ${rows.length} recorded test executions from ${corpus.runs.length} runs (${dir})`);
+  console.log(`Dry run (mock model${code.label}, ${documents ? "case files read" : "case-file text mocked"}, ${files ? "exporter files written" : "exporter files not written"}) of ${rows.length} recorded test executions from ${corpus.runs.length} runs (${dir})`);
   console.log(`load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}\n`);
   console.log(`agreement with the recorded Dify outcome   ${pct(agree, rows.length)}  (${agree}/${rows.length})   target ≥ 90 %`);
   console.log(`failures before the judge found (recall)  ${pct(truePositives, positives.length)}  (${truePositives}/${positives.length})   target ≥ 70 %`);

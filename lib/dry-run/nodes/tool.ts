@@ -35,7 +35,11 @@ export const toolExecutor: NodeExecutor = {
     const tool = String(data.tool_name ?? "");
     const stem = String(data.title ?? tool).replace(/\W+/g, "_");
     const files = (file: DryFile): Record<string, JsonValue> => ({ text: "", files: [file], json: [] });
-    if (tool.startsWith("md_to_")) return succeeded(files(producedFile("document", exporterExtension(tool.slice(6)), stem)), true);
+    if (tool.startsWith("md_to_")) {
+      const file = producedFile("document", exporterExtension(tool.slice(6)), stem);
+      const made = ctx.files ? await ctx.files.make({ extension: file.extension, markdown: parameters.md_text ?? "" }) : null;
+      return succeeded(files(made ? { ...file, size: made.size } : file), true);
+    }
     switch (tool) {
       case "mermaid_converter":
         return succeeded(files(producedFile("image", ".png", stem)), true);

@@ -6,8 +6,14 @@ import "server-only";
 import { z } from "zod";
 import { mockModel } from "@/lib/dry-run/mock-model";
 import { dryRunTurn } from "@/lib/dry-run/turns";
+import path from "node:path";
+import { existsSync } from "node:fs";
 import { assertAllowed } from "../authz";
+import { locateBenchmarkDir } from "../benchmark-location";
 import type { Database } from "../db";
+import { createCaseFileReader, type CaseFileReader } from "../dry-run/document-reader";
+import { exporterFiles } from "../dry-run/exporter-files";
+import { serverEnv } from "../env";
 import { createSandboxCodeRunner, type SandboxCodeRunner } from "../sandbox/code-runner";
 import type { SessionUser } from "../session";
 import { jobQueue, wakeWorker } from "./instance";
@@ -46,11 +52,19 @@ export async function startDryRunJob(db: Database, actor: SessionUser | null, re
   return { ok: true, jobId, items: responses.length };
 }
 
-const shared = globalThis as unknown as { c2wDryRunSandbox?: SandboxCodeRunner };
+const shared = globalThis as unknown as { c2wDryRunSandbox?: SandboxCodeRunner; c2wDryRunCaseFiles?: CaseFileReader | null };
+
+/** A reader of the configured benchmark's case_files, so document extractors get their real text; null without them. */
+function benchmarkCaseFiles(): CaseFileReader | null {
+  const benchmark = locateBenchmarkDir({ env: { C2W_BENCHMARK_DIR: serverEnv().C2W_BENCHMARK_DIR } });
+  const dir = path.join(benchmark.dir, "case_files");
+  return benchmark.ok && existsSync(dir) ? createCaseFileReader({ dir }) : null;
+}
 
 /** The worker's handler for dry-run items; the sandbox processes start with the first item and are reused. */
-export function dryRunJobHandler(options: { code?: SandboxCodeRunner } = {}): JobHandler<DryRunJobParams, DryRunItemPayload> {
+export function dryRunJobHandler(options: { code?: SandboxCodeRunner; documents?: CaseFileReader | null } = {}): JobHandler<DryRunJobParams, DryRunItemPayload> {
   const code = () => options.code ?? (shared.c2wDryRunSandbox ??= createSandboxCodeRunner({ size: 1 }));
+  const documents = () => (options.documents !== undefined ? options.documents : shared.c2wDryRunCaseFiles === undefined ? (shared.c2wDryRunCaseFiles = benchmarkCaseFiles()) : shared.c2wDryRunCaseFiles);
   return {
     ...dryRunJobKind,
     async capacity() {
@@ -61,7 +75,7 @@ export function dryRunJobHandler(options: { code?: SandboxCodeRunner } = {}): Jo
       const stored = await loadTurn(db, payload.responseId);
       if (!stored) return { ok: false, failure: { message: "The response no longer exists.", retryable: false } };
       const turn = turnOf(stored);
-      const results = await dryRunTurn({ input: turn.response, turn: turn.spec, caseFileExists: null, services: { model: mockModel, code: code(), maxSteps: 500 } });
+      const results = await dryRunTurn({ input: turn.response, turn: turn.spec, caseFileExists: null, services: { model: mockModel, code: code(), documents: documents(), files: exporterFiles, maxSteps: 500 } });
       const rows = (results ?? []).map(({ test, execution }) => ({
         responseId: payload.responseId,
         position: test,
