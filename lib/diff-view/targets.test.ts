@@ -11,7 +11,7 @@ describe("changeTargets", () => {
   const targets = changeTargets(diff, merged);
   const at = (kind: ChangeKind, contains = "") => {
     const index = diff.changes.findIndex((change) => change.kind === kind && change.description.includes(contains));
-    expect(index, `${kind} ${contains}`).toBeGreaterThanOrEqual(0);
+    expect(index, `${kind} ${contains}`).not.toBe(-1);
     return targets[index]!;
   };
 
