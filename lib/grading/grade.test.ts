@@ -151,7 +151,9 @@ describe("§5.1 grading algorithm", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(criterion, fc.double({ min: 0.01, max: 5, noNaN: true })), { minLength: 1, maxLength: 6 }), (list) => {
         const result = grade({ criteria: list.map(([c, weight], index) => ({ name: `c${index}`, weight, ...c })) });
-        return result.weighted_100 >= 0 && result.weighted_100 <= 100 && result.criteria.every((c) => c.norm !== null && c.norm >= 0 && c.norm <= 1);
+        const outside = (value: number, max: number) => value < 0 || value > max;
+        expect(outside(result.weighted_100, 100), `weighted ${result.weighted_100}`).toBe(false);
+        expect(result.criteria.filter((c) => c.norm === null || outside(c.norm, 1)).map((c) => c.norm)).toEqual([]);
       }),
     );
   });
