@@ -30,6 +30,11 @@ interface Tag {
   names: string[];
 }
 
+// Sticky and global patterns read the template in place from an index, so no tag copies the text after it.
+const RAW_OPEN = /\{%[-+]?\s*raw\s*[-+]?%\}/y;
+const RAW_END = /\{%[-+]?\s*endraw\s*[-+]?%\}/g;
+const NUMBER = /[0-9][0-9_]*(\.[0-9_]+)?([eE][+-]?[0-9_]+)?/y;
+
 /** The TemplateSyntaxError or TemplateAssertionError Jinja2 raises for this template, or null. */
 export function jinjaSyntaxError(template: string): string | null {
   const blocks: string[] = [];
@@ -44,11 +49,13 @@ export function jinjaSyntaxError(template: string): string | null {
       position = close + 2;
       continue;
     }
-    const raw = /^\{%[-+]?\s*raw\s*[-+]?%\}/.exec(template.slice(open));
+    RAW_OPEN.lastIndex = open;
+    const raw = RAW_OPEN.exec(template);
     if (raw) {
-      const end = /\{%[-+]?\s*endraw\s*[-+]?%\}/.exec(template.slice(open + raw[0].length));
+      RAW_END.lastIndex = open + raw[0].length;
+      const end = RAW_END.exec(template);
       if (!end) return "TemplateSyntaxError: Missing end of raw directive";
-      position = open + raw[0].length + end.index + end[0].length;
+      position = end.index + end[0].length;
       continue;
     }
     const kind = marker === "{{" ? "variable" : "block";
@@ -99,7 +106,8 @@ function scanTag(template: string, start: number, kind: "variable" | "block"): {
       continue;
     }
     if (/[0-9]/.test(char)) {
-      const number = /^[0-9][0-9_]*(\.[0-9_]+)?([eE][+-]?[0-9_]+)?/.exec(template.slice(i))?.[0] ?? char;
+      NUMBER.lastIndex = i;
+      const number = NUMBER.exec(template)?.[0] ?? char;
       names.push("<number>");
       noteContent(brackets, false);
       i += number.length;
