@@ -286,7 +286,7 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
     window.history.replaceState(null, "", `${pathname}${boardQuery({ ...state, ...next })}`);
   };
   const onSort = (sort: string) => update(toggleSort(state, sort));
-  const viewColumns = boardViewColumns(board.columns, state);
+  const viewColumns = boardViewColumns(board.columns, state, showPredicted);
   const saveView = (format: ExportFormat) =>
     downloadText(exportFileName(["leaderboard", state.source, benchmarkName ?? "published", "view"], format), render(viewColumns, rows, format), MIME_TYPES[format]);
   const exportHref = (which: Source, format: ExportFormat) => {

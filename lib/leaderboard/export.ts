@@ -96,7 +96,7 @@ export function leaderboardExportRows(rows: readonly (RateRow & Pick<Leaderboard
  * Ours, after the measured figures and empty unless a row's runs were dry-run (overall rows only): executions predicted
  * to reach the judge of those counted, the passing turns and fully dry-run runs they cover, and runs only partly dry-run.
  */
-export const PREDICTED_EXECUTION_COLUMNS: readonly Column<LeaderboardExportRow>[] = [
+export const PREDICTED_EXECUTION_COLUMNS: readonly Column<{ predicted?: PredictedExecution }>[] = [
   { key: "predictedExecutionNum", value: (row) => (row.predicted ? row.predicted.reached : null) },
   { key: "predictedExecutionDen", value: (row) => (row.predicted ? row.predicted.executions : null) },
   { key: "predictedExecutionTurns", value: (row) => (row.predicted ? row.predicted.turns : null) },

@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { buildBoard } from "./board";
+import { render } from "./export";
+import { boardViewColumns } from "./tables";
+import { decodeBoard, encodeBoard } from "./wire";
 import { describePredictedCoverage, formatPredictedExecution, predictedExecutionBySeries, type DryRunGroup } from "./predicted";
 
 const runs = [
@@ -51,5 +55,30 @@ describe("predictedExecutionBySeries", () => {
 
   it("ignores groups of runs the rows do not pool (e.g. runs a chosen judge has not judged)", () => {
     expect(predictedExecutionBySeries([{ id: "a2", series: "alpha" }], groups).get("alpha")).toMatchObject({ reached: 6, executions: 6, turns: 2, runs: 1, partialRuns: 0 });
+  });
+});
+
+describe("the predicted execution on the page's board", () => {
+  const predicted = { reached: 15, executions: 18, turns: 6, runs: 2, partialRuns: 1, partialTurns: 2, partialPassingTurns: 5, endpointTurns: 0 };
+  const board = buildBoard(
+    {
+      models: [{ name: "m", displayName: "M", family: null, access: null, predicted }, { name: "n", displayName: "N", family: null, access: null }],
+      rates: ["m", "n"].map((model) => ({ model, scope: "overall" as const, key: "all", passNum: 1, passDen: 2, resolveNum: 3, resolveDen: 6 })),
+      spreads: [],
+      runs: new Map([["m", 2], ["n", 1]]),
+    },
+    null,
+  );
+
+  it("travels to the browser with its row and comes back unchanged", () => {
+    expect(decodeBoard(encodeBoard(board)).rows.map((row) => row.predicted)).toEqual([predicted, undefined]);
+  });
+
+  it("ends the downloaded view when the page shows the column, and only then", () => {
+    const state = { source: "measured" as const, rankBy: "resolve" as const };
+    const shown = JSON.parse(render(boardViewColumns(board.columns, state, true), board.rows, "json")) as Record<string, unknown>[];
+    expect(shown.map((row) => [row.predictedExecutionNum, row.predictedExecutionDen, row.predictedExecutionTurns])).toEqual([[15, 18, 6], [null, null, null]]);
+    const hidden = JSON.parse(render(boardViewColumns(board.columns, state), board.rows, "json")) as Record<string, unknown>[];
+    expect(Object.keys(hidden[0]!).filter((key) => key.startsWith("predicted"))).toEqual([]);
   });
 });
