@@ -61,5 +61,23 @@ test.describe("dry-running a run", () => {
     await expect(codeStep).toContainText("1.commits");
     // The shared workflow viewer's 11 px category badges are left out: this journey does not draw them.
     expect(await accessibilityViolations(page, { within: "main", exclude: [".text-\\[11px\\]"], level: "wcag" })).toEqual([]);
+
+    // The leaderboard now shows the run's predicted execution (ours, labelled so), from the same stored cases.
+    const stored = await queryE2eDatabase<{ outcome: string; fileCheck: string }>('SELECT "outcome", "fileCheck" FROM "DryRunCase" WHERE "responseId" = ?', response!.id);
+    expect(stored).toHaveLength(3);
+    const reached = stored.filter((row) => row.outcome === "completed" && row.fileCheck !== "failed").length;
+    await page.goto(`/?benchmark=${encodeURIComponent("Chat2Workflow demo")}`);
+    await expect(page.getByTestId("predicted-header")).toContainText("Predicted execution");
+    await expect(page.getByTestId("predicted-footnote")).toContainText("dry run, mock model — a prediction of Dify's execution, not a resolve rate");
+    const row = page.locator(`[data-testid="leaderboard-row"][data-model="${MODEL}"]`);
+    await expect(row.getByTestId("predicted-figure")).toHaveText(`${((reached / 3) * 100).toFixed(1)}% (n = 3)`);
+    await expect(row.getByTestId("predicted-execution")).toContainText("1 passing turn of 1 fully dry-run run");
+    // Rows whose runs were not dry-run show no figure.
+    await expect(page.locator('[data-testid="leaderboard-row"][data-model="demo_beta"]').getByTestId("predicted-execution")).toHaveText("—");
+    const exported = (await (await page.request.get(`/api/export/leaderboard?source=measured&format=json&benchmark=${encodeURIComponent("Chat2Workflow demo")}`)).json()) as Record<string, unknown>[];
+    expect(exported.find((entry) => entry.model === MODEL && entry.scope === "overall")).toMatchObject({ predictedExecutionNum: reached, predictedExecutionDen: 3, predictedExecutionTurns: 1, predictedExecutionRuns: 1 });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 });

@@ -96,7 +96,7 @@ test.describe("leaderboard", () => {
     const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "measured CSV" }).click()]);
     expect(csv.suggestedFilename()).toMatch(/^leaderboard-measured-.*\.csv$/);
     const csvText = readFileSync((await csv.path())!, "utf8");
-    expect(csvText.split("\r\n")[0]).toBe("model,configuration,judge,scope,key,passNum,passDen,resolveNum,resolveDen");
+    expect(csvText.split("\r\n")[0]).toBe("model,configuration,judge,scope,key,passNum,passDen,resolveNum,resolveDen,predictedExecutionNum,predictedExecutionDen,predictedExecutionTurns,predictedExecutionRuns,predictedExecutionPartialRuns,predictedExecutionBy");
     expect(csvText).toContain(`${EXPECTED.model},official recorded run,recorded verdicts,overall,all,`);
 
     const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("group", { name: "Download this view" }).getByRole("button", { name: "JSON" }).click()]);

@@ -12,6 +12,7 @@ import { exportFileName, MIME_TYPES, render, type ExportFormat } from "@/lib/lea
 import { boardViewColumns } from "@/lib/leaderboard/tables";
 import { applyView, ariaSort, boardQuery, parseBoardState, primarySource, toggleSort, type BoardState, type ViewSource } from "@/lib/leaderboard/view";
 import { decodeBoard, type WireBoard } from "@/lib/leaderboard/wire";
+import { describePredictedCoverage, formatPredictedExecution, PREDICTED_EXECUTION_LABEL } from "@/lib/leaderboard/predicted";
 import styles from "./leaderboard.module.css";
 
 const SOURCE_LABELS: Record<ViewSource, string> = { measured: "Measured", published: "Published", both: "Side by side" };
@@ -98,6 +99,24 @@ function FigureCell({ row, column, metric, source, href, active, above, alignRig
   );
 }
 
+/** The row's "Predicted execution" (ours): the figure with its count, then what it covers and leaves out. */
+function PredictedCell({ row }: { row: BoardRow }) {
+  const figure = row.predicted;
+  const text = figure ? formatPredictedExecution(figure) : null;
+  return (
+    <td className={`${styles.cell} ${styles.mobileHidden} border-l border-slate-200 dark:border-slate-800`} data-testid="predicted-execution">
+      {text ? <span data-testid="predicted-figure">{text}</span> : <span className={styles.muted}>{figure ? "not counted" : "—"}</span>}
+      {figure
+        ? describePredictedCoverage(figure).map((line) => (
+            <span key={line} className={styles.sub}>
+              {line}
+            </span>
+          ))
+        : null}
+    </td>
+  );
+}
+
 const stickyRank = "sticky left-0 z-20 w-10 min-w-10 bg-white dark:bg-slate-900";
 const stickyModel = "sticky left-10 z-20 min-w-32 max-w-44 bg-white shadow-[1px_0_0_0_rgb(226,232,240)] dark:bg-slate-900 dark:shadow-[1px_0_0_0_rgb(30,41,59)]";
 
@@ -151,10 +170,12 @@ interface RowProps {
   above: boolean;
   /** A run of the model is still being generated: its figures are partial. */
   inProgress: boolean;
+  /** Some row has dry-run results: the "Predicted execution" column follows the Average figures. */
+  predicted: boolean;
 }
 
 /** Memoized: hovering a figure re-renders only its row. */
-const LeaderboardRow = memo(function LeaderboardRow({ row, columns, metrics, source, rankBy, benchmark, judge, mobileDomain, active, above, inProgress }: RowProps) {
+const LeaderboardRow = memo(function LeaderboardRow({ row, columns, metrics, source, rankBy, benchmark, judge, mobileDomain, active, above, inProgress, predicted }: RowProps) {
   const rank = row.ranks[primarySource(source)][rankBy];
   const rankFigure = row.cells[AVERAGE]?.[rankBy][primarySource(source)] ?? null;
   const base = modelHref(row.name, benchmark, null, judge);
@@ -198,8 +219,8 @@ const LeaderboardRow = memo(function LeaderboardRow({ row, columns, metrics, sou
       <td className={`${styles.cell} ${styles.mobileHidden}`} data-testid="rank-interval">
         <IntervalBar figure={rankFigure} />
       </td>
-      {columns.flatMap((column, columnIndex) =>
-        metrics.map((metric) => (
+      {columns.flatMap((column, columnIndex) => [
+        ...metrics.map((metric) => (
           <FigureCell
             key={`${column}.${metric}`}
             row={row}
@@ -213,7 +234,8 @@ const LeaderboardRow = memo(function LeaderboardRow({ row, columns, metrics, sou
             mobileHidden={column !== AVERAGE && column !== mobileDomain}
           />
         )),
-      )}
+        ...(predicted && column === AVERAGE ? [<PredictedCell key="predicted" row={row} />] : []),
+      ])}
     </tr>
   );
 });
@@ -257,12 +279,14 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
   const shownColumns = compact ? columns.filter((column) => column === AVERAGE || column === mobileDomain) : columns;
   const shownMetrics: readonly MetricName[] = compact ? [state.rankBy] : METRICS;
   const total = useMemo(() => applyView(board.rows, { ...state, q: "", access: "all", family: "" }).length, [board.rows, state]);
+  // Shown only where some row's runs were dry-run: a measured figure of ours, so never beside published figures alone.
+  const showPredicted = state.source !== "published" && board.rows.some((row) => row.predicted !== undefined);
 
   const update = (next: Partial<BoardState>) => {
     window.history.replaceState(null, "", `${pathname}${boardQuery({ ...state, ...next })}`);
   };
   const onSort = (sort: string) => update(toggleSort(state, sort));
-  const viewColumns = boardViewColumns(board.columns, state);
+  const viewColumns = boardViewColumns(board.columns, state, showPredicted);
   const saveView = (format: ExportFormat) =>
     downloadText(exportFileName(["leaderboard", state.source, benchmarkName ?? "published", "view"], format), render(viewColumns, rows, format), MIME_TYPES[format]);
   const exportHref = (which: Source, format: ExportFormat) => {
@@ -414,11 +438,21 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
                 <th scope="col" rowSpan={2} className={`${styles.mobileHidden} border-b border-slate-200 px-1 py-2 text-left align-bottom text-[11px] font-semibold uppercase tracking-wide dark:border-slate-800`}>
                   95% CI <span className="font-normal normal-case">({METRIC_LABELS[state.rankBy].toLowerCase()}, avg.)</span>
                 </th>
-                {shownColumns.map((column) => (
+                {shownColumns.flatMap((column) => [
                   <th key={column} scope="colgroup" colSpan={shownMetrics.length} className={`border-b border-l border-slate-200 px-2 pt-2 text-center font-semibold text-slate-700 dark:border-slate-800 dark:text-slate-200 ${column === AVERAGE ? "bg-slate-50 dark:bg-slate-800/50" : ""} ${column !== AVERAGE && column !== mobileDomain ? styles.mobileHidden : ""}`}>
                     {column}
-                  </th>
-                ))}
+                  </th>,
+                  ...(showPredicted && column === AVERAGE
+                    ? [
+                        <th key="predicted" scope="col" rowSpan={2} className={`${styles.mobileHidden} border-b border-l border-slate-200 px-2 py-2 text-left align-bottom text-[11px] font-semibold uppercase tracking-wide dark:border-slate-800`} data-testid="predicted-header">
+                          <abbr title={PREDICTED_EXECUTION_LABEL} aria-describedby="predicted-footnote" className="no-underline">
+                            Predicted execution
+                          </abbr>
+                          <sup aria-hidden="true">*</sup>
+                        </th>,
+                      ]
+                    : []),
+                ])}
               </tr>
               <tr>
                 <td className={`${stickyRank} border-b border-slate-200 dark:border-slate-800`} />
@@ -456,6 +490,7 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
                   // Tooltips of the last rows open upwards so the scrolling wrapper does not clip them.
                   above={rows.length > 4 && rowIndex >= rows.length - 3}
                   inProgress={inProgressModels.includes(row.name)}
+                  predicted={showPredicted}
                 />
               ))}
             </tbody>
@@ -468,6 +503,14 @@ export function LeaderboardTable({ wire, benchmarks, benchmark, linkBenchmark, b
           <strong>Rank (UB)</strong> is 1 + the number of models significantly better, i.e. whose 95% Wilson interval lies wholly above this model&apos;s: a
           model with few turns has a wide interval and can have Rank (UB) 1 while ranking low. The bar shows that interval on a 0–100% scale, with the
           rate marked.
+        </p>
+      ) : null}
+      {rows.length > 0 && showPredicted ? (
+        <p id="predicted-footnote" className="max-w-4xl text-xs text-slate-600 dark:text-slate-400" data-testid="predicted-footnote">
+          * <strong>Predicted execution</strong> ({PREDICTED_EXECUTION_LABEL}): of the dry-run executions of a row&apos;s passing turns (three test cases
+          each), the share predicted to reach the judge (the run completes and the resolve stage&apos;s file check does not fail). Only runs whose every
+          passing turn was dry-run count; a partly dry-run run is named, not pooled, and executions with a model endpoint (local execution) are never
+          pooled with the mock model&apos;s.
         </p>
       ) : null}
 

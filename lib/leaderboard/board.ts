@@ -5,6 +5,7 @@
 import { CASES_PER_TURN, sortDomains, type RateRow, type Spread, type SpreadRow } from "../stats/rates";
 import { rankWithTies, wilsonInterval } from "../stats/intervals";
 import { PUBLISHED_RUNS, PUBLISHED_TURNS } from "../published/denominators";
+import type { PredictedExecution } from "./predicted";
 
 /** Table 1's name for the overall column; the measured rows call it scope "overall", key "all". */
 export const AVERAGE = "Average";
@@ -69,6 +70,8 @@ export interface ModelInfo {
   judge?: string;
   /** Turns its own LLM judge has not decided yet (they keep the rule judge's verdict until it does). */
   awaitingJudge?: number;
+  /** Ours, not a resolve rate: its runs' dry-run executions predicted to reach the judge (absent without dry-run results). */
+  predicted?: PredictedExecution;
 }
 
 export interface BoardRow extends ModelInfo {

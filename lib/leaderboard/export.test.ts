@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RateRow } from "../stats/rates";
-import { exportFileName, leaderboardExportRows, LEADERBOARD_COLUMNS, render, toCsv, type Column } from "./export";
+import { exportFileName, leaderboardColumns, leaderboardExportRows, LEADERBOARD_COLUMNS, render, toCsv, type Column } from "./export";
 
 const rows: RateRow[] = [
   { model: "m", scope: "overall", key: "all", passNum: 5, passDen: 8, resolveNum: 9, resolveDen: 24 },
@@ -20,6 +20,16 @@ describe("leaderboard export", () => {
     const json = JSON.parse(render(LEADERBOARD_COLUMNS, leaderboardExportRows(rows), "json")) as Record<string, unknown>[];
     expect(Object.keys(json[0]!)).toEqual(["model", "scope", "key", "passNum", "passDen", "resolveNum", "resolveDen"]);
     expect(json[3]).toEqual({ model: "raw", scope: "overall", key: "all", passNum: 1, passDen: 2, resolveNum: null, resolveDen: null });
+  });
+
+  it("ends measured rows with the predicted execution, filled only where a row carries one", () => {
+    const predicted = { reached: 15, executions: 18, turns: 6, runs: 2, partialRuns: 1, partialTurns: 2, partialPassingTurns: 5, endpointTurns: 0 };
+    const measured = leaderboardExportRows([{ ...rows[0]!, configuration: "official recorded run", judge: "recorded verdicts", predicted }, { ...rows[1]!, configuration: "official recorded run", judge: "recorded verdicts" }]);
+    const json = JSON.parse(render(leaderboardColumns("measured"), measured, "json")) as Record<string, unknown>[];
+    expect(Object.keys(json[0]!).slice(-6)).toEqual(["predictedExecutionNum", "predictedExecutionDen", "predictedExecutionTurns", "predictedExecutionRuns", "predictedExecutionPartialRuns", "predictedExecutionBy"]);
+    expect(json[0]).toMatchObject({ predictedExecutionNum: 15, predictedExecutionDen: 18, predictedExecutionTurns: 6, predictedExecutionRuns: 2, predictedExecutionPartialRuns: 1, predictedExecutionBy: "dry run, mock model — a prediction of Dify's execution, not a resolve rate" });
+    expect(json[1]).toMatchObject({ predictedExecutionNum: null, predictedExecutionDen: null, predictedExecutionBy: null });
+    expect(Object.keys(JSON.parse(render(leaderboardColumns("published"), leaderboardExportRows(rows), "json"))[0] as object)).not.toContain("predictedExecutionNum");
   });
 
   it("renders CSV with a header, CRLF lines and empty cells for missing values", () => {

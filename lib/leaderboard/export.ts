@@ -3,6 +3,7 @@
 
 import { csvDocument, type CellValue } from "../csv";
 import { isOfficialRow, type RateRow } from "../stats/rates";
+import { PREDICTED_EXECUTION_LABEL, type PredictedExecution } from "./predicted";
 
 export type { CellValue };
 
@@ -55,6 +56,8 @@ export interface LeaderboardExportRow {
   /** Published rows: the percentages as printed (the counts are derived from them, for intervals). */
   passPercent?: number;
   resolvePercent?: number | null;
+  /** Measured overall rows with dry-run results: the row's predicted execution (ours, not a resolve rate). */
+  predicted?: PredictedExecution;
 }
 
 export const LEADERBOARD_COLUMNS: readonly Column<LeaderboardExportRow>[] = [
@@ -71,7 +74,7 @@ export const LEADERBOARD_COLUMNS: readonly Column<LeaderboardExportRow>[] = [
  * Rate rows as exported. By default only what the official statistics print: overall, every domain, rounds 1–3
  * (round 4 has too few turns for a per-round line, but counts in the overall and domain rows).
  */
-export function leaderboardExportRows(rows: readonly (RateRow & Pick<LeaderboardExportRow, "configuration" | "judge">)[], options: { allRounds?: boolean } = {}): LeaderboardExportRow[] {
+export function leaderboardExportRows(rows: readonly (RateRow & Pick<LeaderboardExportRow, "configuration" | "judge" | "predicted">)[], options: { allRounds?: boolean } = {}): LeaderboardExportRow[] {
   return rows
     .filter((row) => options.allRounds || isOfficialRow(row))
     .map((row) => ({
@@ -85,8 +88,22 @@ export function leaderboardExportRows(rows: readonly (RateRow & Pick<Leaderboard
       resolveDen: row.resolveDen,
       ...(row.resolveNotJudged ? { resolveNotJudged: row.resolveNotJudged } : {}),
       ...(row.passPercent === undefined ? {} : { passPercent: row.passPercent, resolvePercent: row.resolvePercent ?? null }),
+      ...(row.predicted === undefined ? {} : { predicted: row.predicted }),
     }));
 }
+
+/**
+ * Ours, after the measured figures and empty unless a row's runs were dry-run (overall rows only): executions predicted
+ * to reach the judge of those counted, the passing turns and fully dry-run runs they cover, and runs only partly dry-run.
+ */
+export const PREDICTED_EXECUTION_COLUMNS: readonly Column<{ predicted?: PredictedExecution }>[] = [
+  { key: "predictedExecutionNum", value: (row) => (row.predicted ? row.predicted.reached : null) },
+  { key: "predictedExecutionDen", value: (row) => (row.predicted ? row.predicted.executions : null) },
+  { key: "predictedExecutionTurns", value: (row) => (row.predicted ? row.predicted.turns : null) },
+  { key: "predictedExecutionRuns", value: (row) => (row.predicted ? row.predicted.runs : null) },
+  { key: "predictedExecutionPartialRuns", value: (row) => (row.predicted ? row.predicted.partialRuns : null) },
+  { key: "predictedExecutionBy", value: (row) => (row.predicted ? PREDICTED_EXECUTION_LABEL : null) },
+];
 
 /** Measured rows name the configuration and judge of each row: rows of one model differ by them. */
 export const MEASURED_LEADERBOARD_COLUMNS: readonly Column<LeaderboardExportRow>[] = [
@@ -94,6 +111,7 @@ export const MEASURED_LEADERBOARD_COLUMNS: readonly Column<LeaderboardExportRow>
   { key: "configuration", value: (row) => row.configuration ?? null },
   { key: "judge", value: (row) => row.judge ?? null },
   ...LEADERBOARD_COLUMNS.slice(1),
+  ...PREDICTED_EXECUTION_COLUMNS,
 ];
 
 /**

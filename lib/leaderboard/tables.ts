@@ -4,7 +4,7 @@
 import type { BoardRow, MetricName } from "./board";
 import { CATEGORY_COLUMNS, DOMAIN_COLUMNS, FAIL_STEP_COLUMNS, ROUND_COLUMNS, SCATTER_COLUMNS } from "./charts";
 import { DISCORDANT_COLUMNS } from "./compare";
-import { LEADERBOARD_COLUMNS, type Column } from "./export";
+import { LEADERBOARD_COLUMNS, PREDICTED_EXECUTION_COLUMNS, type Column } from "./export";
 import { MATRIX_COLUMNS, MODEL_TURN_COLUMNS } from "./turns";
 import { primarySource, type BoardState } from "./view";
 
@@ -92,7 +92,8 @@ export type BoardViewRow = BoardRow;
  * Columns of the leaderboard as shown: rank, model, then per column the rate of each metric for the view's source
  * (side by side: measured, published and their difference), with the counts they rest on.
  */
-export function boardViewColumns(columns: readonly string[], state: Pick<BoardState, "source" | "rankBy">): Column<BoardRow>[] {
+/** The table as shown; with `predicted` (the page shows that column) the rows end with the predicted execution. */
+export function boardViewColumns(columns: readonly string[], state: Pick<BoardState, "source" | "rankBy">, predicted = false): Column<BoardRow>[] {
   const source = primarySource(state.source);
   const out: Column<BoardRow>[] = [
     { key: "rank", value: (row) => row.ranks[source][state.rankBy].rank },
@@ -118,5 +119,6 @@ export function boardViewColumns(columns: readonly string[], state: Pick<BoardSt
       if (state.source === "both") out.push({ key: `${column} ${metric} delta`, value: (row) => row.cells[column]?.[metric].delta ?? null });
     }
   }
+  if (predicted) out.push(...PREDICTED_EXECUTION_COLUMNS);
   return out;
 }

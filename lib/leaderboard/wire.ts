@@ -3,6 +3,7 @@
 
 import { CASES_PER_TURN } from "../stats/rates";
 import { PUBLISHED_TURNS } from "../published/denominators";
+import type { PredictedExecution } from "./predicted";
 import { METRICS, SOURCES, measuredMetric, publishedMetric, type Board, type BoardRow, type Metric, type MetricName, type MetricPair, type RankInfo, type Source } from "./board";
 
 /** [num, den] for one run or no spread; [num, den, n, mean, sd, min, max] with the run-to-run spread. */
@@ -20,6 +21,7 @@ export interface WireRow {
   configuration?: string;
   judge?: string;
   awaitingJudge?: number;
+  predicted?: PredictedExecution;
   runs: number;
   /** 1: measured, 2: published. */
   in: number;
@@ -46,12 +48,13 @@ function encodeMeasured(metric: Metric | null): WireMeasured {
 const percentOf = (metric: Metric | null) => (metric ? Math.round(metric.rate * 10_000) / 100 : null);
 
 /** The series fields a row has (published-only rows have none). */
-function seriesFields(row: Pick<BoardRow, "model" | "configuration" | "judge" | "awaitingJudge">): Pick<WireRow, "model" | "configuration" | "judge" | "awaitingJudge"> {
+function seriesFields(row: Pick<BoardRow, "model" | "configuration" | "judge" | "awaitingJudge" | "predicted">): Pick<WireRow, "model" | "configuration" | "judge" | "awaitingJudge" | "predicted"> {
   return {
     ...(row.model === undefined ? {} : { model: row.model }),
     ...(row.configuration === undefined ? {} : { configuration: row.configuration }),
     ...(row.judge === undefined ? {} : { judge: row.judge }),
     ...(row.awaitingJudge === undefined ? {} : { awaitingJudge: row.awaitingJudge }),
+    ...(row.predicted === undefined ? {} : { predicted: row.predicted }),
   };
 }
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AVERAGE } from "@/lib/leaderboard/board";
 import { degradation, chooseChartModels, failStepDistribution } from "@/lib/leaderboard/charts";
 import { compareRuns } from "@/lib/leaderboard/compare";
-import { leaderboardExportRows } from "@/lib/leaderboard/export";
+import { leaderboardColumns, leaderboardExportRows, toJsonRows } from "@/lib/leaderboard/export";
 import { PUBLISHED_TURNS } from "@/lib/published/denominators";
 import { seedDemoData } from "@/lib/server/demo-data";
 import { seedPublishedResults } from "@/lib/server/published";
@@ -119,7 +119,7 @@ describe("leaderboard on the demo benchmark", () => {
     const json = run("leaderboard", "--source", "measured", "--format", "json", "--benchmark", "Chat2Workflow demo");
     expect(json.status, json.stderr).toBe(0);
     const { rows } = await getExportRates(db, VIEWER, "measured", "Chat2Workflow demo");
-    expect(JSON.parse(json.stdout)).toEqual(leaderboardExportRows(rows));
+    expect(JSON.parse(json.stdout)).toEqual(toJsonRows(leaderboardColumns("measured"), leaderboardExportRows(rows)));
     const csv = run("leaderboard", "--source", "published", "--format", "csv");
     expect(csv.status, csv.stderr).toBe(0);
     expect(csv.stdout.split("\r\n")[0]).toBe("model,scope,key,passNum,passDen,resolveNum,resolveDen,passPercent,resolvePercent");

@@ -136,6 +136,12 @@ export const leaderboardSchema = z.object({
       passDen: z.number(),
       resolveNum: z.number().nullable(),
       resolveDen: z.number().nullable(),
+      predictedExecutionNum: z.number().nullable().describe("Ours, not a resolve rate: dry-run executions (mock model) predicted to reach the judge; null without dry-run results and on domain and round rows."),
+      predictedExecutionDen: z.number().nullable().describe("Dry-run executions counted: those of runs whose every passing turn was dry-run."),
+      predictedExecutionTurns: z.number().nullable().describe("Passing turns the counted executions cover."),
+      predictedExecutionRuns: z.number().nullable().describe("Runs counted (every passing turn dry-run)."),
+      predictedExecutionPartialRuns: z.number().nullable().describe("Runs only partly dry-run: named here, never counted."),
+      predictedExecutionBy: z.string().nullable().describe("What made the figure: a dry run with the mock model, a prediction of Dify's execution."),
     }),
   ),
 });

@@ -3,9 +3,11 @@ import "server-only";
 // with the mock model, never a Dify resolve verdict. Readers of the response may read it.
 import type { TraceStep } from "@/lib/dry-run/engine";
 import type { DryRunOutput } from "@/lib/dry-run/execute";
+import { predictedExecutionBySeries, type DryRunGroup, type PredictedExecution } from "@/lib/leaderboard/predicted";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
 import type { SessionUser } from "../session";
+import { int } from "./run-counts";
 
 export interface StoredDryRunCase {
   position: number;
@@ -50,4 +52,33 @@ export async function dryRunCasesOf(db: Database, actor: SessionUser | null, res
       executedAt: row.executedAt.toISOString(),
     })),
   };
+}
+
+/**
+ * The leaderboard's "Predicted execution" per series, from one grouped query over the benchmark: each run's dry-run
+ * executions per model of passing turns (PassResult.valid, as the job chose them), and the passing turns of the runs
+ * that have any, which decide whether a run was dry-run whole. The CROSS JOINs make SQLite start from the dry-run
+ * cases, so a benchmark without any costs nothing. `runs` are the runs the rows pool (a counts' `runs`).
+ */
+export async function getPredictedExecution(db: Database, actor: SessionUser | null, benchmarkId: string, runs: readonly { id: string; series: string }[]): Promise<Map<string, PredictedExecution>> {
+  assertAllowed(actor, "read");
+  if (runs.length === 0) return new Map();
+  const rows = await db.$queryRawUnsafe<{ runId: string; model: string | null; turns: unknown; executions: unknown; reached: unknown }[]>(
+    `WITH "dryRuns" AS (
+       SELECT r."runId" AS "runId", c."model" AS model, COUNT(DISTINCT r."id") AS turns, COUNT(*) AS executions,
+              SUM(CASE WHEN c."outcome" = 'completed' AND c."fileCheck" <> 'failed' THEN 1 ELSE 0 END) AS reached
+       FROM "DryRunCase" c CROSS JOIN "Response" r CROSS JOIN "PassResult" p CROSS JOIN "Run" u
+       WHERE r."id" = c."responseId" AND p."responseId" = r."id" AND p."valid" = TRUE AND u."id" = r."runId" AND u."benchmarkId" = ?
+       GROUP BY r."runId", c."model"
+     )
+     SELECT "runId", model, turns, executions, reached FROM "dryRuns"
+     UNION ALL
+     SELECT r."runId" AS "runId", CAST(NULL AS TEXT) AS model, COUNT(*) AS turns, 0 AS executions, 0 AS reached
+     FROM "Response" r JOIN "PassResult" p ON p."responseId" = r."id" AND p."valid" = TRUE
+     WHERE r."runId" IN (SELECT "runId" FROM "dryRuns")
+     GROUP BY r."runId"`,
+    benchmarkId,
+  );
+  const groups: DryRunGroup[] = rows.map((row) => ({ runId: row.runId, model: row.model, turns: int(row.turns), executions: int(row.executions), reached: int(row.reached) }));
+  return predictedExecutionBySeries(runs, groups);
 }

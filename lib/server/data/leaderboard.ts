@@ -1,7 +1,8 @@
 import "server-only";
 // Leaderboard data: benchmarks to choose from, measured counts (each run's own judge: run-counts.ts; a chosen judge:
 // judged-by.ts), published figures, and failure counts. Every function checks the actor may read before it queries.
-import { buildBoard, publishedRateRows, type Board, type PublishedFigure } from "@/lib/leaderboard/board";
+import { buildBoard, publishedRateRows, type Board, type ModelInfo, type PublishedFigure } from "@/lib/leaderboard/board";
+import type { PredictedExecution } from "@/lib/leaderboard/predicted";
 import { DEMO_IMPORTER, benchmarkParam, chooseBenchmark, defaultBenchmark, orderBenchmarks, type BenchmarkChoice } from "@/lib/leaderboard/benchmarks";
 import { ratesFromCounts, summarizeCounts } from "@/lib/leaderboard/counts";
 import { encodeBoard, type WireBoard } from "@/lib/leaderboard/wire";
@@ -10,6 +11,7 @@ import { PUBLISHED_SOURCE, PUBLISHED_TABLE1 } from "@/lib/published/table1";
 import type { RateRow } from "@/lib/stats/rates";
 import type { Database } from "../db";
 import { assertAllowed } from "../authz";
+import { getPredictedExecution } from "./dry-run";
 import { getJudgedCounts, getJudgedFailureCounts, type RunJudging } from "./judged-by";
 import { cachedRead } from "./read-cache";
 import { countsPerSeries, getOwnJudgeCounts, int, type FailureCounts, type MeasuredCounts, type RunInfo } from "./run-counts";
@@ -132,9 +134,20 @@ async function computeBoard(db: Database, actor: SessionUser | null, benchmarkId
   if (!summary.ok) throw new Error(`inconsistent counts in the database: ${summary.issues.map((found) => found.message).join("; ")}`);
   const runs = new Map<string, number>();
   for (const run of counts.runs) runs.set(run.series, (runs.get(run.series) ?? 0) + 1);
-  const board = buildBoard({ models: counts.models, rates: summary.value.rates, spreads: summary.value.spreads, runs }, published);
+  const models = await withPredictedExecution(db, actor, benchmarkId, counts);
+  const board = buildBoard({ models, rates: summary.value.rates, spreads: summary.value.spreads, runs }, published);
   const inProgressModels = [...new Set(counts.runs.filter((run) => run.status === "in-progress").map((run) => run.series))];
   return { board, wire: encodeBoard(board), runCount: counts.runs.length, judging: counts.judging ?? null, inProgressModels };
+}
+
+/** The counts' rows with their "Predicted execution" (dry-run) figure, over the runs that count in their figures. */
+async function withPredictedExecution(db: Database, actor: SessionUser | null, benchmarkId: string, counts: MeasuredCounts): Promise<ModelInfo[]> {
+  const counted = new Set(counts.cells.map((cell) => cell.runId));
+  const predicted = await getPredictedExecution(db, actor, benchmarkId, counts.runs.filter((run) => counted.has(run.id)));
+  return counts.models.map((model) => {
+    const figure = predicted.get(model.name);
+    return figure ? { ...model, predicted: figure } : model;
+  });
 }
 
 /** Everything the leaderboard page shows: measured figures for the chosen benchmark and the published ones. */
@@ -151,8 +164,8 @@ export async function loadLeaderboard(db: Database, actor: SessionUser | null, r
 
 export type ExportSource = "measured" | "published";
 
-/** A measured rate row as exported: the model's name, with the configuration and judge of its series. */
-export type ExportRateRow = RateRow & { configuration?: string; judge?: string };
+/** A measured rate row as exported: the model's name, with the configuration and judge of its series (and, overall, its predicted execution). */
+export type ExportRateRow = RateRow & { configuration?: string; judge?: string; predicted?: PredictedExecution };
 
 /**
  * Rate rows for export: measured from the benchmark's runs (one row set per series, named by its model, its
@@ -163,10 +176,11 @@ export async function getExportRates(db: Database, actor: SessionUser | null, so
   const selection = await selectBenchmark(db, actor, requestedBenchmark);
   if (!selection.benchmark) return { rows: [], benchmark: null };
   const { counts, rates } = await getMeasuredRates(db, actor, selection.benchmark.id, judge);
-  const series = new Map(counts.models.map((info) => [info.name, info]));
+  const series = new Map((await withPredictedExecution(db, actor, selection.benchmark.id, counts)).map((info) => [info.name, info]));
   const rows = rates.map((row) => {
     const info = series.get(row.model);
-    return { ...row, model: info?.model ?? row.model, configuration: info?.configuration ?? "", judge: info?.judge ?? "" };
+    const predicted = row.scope === "overall" ? info?.predicted : undefined;
+    return { ...row, model: info?.model ?? row.model, configuration: info?.configuration ?? "", judge: info?.judge ?? "", ...(predicted ? { predicted } : {}) };
   });
   return { rows, benchmark: selection.benchmark };
 }
