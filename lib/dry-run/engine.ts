@@ -9,7 +9,7 @@ import type { JsonValue } from "@/lib/workflow/python-values";
 import { NODE_EXECUTORS } from "./nodes";
 import type { VariablePool } from "./pool";
 import { valuePreview } from "./values";
-import { failed, selectorOf, succeeded, type CodeRunner, type DocumentReader, type FileMaker, type ModelService, type NodeOutcome } from "./types";
+import { failed, selectorOf, succeeded, type ChartPreview, type ChartRenderer, type CodeRunner, type DocumentReader, type FileMaker, type ModelService, type NodeOutcome, type TracedFile } from "./types";
 
 export interface TraceStep {
   nodeId: string;
@@ -27,6 +27,10 @@ export interface TraceStep {
   /** What the node read (selector -> preview) and produced (variable -> preview). */
   inputs?: Record<string, string>;
   outputs?: Record<string, string>;
+  /** The files a tool returned (name, type, size, whether real or a placeholder). */
+  files?: TracedFile[];
+  /** A chart tool's chart, rendered by us from its text. */
+  chart?: ChartPreview;
 }
 
 export interface EngineServices {
@@ -36,6 +40,8 @@ export interface EngineServices {
   documents?: DocumentReader | null;
   /** Writes exporters' files so their outputs carry a real size; absent: size 0. */
   files?: FileMaker | null;
+  /** Renders chart tools' charts as SVG previews for the trace; absent: none. */
+  charts?: ChartRenderer | null;
   /** Node executions allowed in one run (Dify's WORKFLOW_MAX_EXECUTION_STEPS). */
   maxSteps: number;
 }
@@ -124,6 +130,7 @@ export class GraphEngine {
         ...(round === undefined ? {} : { iteration: round }),
         inputs: Object.fromEntries([...reads].map(([selector, found]) => [selector, valuePreview(found.value)])),
         outputs: outcome.status === "succeeded" ? Object.fromEntries(Object.entries(outcome.outputs).map(([name, value]) => [name, valuePreview(value)])) : {},
+        ...(outcome.status === "succeeded" ? outcome.artifacts : undefined),
       });
       if (outcome.status === "failed" && !outcome.mocked) return { status: "failed", nodeId: outcome.nodeId ?? id, reason: outcome.reason };
       if (outcome.status === "succeeded") pool.setAll(id, outcome.outputs, outcome.mocked);
@@ -147,7 +154,7 @@ export class GraphEngine {
     if (type === "iteration") return this.iterate(node, pool);
     const executor = NODE_EXECUTORS[type];
     if (!executor) return failed(`Node type ${type} is not supported.`);
-    return executor.run(node.data, { pool, model: this.services.model, code: this.services.code, documents: this.services.documents ?? null, files: this.services.files ?? null, nodeId: node.id, title: String(node.data.title ?? type) });
+    return executor.run(node.data, { pool, model: this.services.model, code: this.services.code, documents: this.services.documents ?? null, files: this.services.files ?? null, charts: this.services.charts ?? null, nodeId: node.id, title: String(node.data.title ?? type) });
   }
 
   private async iterate(node: DifyNode, pool: VariablePool): Promise<NodeOutcome | { status: "failed"; reason: string; mocked: boolean; nodeId: string }> {
