@@ -17,6 +17,11 @@ export interface TracedFile {
   markdown?: string;
 }
 
+/** Whether the trace holds what it takes to write this file again: a placeholder image, or an exporter's kept Markdown. */
+export function isDownloadable(file: TracedFile): boolean {
+  return (file.content === "placeholder" && file.extension === ".png") || (file.content === "written" && file.markdown !== undefined);
+}
+
 /** Our preview of a chart tool's answer: the chart its text describes, as an SVG (Dify's tool returns the text only). */
 export interface ChartPreview {
   svg: string;
