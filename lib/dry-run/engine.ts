@@ -9,7 +9,7 @@ import type { JsonValue } from "@/lib/workflow/python-values";
 import { NODE_EXECUTORS } from "./nodes";
 import type { VariablePool } from "./pool";
 import { valuePreview } from "./values";
-import { failed, selectorOf, succeeded, type ChartPreview, type ChartRenderer, type CodeRunner, type DocumentReader, type FileMaker, type ModelService, type NodeOutcome, type TracedFile } from "./types";
+import { failed, selectorOf, succeeded, type ChartPreview, type ChartRenderer, type CodeRunner, type DocumentReader, type FileMaker, type ModelService, type NodeOutcome, type StepArtifacts, type TracedFile } from "./types";
 
 export interface TraceStep {
   nodeId: string;
@@ -46,6 +46,9 @@ export interface EngineServices {
   maxSteps: number;
 }
 
+/** Kept Markdown and chart SVG per run's trace (an iteration may export hundreds of times); beyond, files are listed without their Markdown and charts are not drawn. Ours. */
+export const MAX_TRACE_ARTIFACTS = 400_000;
+
 export type GraphRun = { status: "succeeded" } | { status: "failed"; nodeId: string; reason: string };
 
 interface Canvas {
@@ -76,6 +79,8 @@ function canvasOf(graph: DifyGraph, iterationId: string | null): Canvas {
 export class GraphEngine {
   readonly trace: TraceStep[] = [];
   private steps = 0;
+  /** Characters of kept Markdown and chart SVG left for this run's trace. */
+  private artifactBudget = MAX_TRACE_ARTIFACTS;
 
   constructor(private readonly graph: DifyGraph, private readonly services: EngineServices) {}
 
@@ -130,7 +135,7 @@ export class GraphEngine {
         ...(round === undefined ? {} : { iteration: round }),
         inputs: Object.fromEntries([...reads].map(([selector, found]) => [selector, valuePreview(found.value)])),
         outputs: outcome.status === "succeeded" ? Object.fromEntries(Object.entries(outcome.outputs).map(([name, value]) => [name, valuePreview(value)])) : {},
-        ...(outcome.status === "succeeded" ? outcome.artifacts : undefined),
+        ...(outcome.status === "succeeded" && outcome.artifacts ? this.withinBudget(outcome.artifacts) : undefined),
       });
       if (outcome.status === "failed" && !outcome.mocked) return { status: "failed", nodeId: outcome.nodeId ?? id, reason: outcome.reason };
       if (outcome.status === "succeeded") pool.setAll(id, outcome.outputs, outcome.mocked);
@@ -147,6 +152,26 @@ export class GraphEngine {
       }
     }
     return { status: "succeeded" };
+  }
+
+  private withinBudget(artifacts: StepArtifacts): StepArtifacts {
+    const kept: StepArtifacts = {};
+    if (artifacts.files) {
+      kept.files = artifacts.files.map((file) => {
+        if (file.markdown === undefined) return file;
+        if (file.markdown.length <= this.artifactBudget) {
+          this.artifactBudget -= file.markdown.length;
+          return file;
+        }
+        const { markdown: _dropped, ...listed } = file;
+        return listed;
+      });
+    }
+    if (artifacts.chart && artifacts.chart.svg.length <= this.artifactBudget) {
+      this.artifactBudget -= artifacts.chart.svg.length;
+      kept.chart = artifacts.chart;
+    }
+    return kept;
   }
 
   private async execute(node: DifyNode, pool: VariablePool): Promise<(NodeOutcome & { nodeId?: undefined }) | { status: "failed"; reason: string; mocked: boolean; nodeId: string }> {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TestInputValue } from "@/lib/benchmark/dataset";
 import { convertWorkflow } from "@/lib/workflow/convert";
 import type { JsonValue } from "@/lib/workflow/python-values";
+import { MAX_TRACE_ARTIFACTS } from "./engine";
 import { dryRunTestCase } from "./execute";
 import { classIndexByOverlap, mockModel } from "./mock-model";
 import { codeErrorIsCertain, codeOutputFailure } from "./nodes/code";
@@ -97,6 +98,22 @@ describe("dry run of a converted workflow", () => {
     // The trace lists the written file and keeps its (short) Markdown, so it can be written again for a download.
     const step = execution.trace.find((entry) => entry.type === "md_to_pdf");
     expect(step?.files).toEqual([{ name: expect.stringMatching(/\.pdf$/), extension: ".pdf", kind: "document", size: 1234, content: "written", markdown: calls[0]?.markdown }]);
+  });
+
+  it("keeps at most MAX_TRACE_ARTIFACTS characters of Markdown in a run's trace; later files are listed without it", async () => {
+    const files: FileMaker = { make: async ({ markdown }) => ({ size: markdown.length }) };
+    const exporters = Array.from({ length: 30 }, (_, index) => ({ id: String(index + 2), type: "markdown-exporter", param: { target_type: "md", md_text: "{{#1.text#}}" } }));
+    const workflow: JsonValue = {
+      nodes_info: [{ id: "1", type: "start", param: { variables: [["text", "string"]] } }, ...exporters, { id: "99", type: "end", param: { outputs: [["file", ["files", "31"]]] } }],
+      edges: [...["1", ...exporters.map((node) => node.id)].map((id, index, ids) => [id, 0, ids[index + 1] ?? "99"])],
+    };
+    const text = "x".repeat(15_000);
+    const execution = await dryRunTestCase({ graph: graphOf(workflow), test: { text }, fileChecks: {}, caseFileExists: null, services: { ...services, files } });
+    const listed = execution.trace.flatMap((step) => step.files ?? []);
+    expect(listed).toHaveLength(30);
+    const kept = listed.filter((file) => file.markdown === text).length;
+    expect(kept).toBe(Math.floor(MAX_TRACE_ARTIFACTS / text.length));
+    expect(listed.slice(kept).map((file) => [file.content, file.size, "markdown" in file])).toEqual(Array.from({ length: 30 - kept }, () => ["written", text.length, false]));
   });
 
   it("fails an exporter the plugin fails (a spreadsheet without a table), uncertain on mocked Markdown", async () => {

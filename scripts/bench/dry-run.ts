@@ -85,7 +85,11 @@ runMain(async () => {
   console.log(`agreement with the recorded Dify outcome   ${pct(agree, rows.length)}  (${agree}/${rows.length})   target ≥ 90 %`);
   console.log(`failures before the judge found (recall)  ${pct(truePositives, positives.length)}  (${truePositives}/${positives.length})   target ≥ 70 %`);
   console.log(`false alarms (of tests that reached it)   ${pct(falseAlarms, negatives.length)}  (${falseAlarms}/${negatives.length})   target ≤ 5 %`);
-  console.log(`time for all runs                          ${elapsed.toFixed(1)} s   target ≤ 60 s\n`);
+  console.log(`time for all runs                          ${elapsed.toFixed(1)} s   target ≤ 60 s`);
+  const steps = rows.flatMap((row) => row.execution.trace);
+  const tally = new Map<string, number>();
+  for (const file of steps.flatMap((step) => step.files ?? [])) tally.set(`${file.extension} ${file.content}`, (tally.get(`${file.extension} ${file.content}`) ?? 0) + 1);
+  console.log(`tool files in the traces                   ${[...tally].sort().map(([key, count]) => `${key} ${count}`).join(", ") || "none"}; chart previews ${steps.filter((step) => step.chart).length}\n`);
   console.log("Confusion matrix (rows: recorded Dify outcome; columns: dry-run prediction)");
   printTable(["recorded \\ predicted", "failed before judge", "reached judge"], [
     ["failed before judge", String(truePositives), String(positives.length - truePositives)],
