@@ -41,10 +41,10 @@ function FamilyIcon({ family }: { family: ViewFamily }) {
 
 const DECORATION_TONES: Readonly<Record<NonNullable<FlowNodeData["decoration"]>["tone"], string>> = {
   neutral: "bg-slate-600",
-  good: "bg-emerald-600",
+  good: "bg-emerald-700",
   bad: "bg-red-600",
-  warn: "bg-amber-600",
-  info: "bg-sky-600",
+  warn: "bg-amber-700",
+  info: "bg-sky-700",
 };
 
 /** Category badges (letter and count) above the node's top-right corner, and another feature's decoration. */
