@@ -106,7 +106,7 @@ export function replaceInlineReferences(text: string, replace: (match: InlineRef
 
 export function findInlineReferences(text: string): InlineReference[] {
   if (!text.includes("{{#")) return [];
-  return scanInlineReferences(text).map((match) => ({ ...match, nodeId: readInlineIdToken(match.token) }));
+  return scanInlineReferences(text).map(({ offset, length, token, variable }) => ({ offset, length, token, variable, nodeId: readInlineIdToken(token) }));
 }
 
 /**

@@ -2,14 +2,14 @@
 // checks (NodeSpec.checkParams), all driven by the node specs.
 // Errors carry step_1_2 only where the official converter throws (§3.2); tolerated deviations are warnings.
 
-import { textFieldPaths, validateParam, type ParamPath, type SelectorShape } from "../catalog";
+import { validateParam, type ParamPath, type SelectorShape } from "../catalog";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import type { Diagnostic } from "../diagnostics";
 import { NODE_SPECS } from "../nodes";
 import type { ParamCheckContext } from "../nodes/types";
 import { IF_ELSE_OPERATORS } from "../nodes/vocabulary";
 import { describeKind, ownValue, preview, pyIter, type JsonObject, type JsonValue } from "../python-values";
-import { describeNode, formatPath, nodeLocation, registeredBefore, type NodeEntry, type WorkflowModel } from "./model";
+import { describeNode, formatPath, nodeLocation, registeredBefore, textFieldsOf, type NodeEntry, type WorkflowModel } from "./model";
 
 interface ParamContext {
   model: WorkflowModel;
@@ -191,8 +191,7 @@ function checkIfElse(ctx: ParamContext, cases: JsonValue | undefined): void {
 function checkTextFields(ctx: ParamContext): void {
   const { node } = ctx;
   if (node.known === "if-else" || !node.param) return;
-  for (const path of textFieldPaths({ type: node.type, param: node.param })) {
-    const value = valueAt(node.param, path);
+  for (const { path, value } of textFieldsOf(node)) {
     if (typeof value === "string" || value === undefined) continue;
     const pair = Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string";
     report(
@@ -205,14 +204,7 @@ function checkTextFields(ctx: ParamContext): void {
   }
 }
 
-export function valueAt(param: JsonObject, path: ParamPath): JsonValue | undefined {
-  let current: JsonValue | undefined = param;
-  for (const part of path) {
-    if (current === undefined || current === null || typeof current !== "object") return undefined;
-    current = Array.isArray(current) ? (typeof part === "number" ? current[part] : undefined) : ownValue(current, String(part));
-  }
-  return current;
-}
+export { valueAt } from "./model";
 
 function checkVocabulary(ctx: ParamContext, value: JsonValue | undefined, path: ParamPath, allowed: readonly string[], what: string): void {
   if (value === undefined || (typeof value === "string" && allowed.includes(value))) return;

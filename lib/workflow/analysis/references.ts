@@ -10,7 +10,6 @@ import {
   nodeFacts,
   officialVariableType,
   realVariableType,
-  textFieldPaths,
   type FactsContext,
   type NodeFacts,
   type ParamPath,
@@ -22,8 +21,7 @@ import { isJsonObject, ownValue, preview, pyStr, type JsonValue } from "../pytho
 import { anchorShape } from "../shape-anchor";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import { buildGraphIndex, type GraphIndex } from "./graph";
-import { buildModel, describeNode, formatPath, nodeLocation, type NodeEntry, type WorkflowModel } from "./model";
-import { valueAt } from "./params";
+import { buildModel, describeNode, formatPath, nodeLocation, textFieldsOf, type NodeEntry, type WorkflowModel } from "./model";
 
 interface Registered {
   node: NodeEntry;
@@ -284,8 +282,7 @@ class ReferenceChecker implements FactsContext {
 
   private checkInlineReferences(node: NodeEntry): void {
     if (!node.param) return;
-    for (const path of textFieldPaths({ type: node.type, param: node.param })) {
-      const text = valueAt(node.param, path);
+    for (const { path, value: text } of textFieldsOf(node)) {
       if (typeof text !== "string") continue;
       for (const ref of findInlineReferences(text)) {
         if (ref.nodeId === null) {
