@@ -79,7 +79,8 @@ export function textFieldPaths(node: NodeLike): ParamPath[] {
   const { type, param } = node;
   if (!isNodeTypeId(type) || !isJsonObject(param)) return [];
   const spec = NODE_SPECS[type];
-  const paths: ParamPath[] = spec.textParams.filter((key) => ownValue(param, key) !== undefined).map((key) => [key]);
+  const paths: ParamPath[] = [];
+  for (const key of spec.textParams) if (ownValue(param, key) !== undefined) paths.push([key]);
   if (spec.nestedTextPaths) paths.push(...spec.nestedTextPaths(param));
   return paths;
 }

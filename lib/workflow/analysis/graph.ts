@@ -12,6 +12,8 @@ export interface GraphIndex {
   /** The distinct node ids in list order; the graph's vertices are their positions in this list. */
   ids: readonly string[];
   vertexOf: ReadonlyMap<string, number>;
+  /** Per vertex: the iteration whose canvas it is on (the id's part before the first "-"), or null at top level. */
+  canvases: readonly (string | null)[];
   /** Successor and predecessor vertices over usable edges whose endpoints exist, in edge order. */
   successors: readonly (readonly number[])[];
   predecessors: readonly (readonly number[])[];
@@ -19,20 +21,22 @@ export interface GraphIndex {
   isUpstream(ancestorId: string, node: NodeEntry): boolean;
 }
 
-/** The iteration whose canvas an id belongs to (the part before the first "-"), or null at top level. */
-function containerOf(id: string): string | null {
-  const dash = id.indexOf("-");
-  return dash < 0 ? null : id.slice(0, dash);
-}
-
 const NO_VERTICES: readonly number[] = [];
 
 export function buildGraphIndex(model: WorkflowModel): GraphIndex {
-  const ids = [...model.byId.keys()];
+  const ids: string[] = [];
+  const canvases: (string | null)[] = [];
   const vertexOf = new Map<string, number>();
-  for (let v = 0; v < ids.length; v += 1) vertexOf.set(ids[v] as string, v);
-  const successors: number[][] = ids.map(() => []);
-  const predecessors: number[][] = ids.map(() => []);
+  const successors: number[][] = [];
+  const predecessors: number[][] = [];
+  for (const node of model.nodes) {
+    if (node.id === null || vertexOf.has(node.id)) continue;
+    vertexOf.set(node.id, ids.length);
+    ids.push(node.id);
+    canvases.push(node.parentId);
+    successors.push([]);
+    predecessors.push([]);
+  }
   for (const edge of model.edges) {
     if (!edge.usable) continue;
     const source = vertexOf.get(edge.source as string);
@@ -42,14 +46,13 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     (predecessors[target] as number[]).push(source);
   }
   // A canvas child also has its iteration upstream (when that iteration exists).
-  const containers = ids.map((id) => {
-    const container = containerOf(id);
-    return container === null ? -1 : (vertexOf.get(container) ?? -1);
-  });
+  const containers: number[] = [];
+  for (const canvas of canvases) containers.push(canvas === null ? -1 : (vertexOf.get(canvas) ?? -1));
   const ancestors: (Uint8Array | undefined)[] = [];
   return {
     ids,
     vertexOf,
+    canvases,
     successors,
     predecessors,
     isUpstream(ancestorId, node) {
@@ -118,21 +121,14 @@ function checkEdgeShape(edge: EdgeEntry, out: Diagnostic[]): boolean {
     out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] ${preview(raw)} has no target.`, { location: edgeLocation(edge) }));
     return false;
   }
-  if (isUnhashable(raw[2])) {
+  if (typeof raw[2] !== "string" && isUnhashable(raw[2])) {
     out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] has the target ${preview(raw[2])}, which is not an id.`, { location: edgeLocation(edge) }));
     return false;
   }
   return true;
 }
 
-function checkEndpoints(model: WorkflowModel, edge: EdgeEntry, out: Diagnostic[]): void {
-  const raw = edge.raw as JsonValue[];
-  checkEndpoint(model, edge, "source", raw[0], out);
-  checkEndpoint(model, edge, "target", raw[2], out);
-}
-
-function checkEndpoint(model: WorkflowModel, edge: EdgeEntry, end: "source" | "target", value: JsonValue | undefined, out: Diagnostic[]): void {
-  if (typeof value === "string" && model.byId.has(value)) return;
+function reportEndpoint(edge: EdgeEntry, end: "source" | "target", value: JsonValue | undefined, out: Diagnostic[]): void {
   const what = typeof value === "string" ? `"${value}"` : `${preview(value)} (not a string)`;
   out.push(
     makeDiagnostic("edge-unknown-node", `edges[${edge.index}] ${end} ${what} names no node.`, {
@@ -156,10 +152,9 @@ function portAsInt(model: WorkflowModel, edge: EdgeEntry): number | null {
   return isFloatLiteral(model.floats, edge.raw as JsonValue[], 1) ? null : port;
 }
 
-function checkBranchPort(model: WorkflowModel, edge: EdgeEntry, out: Diagnostic[]): void {
-  const source = lastNodeWithId(model, edge.source as string);
+function checkBranchPort(model: WorkflowModel, edge: EdgeEntry, source: NodeEntry, out: Diagnostic[]): void {
   const ports = branchPorts(source);
-  if (ports === null || !source) return;
+  if (ports === null) return;
   const count = ports.length;
   const elsePort = ports.find((candidate) => candidate.kind === "else");
   const port = portAsInt(model, edge);
@@ -196,7 +191,7 @@ function isLaidOut(edge: EdgeEntry): boolean {
 
 function checkComparablePorts(edges: readonly EdgeEntry[], out: Diagnostic[]): void {
   // The usual case: every port is a number, so no source's ports can be incomparable.
-  if (edges.every((edge) => !isLaidOut(edge) || hasNumericPort(edge))) return;
+  if (edges.every(hasNumericPort)) return;
   const bySource = new Map<string, EdgeEntry[]>();
   for (const edge of edges) {
     if (!isLaidOut(edge)) continue;
@@ -216,10 +211,8 @@ function checkComparablePorts(edges: readonly EdgeEntry[], out: Diagnostic[]): v
   }
 }
 
-function checkCanvasCrossing(model: WorkflowModel, edge: EdgeEntry, out: Diagnostic[]): void {
-  const source = lastNodeWithId(model, edge.source as string);
-  const target = lastNodeWithId(model, edge.target as string);
-  if (!source || !target || source.parentId === target.parentId) return;
+function checkCanvasCrossing(edge: EdgeEntry, source: NodeEntry, target: NodeEntry, out: Diagnostic[]): void {
+  if (source.parentId === target.parentId) return;
   if (target.parentId === source.id && target.known === "iteration-start") {
     out.push(
       makeDiagnostic("iteration-start-edge", `edges[${edge.index}] links iteration "${source.id}" to its own iteration-start; the canvas needs no such edge.`, {
@@ -241,14 +234,19 @@ export function checkEdges(model: WorkflowModel, out: Diagnostic[]): void {
   for (const edge of model.edges) {
     if (!checkEdgeShape(edge, out)) continue;
     wellFormed.push(edge);
-    checkEndpoints(model, edge, out);
+    // Well-formed edges have a string source; their target may be any hashable value.
+    const raw = edge.raw as JsonValue[];
+    if (!model.byId.has(raw[0] as string)) reportEndpoint(edge, "source", raw[0], out);
+    if (typeof raw[2] !== "string" || !model.byId.has(raw[2])) reportEndpoint(edge, "target", raw[2], out);
   }
   checkComparablePorts(wellFormed, out);
   for (const edge of wellFormed) {
-    if (!edge.usable || !model.byId.has(edge.source as string)) continue;
-    checkBranchPort(model, edge, out);
-    if (model.byId.has(edge.target as string)) checkCanvasCrossing(model, edge, out);
-    if (lastNodeWithId(model, edge.source as string)?.known === "end") {
+    const source = edge.usable ? lastNodeWithId(model, edge.source as string) : undefined;
+    if (!source) continue;
+    if (source.known !== null && CATALOG[source.known].branching) checkBranchPort(model, edge, source, out);
+    const target = lastNodeWithId(model, edge.target as string);
+    if (target && target.parentId !== source.parentId) checkCanvasCrossing(edge, source, target, out);
+    if (source.known === "end") {
       out.push(makeDiagnostic("edge-from-end", `edges[${edge.index}] leaves the end node "${edge.source}"; an End finishes the run.`, { location: edgeLocation(edge) }));
     }
   }
@@ -283,8 +281,8 @@ function hasSuccessors(graph: GraphIndex, id: string): boolean {
 function branchesWithoutEdges(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
   let edgesFrom: Map<string, EdgeEntry[]> | null = null;
   for (const node of model.nodes) {
-    const ports = branchPorts(node);
-    if (ports === null || node.id === null || !hasSuccessors(graph, node.id)) continue;
+    if (node.known === null || !CATALOG[node.known].branching || node.id === null || !hasSuccessors(graph, node.id)) continue;
+    const ports = branchPorts(node) as OutputPort[];
     edgesFrom ??= edgesBySource(model.edges);
     const count = ports.length;
     const used = new Set<number>();
@@ -388,11 +386,14 @@ function isAcyclic(successors: readonly (readonly number[])[]): boolean {
 
 /** The edges within one canvas; edges across a canvas boundary are reported as crossings instead. */
 function sameCanvasSuccessors(graph: GraphIndex): readonly (readonly number[])[] {
-  const canvases = graph.ids.map(containerOf);
-  const crosses = graph.successors.some((targets, source) => targets.some((target) => canvases[target] !== canvases[source]));
+  const { canvases, successors } = graph;
+  let crosses = false;
+  for (let source = 0; source < successors.length && !crosses; source += 1) {
+    for (const target of successors[source] as readonly number[]) if (canvases[target] !== canvases[source]) crosses = true;
+  }
   // Without edges across canvas boundaries (the usual case) the same-canvas graph is the whole graph.
-  if (!crosses) return graph.successors;
-  return graph.successors.map((targets, source) => targets.filter((target) => canvases[target] === canvases[source]));
+  if (!crosses) return successors;
+  return successors.map((targets, source) => targets.filter((target) => canvases[target] === canvases[source]));
 }
 
 function checkCycles(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {

@@ -14,6 +14,7 @@ export interface NodeEntry {
   /** The id as a string when it is one. */
   id: string | null;
   rawId: JsonValue | undefined;
+  rawType: JsonValue | undefined;
   /** The type string as written, when it is a string. */
   type: string | null;
   known: NodeTypeId | null;
@@ -81,6 +82,7 @@ function buildNode(raw: JsonValue, index: number): NodeEntry {
     raw,
     id,
     rawId,
+    rawType,
     type,
     known: isNodeTypeId(type) ? type : null,
     param: isJsonObject(rawParam) ? rawParam : null,

@@ -89,14 +89,14 @@ class ReferenceChecker implements FactsContext {
     if (node.known && node.param) {
       const types = this.checkSelectors(node);
       this.checkInlineReferences(node);
-      this.checkUnrewritten(node);
-      this.checkTypeRules(node, types);
+      if (UNREWRITTEN_FIELDS[node.known]) this.checkUnrewritten(node);
+      if (types !== NO_TYPES) this.checkTypeRules(node, types);
     }
     const facts = node.known ? nodeFacts({ type: node.type, param: node.param ?? {} }, this) : null;
     if (node.id === null) return;
     this.registry.set(node.id, { node, facts });
     if (node.known === "iteration" && node.parentId === null) this.awaitOutput(node);
-    this.matchOutput(node);
+    if (this.pendingOutputs.size > 0) this.matchOutput(node);
   }
 
   private report(code: DiagnosticCode, from: NodeEntry, path: ParamPath, message: string, extra: { target?: string; hint?: string; official: boolean; severity?: "warning" }): void {
