@@ -5,6 +5,8 @@ import type { z } from "zod";
 
 type Accepts = (value: unknown) => boolean;
 const REFUSE: Accepts = () => false;
+/** The acceptor of every plain string schema: fields and tuple items test for it inline instead of calling it. */
+const ANY_STRING: Accepts = (value) => typeof value === "string";
 const compiled = new WeakMap<z.ZodType, Accepts>();
 
 interface CheckDef {
@@ -45,7 +47,7 @@ function compile(schema: z.ZodType): Accepts {
       if (!tests) return REFUSE;
       // Most fields have no checks: their acceptor is the bare type test.
       const passes = tests.length === 0 ? null : (value: never) => tests.every((test) => test(value));
-      if (def.type === "string") return passes ? (value) => typeof value === "string" && passes(value as never) : (value) => typeof value === "string";
+      if (def.type === "string") return passes ? (value) => typeof value === "string" && passes(value as never) : ANY_STRING;
       if (def.type === "number") return (value) => typeof value === "number" && Number.isFinite(value) && (passes === null || passes(value as never));
       const element = acceptor(def.element as z.ZodType);
       return (value) => Array.isArray(value) && everyItem(value, element) && (passes === null || passes(value as never));
@@ -78,7 +80,10 @@ function compile(schema: z.ZodType): Accepts {
       const items = (def.items as z.ZodType[]).map(acceptor);
       return (value) => {
         if (!Array.isArray(value) || value.length !== items.length) return false;
-        for (let i = 0; i < items.length; i += 1) if (!(items[i] as Accepts)(value[i])) return false;
+        for (let i = 0; i < items.length; i += 1) {
+          const item = items[i] as Accepts;
+          if (item === ANY_STRING ? typeof value[i] !== "string" : !item(value[i])) return false;
+        }
         return true;
       };
     }
@@ -95,7 +100,8 @@ function compile(schema: z.ZodType): Accepts {
         const record = value as Record<string, unknown>;
         for (const field of shape) {
           const item = record[field.key];
-          if (!(field.optional && item === undefined) && !field.inner(item)) return false;
+          if (field.optional && item === undefined) continue;
+          if (field.inner === ANY_STRING ? typeof item !== "string" : !field.inner(item)) return false;
         }
         return true;
       };
@@ -105,9 +111,13 @@ function compile(schema: z.ZodType): Accepts {
   }
 }
 
-/** `items.every(accepts)` without a callback per call: cold runs execute these acceptors in the interpreter. */
-function everyItem(items: readonly unknown[], accepts: Accepts): boolean {
-  for (let i = 0; i < items.length; i += 1) if (!accepts(items[i])) return false;
+/** `items.every(element)` without a callback per call: cold runs execute these acceptors in the interpreter. */
+function everyItem(items: readonly unknown[], element: Accepts): boolean {
+  if (element === ANY_STRING) {
+    for (let i = 0; i < items.length; i += 1) if (typeof items[i] !== "string") return false;
+    return true;
+  }
+  for (let i = 0; i < items.length; i += 1) if (!element(items[i])) return false;
   return true;
 }
 
