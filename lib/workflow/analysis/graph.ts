@@ -192,14 +192,7 @@ function isLaidOut(edge: EdgeEntry): boolean {
 function checkComparablePorts(edges: readonly EdgeEntry[], out: Diagnostic[]): void {
   // The usual case: every port is a number, so no source's ports can be incomparable.
   if (edges.every(hasNumericPort)) return;
-  const bySource = new Map<string, EdgeEntry[]>();
-  for (const edge of edges) {
-    if (!isLaidOut(edge)) continue;
-    const list = bySource.get(edge.source as string);
-    if (list) list.push(edge);
-    else bySource.set(edge.source as string, [edge]);
-  }
-  for (const [source, list] of bySource) {
+  for (const [source, list] of edgesBySource(edges.filter(isLaidOut))) {
     if (list.length < 2 || list.every(hasNumericPort) || !pySortBy(list, (edge) => edge.port ?? null).raises) continue;
     const ports = list.map((edge) => preview(edge.port)).join(", ");
     out.push(
@@ -302,6 +295,7 @@ function branchesWithoutEdges(model: WorkflowModel, graph: GraphIndex, out: Diag
   }
 }
 
+/** The edges leaving each source id, in edge order. */
 function edgesBySource(edges: readonly EdgeEntry[]): Map<string, EdgeEntry[]> {
   const bySource = new Map<string, EdgeEntry[]>();
   for (const edge of edges) {
