@@ -48,10 +48,9 @@ function selectorSuggestion(text: string): string | undefined {
   return match ? `Write ["${match[2]}", "${match[1]}"].` : 'A selector is ["variableName", "nodeId"].';
 }
 
-function countDots(text: string): number {
-  let dots = 0;
-  for (const ch of text) if (ch === ".") dots += 1;
-  return dots;
+function hasTwoDots(text: string): boolean {
+  const first = text.indexOf(".");
+  return first >= 0 && text.indexOf(".", first + 1) >= 0;
 }
 
 /** Checks one `[variable, nodeId]` selector; true when it is usable as a reference. */
@@ -85,7 +84,7 @@ function checkSelector(ctx: ParamContext, value: JsonValue | undefined, path: Pa
     );
     return false;
   }
-  if (shape !== "selector" && shape !== "child-selector" && countDots(variable) > 1) {
+  if (shape !== "selector" && shape !== "child-selector" && hasTwoDots(variable)) {
     report(ctx, "variable-name-too-deep", path, `${whereAt(ctx, path)} reads "${variable}": only one level of sub-field (file.type) is supported.`);
     return false;
   }
@@ -119,7 +118,7 @@ function checkNamedSelectors(ctx: ParamContext, key: string, value: JsonValue | 
       }
       return;
     }
-    checkSelector(ctx, reference, [...path, 1], "named-selectors");
+    checkSelector(ctx, reference, [key, i, 1], "named-selectors");
   });
 }
 
@@ -150,7 +149,7 @@ function checkCondition(ctx: ParamContext, condition: JsonValue, path: ParamPath
     report(ctx, "malformed-if-else", path, `${whereAt(ctx, path)} is the flat ${preview(condition)}; the variable must be a nested [variable, nodeId] pair.`, "Write [[variable, nodeId], operator, value].");
     return;
   }
-  checkSelector(ctx, selector, [...path, 0], "conditions");
+  checkSelector(ctx, selector, path.concat(0), "conditions");
   if (typeof operator !== "string" || !KNOWN_IF_OPERATORS.has(operator)) {
     report(ctx, "invalid-option", [...path, 1], `${whereAt(ctx, path)} uses the operator ${preview(operator)}, which is not in the if-else vocabulary.`);
   }
