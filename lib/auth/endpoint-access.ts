@@ -56,6 +56,7 @@ export const ENDPOINT_ACCESS: Readonly<Record<string, EndpointAccess>> = {
   "app/api/search/route.ts#GET": "read",
   "app/api/review/matching/route.ts#GET": "manageQueues",
   "app/responses/[responseId]/coze/route.ts#GET": "read",
+  "app/responses/[responseId]/dry-run-file/route.ts#GET": "read",
   "app/runs/[runId]/download/resolve-records/route.ts#GET": "read",
   "app/runs/[runId]/download/bundle/route.ts#GET": "read",
   "app/actions/tokens.ts#createTokenAction": "manageTokens",

@@ -9,7 +9,7 @@ import type { JsonValue } from "@/lib/workflow/python-values";
 import { NODE_EXECUTORS } from "./nodes";
 import type { VariablePool } from "./pool";
 import { valuePreview } from "./values";
-import { failed, selectorOf, succeeded, type CodeRunner, type DocumentReader, type FileMaker, type ModelService, type NodeOutcome } from "./types";
+import { failed, selectorOf, succeeded, type ChartPreview, type ChartRenderer, type CodeRunner, type DocumentReader, type FileMaker, type ModelService, type NodeOutcome, type StepArtifacts, type TracedFile } from "./types";
 
 export interface TraceStep {
   nodeId: string;
@@ -27,6 +27,10 @@ export interface TraceStep {
   /** What the node read (selector -> preview) and produced (variable -> preview). */
   inputs?: Record<string, string>;
   outputs?: Record<string, string>;
+  /** The files a tool returned (name, type, size, whether real or a placeholder). */
+  files?: TracedFile[];
+  /** A chart tool's chart, rendered by us from its text. */
+  chart?: ChartPreview;
 }
 
 export interface EngineServices {
@@ -36,9 +40,14 @@ export interface EngineServices {
   documents?: DocumentReader | null;
   /** Writes exporters' files so their outputs carry a real size; absent: size 0. */
   files?: FileMaker | null;
+  /** Renders chart tools' charts as SVG previews for the trace; absent: none. */
+  charts?: ChartRenderer | null;
   /** Node executions allowed in one run (Dify's WORKFLOW_MAX_EXECUTION_STEPS). */
   maxSteps: number;
 }
+
+/** Kept Markdown and chart SVG per run's trace (an iteration may export hundreds of times); beyond, files are listed without their Markdown and charts are not drawn. Ours. */
+export const MAX_TRACE_ARTIFACTS = 400_000;
 
 export type GraphRun = { status: "succeeded" } | { status: "failed"; nodeId: string; reason: string };
 
@@ -70,6 +79,8 @@ function canvasOf(graph: DifyGraph, iterationId: string | null): Canvas {
 export class GraphEngine {
   readonly trace: TraceStep[] = [];
   private steps = 0;
+  /** Characters of kept Markdown and chart SVG left for this run's trace. */
+  private artifactBudget = MAX_TRACE_ARTIFACTS;
 
   constructor(private readonly graph: DifyGraph, private readonly services: EngineServices) {}
 
@@ -124,6 +135,7 @@ export class GraphEngine {
         ...(round === undefined ? {} : { iteration: round }),
         inputs: Object.fromEntries([...reads].map(([selector, found]) => [selector, valuePreview(found.value)])),
         outputs: outcome.status === "succeeded" ? Object.fromEntries(Object.entries(outcome.outputs).map(([name, value]) => [name, valuePreview(value)])) : {},
+        ...(outcome.status === "succeeded" && outcome.artifacts ? this.withinBudget(outcome.artifacts) : undefined),
       });
       if (outcome.status === "failed" && !outcome.mocked) return { status: "failed", nodeId: outcome.nodeId ?? id, reason: outcome.reason };
       if (outcome.status === "succeeded") pool.setAll(id, outcome.outputs, outcome.mocked);
@@ -142,12 +154,32 @@ export class GraphEngine {
     return { status: "succeeded" };
   }
 
+  private withinBudget(artifacts: StepArtifacts): StepArtifacts {
+    const kept: StepArtifacts = {};
+    if (artifacts.files) {
+      kept.files = artifacts.files.map((file) => {
+        if (file.markdown === undefined) return file;
+        if (file.markdown.length <= this.artifactBudget) {
+          this.artifactBudget -= file.markdown.length;
+          return file;
+        }
+        const { markdown: _dropped, ...listed } = file;
+        return listed;
+      });
+    }
+    if (artifacts.chart && artifacts.chart.svg.length <= this.artifactBudget) {
+      this.artifactBudget -= artifacts.chart.svg.length;
+      kept.chart = artifacts.chart;
+    }
+    return kept;
+  }
+
   private async execute(node: DifyNode, pool: VariablePool): Promise<(NodeOutcome & { nodeId?: undefined }) | { status: "failed"; reason: string; mocked: boolean; nodeId: string }> {
     const type = String(node.data.type);
     if (type === "iteration") return this.iterate(node, pool);
     const executor = NODE_EXECUTORS[type];
     if (!executor) return failed(`Node type ${type} is not supported.`);
-    return executor.run(node.data, { pool, model: this.services.model, code: this.services.code, documents: this.services.documents ?? null, files: this.services.files ?? null, nodeId: node.id, title: String(node.data.title ?? type) });
+    return executor.run(node.data, { pool, model: this.services.model, code: this.services.code, documents: this.services.documents ?? null, files: this.services.files ?? null, charts: this.services.charts ?? null, nodeId: node.id, title: String(node.data.title ?? type) });
   }
 
   private async iterate(node: DifyNode, pool: VariablePool): Promise<NodeOutcome | { status: "failed"; reason: string; mocked: boolean; nodeId: string }> {

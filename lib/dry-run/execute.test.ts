@@ -2,11 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { TestInputValue } from "@/lib/benchmark/dataset";
 import { convertWorkflow } from "@/lib/workflow/convert";
 import type { JsonValue } from "@/lib/workflow/python-values";
+import { MAX_TRACE_ARTIFACTS } from "./engine";
 import { dryRunTestCase } from "./execute";
 import { classIndexByOverlap, mockModel } from "./mock-model";
 import { codeErrorIsCertain, codeOutputFailure } from "./nodes/code";
 import { predictedOutcome } from "./turns";
-import type { DocumentReader, DocumentText, FileMaker } from "./types";
+import { PLACEHOLDER_PNG } from "./placeholder-png";
+import type { ChartRenderer, ChartRequest, DocumentReader, DocumentText, FileMaker } from "./types";
 
 const services = { model: mockModel, code: null, maxSteps: 500 };
 
@@ -93,6 +95,70 @@ describe("dry run of a converted workflow", () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]?.extension).toBe(".pdf");
     expect(calls[0]?.markdown).toMatch(/^\[mock answer of .+\]$/);
+    // The trace lists the written file and keeps its (short) Markdown, so it can be written again for a download.
+    const step = execution.trace.find((entry) => entry.type === "md_to_pdf");
+    expect(step?.files).toEqual([{ name: expect.stringMatching(/\.pdf$/), extension: ".pdf", kind: "document", size: 1234, content: "written", markdown: calls[0]?.markdown }]);
+  });
+
+  it("keeps at most MAX_TRACE_ARTIFACTS characters of Markdown in a run's trace; later files are listed without it", async () => {
+    const files: FileMaker = { make: async ({ markdown }) => ({ size: markdown.length }) };
+    const exporters = Array.from({ length: 30 }, (_, index) => ({ id: String(index + 2), type: "markdown-exporter", param: { target_type: "md", md_text: "{{#1.text#}}" } }));
+    const workflow: JsonValue = {
+      nodes_info: [{ id: "1", type: "start", param: { variables: [["text", "string"]] } }, ...exporters, { id: "99", type: "end", param: { outputs: [["file", ["files", "31"]]] } }],
+      edges: [...["1", ...exporters.map((node) => node.id)].map((id, index, ids) => [id, 0, ids[index + 1] ?? "99"])],
+    };
+    const text = "x".repeat(15_000);
+    const execution = await dryRunTestCase({ graph: graphOf(workflow), test: { text }, fileChecks: {}, caseFileExists: null, services: { ...services, files } });
+    const listed = execution.trace.flatMap((step) => step.files ?? []);
+    expect(listed).toHaveLength(30);
+    const kept = listed.filter((file) => file.markdown === text).length;
+    expect(kept).toBe(Math.floor(MAX_TRACE_ARTIFACTS / text.length));
+    expect(listed.slice(kept).map((file) => [file.content, file.size, "markdown" in file])).toEqual(Array.from({ length: 30 - kept }, () => ["written", text.length, false]));
+  });
+
+  it("fails an exporter the plugin fails (a spreadsheet without a table), uncertain on mocked Markdown", async () => {
+    const files: FileMaker = { make: async () => ({ failure: "No available tables parsed from markdown text" }) };
+    const execution = await dryRunTestCase({ graph: graphOf(summarizer("file", "xlsx")), test: { doc: pdf }, fileChecks: {}, caseFileExists: null, services: { ...services, files } });
+    const step = execution.trace.find((entry) => entry.type === "md_to_xlsx");
+    expect(step?.status).toBe("uncertain");
+    expect(step?.reason).toContain("No available tables");
+  });
+
+  it("lists a file without bytes as such when no writer is given, and gives images a placeholder PNG", async () => {
+    const unwritten = await run(summarizer("file", "pptx"), { doc: pdf });
+    expect(unwritten.trace.find((entry) => entry.type === "md_to_pptx")?.files).toEqual([expect.objectContaining({ extension: ".pptx", size: 0, content: "none" })]);
+    const image = await run(
+      {
+        nodes_info: [
+          { id: "1", type: "start", param: { variables: [["idea", "string"]] } },
+          { id: "2", type: "mermaid-converter", param: { mermaid_code: "graph TD; A-->B" } },
+          { id: "3", type: "end", param: { outputs: [["diagram", ["files", "2"]]] } },
+        ],
+        edges: [["1", 0, "2"], ["2", 0, "3"]],
+      },
+      { idea: "x" },
+      { diagram: ".png" },
+    );
+    expect(image.fileCheck).toBe("passed");
+    expect(image.trace.find((entry) => entry.type === "mermaid_converter")?.files).toEqual([expect.objectContaining({ extension: ".png", kind: "image", size: PLACEHOLDER_PNG.byteLength, content: "placeholder" })]);
+  });
+
+  it("attaches the chart preview to the chart step, and the tool's output stays the ```echarts text", async () => {
+    const requests: ChartRequest[] = [];
+    const charts: ChartRenderer = { render: async (request) => (requests.push(request), { svg: "<svg/>", alt: "Pie chart" }) };
+    const workflow: JsonValue = {
+      nodes_info: [
+        { id: "1", type: "start", param: { variables: [["topic", "string"]] } },
+        { id: "2", type: "echarts", param: { chart_type: "pie", chart_title: "Share of {{#1.topic#}}", data: "3;2;1", x_axisORcategories: "a;b;c" } },
+        { id: "3", type: "end", param: { outputs: [["chart", ["text", "2"]]] } },
+      ],
+      edges: [["1", 0, "2"], ["2", 0, "3"]],
+    };
+    const execution = await dryRunTestCase({ graph: graphOf(workflow), test: { topic: "<b>sales</b>" }, fileChecks: {}, caseFileExists: null, services: { ...services, charts } });
+    expect(requests).toEqual([{ chart: "pie", title: "Share of <b>sales</b>", labels: ["a", "b", "c"], values: [3, 2, 1] }]);
+    const step = execution.trace.find((entry) => entry.type === "pie_chart");
+    expect(step?.chart).toEqual({ svg: "<svg/>", alt: "Pie chart" });
+    expect(step?.outputs?.text).toMatch(/^```echarts\n/);
   });
 
   it("fails the document extractor on an uploaded image (an extension Dify cannot read)", async () => {

@@ -3,7 +3,37 @@
 import type { DifyData } from "@/lib/workflow/dify-graph";
 import type { JsonValue } from "@/lib/workflow/python-values";
 import type { VariablePool } from "./pool";
-import type { DryFile } from "./values";
+import type { DryFile, FileKind } from "./values";
+
+/** A file a tool node returned, as the trace keeps it (never its bytes). */
+export interface TracedFile {
+  name: string;
+  extension: string;
+  kind: FileKind;
+  size: number;
+  /** written: real bytes of the target's type; placeholder: a valid file of the type standing in for a rendering; none: no bytes (size 0). */
+  content: "written" | "placeholder" | "none";
+  /** The Markdown an exporter's file was written from, kept when short enough to write the file again on download. */
+  markdown?: string;
+}
+
+/** Whether the trace holds what it takes to write this file again: a placeholder image, or an exporter's kept Markdown. */
+export function isDownloadable(file: TracedFile): boolean {
+  return (file.content === "placeholder" && file.extension === ".png") || (file.content === "written" && file.markdown !== undefined);
+}
+
+/** Our preview of a chart tool's answer: the chart its text describes, as an SVG (Dify's tool returns the text only). */
+export interface ChartPreview {
+  svg: string;
+  /** What the chart shows, in words: the image's alt text. */
+  alt: string;
+}
+
+/** What a tool node's trace step shows beside its outputs. */
+export interface StepArtifacts {
+  files?: TracedFile[];
+  chart?: ChartPreview;
+}
 
 export type NodeOutcome =
   | {
@@ -13,6 +43,7 @@ export type NodeOutcome =
       mocked: boolean;
       /** A branching node's chosen source handle. */
       handle?: string;
+      artifacts?: StepArtifacts;
     }
   | {
       status: "failed";
@@ -49,9 +80,25 @@ export interface DocumentReader {
   read(file: DryFile): Promise<DocumentText | null>;
 }
 
+/** An exporter's written file (its size), or the plugin's failure for this Markdown. */
+export type MadeFile = { size: number } | { failure: string };
+
 /** Writes an exporter's real file from its Markdown (lib/server/dry-run/exporter-files.ts); null: not made here. */
 export interface FileMaker {
-  make(request: { extension: string; markdown: string }): Promise<{ size: number } | null>;
+  make(request: { extension: string; markdown: string }): Promise<MadeFile | null>;
+}
+
+export interface ChartRequest {
+  chart: "line" | "bar" | "pie";
+  title: string;
+  /** x-axis labels (line, bar) or category names (pie). */
+  labels: string[];
+  values: number[];
+}
+
+/** Renders a chart tool's chart as an SVG preview (lib/server/dry-run/chart-svg.ts); null: not rendered. */
+export interface ChartRenderer {
+  render(request: ChartRequest): Promise<ChartPreview | null>;
 }
 
 export interface NodeContext {
@@ -60,6 +107,7 @@ export interface NodeContext {
   code: CodeRunner | null;
   documents: DocumentReader | null;
   files: FileMaker | null;
+  charts: ChartRenderer | null;
   nodeId: string;
   title: string;
 }
@@ -70,6 +118,10 @@ export interface NodeExecutor {
 
 export function succeeded(outputs: Record<string, JsonValue>, mocked: boolean, handle?: string): NodeOutcome {
   return handle === undefined ? { status: "succeeded", outputs, mocked } : { status: "succeeded", outputs, mocked, handle };
+}
+
+export function succeededWith(outputs: Record<string, JsonValue>, mocked: boolean, artifacts: StepArtifacts): NodeOutcome {
+  return { status: "succeeded", outputs, mocked, artifacts };
 }
 
 export function failed(reason: string, mocked = false): NodeOutcome {

@@ -39,6 +39,11 @@ const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
   ".mp3": "audio/mpeg",
 };
 
+/** The MIME type Dify gives a file of this extension (application/octet-stream when unknown). */
+export function mimeTypeOf(extension: string): string {
+  return MIME_BY_EXTENSION[extension] ?? "application/octet-stream";
+}
+
 /** A file produced by a tool (an exporter, a chart, an image or speech model). */
 export function producedFile(kind: FileKind, extension: string, stem: string): DryFile {
   return {
@@ -46,7 +51,7 @@ export function producedFile(kind: FileKind, extension: string, stem: string): D
     type: kind,
     filename: `${stem}${extension}`,
     extension,
-    mime_type: MIME_BY_EXTENSION[extension] ?? "application/octet-stream",
+    mime_type: mimeTypeOf(extension),
     transfer_method: "tool_file",
     size: 0,
     related_id: null,

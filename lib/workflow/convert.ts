@@ -101,6 +101,7 @@ interface ResolvedSelector extends NodeResolvedSelector {
 }
 
 class Converter implements DifyBuildContext {
+  readonly checkOnly: boolean;
   readonly ids: IdSource;
   readonly floats: FloatLiterals | null;
   readonly githubToken: string;
@@ -130,6 +131,7 @@ class Converter implements DifyBuildContext {
     options: ConvertOptions,
     private readonly withGraph = true,
   ) {
+    this.checkOnly = !withGraph;
     this.ids = options.ids ?? sequentialIdSource();
     this.floats = options.floats ?? null;
     this.githubToken = options.githubToken ?? "";
@@ -393,10 +395,11 @@ class Converter implements DifyBuildContext {
     const title = ordinal > 1 ? `${NODE_TYPES[type].displayName} ${ordinal}` : NODE_TYPES[type].displayName;
     const part = NODE_SPECS[type].toDify(this, param, title, ordinal);
     built.facts = part.facts;
-    built.data = part.data;
+    // Check-only: the data a later node or edge may write to, never emitted.
+    built.data = part.data ?? {};
     built.handles = part.handles ?? null;
     built.difyId = this.ids.nodeId();
-    if (part.facts.type === "iteration") part.data.start_node_id = `${built.difyId}start`;
+    if (part.facts.type === "iteration") built.data.start_node_id = `${built.difyId}start`;
     return built;
   }
 

@@ -5,7 +5,9 @@ import { describe, expect, it } from "vitest";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
 import { loadRunCorpus } from "../../test/support/run-corpus";
 import type { RunRecord } from "../benchmark/runs";
+import { conversionFailure, convertWorkflow } from "./convert";
 import { officialVerdict } from "./official-verdict";
+import { repairResponse } from "./repair";
 import { parseResponse, type ResponseInput } from "./response";
 import { scoreResponse } from "./score";
 
@@ -60,6 +62,19 @@ describe.skipIf(!benchmarkDir)(`official verdict on the recorded runs${benchmark
     expect(lazyDiffers.map((row) => row.label)).toEqual([]);
     const failing = rows.filter((row) => !row.verdict.conversion?.ok);
     expect(failing.every((row) => scoreResponse(recordInput(row.record), row.turn).conversion === null)).toBe(true);
+  });
+
+  it("fails the repaired workflows in check-only mode exactly where the full conversion fails them", () => {
+    const repaired = rows.flatMap((row) => {
+      const repair = repairResponse(row.parsed);
+      return repair.value && repair.applied.length > 0 ? [{ label: row.label, value: repair.value }] : [];
+    });
+    expect(repaired.length).toBeGreaterThan(150);
+    const differing = repaired.filter(({ value }) => {
+      const full = convertWorkflow(value);
+      return !isDeepStrictEqual(conversionFailure(value), full.ok ? null : full.issues[0]);
+    });
+    expect(differing.map((row) => row.label)).toEqual([]);
   });
 
   it("reproduces the spec's failure counts: 29 step_1_1, 181 step_1_2, 101 step_1_3", () => {

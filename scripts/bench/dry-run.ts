@@ -13,6 +13,7 @@ import { locateBenchmark, printTable, runMain } from "./common";
 import { loadBenchmarkCorpus } from "./corpus";
 import { sandboxCodeRunner } from "./dry-run-sandbox";
 import { createCaseFileReader } from "../../lib/server/dry-run/document-reader";
+import { chartPreviews } from "../../lib/server/dry-run/chart-svg";
 import { exporterFiles } from "../../lib/server/dry-run/exporter-files";
 
 interface Row {
@@ -42,8 +43,9 @@ runMain(async () => {
   // Document extractors read the benchmark's case files (DRY_RUN_CASE_FILES=0: stand-in text, as without --case-files).
   const caseFiles = process.env.DRY_RUN_CASE_FILES === "0" ? null : path.join(dir, "case_files");
   const documents = caseFiles !== null && existsSync(caseFiles) ? createCaseFileReader({ dir: caseFiles }) : null;
-  // Exporters write real .docx/.pdf files (DRY_RUN_EXPORTER_FILES=0: size 0, as before they were written).
+  // Exporters write real files and charts are drawn as SVG previews (DRY_RUN_EXPORTER_FILES=0: neither, size 0).
   const files = process.env.DRY_RUN_EXPORTER_FILES === "0" ? null : exporterFiles;
+  const charts = files === null ? null : chartPreviews;
   const started = performance.now();
   const work = corpus.runs.flatMap((run) => run.records.filter((record) => record.valid).map((record) => ({ run, record })));
   const rowsPerTurn: Row[][] = work.map(() => []);
@@ -56,7 +58,7 @@ runMain(async () => {
       const turn = corpus.turns.get(`${record.task}_${record.round}`);
       if (!turn) continue;
       const input = { nodeSelection: record.node_selection ?? null, designPrinciple: record.design_principle ?? null, workflow: record.workflow ?? null };
-      const results = await dryRunTurn({ input, turn, caseFileExists: null, services: { model: mockModel, code: code.runner, documents, files, maxSteps: 500 } });
+      const results = await dryRunTurn({ input, turn, caseFileExists: null, services: { model: mockModel, code: code.runner, documents, files, charts, maxSteps: 500 } });
       const parsed = parseResponse(input);
       const nodeTypes = parsed.json.ok && parsed.json.value && typeof parsed.json.value === "object" && !Array.isArray(parsed.json.value) && Array.isArray(parsed.json.value.nodes_info)
         ? [...new Set(parsed.json.value.nodes_info.map((node) => (node && typeof node === "object" && !Array.isArray(node) ? String(node.type) : "?")))]
@@ -78,12 +80,16 @@ runMain(async () => {
   const truePositives = positives.filter((row) => row.predicted === "failed-before-judge").length;
   const falseAlarms = negatives.filter((row) => row.predicted === "failed-before-judge").length;
   const agree = rows.filter((row) => row.recorded === row.predicted).length;
-  console.log(`Dry run (mock model${code.label}, ${documents ? "case files read" : "case-file text mocked"}, ${files ? "exporter files written" : "exporter files not written"}) of ${rows.length} recorded test executions from ${corpus.runs.length} runs (${dir})`);
+  console.log(`Dry run (mock model${code.label}, ${documents ? "case files read" : "case-file text mocked"}, ${files ? "exporter files written, charts drawn" : "exporter files not written, charts not drawn"}) of ${rows.length} recorded test executions from ${corpus.runs.length} runs (${dir})`);
   console.log(`load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}\n`);
   console.log(`agreement with the recorded Dify outcome   ${pct(agree, rows.length)}  (${agree}/${rows.length})   target ≥ 90 %`);
   console.log(`failures before the judge found (recall)  ${pct(truePositives, positives.length)}  (${truePositives}/${positives.length})   target ≥ 70 %`);
   console.log(`false alarms (of tests that reached it)   ${pct(falseAlarms, negatives.length)}  (${falseAlarms}/${negatives.length})   target ≤ 5 %`);
-  console.log(`time for all runs                          ${elapsed.toFixed(1)} s   target ≤ 60 s\n`);
+  console.log(`time for all runs                          ${elapsed.toFixed(1)} s   target ≤ 60 s`);
+  const steps = rows.flatMap((row) => row.execution.trace);
+  const tally = new Map<string, number>();
+  for (const file of steps.flatMap((step) => step.files ?? [])) tally.set(`${file.extension} ${file.content}`, (tally.get(`${file.extension} ${file.content}`) ?? 0) + 1);
+  console.log(`tool files in the traces                   ${[...tally].sort().map(([key, count]) => `${key} ${count}`).join(", ") || "none"}; chart previews ${steps.filter((step) => step.chart).length}\n`);
   console.log("Confusion matrix (rows: recorded Dify outcome; columns: dry-run prediction)");
   printTable(["recorded \\ predicted", "failed before judge", "reached judge"], [
     ["failed before judge", String(truePositives), String(positives.length - truePositives)],

@@ -1,7 +1,8 @@
-// The score CLI's reading and scoring of run files, one file at a time, on the main thread and (from the launcher's
-// bundle, on a machine with more than one core) worker threads that take the next file from a shared counter. A
-// file's result keeps only what the report, the summary and the requested exports read, so the parsed workflows
-// die young; results come back in file order whatever thread scored them, so the output is the same on any count.
+// The score CLI's reading and scoring of run files on the main thread and (from the launcher's bundle, on a machine
+// with more than one core) worker threads that open the next file from a shared counter and score it a chunk of
+// responses at a time; a thread with no file left to open shares the chunks of one still being scored. A chunk's
+// result keeps only what the report, the summary and the requested exports read, so the parsed workflows die young;
+// results come back in file and response order whatever thread scored them, so the output is the same on any count.
 import { readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -50,6 +51,17 @@ export interface ScoredRunFile {
 
 type FileOutcome = { ok: true; value: ScoredRunFile } | { ok: false; message: string };
 
+/** The scores of some responses of a file. */
+type ScoredPart = Pick<ScoredRunFile, "rows" | "responsesJson" | "skipped">;
+
+/** One chunk of a file scored, or why the file could not be read. */
+type ChunkOutcome = { ok: true; chunk: number; value: ScoredPart } | { ok: false; message: string };
+
+/** Responses a thread claims at a time: few enough that the threads finish within a chunk of each other. */
+const CHUNK = 8;
+/** A thread out of files reads one that another is scoring when this many chunks are left (a read costs about one). */
+const MIN_SHARED_CHUNKS = 3;
+
 export function formatIssues(issues: readonly BenchmarkIssue[], limit = 10): string {
   const lines = issues.slice(0, limit).map((issue) => `  ${issue.message}`);
   if (issues.length > limit) lines.push(`  … and ${issues.length - limit} more`);
@@ -64,24 +76,77 @@ interface RunItem {
   recorded: Pick<RunRecord, "valid" | "fail_step"> | null;
 }
 
+/** Fields of a run record whose text the score reads; the others are only type-checked, then dropped. */
+const TEXT_FIELDS = ["task", "node_selection", "design_principle", "workflow", "fail_step"] as const;
+
+/** What the score reads of a run record. */
+export type ScoredRecord = Pick<RunRecord, (typeof TEXT_FIELDS)[number] | "round" | "valid">;
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const BACKSLASH = 92;
+
+/** Whether the JSON text holds a `\uXXXX` escape of a character above U+007F (escaped backslashes excluded). */
+function escapesNonAscii(text: string): boolean {
+  for (let at = text.indexOf("\\u"); at !== -1; at = text.indexOf("\\u", at + 2)) {
+    let run = 1;
+    while (at - run >= 0 && text.charCodeAt(at - run) === BACKSLASH) run += 1;
+    if (run % 2 === 1 && !(text[at + 2] === "0" && text[at + 3] === "0" && /[0-7]/.test(text[at + 4] ?? ""))) return true;
+  }
+  return false;
+}
+
+/**
+ * What the score reads of a run file's records, parsed from its bytes read as Latin-1: JSON.parse reads that one-byte
+ * text about twice as fast as the UTF-8 one, most of which (test outputs, judge reasons) the score drops. The texts it
+ * keeps are then decoded as UTF-8, which gives what the UTF-8 text gives unless an escape wrote a non-ASCII character.
+ * Null when that is so or the data is not valid run records: the caller reads the file as UTF-8 (same data, or errors).
+ */
+export function latin1RunRecords(label: string, bytes: Buffer): ScoredRecord[] | null {
+  const text = bytes.toString("latin1");
+  if (escapesNonAscii(text)) return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(data)) return null;
+  for (const item of data as unknown[]) {
+    if (typeof item !== "object" || item === null) continue;
+    const record = item as Record<string, unknown>;
+    for (const key of TEXT_FIELDS) {
+      const value = record[key];
+      if (typeof value === "string" && NON_ASCII.test(value)) record[key] = Buffer.from(value, "latin1").toString("utf8");
+    }
+  }
+  const records = parseRunFile(label, data);
+  return records.ok ? records.value : null;
+}
+
+function runItemsOf(records: readonly ScoredRecord[]): RunItem[] {
+  return records.map((record) => ({
+    task: record.task,
+    round: record.round,
+    input: { nodeSelection: record.node_selection, designPrinciple: record.design_principle, workflow: record.workflow },
+    recorded: { valid: record.valid, fail_step: record.fail_step },
+  }));
+}
+
 /** A recorded run (runs/<model>.json) or, failing that, a generation output ({task, answer1..N} items). */
 function readRunItems(file: string): RunItem[] {
   const label = path.basename(file);
+  let bytes: Buffer;
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, "utf8"));
+    bytes = readFileSync(file);
+    const fast = latin1RunRecords(label, bytes);
+    if (fast) return runItemsOf(fast);
+    data = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const records = parseRunFile(label, data);
-  if (records.ok) {
-    return records.value.map((record) => ({
-      task: record.task,
-      round: record.round,
-      input: { nodeSelection: record.node_selection, designPrinciple: record.design_principle, workflow: record.workflow },
-      recorded: { valid: record.valid, fail_step: record.fail_step },
-    }));
-  }
+  if (records.ok) return runItemsOf(records.value);
   const generation = parseGenerationFile(label, data);
   if (!generation.ok) throw new UsageError(`${file} is neither a run file nor a generation output:\n${formatIssues(records.issues)}`);
   return generation.value.flatMap((item) => item.answers.map((answer) => ({ task: item.task, round: answer.round, input: { raw: answer.text }, recorded: null })));
@@ -153,13 +218,12 @@ function reportRow(model: string, item: RunItem, domain: string, score: ScoredRe
   return row;
 }
 
-/** Reads one run file and scores every response of it against the benchmark's turns. */
-export function scoreRunFile(file: string, context: ScoreContext): ScoredRunFile {
-  const model = path.basename(file, ".json");
+/** Scores responses of one run file against the benchmark's turns. */
+function scoreItems(model: string, items: readonly RunItem[], context: ScoreContext): ScoredPart {
   const rows: ReportRow[] = [];
   const responses: ReturnType<typeof responseJson>[] = [];
   let skipped = 0;
-  for (const item of readRunItems(file)) {
+  for (const item of items) {
     const turn = context.turns.get(`${item.task}_${item.round}`);
     if (!turn) {
       skipped += 1;
@@ -170,9 +234,72 @@ export function scoreRunFile(file: string, context: ScoreContext): ScoredRunFile
     rows.push(reportRow(model, item, domain, score, context));
     if (context.json) responses.push(responseJson(model, item, domain, score));
   }
-  // Serialised here, on the thread that scored the file: the main thread only joins the texts.
+  // Serialised here, on the thread that scored them: the main thread only joins the texts.
   const responsesJson = context.json ? JSON.stringify(responses).slice(1, -1) : null;
-  return { model, file, rows, responsesJson, skipped };
+  return { rows, responsesJson, skipped };
+}
+
+const modelOf = (file: string): string => path.basename(file, ".json");
+
+/** Reads one run file and scores every response of it against the benchmark's turns. */
+export function scoreRunFile(file: string, context: ScoreContext): ScoredRunFile {
+  return { model: modelOf(file), file, ...scoreItems(modelOf(file), readRunItems(file), context) };
+}
+
+/** A file's chunks joined in order, as scoreRunFile would have scored it. */
+function joinParts(file: string, parts: readonly ScoredPart[], json: boolean): ScoredRunFile {
+  const texts = parts.flatMap((part) => (part.responsesJson ? [part.responsesJson] : []));
+  return {
+    model: modelOf(file),
+    file,
+    rows: parts.flatMap((part) => part.rows),
+    responsesJson: json ? texts.join(",") : null,
+    skipped: parts.reduce((sum, part) => sum + part.skipped, 0),
+  };
+}
+
+/**
+ * Where threads meet: [0] the next file slot to open; [1 + slot] the next chunk of that file to claim; [1 + n + slot]
+ * its number of chunks plus one, once read (0 before, or when it could not be read).
+ */
+function sharedCounters(files: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4 * (1 + 2 * files)));
+}
+
+/** This thread's share of the work: files opened in slot order, then chunks of files others are still scoring. */
+function scoreShare(files: readonly string[], shared: Int32Array, context: ScoreContext, emit: (slot: number, outcome: ChunkOutcome) => void): void {
+  const n = files.length;
+  const scoreChunks = (slot: number, items: readonly RunItem[], chunks: number): void => {
+    const model = modelOf(files[slot] as string);
+    for (let chunk = Atomics.add(shared, 1 + slot, 1); chunk < chunks; chunk = Atomics.add(shared, 1 + slot, 1)) {
+      emit(slot, { ok: true, chunk, value: scoreItems(model, items.slice(chunk * CHUNK, (chunk + 1) * CHUNK), context) });
+    }
+  };
+  for (let slot = Atomics.add(shared, 0, 1); slot < n; slot = Atomics.add(shared, 0, 1)) {
+    let items: RunItem[];
+    try {
+      items = readRunItems(files[slot] as string);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      emit(slot, { ok: false, message: error.message });
+      continue;
+    }
+    const chunks = Math.ceil(items.length / CHUNK);
+    Atomics.store(shared, 1 + n + slot, chunks + 1);
+    scoreChunks(slot, items, chunks);
+  }
+  // The files opened last have the most chunks left.
+  for (let slot = n - 1; slot >= 0; slot--) {
+    const chunks = Atomics.load(shared, 1 + n + slot) - 1;
+    if (chunks - Atomics.load(shared, 1 + slot) < MIN_SHARED_CHUNKS) continue;
+    let items: RunItem[];
+    try {
+      items = readRunItems(files[slot] as string);
+    } catch {
+      continue; // Read once already: the thread that opened it scores the rest.
+    }
+    scoreChunks(slot, items, chunks);
+  }
 }
 
 function scoreOutcome(file: string, context: ScoreContext): FileOutcome {
@@ -195,8 +322,8 @@ interface Launcher {
 interface WorkerJob {
   /** The files in the order threads take them. */
   files: string[];
-  /** The shared counter of files taken. */
-  next: SharedArrayBuffer;
+  /** The shared counters (sharedCounters). */
+  shared: Int32Array;
   turns: Map<string, ScoreTurn>;
   domains: Map<string, string>;
   json: boolean;
@@ -204,7 +331,7 @@ interface WorkerJob {
   coze: ScoreContext["coze"];
 }
 
-type WorkerMessage = { slot: number; outcome: FileOutcome } | { done: true } | { crashed: string };
+type WorkerMessage = { slot: number; outcome: ChunkOutcome } | { done: true } | { crashed: string };
 
 const WORKER_ROLE = "score-run-files";
 
@@ -252,29 +379,43 @@ export function startScoringThreads(threads: number): ScoringThreads {
   return {
     close: () => workers.forEach((worker) => void worker.terminate()),
     async score(files, context) {
-      const outcomes: (FileOutcome | undefined)[] = new Array(files.length);
       const order = scheduleOrder(files);
-      const next = new SharedArrayBuffer(4);
+      const scheduled = order.map((index) => files[index] as string);
+      const shared = sharedCounters(files.length);
       const job: WorkerJob = {
-        files: order.map((index) => files[index] as string),
-        next,
+        files: scheduled,
+        shared,
         turns: new Map([...context.turns].map(([key, turn]) => [key, { inputVars: turn.inputVars, outputVars: turn.outputVars, keyNodes: turn.keyNodes }])),
         domains: new Map(context.domains),
         json: context.json,
         yaml: context.yaml,
         coze: context.coze,
       };
-      const finished = workers.map((worker) => runWorker(worker, job, (slot, outcome) => (outcomes[order[slot] as number] = outcome)));
-      const counter = new Int32Array(next);
-      for (let slot = Atomics.add(counter, 0, 1); slot < files.length; slot = Atomics.add(counter, 0, 1)) {
+      const parts: ScoredPart[][] = files.map(() => []);
+      const failures: (string | undefined)[] = new Array(files.length);
+      const record = (slot: number, outcome: ChunkOutcome): void => {
         const index = order[slot] as number;
-        outcomes[index] = scoreOutcome(files[index] as string, context);
-      }
+        if (outcome.ok) (parts[index] as ScoredPart[])[outcome.chunk] = outcome.value;
+        else failures[index] = outcome.message;
+      };
+      const finished = workers.map((worker) => runWorker(worker, job, record));
+      scoreShare(scheduled, shared, context, record);
       await Promise.all(finished);
+      const slotOf: number[] = new Array(files.length);
+      order.forEach((index, slot) => (slotOf[index] = slot));
       const results: ScoredRunFile[] = [];
       for (let index = 0; index < files.length; index++) {
-        // A file a worker took but did not finish (it failed to start or died) is scored here.
-        const outcome = outcomes[index] ?? scoreOutcome(files[index] as string, context);
+        const file = files[index] as string;
+        const failure = failures[index];
+        if (failure !== undefined) throw new UsageError(failure);
+        const chunks = Atomics.load(shared, 1 + files.length + (slotOf[index] as number)) - 1;
+        const got = parts[index] as ScoredPart[];
+        // A file a worker opened or shared but did not finish (it failed to start or died) is scored again here.
+        if (chunks >= 0 && got.filter(Boolean).length === chunks) {
+          results.push(joinParts(file, got, context.json));
+          continue;
+        }
+        const outcome = scoreOutcome(file, context);
         if (!outcome.ok) throw new UsageError(outcome.message);
         results.push(outcome.value);
       }
@@ -283,7 +424,7 @@ export function startScoringThreads(threads: number): ScoringThreads {
   };
 }
 
-function runWorker(worker: Worker, job: WorkerJob, record: (slot: number, outcome: FileOutcome) => void): Promise<void> {
+function runWorker(worker: Worker, job: WorkerJob, record: (slot: number, outcome: ChunkOutcome) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     worker.on("message", (message: WorkerMessage) => {
       if ("crashed" in message) reject(new Error(message.crashed));
@@ -298,17 +439,14 @@ function runWorker(worker: Worker, job: WorkerJob, record: (slot: number, outcom
   });
 }
 
-/** The worker side, when this thread is a scoring worker: takes files from the shared counter until none is left. */
+/** The worker side, when this thread is a scoring worker: its share of the files, as the main thread's. */
 export function runScoringWorkerIfAny(): boolean {
   if (isMainThread || (workerData as { role?: string } | null)?.role !== WORKER_ROLE || !parentPort) return false;
   const port = parentPort;
   port.once("message", (job: WorkerJob) => {
     const context: ScoreContext = { turns: job.turns, domains: job.domains, json: job.json, yaml: job.yaml, coze: job.coze };
-    const counter = new Int32Array(job.next);
     try {
-      for (let slot = Atomics.add(counter, 0, 1); slot < job.files.length; slot = Atomics.add(counter, 0, 1)) {
-        port.postMessage({ slot, outcome: scoreOutcome(job.files[slot] as string, context) } satisfies WorkerMessage);
-      }
+      scoreShare(job.files, job.shared, context, (slot, outcome) => port.postMessage({ slot, outcome } satisfies WorkerMessage));
       port.postMessage({ done: true } satisfies WorkerMessage);
     } catch (error) {
       port.postMessage({ crashed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerMessage);

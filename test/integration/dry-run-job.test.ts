@@ -2,7 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/auth/roles";
 import { AuthorizationError } from "@/lib/server/authz";
-import { dryRunCasesOf } from "@/lib/server/data/dry-run";
+import mammoth from "mammoth";
+import type { TraceStep } from "@/lib/dry-run/engine";
+import { PLACEHOLDER_PNG } from "@/lib/dry-run/placeholder-png";
+import { dryRunCasesOf, dryRunFileOf } from "@/lib/server/data/dry-run";
 import { dryRunJobHandler, startDryRunJob } from "@/lib/server/jobs/dry-run-job";
 import { jobQueue } from "@/lib/server/jobs/instance";
 import { JobWorker } from "@/lib/server/jobs/worker";
@@ -60,5 +63,29 @@ describe("dry-run jobs", () => {
     expect(Object.keys(codeStep?.inputs ?? {})).toEqual(["1.commits"]);
     expect(Object.keys(codeStep?.outputs ?? {})).toEqual(["features", "fixes", "others"]);
     expect(rows.every((row) => row.model === "mock")).toBe(true);
+  });
+
+  it("lists each tool's files in the trace and writes them again for a download: the exporter's .docx, the placeholder PNG", async () => {
+    const runId = demo.runId("demo_alpha.json");
+    const caseOf = async (task: string, round: number) => {
+      const row = await db.dryRunCase.findFirstOrThrow({ where: { position: 1, response: { runId, turn: { round, task: { name: task } } } } });
+      return { responseId: row.responseId, trace: JSON.parse(row.trace) as TraceStep[] };
+    };
+    const digest = await caseOf("GrantProposalDigest", 2);
+    const docxStep = digest.trace.findIndex((step) => step.type === "md_to_docx");
+    const docx = digest.trace[docxStep]?.files?.[0];
+    expect(docx).toMatchObject({ extension: ".docx", kind: "document", content: "written" });
+    expect(docx?.size).toBeGreaterThan(1000);
+    const downloaded = await dryRunFileOf(db, actor("viewer"), { responseId: digest.responseId, position: 1, step: docxStep, file: 0 });
+    expect(downloaded?.mimeType).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
+    expect((await mammoth.extractRawText({ buffer: Buffer.from(downloaded?.bytes ?? []) })).value).toContain("[mock answer of");
+
+    const poster = await caseOf("PosterCopy", 1);
+    const imageStep = poster.trace.findIndex((step) => step.files?.[0]?.extension === ".png");
+    expect(poster.trace[imageStep]?.files?.[0]).toMatchObject({ content: "placeholder", size: PLACEHOLDER_PNG.byteLength });
+    expect((await dryRunFileOf(db, actor("annotator"), { responseId: poster.responseId, position: 1, step: imageStep, file: 0 }))?.bytes).toEqual(PLACEHOLDER_PNG);
+    // A step or file the trace does not have is not found.
+    expect(await dryRunFileOf(db, actor("viewer"), { responseId: poster.responseId, position: 1, step: imageStep, file: 1 })).toBeNull();
+    expect(await dryRunFileOf(db, actor("viewer"), { responseId: poster.responseId, position: 1, step: 0, file: 0 })).toBeNull();
   });
 });

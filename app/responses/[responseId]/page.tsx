@@ -170,7 +170,7 @@ export default async function ResponsePage({ params, searchParams }: PageProps<"
   // The dry run predicts test outcomes, so a blind review hides it with the verdicts.
   const dryRun = judgesHidden ? null : await dryRunCasesOf(database(), user, detail.id);
   const dryRunTab: TabItem[] = dryRun
-    ? [{ id: "dry-run", label: "Dry run", content: <DryRunPanel cases={dryRun.cases} passed={dryRun.passed} runId={dryRun.runId} canStart={can(user?.role, "runJobs")} view={graph} /> }]
+    ? [{ id: "dry-run", label: "Dry run", content: <DryRunPanel cases={dryRun.cases} passed={dryRun.passed} responseId={detail.id} runId={dryRun.runId} canStart={can(user?.role, "runJobs")} view={graph} /> }]
     : [];
 
   return (

@@ -3,9 +3,14 @@ import "server-only";
 // with the mock model, never a Dify resolve verdict. Readers of the response may read it.
 import type { TraceStep } from "@/lib/dry-run/engine";
 import type { DryRunOutput } from "@/lib/dry-run/execute";
+import { PLACEHOLDER_PNG } from "@/lib/dry-run/placeholder-png";
+import { isDownloadable } from "@/lib/dry-run/types";
+import { mimeTypeOf } from "@/lib/dry-run/values";
 import { predictedExecutionBySeries, type DryRunGroup, type PredictedExecution } from "@/lib/leaderboard/predicted";
 import { assertAllowed } from "../authz";
 import type { Database } from "../db";
+import { exporterFileBytes } from "../dry-run/exporter-files";
+import { blindVisibility } from "./review";
 import type { SessionUser } from "../session";
 import { int } from "./run-counts";
 
@@ -52,6 +57,28 @@ export async function dryRunCasesOf(db: Database, actor: SessionUser | null, res
       executedAt: row.executedAt.toISOString(),
     })),
   };
+}
+
+export interface DryRunFileRequest {
+  responseId: string;
+  position: number;
+  /** The step's index in the case's trace, and the file's in the step's list. */
+  step: number;
+  file: number;
+}
+
+/**
+ * A file a dry run's tool returned, written again from what its trace keeps (the traces keep no bytes); null when
+ * unknown, not downloadable, or hidden (a blind review hides the dry run with the verdicts, as the response page does).
+ */
+export async function dryRunFileOf(db: Database, actor: SessionUser | null, request: DryRunFileRequest): Promise<{ name: string; mimeType: string; bytes: Uint8Array } | null> {
+  assertAllowed(actor, "read");
+  if ((await blindVisibility(db, actor, { responseIds: [request.responseId] })).verdictHidden(request.responseId)) return null;
+  const row = await db.dryRunCase.findUnique({ where: { responseId_position: { responseId: request.responseId, position: request.position } }, select: { trace: true } });
+  const file = row ? parseJson<TraceStep[]>(row.trace, [])[request.step]?.files?.[request.file] : undefined;
+  if (!file || !isDownloadable(file)) return null;
+  const bytes = file.content === "placeholder" ? PLACEHOLDER_PNG : await exporterFileBytes(file.extension, file.markdown ?? "");
+  return bytes ? { name: file.name, mimeType: mimeTypeOf(file.extension), bytes } : null;
 }
 
 /**

@@ -12,6 +12,7 @@ import { assertAllowed } from "../authz";
 import { locateBenchmarkDir } from "../benchmark-location";
 import type { Database } from "../db";
 import { createCaseFileReader, type CaseFileReader } from "../dry-run/document-reader";
+import { chartPreviews } from "../dry-run/chart-svg";
 import { exporterFiles } from "../dry-run/exporter-files";
 import { serverEnv } from "../env";
 import { createSandboxCodeRunner, type SandboxCodeRunner } from "../sandbox/code-runner";
@@ -75,7 +76,7 @@ export function dryRunJobHandler(options: { code?: SandboxCodeRunner; documents?
       const stored = await loadTurn(db, payload.responseId);
       if (!stored) return { ok: false, failure: { message: "The response no longer exists.", retryable: false } };
       const turn = turnOf(stored);
-      const results = await dryRunTurn({ input: turn.response, turn: turn.spec, caseFileExists: null, services: { model: mockModel, code: code(), documents: documents(), files: exporterFiles, maxSteps: 500 } });
+      const results = await dryRunTurn({ input: turn.response, turn: turn.spec, caseFileExists: null, services: { model: mockModel, code: code(), documents: documents(), files: exporterFiles, charts: chartPreviews, maxSteps: 500 } });
       const rows = (results ?? []).map(({ test, execution }) => ({
         responseId: payload.responseId,
         position: test,

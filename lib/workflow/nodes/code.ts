@@ -33,8 +33,9 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
       });
     }
     outputs.set(key, { name, type });
-    outputData[pyStr(name)] = { children: null, type };
+    if (!ctx.checkOnly) outputData[pyStr(name)] = { children: null, type };
   });
+  if (ctx.checkOnly) return { facts: { type: "code", outputs } };
   return {
     facts: { type: "code", outputs },
     data: { code, code_language: "python3", outputs: outputData, selected: false, title, type: "code", variables },

@@ -25,6 +25,7 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
     });
   }
   const isArrayFile = input.type === "array[file]";
+  if (ctx.checkOnly) return { facts: { type: "document-extractor", isArrayFile } };
   return {
     facts: { type: "document-extractor", isArrayFile },
     data: {

@@ -19,6 +19,7 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
       location: ctx.at(["url", 0]),
     });
   }
+  if (ctx.checkOnly) return { facts: { type: "http-request" } };
   return {
     facts: { type: "http-request" },
     data: {

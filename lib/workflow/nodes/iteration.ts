@@ -11,6 +11,7 @@ import { found, officialElementType, realElementType } from "./variables";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const input = ctx.resolveSelector(ctx.param(param, "iterator_selector"), ["iterator_selector"]);
+  if (ctx.checkOnly) return { facts: { type: "iteration", inputType: input.type, outputType: null } };
   return {
     facts: { type: "iteration", inputType: input.type, outputType: null },
     data: {

@@ -12,6 +12,7 @@ import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeS
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const system = ctx.rewriteText(ctx.param(param, "system"), ["system"]);
   const user = ctx.rewriteText(ctx.param(param, "user"), ["user"]);
+  if (ctx.checkOnly) return { facts: { type: "llm" } };
   return {
     facts: { type: "llm" },
     data: {

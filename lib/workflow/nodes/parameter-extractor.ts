@@ -24,6 +24,7 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
     declared.push({ name, type });
     return { description, name, required: true, type };
   });
+  if (ctx.checkOnly) return { facts: { type: "parameter-extractor", parameters: declared } };
   return {
     facts: { type: "parameter-extractor", parameters: declared },
     data: {

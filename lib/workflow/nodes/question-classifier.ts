@@ -16,6 +16,7 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   const instruction = isJsonObject(param) ? (ownValue(param, "instruction") ?? "") : "";
   const classes = ctx.iterate(ctx.param(param, "classes"), ["classes"], "an array of class labels");
   const classData = classes.map((name) => ({ id: ctx.ids.classId(), name }));
+  if (ctx.checkOnly) return { facts: { type: "question-classifier" }, handles: classData.map((c) => c.id) };
   return {
     facts: { type: "question-classifier" },
     handles: classData.map((c) => c.id),

@@ -21,7 +21,7 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
     const type = ctx.item(entry, 1, ["variables", i], "a [name, type] pair", "malformed-start-variable");
     const name = pyItem(entry, 0) as JsonValue;
     declared.push({ name, type });
-    data.push(startVariableData(name, type));
+    if (!ctx.checkOnly) data.push(startVariableData(name, type));
   });
   return { facts: { type: "start", variables: declared }, data: { selected: false, title, type: "start", variables: data } };
 }

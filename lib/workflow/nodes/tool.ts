@@ -46,6 +46,7 @@ export function toolVariables(nodeType: ToolNodeType, tool: ToolSpec, outputs: r
 
 export function buildTool(ctx: DifyBuildContext, type: ToolNodeType, tool: ToolSpec, param: JsonValue, ordinal: number): DifyPart {
   const { parameters, name, target = "" } = tool.parameters(ctx, param);
+  if (ctx.checkOnly) return { facts: { type: "tool", nodeType: type, toolName: name } };
   const baseTitle = tool.titledByName ? name : NODE_TYPES[type].displayName;
   return {
     facts: { type: "tool", nodeType: type, toolName: name },

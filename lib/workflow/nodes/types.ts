@@ -118,6 +118,8 @@ export interface ConversionFailureSpec {
  * `value[i]`, `id_dict[id]`) and throws the conversion failure the official code would raise, in the same order.
  */
 export interface DifyBuildContext {
+  /** Only the verdict is wanted: a builder may leave out its Dify data once every check of its param has run. */
+  readonly checkOnly: boolean;
   readonly ids: IdSource;
   readonly floats: FloatLiterals | null;
   readonly githubToken: string;
@@ -145,7 +147,8 @@ export interface DifyBuildContext {
 
 export interface DifyPart {
   facts: NodeFacts;
-  data: DifyData;
+  /** Left out only in check-only mode. */
+  data?: DifyData;
   /** if-else and classifier: the source handle of each port. */
   handles?: string[];
 }

@@ -127,6 +127,7 @@ route("app/api/jobs/route.ts#GET", (handler) => handler(get("/api/jobs") as neve
 route("app/api/jobs/[id]/route.ts#GET", (handler) => handler(get("/api/jobs/no-such-job") as never, params({ id: "no-such-job" }) as never));
 route("app/runs/[runId]/download/resolve-records/route.ts#GET", (handler) => handler(get("/runs/none/download/resolve-records") as never, params({ runId: "none" }) as never));
 route("app/responses/[responseId]/coze/route.ts#GET", (handler) => handler(get("/responses/none/coze") as never, params({ responseId: "none" }) as never));
+route("app/responses/[responseId]/dry-run-file/route.ts#GET", (handler) => handler(get("/responses/none/dry-run-file?case=1&step=0&file=0") as never, params({ responseId: "none" }) as never));
 route("app/runs/[runId]/download/responses/route.ts#GET", (handler) => handler(get("/runs/none/download/responses") as never, params({ runId: "none" }) as never));
 route("app/runs/[runId]/download/pass-records/route.ts#GET", (handler) => handler(get("/runs/none/download/pass-records") as never, params({ runId: "none" }) as never));
 route("app/api/responses/[responseId]/text/route.ts#GET", (handler) => handler(get("/api/responses/none/text?field=raw") as never, params({ responseId: "none" }) as never));
