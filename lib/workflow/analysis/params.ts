@@ -103,11 +103,12 @@ function checkNamedSelectors(ctx: ParamContext, key: string, value: JsonValue | 
     report(ctx, "malformed-entry", [key], `${describeNode(ctx.node)} ${at([key])} is ${describeKind(value)}, not a list of [name, [variable, nodeId]].`);
     return;
   }
-  value.forEach((entry, i) => {
+  for (let i = 0; i < value.length; i += 1) {
+    const entry = value[i] as JsonValue;
     const path = [key, i];
     if (!Array.isArray(entry) || entry.length < 2) {
       report(ctx, "malformed-entry", path, `${describeNode(ctx.node)} ${at(path)} is ${preview(entry)}; expected [name, [variable, nodeId]].`);
-      return;
+      continue;
     }
     const reference = entry[1];
     if (typeof reference === "string") {
@@ -116,10 +117,10 @@ function checkNamedSelectors(ctx: ParamContext, key: string, value: JsonValue | 
       } else {
         report(ctx, "selector-as-string", [...path, 1], `${describeNode(ctx.node)} ${at([...path, 1])} is the string ${preview(reference)}; expected [variable, nodeId].`, selectorSuggestion(reference), stringSelectorStep(ctx, reference));
       }
-      return;
+      continue;
     }
     checkSelector(ctx, reference, [key, i, 1], "named-selectors");
-  });
+  }
 }
 
 function checkAggregatorEntries(ctx: ParamContext, value: JsonValue | undefined): void {
@@ -133,7 +134,7 @@ function checkAggregatorEntries(ctx: ParamContext, value: JsonValue | undefined)
     report(ctx, "empty-aggregator", ["variables"], `${describeNode(ctx.node)} aggregates nothing: \`variables\` is empty.`, "List the branch outputs to merge, e.g. [[\"text\", \"3\"], [\"text\", \"4\"]].");
     return;
   }
-  items.forEach((entry, i) => checkSelector(ctx, entry, ["variables", i], "selectors"));
+  for (let i = 0; i < items.length; i += 1) checkSelector(ctx, items[i], ["variables", i], "selectors");
 }
 
 const UNARY_OPERATORS: ReadonlySet<string> = new Set(["empty", "not empty", "exists", "not exists"]);
