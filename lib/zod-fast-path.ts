@@ -5,6 +5,8 @@ import type { z } from "zod";
 
 type Accepts = (value: unknown) => boolean;
 const REFUSE: Accepts = () => false;
+/** The acceptor of every plain string schema: fields and tuple items test for it inline instead of calling it. */
+const ANY_STRING: Accepts = (value) => typeof value === "string";
 const compiled = new WeakMap<z.ZodType, Accepts>();
 
 interface CheckDef {
@@ -43,11 +45,12 @@ function compile(schema: z.ZodType): Accepts {
     case "array": {
       const tests = checksOf(schema, def.type);
       if (!tests) return REFUSE;
-      const passes = (value: never) => tests.every((test) => test(value));
-      if (def.type === "string") return (value) => typeof value === "string" && passes(value as never);
-      if (def.type === "number") return (value) => typeof value === "number" && Number.isFinite(value) && passes(value as never);
+      // Most fields have no checks: their acceptor is the bare type test.
+      const passes = tests.length === 0 ? null : (value: never) => tests.every((test) => test(value));
+      if (def.type === "string") return passes ? (value) => typeof value === "string" && passes(value as never) : ANY_STRING;
+      if (def.type === "number") return (value) => typeof value === "number" && Number.isFinite(value) && (passes === null || passes(value as never));
       const element = acceptor(def.element as z.ZodType);
-      return (value) => Array.isArray(value) && value.every(element) && passes(value as never);
+      return (value) => Array.isArray(value) && everyItem(value, element) && (passes === null || passes(value as never));
     }
     case "boolean":
       return (value) => typeof value === "boolean";
@@ -67,12 +70,22 @@ function compile(schema: z.ZodType): Accepts {
     }
     case "union": {
       const options = (def.options as z.ZodType[]).map(acceptor);
-      return (value) => options.some((option) => option(value));
+      return (value) => {
+        for (const option of options) if (option(value)) return true;
+        return false;
+      };
     }
     case "tuple": {
       if (def.rest) return REFUSE;
       const items = (def.items as z.ZodType[]).map(acceptor);
-      return (value) => Array.isArray(value) && value.length === items.length && items.every((item, i) => item(value[i]));
+      return (value) => {
+        if (!Array.isArray(value) || value.length !== items.length) return false;
+        for (let i = 0; i < items.length; i += 1) {
+          const item = items[i] as Accepts;
+          if (item === ANY_STRING ? typeof value[i] !== "string" : !item(value[i])) return false;
+        }
+        return true;
+      };
     }
     case "object": {
       if (def.catchall) return REFUSE;
@@ -85,12 +98,27 @@ function compile(schema: z.ZodType): Accepts {
       return (value) => {
         if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
         const record = value as Record<string, unknown>;
-        return shape.every(({ key, optional, inner }) => (optional && record[key] === undefined) || inner(record[key]));
+        for (const field of shape) {
+          const item = record[field.key];
+          if (field.optional && item === undefined) continue;
+          if (field.inner === ANY_STRING ? typeof item !== "string" : !field.inner(item)) return false;
+        }
+        return true;
       };
     }
     default:
       return REFUSE;
   }
+}
+
+/** `items.every(element)` without a callback per call: cold runs execute these acceptors in the interpreter. */
+function everyItem(items: readonly unknown[], element: Accepts): boolean {
+  if (element === ANY_STRING) {
+    for (let i = 0; i < items.length; i += 1) if (typeof items[i] !== "string") return false;
+    return true;
+  }
+  for (let i = 0; i < items.length; i += 1) if (!element(items[i])) return false;
+  return true;
 }
 
 function acceptor(schema: z.ZodType): Accepts {

@@ -79,7 +79,8 @@ export function textFieldPaths(node: NodeLike): ParamPath[] {
   const { type, param } = node;
   if (!isNodeTypeId(type) || !isJsonObject(param)) return [];
   const spec = NODE_SPECS[type];
-  const paths: ParamPath[] = spec.textParams.filter((key) => ownValue(param, key) !== undefined).map((key) => [key]);
+  const paths: ParamPath[] = [];
+  for (const key of spec.textParams) if (ownValue(param, key) !== undefined) paths.push([key]);
   if (spec.nestedTextPaths) paths.push(...spec.nestedTextPaths(param));
   return paths;
 }
@@ -103,11 +104,13 @@ export function forEachSelectorSlot<C>(spec: SelectorParamSpec, value: JsonValue
   const { key, shape } = spec;
   if (shape === "selector" || shape === "child-selector") visit(ctx, value, [key], shape);
   else if (!Array.isArray(value)) return;
-  else if (shape === "selectors") value.forEach((item, i) => visit(ctx, item, [key, i], shape));
-  else if (shape === "named-selectors") {
-    value.forEach((item, i) => {
+  else if (shape === "selectors") {
+    for (let i = 0; i < value.length; i += 1) visit(ctx, value[i], [key, i], shape);
+  } else if (shape === "named-selectors") {
+    for (let i = 0; i < value.length; i += 1) {
+      const item = value[i];
       if (Array.isArray(item)) visit(ctx, item[1], [key, i, 1], shape);
-    });
+    }
   } else if (shape === "conditions") {
     forEachCondition(value, (condition, i, j) => {
       if (Array.isArray(condition)) visit(ctx, condition[0], [key, i, 1, j, 0], shape);

@@ -70,21 +70,25 @@ function forwardFinder(text: string, needle: string): (from: number) => number {
  */
 export function scanInlineReferences(text: string): InlineReferenceMatch[] {
   const matches: InlineReferenceMatch[] = [];
-  const nextDot = forwardFinder(text, ".");
-  const nextClose = forwardFinder(text, "#}}");
-  const nextNewline = forwardFinder(text, "\n");
+  // The next `.`, `#}}` and newline at or after positions that only grow, searched again only once the one found lies
+  // behind (-2: not searched yet, -1: none left): amortised linear, with no finder closure per text.
+  let dot = -2;
+  let close = -2;
+  let newline = -2;
   let start = text.indexOf("{{#");
   while (start !== -1) {
     const tokenStart = start + 3;
-    const dot = nextDot(tokenStart);
+    if (dot === -2 || (dot !== -1 && dot < tokenStart)) dot = text.indexOf(".", tokenStart);
     // Later starts see the same or later dots and closings: none of them can match either.
     if (dot === -1) break;
-    const close = dot > tokenStart ? nextClose(dot + 2) : -2;
-    if (close === -1) break;
-    const newline = close >= 0 ? nextNewline(dot + 1) : -1;
-    if (close >= 0 && (newline === -1 || newline > close)) {
-      matches.push({ offset: start, length: close + 3 - start, token: text.slice(tokenStart, dot), variable: text.slice(dot + 1, close) });
-      start = text.indexOf("{{#", close + 3);
+    if (dot > tokenStart && (close === -2 || (close !== -1 && close < dot + 2))) close = text.indexOf("#}}", dot + 2);
+    const closeAt = dot > tokenStart ? close : -2;
+    if (closeAt === -1) break;
+    if (closeAt >= 0 && (newline === -2 || (newline !== -1 && newline < dot + 1))) newline = text.indexOf("\n", dot + 1);
+    const newlineAt = closeAt >= 0 ? newline : -1;
+    if (closeAt >= 0 && (newlineAt === -1 || newlineAt > closeAt)) {
+      matches.push({ offset: start, length: closeAt + 3 - start, token: text.slice(tokenStart, dot), variable: text.slice(dot + 1, closeAt) });
+      start = text.indexOf("{{#", closeAt + 3);
     } else {
       start = text.indexOf("{{#", start + 1);
     }
@@ -106,7 +110,7 @@ export function replaceInlineReferences(text: string, replace: (match: InlineRef
 
 export function findInlineReferences(text: string): InlineReference[] {
   if (!text.includes("{{#")) return [];
-  return scanInlineReferences(text).map((match) => ({ ...match, nodeId: readInlineIdToken(match.token) }));
+  return scanInlineReferences(text).map(({ offset, length, token, variable }) => ({ offset, length, token, variable, nodeId: readInlineIdToken(token) }));
 }
 
 /**

@@ -46,6 +46,15 @@ describe("parsePyJson accepts what Python json.loads accepts", () => {
     expect(isFloatLiteral(parsed.floats, root, "c")).toBe(false);
   });
 
+  it("finds float literals after blanks, and none inside strings", () => {
+    const spaced = parsePyJson('{"a":\n\t -2.0E1, "b": [ \r\n1e0]}');
+    if (!spaced.ok) throw new Error("parse failed");
+    const root = spaced.value as { a: number; b: number[] };
+    expect([isFloatLiteral(spaced.floats, root, "a"), isFloatLiteral(spaced.floats, root.b, 0)]).toEqual([true, true]);
+    const quoted = parsePyJson('{"a": "x: 1.0, [2e3", "b": 1}');
+    expect(quoted.ok && quoted.floats).toBe(null);
+  });
+
   it("agrees with JSON.parse on every JSON document (property)", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (json) => {

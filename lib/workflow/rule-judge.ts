@@ -40,9 +40,17 @@ export function usedNodeTypes(workflow: unknown): string[] {
   if (!isRecord(workflow) || !Array.isArray(workflow.nodes_info)) return [];
   const used: string[] = [];
   for (const node of workflow.nodes_info) {
-    if (isRecord(node) && typeof node.type === "string" && !used.includes(node.type)) used.push(node.type);
+    const type: unknown = typeof node === "object" && node !== null ? (node as Record<string, unknown>).type : undefined;
+    if (typeof type === "string" && !Array.isArray(node) && !used.includes(type)) used.push(type);
   }
   return used;
+}
+
+/** `values.filter((v) => !set.has(v))` without a callback per value. */
+function notIn<T extends string>(values: readonly T[], set: ReadonlySet<string>): T[] {
+  const out: T[] = [];
+  for (const value of values) if (!set.has(value)) out.push(value);
+  return out;
 }
 
 function distinct(values: readonly string[]): string[] {
@@ -56,8 +64,8 @@ export function ruleJudge(input: RuleJudgeInput): RuleJudgeResult {
   const used = usedNodeTypes(input.workflow);
   const usedSet: ReadonlySet<string> = new Set(used);
   const missingKeyNodes = distinct(input.keyNodes).filter((key) => !declaredSet.has(key));
-  const undeclaredUsed = used.filter((type) => !declaredSet.has(type));
-  const declaredUnused = declared.filter((type) => !usedSet.has(type));
+  const undeclaredUsed = notIn(used, declaredSet);
+  const declaredUnused = notIn(declared, usedSet);
   return {
     verdict: missingKeyNodes.length === 0 && undeclaredUsed.length === 0 && declaredUnused.length === 0,
     missingKeyNodes,

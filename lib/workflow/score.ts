@@ -148,10 +148,11 @@ export function nodeOrderOf(value: JsonValue | undefined): Map<string, number> {
   const order = new Map<string, number>();
   const nodes = isJsonObject(value) ? ownValue(value, "nodes_info") : undefined;
   if (!Array.isArray(nodes)) return order;
-  nodes.forEach((node, index) => {
+  for (let index = 0; index < nodes.length; index += 1) {
+    const node = nodes[index];
     const id = isJsonObject(node) ? ownValue(node, "id") : undefined;
     if (typeof id === "string" && !order.has(id)) order.set(id, index);
-  });
+  }
   return order;
 }
 

@@ -9,71 +9,90 @@ import { makeDiagnostic } from "../diagnostic-codes";
 import { describeNode, edgeLocation, lastNodeWithId, nodeLocation, type EdgeEntry, type NodeEntry, type WorkflowModel } from "./model";
 
 export interface GraphIndex {
-  /** Successor and predecessor ids over usable edges whose endpoints exist. */
-  successors: ReadonlyMap<string, readonly string[]>;
-  predecessors: ReadonlyMap<string, readonly string[]>;
+  /** The distinct node ids in list order; the graph's vertices are their positions in this list. */
+  ids: readonly string[];
+  vertexOf: ReadonlyMap<string, number>;
+  /** Per vertex: the iteration whose canvas it is on (the id's part before the first "-"), or null at top level. */
+  canvases: readonly (string | null)[];
+  /** Successor and predecessor vertices over usable edges whose endpoints exist, in edge order. */
+  successors: readonly (readonly number[])[];
+  predecessors: readonly (readonly number[])[];
   /** True when `ancestorId` is upstream of `node` (by edges, or as the iteration that contains it). */
   isUpstream(ancestorId: string, node: NodeEntry): boolean;
 }
 
-/** The iteration whose canvas an id belongs to (the part before the first "-"), or null at top level. */
-function containerOf(id: string): string | null {
-  const dash = id.indexOf("-");
-  return dash < 0 ? null : id.slice(0, dash);
-}
-
-function pushTo(map: Map<string, string[]>, key: string, value: string): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
+const NO_VERTICES: readonly number[] = [];
 
 export function buildGraphIndex(model: WorkflowModel): GraphIndex {
-  const successors = new Map<string, string[]>();
-  const predecessors = new Map<string, string[]>();
-  for (const edge of model.edges) {
-    if (!edge.usable || !model.byId.has(edge.source as string) || !model.byId.has(edge.target as string)) continue;
-    pushTo(successors, edge.source as string, edge.target as string);
-    pushTo(predecessors, edge.target as string, edge.source as string);
+  const ids: string[] = [];
+  const canvases: (string | null)[] = [];
+  const vertexOf = new Map<string, number>();
+  const successors: number[][] = [];
+  const predecessors: number[][] = [];
+  for (const node of model.nodes) {
+    if (node.id === null || vertexOf.has(node.id)) continue;
+    vertexOf.set(node.id, ids.length);
+    ids.push(node.id);
+    canvases.push(node.parentId);
+    successors.push([]);
+    predecessors.push([]);
   }
-  const ancestorCache = new Map<string, ReadonlySet<string>>();
+  for (const edge of model.edges) {
+    if (!edge.usable) continue;
+    const source = vertexOf.get(edge.source as string);
+    const target = vertexOf.get(edge.target as string);
+    if (source === undefined || target === undefined) continue;
+    (successors[source] as number[]).push(target);
+    (predecessors[target] as number[]).push(source);
+  }
+  // A canvas child also has its iteration upstream (when that iteration exists).
+  const containers: number[] = [];
+  for (const canvas of canvases) containers.push(canvas === null ? -1 : (vertexOf.get(canvas) ?? -1));
+  const ancestors: (Uint8Array | undefined)[] = [];
   return {
+    ids,
+    vertexOf,
+    canvases,
     successors,
     predecessors,
     isUpstream(ancestorId, node) {
-      return node.id !== null && ancestorsOf(node.id, model, predecessors, ancestorCache).has(ancestorId);
+      const vertex = node.id === null ? undefined : vertexOf.get(node.id);
+      const ancestor = vertexOf.get(ancestorId);
+      if (vertex === undefined || ancestor === undefined) return false;
+      let upstream = ancestors[vertex];
+      if (!upstream) {
+        upstream = ancestorsOf(vertex, predecessors, containers);
+        ancestors[vertex] = upstream;
+      }
+      return upstream[ancestor] === 1;
     },
   };
 }
 
 /**
- * Ids upstream of `id`: reachable backwards over edges, where a canvas child (a node id with "-") also has its
- * iteration as a parent. Memoised per index; a module function, as tsx re-names inner named closures per call.
+ * Marks the vertices upstream of `vertex`: reachable backwards over edges and from a canvas child to its iteration.
+ * A module function, as tsx re-names inner named closures per call.
  */
-function ancestorsOf(
-  id: string,
-  model: WorkflowModel,
-  predecessors: ReadonlyMap<string, readonly string[]>,
-  cache: Map<string, ReadonlySet<string>>,
-): ReadonlySet<string> {
-  const cached = cache.get(id);
-  if (cached) return cached;
-  const seen = new Set<string>([id]);
-  const stack = [id];
+function ancestorsOf(vertex: number, predecessors: readonly (readonly number[])[], containers: readonly number[]): Uint8Array {
+  const seen = new Uint8Array(predecessors.length);
+  seen[vertex] = 1;
+  const stack = [vertex];
   while (stack.length > 0) {
-    const current = stack.pop() as string;
-    const sources = predecessors.get(current) ?? NONE;
-    const container = model.byId.has(current) ? containerOf(current) : null;
-    // The edge sources, then the container.
-    for (let i = 0; i <= sources.length; i += 1) {
-      const next = i < sources.length ? (sources[i] as string) : container;
-      if (next === null || seen.has(next)) continue;
-      seen.add(next);
+    const current = stack.pop() as number;
+    const sources = predecessors[current] as readonly number[];
+    for (let i = 0; i < sources.length; i += 1) {
+      const next = sources[i] as number;
+      if (seen[next] === 1) continue;
+      seen[next] = 1;
       stack.push(next);
     }
+    const container = containers[current] as number;
+    if (container >= 0 && seen[container] !== 1) {
+      seen[container] = 1;
+      stack.push(container);
+    }
   }
-  seen.delete(id);
-  cache.set(id, seen);
+  seen[vertex] = 0;
   return seen;
 }
 
@@ -102,21 +121,14 @@ function checkEdgeShape(edge: EdgeEntry, out: Diagnostic[]): boolean {
     out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] ${preview(raw)} has no target.`, { location: edgeLocation(edge) }));
     return false;
   }
-  if (isUnhashable(raw[2])) {
+  if (typeof raw[2] !== "string" && isUnhashable(raw[2])) {
     out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] has the target ${preview(raw[2])}, which is not an id.`, { location: edgeLocation(edge) }));
     return false;
   }
   return true;
 }
 
-function checkEndpoints(model: WorkflowModel, edge: EdgeEntry, out: Diagnostic[]): void {
-  const raw = edge.raw as JsonValue[];
-  checkEndpoint(model, edge, "source", raw[0], out);
-  checkEndpoint(model, edge, "target", raw[2], out);
-}
-
-function checkEndpoint(model: WorkflowModel, edge: EdgeEntry, end: "source" | "target", value: JsonValue | undefined, out: Diagnostic[]): void {
-  if (typeof value === "string" && model.byId.has(value)) return;
+function reportEndpoint(edge: EdgeEntry, end: "source" | "target", value: JsonValue | undefined, out: Diagnostic[]): void {
   const what = typeof value === "string" ? `"${value}"` : `${preview(value)} (not a string)`;
   out.push(
     makeDiagnostic("edge-unknown-node", `edges[${edge.index}] ${end} ${what} names no node.`, {
@@ -140,10 +152,9 @@ function portAsInt(model: WorkflowModel, edge: EdgeEntry): number | null {
   return isFloatLiteral(model.floats, edge.raw as JsonValue[], 1) ? null : port;
 }
 
-function checkBranchPort(model: WorkflowModel, edge: EdgeEntry, out: Diagnostic[]): void {
-  const source = lastNodeWithId(model, edge.source as string);
+function checkBranchPort(model: WorkflowModel, edge: EdgeEntry, source: NodeEntry, out: Diagnostic[]): void {
   const ports = branchPorts(source);
-  if (ports === null || !source) return;
+  if (ports === null) return;
   const count = ports.length;
   const elsePort = ports.find((candidate) => candidate.kind === "else");
   const port = portAsInt(model, edge);
@@ -180,15 +191,8 @@ function isLaidOut(edge: EdgeEntry): boolean {
 
 function checkComparablePorts(edges: readonly EdgeEntry[], out: Diagnostic[]): void {
   // The usual case: every port is a number, so no source's ports can be incomparable.
-  if (edges.every((edge) => !isLaidOut(edge) || hasNumericPort(edge))) return;
-  const bySource = new Map<string, EdgeEntry[]>();
-  for (const edge of edges) {
-    if (!isLaidOut(edge)) continue;
-    const list = bySource.get(edge.source as string);
-    if (list) list.push(edge);
-    else bySource.set(edge.source as string, [edge]);
-  }
-  for (const [source, list] of bySource) {
+  if (edges.every(hasNumericPort)) return;
+  for (const [source, list] of edgesBySource(edges.filter(isLaidOut))) {
     if (list.length < 2 || list.every(hasNumericPort) || !pySortBy(list, (edge) => edge.port ?? null).raises) continue;
     const ports = list.map((edge) => preview(edge.port)).join(", ");
     out.push(
@@ -200,10 +204,8 @@ function checkComparablePorts(edges: readonly EdgeEntry[], out: Diagnostic[]): v
   }
 }
 
-function checkCanvasCrossing(model: WorkflowModel, edge: EdgeEntry, out: Diagnostic[]): void {
-  const source = lastNodeWithId(model, edge.source as string);
-  const target = lastNodeWithId(model, edge.target as string);
-  if (!source || !target || source.parentId === target.parentId) return;
+function checkCanvasCrossing(edge: EdgeEntry, source: NodeEntry, target: NodeEntry, out: Diagnostic[]): void {
+  if (source.parentId === target.parentId) return;
   if (target.parentId === source.id && target.known === "iteration-start") {
     out.push(
       makeDiagnostic("iteration-start-edge", `edges[${edge.index}] links iteration "${source.id}" to its own iteration-start; the canvas needs no such edge.`, {
@@ -225,14 +227,19 @@ export function checkEdges(model: WorkflowModel, out: Diagnostic[]): void {
   for (const edge of model.edges) {
     if (!checkEdgeShape(edge, out)) continue;
     wellFormed.push(edge);
-    checkEndpoints(model, edge, out);
+    // Well-formed edges have a string source; their target may be any hashable value.
+    const raw = edge.raw as JsonValue[];
+    if (!model.byId.has(raw[0] as string)) reportEndpoint(edge, "source", raw[0], out);
+    if (typeof raw[2] !== "string" || !model.byId.has(raw[2])) reportEndpoint(edge, "target", raw[2], out);
   }
   checkComparablePorts(wellFormed, out);
   for (const edge of wellFormed) {
-    if (!edge.usable || !model.byId.has(edge.source as string)) continue;
-    checkBranchPort(model, edge, out);
-    if (model.byId.has(edge.target as string)) checkCanvasCrossing(model, edge, out);
-    if (lastNodeWithId(model, edge.source as string)?.known === "end") {
+    const source = edge.usable ? lastNodeWithId(model, edge.source as string) : undefined;
+    if (!source) continue;
+    if (source.known !== null && CATALOG[source.known].branching) checkBranchPort(model, edge, source, out);
+    const target = lastNodeWithId(model, edge.target as string);
+    if (target && target.parentId !== source.parentId) checkCanvasCrossing(edge, source, target, out);
+    if (source.known === "end") {
       out.push(makeDiagnostic("edge-from-end", `edges[${edge.index}] leaves the end node "${edge.source}"; an End finishes the run.`, { location: edgeLocation(edge) }));
     }
   }
@@ -259,14 +266,20 @@ function checkLayoutMembership(model: WorkflowModel, out: Diagnostic[]): void {
   }
 }
 
+function hasSuccessors(graph: GraphIndex, id: string): boolean {
+  const vertex = graph.vertexOf.get(id);
+  return vertex !== undefined && (graph.successors[vertex] as readonly number[]).length > 0;
+}
+
 function branchesWithoutEdges(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
+  let edgesFrom: Map<string, EdgeEntry[]> | null = null;
   for (const node of model.nodes) {
-    const ports = branchPorts(node);
-    if (ports === null || node.id === null || !graph.successors.has(node.id)) continue;
+    if (node.known === null || !CATALOG[node.known].branching || node.id === null || !hasSuccessors(graph, node.id)) continue;
+    const ports = branchPorts(node) as OutputPort[];
+    edgesFrom ??= edgesBySource(model.edges);
     const count = ports.length;
     const used = new Set<number>();
-    for (const edge of model.edges) {
-      if (edge.source !== node.id) continue;
+    for (const edge of edgesFrom.get(node.id) ?? []) {
       const port = portAsInt(model, edge);
       if (port !== null) used.add(port < 0 ? port + count : port);
     }
@@ -282,100 +295,106 @@ function branchesWithoutEdges(model: WorkflowModel, graph: GraphIndex, out: Diag
   }
 }
 
-/** Strongly connected components with more than one node, or with a self-loop (iterative Tarjan). */
-function findCycles(ids: readonly string[], successors: ReadonlyMap<string, readonly string[]>): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const cycles: string[][] = [];
+/** The edges leaving each source id, in edge order. */
+function edgesBySource(edges: readonly EdgeEntry[]): Map<string, EdgeEntry[]> {
+  const bySource = new Map<string, EdgeEntry[]>();
+  for (const edge of edges) {
+    if (edge.source === null) continue;
+    const list = bySource.get(edge.source);
+    if (list) list.push(edge);
+    else bySource.set(edge.source, [edge]);
+  }
+  return bySource;
+}
+
+/** Strongly connected components with more than one vertex, or with a self-loop (iterative Tarjan). */
+function findCycles(successors: readonly (readonly number[])[]): number[][] {
+  const count = successors.length;
+  const index = new Int32Array(count).fill(-1);
+  const low = new Int32Array(count);
+  const onStack = new Uint8Array(count);
+  const stack: number[] = [];
+  const cycles: number[][] = [];
   let counter = 0;
-  for (const root of ids) {
-    if (index.has(root)) continue;
-    const work: Array<{ id: string; next: number }> = [{ id: root, next: 0 }];
-    index.set(root, counter);
-    low.set(root, counter);
+  for (let root = 0; root < count; root += 1) {
+    if (index[root] !== -1) continue;
+    const work: Array<{ vertex: number; next: number }> = [{ vertex: root, next: 0 }];
+    index[root] = counter;
+    low[root] = counter;
     counter += 1;
     stack.push(root);
-    onStack.add(root);
+    onStack[root] = 1;
     while (work.length > 0) {
-      const frame = work[work.length - 1] as { id: string; next: number };
-      const next = successors.get(frame.id) ?? [];
+      const frame = work[work.length - 1] as { vertex: number; next: number };
+      const next = successors[frame.vertex] as readonly number[];
       if (frame.next < next.length) {
-        const child = next[frame.next] as string;
+        const child = next[frame.next] as number;
         frame.next += 1;
-        if (!index.has(child)) {
-          index.set(child, counter);
-          low.set(child, counter);
+        if (index[child] === -1) {
+          index[child] = counter;
+          low[child] = counter;
           counter += 1;
           stack.push(child);
-          onStack.add(child);
-          work.push({ id: child, next: 0 });
-        } else if (onStack.has(child)) {
-          low.set(frame.id, Math.min(low.get(frame.id) as number, index.get(child) as number));
+          onStack[child] = 1;
+          work.push({ vertex: child, next: 0 });
+        } else if (onStack[child] === 1) {
+          low[frame.vertex] = Math.min(low[frame.vertex] as number, index[child] as number);
         }
         continue;
       }
       work.pop();
       const parent = work[work.length - 1];
-      if (parent) low.set(parent.id, Math.min(low.get(parent.id) as number, low.get(frame.id) as number));
-      if (low.get(frame.id) !== index.get(frame.id)) continue;
-      const component: string[] = [];
+      if (parent) low[parent.vertex] = Math.min(low[parent.vertex] as number, low[frame.vertex] as number);
+      if (low[frame.vertex] !== index[frame.vertex]) continue;
+      const component: number[] = [];
       for (;;) {
-        const member = stack.pop() as string;
-        onStack.delete(member);
+        const member = stack.pop() as number;
+        onStack[member] = 0;
         component.push(member);
-        if (member === frame.id) break;
+        if (member === frame.vertex) break;
       }
-      const selfLoop = component.length === 1 && (successors.get(frame.id) ?? []).includes(frame.id);
+      const selfLoop = component.length === 1 && next.includes(frame.vertex);
       if (component.length > 1 || selfLoop) cycles.push(component.reverse());
     }
   }
   return cycles;
 }
 
-/** Kahn's test: true when repeatedly removing nodes without incoming edges empties the graph. */
-function isAcyclic(ids: Iterable<string>, successors: ReadonlyMap<string, readonly string[]>): boolean {
-  const indegree = new Map<string, number>();
-  for (const id of ids) indegree.set(id, 0);
-  for (const targets of successors.values()) for (const target of targets) indegree.set(target, (indegree.get(target) ?? 0) + 1);
-  const ready: string[] = [];
-  for (const [id, degree] of indegree) if (degree === 0) ready.push(id);
+/** Kahn's test: true when repeatedly removing vertices without incoming edges empties the graph. */
+function isAcyclic(successors: readonly (readonly number[])[]): boolean {
+  const indegree = new Int32Array(successors.length);
+  for (const targets of successors) for (const target of targets) indegree[target] = (indegree[target] as number) + 1;
+  const ready: number[] = [];
+  for (let vertex = 0; vertex < indegree.length; vertex += 1) if (indegree[vertex] === 0) ready.push(vertex);
   let removed = 0;
   while (ready.length > 0) {
-    const id = ready.pop() as string;
+    const vertex = ready.pop() as number;
     removed += 1;
-    for (const target of successors.get(id) ?? []) {
-      const degree = (indegree.get(target) as number) - 1;
-      indegree.set(target, degree);
-      if (degree === 0) ready.push(target);
+    for (const target of successors[vertex] as readonly number[]) {
+      indegree[target] = (indegree[target] as number) - 1;
+      if (indegree[target] === 0) ready.push(target);
     }
   }
-  return removed === indegree.size;
+  return removed === indegree.length;
 }
 
-/** Cycles among edges within one canvas; edges across a canvas boundary are reported as crossings instead. */
-function crossesCanvas(successors: ReadonlyMap<string, readonly string[]>): boolean {
-  for (const [source, targets] of successors) {
-    const container = containerOf(source);
-    for (const target of targets) if (containerOf(target) !== container) return true;
+/** The edges within one canvas; edges across a canvas boundary are reported as crossings instead. */
+function sameCanvasSuccessors(graph: GraphIndex): readonly (readonly number[])[] {
+  const { canvases, successors } = graph;
+  let crosses = false;
+  for (let source = 0; source < successors.length && !crosses; source += 1) {
+    for (const target of successors[source] as readonly number[]) if (canvases[target] !== canvases[source]) crosses = true;
   }
-  return false;
+  // Without edges across canvas boundaries (the usual case) the same-canvas graph is the whole graph.
+  if (!crosses) return successors;
+  return successors.map((targets, source) => targets.filter((target) => canvases[target] === canvases[source]));
 }
 
 function checkCycles(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
-  // Without edges across canvas boundaries (the usual case) the same-canvas graph is the whole graph.
-  let sameCanvas: ReadonlyMap<string, readonly string[]> = graph.successors;
-  if (crossesCanvas(graph.successors)) {
-    const within = new Map<string, string[]>();
-    for (const [source, targets] of graph.successors) {
-      const container = containerOf(source);
-      for (const target of targets) if (containerOf(target) === container) pushTo(within, source, target);
-    }
-    sameCanvas = within;
-  }
-  if (isAcyclic(model.byId.keys(), sameCanvas)) return;
-  for (const cycle of findCycles([...model.byId.keys()], sameCanvas)) {
+  const sameCanvas = sameCanvasSuccessors(graph);
+  if (isAcyclic(sameCanvas)) return;
+  for (const vertices of findCycles(sameCanvas)) {
+    const cycle = vertices.map((vertex) => graph.ids[vertex] as string);
     const members = new Set(cycle);
     const edge = model.edges.find((e) => e.usable && members.has(e.source as string) && members.has(e.target as string));
     out.push(
@@ -387,20 +406,25 @@ function checkCycles(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[])
   }
 }
 
-const NONE: readonly string[] = [];
-
-function concat(a: readonly string[] | undefined, b: readonly string[] | undefined): readonly string[] {
-  if (!b) return a ?? NONE;
-  return a ? [...a, ...b] : b;
-}
-
-function traverse(starts: readonly string[], next: (id: string) => readonly string[]): Set<string> {
-  const seen = new Set(starts);
-  const stack = [...starts];
+/** Marks the vertices reachable from `starts` over `next` and the `extra` links. */
+function reachable(starts: readonly number[], next: readonly (readonly number[])[], extra: readonly (readonly number[] | undefined)[] | null): Uint8Array {
+  const seen = new Uint8Array(next.length);
+  const stack: number[] = [];
+  for (const start of starts) {
+    if (seen[start] === 1) continue;
+    seen[start] = 1;
+    stack.push(start);
+  }
   while (stack.length > 0) {
-    for (const neighbour of next(stack.pop() as string)) {
-      if (seen.has(neighbour)) continue;
-      seen.add(neighbour);
+    const vertex = stack.pop() as number;
+    for (const neighbour of next[vertex] as readonly number[]) {
+      if (seen[neighbour] === 1) continue;
+      seen[neighbour] = 1;
+      stack.push(neighbour);
+    }
+    for (const neighbour of extra?.[vertex] ?? NO_VERTICES) {
+      if (seen[neighbour] === 1) continue;
+      seen[neighbour] = 1;
       stack.push(neighbour);
     }
   }
@@ -409,25 +433,31 @@ function traverse(starts: readonly string[], next: (id: string) => readonly stri
 
 function checkReachability(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
   const start = model.nodes.find((node) => node.known === "start" && node.id !== null);
-  const iterationStarts = new Map<string, string[]>();
+  // An iteration leads to its iteration-start children.
+  const iterationStarts: (number[] | undefined)[] = [];
+  const ends: number[] = [];
   for (const node of model.nodes) {
-    if (node.known === "iteration-start" && node.id !== null && node.parentId !== null) pushTo(iterationStarts, node.parentId, node.id);
+    if (node.id === null) continue;
+    if (node.known === "end") ends.push(graph.vertexOf.get(node.id) as number);
+    const parent = node.known === "iteration-start" && node.parentId !== null ? graph.vertexOf.get(node.parentId) : undefined;
+    if (parent !== undefined) (iterationStarts[parent] ??= []).push(graph.vertexOf.get(node.id) as number);
   }
-  const reached = start ? traverse([start.id as string], (id) => concat(graph.successors.get(id), iterationStarts.get(id))) : null;
-  const ends = model.nodes.filter((node) => node.known === "end" && node.id !== null).map((node) => node.id as string);
-  const reachesEnd = ends.length > 0 ? traverse(ends, (id) => graph.predecessors.get(id) ?? []) : null;
-  const reported = new Set<string>();
+  const reached = start ? reachable([graph.vertexOf.get(start.id as string) as number], graph.successors, iterationStarts) : null;
+  const reachesEnd = ends.length > 0 ? reachable(ends, graph.predecessors, null) : null;
+  const reported = new Uint8Array(graph.ids.length);
   for (const node of model.nodes) {
-    if (node.id === null || reported.has(node.id) || !node.known) continue;
-    reported.add(node.id);
-    if (reached && !reached.has(node.id)) {
+    if (node.id === null || !node.known) continue;
+    const vertex = graph.vertexOf.get(node.id) as number;
+    if (reported[vertex] === 1) continue;
+    reported[vertex] = 1;
+    if (reached && reached[vertex] !== 1) {
       out.push(
         makeDiagnostic("unreachable-node", `${describeNode(node)} cannot be reached from the start node "${start?.id}".`, {
           location: nodeLocation(node),
           hint: node.parentId ? `Connect it from "${node.parentId}-1" (the iteration-start) or an earlier child.` : "Connect it to the flow, or delete it.",
         }),
       );
-    } else if (reachesEnd && node.parentId === null && node.known !== "end" && !reachesEnd.has(node.id)) {
+    } else if (reachesEnd && node.parentId === null && node.known !== "end" && reachesEnd[vertex] !== 1) {
       out.push(
         makeDiagnostic("cannot-reach-end", `No path leads from ${describeNode(node)} to an End node; its result is never output.`, {
           location: nodeLocation(node),

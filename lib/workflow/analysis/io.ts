@@ -43,8 +43,12 @@ export function checkInstructionVariables(model: WorkflowModel, names: readonly 
 }
 
 export function checkStartEnd(model: WorkflowModel, out: Diagnostic[]): void {
-  const starts = model.nodes.filter((node) => node.known === "start");
-  const ends = model.nodes.filter((node) => node.known === "end");
+  const starts: NodeEntry[] = [];
+  const ends: NodeEntry[] = [];
+  for (const node of model.nodes) {
+    if (node.known === "start") starts.push(node);
+    else if (node.known === "end") ends.push(node);
+  }
   if (starts.length === 0) {
     out.push(makeDiagnostic("missing-start", "The workflow has no start node, so it takes no inputs.", { location: { field: "workflow" }, hint: 'Add {"id": "1", "type": "start", "param": {"variables": [...]}} first.' }));
   }

@@ -1,6 +1,7 @@
 // A lenient, indexed view of a parsed workflow value that every analysis pass reads (nodes, edges, id lookups).
 // Built once per response in linear time; never throws, whatever the JSON shape.
 
+import { textFieldPaths, type ParamPath } from "../catalog";
 import type { FloatLiterals } from "../json-text";
 import { isNodeTypeId, type NodeTypeId } from "../node-types";
 import { isJsonObject, ownValue, pyParseInt, type JsonObject, type JsonValue } from "../python-values";
@@ -13,6 +14,7 @@ export interface NodeEntry {
   /** The id as a string when it is one. */
   id: string | null;
   rawId: JsonValue | undefined;
+  rawType: JsonValue | undefined;
   /** The type string as written, when it is a string. */
   type: string | null;
   known: NodeTypeId | null;
@@ -23,6 +25,14 @@ export interface NodeEntry {
   parentId: string | null;
   /** For an id with `-`: the integer after the first `-`, or null when it is not one. */
   childIndex: number | null;
+  /** The rewritten text fields present in the param, once textFieldsOf has read them. */
+  textFields: TextField[] | null;
+}
+
+/** A text field of a node's param and the value written there (not necessarily a string). */
+export interface TextField {
+  path: ParamPath;
+  value: JsonValue | undefined;
 }
 
 export interface EdgeEntry {
@@ -72,12 +82,14 @@ function buildNode(raw: JsonValue, index: number): NodeEntry {
     raw,
     id,
     rawId,
+    rawType,
     type,
     known: isNodeTypeId(type) ? type : null,
     param: isJsonObject(rawParam) ? rawParam : null,
     rawParam,
     parentId: dash < 0 ? null : (id as string).slice(0, dash),
     childIndex: dash < 0 ? null : childIndexOf(id as string, dash),
+    textFields: null,
   };
 }
 
@@ -110,6 +122,24 @@ export function buildModel(value: JsonValue, floats: FloatLiterals | null = null
     else byId.set(node.id, [node]);
   }
   return { value, root, nodes, edges, byId, floats };
+}
+
+/** The node's rewritten text fields with their values, read once for the param and reference checks. */
+export function textFieldsOf(node: NodeEntry): readonly TextField[] {
+  if (node.textFields === null) {
+    const param = node.param;
+    node.textFields = param ? textFieldPaths({ type: node.type, param }).map((path) => ({ path, value: valueAt(param, path) })) : [];
+  }
+  return node.textFields;
+}
+
+export function valueAt(param: JsonObject, path: ParamPath): JsonValue | undefined {
+  let current: JsonValue | undefined = param;
+  for (const part of path) {
+    if (current === undefined || current === null || typeof current !== "object") return undefined;
+    current = Array.isArray(current) ? (typeof part === "number" ? current[part] : undefined) : ownValue(current, String(part));
+  }
+  return current;
 }
 
 /** The node a lookup by id finds: the last one with that id (the official registry keeps the latest). */

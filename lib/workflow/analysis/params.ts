@@ -2,14 +2,14 @@
 // checks (NodeSpec.checkParams), all driven by the node specs.
 // Errors carry step_1_2 only where the official converter throws (§3.2); tolerated deviations are warnings.
 
-import { textFieldPaths, validateParam, type ParamPath, type SelectorShape } from "../catalog";
+import { validateParam, type ParamPath, type SelectorShape } from "../catalog";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import type { Diagnostic } from "../diagnostics";
 import { NODE_SPECS } from "../nodes";
 import type { ParamCheckContext } from "../nodes/types";
 import { IF_ELSE_OPERATORS } from "../nodes/vocabulary";
 import { describeKind, ownValue, preview, pyIter, type JsonObject, type JsonValue } from "../python-values";
-import { describeNode, formatPath, nodeLocation, registeredBefore, type NodeEntry, type WorkflowModel } from "./model";
+import { describeNode, formatPath, nodeLocation, registeredBefore, textFieldsOf, type NodeEntry, type WorkflowModel } from "./model";
 
 interface ParamContext {
   model: WorkflowModel;
@@ -48,10 +48,9 @@ function selectorSuggestion(text: string): string | undefined {
   return match ? `Write ["${match[2]}", "${match[1]}"].` : 'A selector is ["variableName", "nodeId"].';
 }
 
-function countDots(text: string): number {
-  let dots = 0;
-  for (const ch of text) if (ch === ".") dots += 1;
-  return dots;
+function hasTwoDots(text: string): boolean {
+  const first = text.indexOf(".");
+  return first >= 0 && text.indexOf(".", first + 1) >= 0;
 }
 
 /** Checks one `[variable, nodeId]` selector; true when it is usable as a reference. */
@@ -85,7 +84,7 @@ function checkSelector(ctx: ParamContext, value: JsonValue | undefined, path: Pa
     );
     return false;
   }
-  if (shape !== "selector" && shape !== "child-selector" && countDots(variable) > 1) {
+  if (shape !== "selector" && shape !== "child-selector" && hasTwoDots(variable)) {
     report(ctx, "variable-name-too-deep", path, `${whereAt(ctx, path)} reads "${variable}": only one level of sub-field (file.type) is supported.`);
     return false;
   }
@@ -104,11 +103,12 @@ function checkNamedSelectors(ctx: ParamContext, key: string, value: JsonValue | 
     report(ctx, "malformed-entry", [key], `${describeNode(ctx.node)} ${at([key])} is ${describeKind(value)}, not a list of [name, [variable, nodeId]].`);
     return;
   }
-  value.forEach((entry, i) => {
+  for (let i = 0; i < value.length; i += 1) {
+    const entry = value[i] as JsonValue;
     const path = [key, i];
     if (!Array.isArray(entry) || entry.length < 2) {
       report(ctx, "malformed-entry", path, `${describeNode(ctx.node)} ${at(path)} is ${preview(entry)}; expected [name, [variable, nodeId]].`);
-      return;
+      continue;
     }
     const reference = entry[1];
     if (typeof reference === "string") {
@@ -117,10 +117,10 @@ function checkNamedSelectors(ctx: ParamContext, key: string, value: JsonValue | 
       } else {
         report(ctx, "selector-as-string", [...path, 1], `${describeNode(ctx.node)} ${at([...path, 1])} is the string ${preview(reference)}; expected [variable, nodeId].`, selectorSuggestion(reference), stringSelectorStep(ctx, reference));
       }
-      return;
+      continue;
     }
-    checkSelector(ctx, reference, [...path, 1], "named-selectors");
-  });
+    checkSelector(ctx, reference, [key, i, 1], "named-selectors");
+  }
 }
 
 function checkAggregatorEntries(ctx: ParamContext, value: JsonValue | undefined): void {
@@ -134,7 +134,7 @@ function checkAggregatorEntries(ctx: ParamContext, value: JsonValue | undefined)
     report(ctx, "empty-aggregator", ["variables"], `${describeNode(ctx.node)} aggregates nothing: \`variables\` is empty.`, "List the branch outputs to merge, e.g. [[\"text\", \"3\"], [\"text\", \"4\"]].");
     return;
   }
-  items.forEach((entry, i) => checkSelector(ctx, entry, ["variables", i], "selectors"));
+  for (let i = 0; i < items.length; i += 1) checkSelector(ctx, items[i], ["variables", i], "selectors");
 }
 
 const UNARY_OPERATORS: ReadonlySet<string> = new Set(["empty", "not empty", "exists", "not exists"]);
@@ -150,7 +150,7 @@ function checkCondition(ctx: ParamContext, condition: JsonValue, path: ParamPath
     report(ctx, "malformed-if-else", path, `${whereAt(ctx, path)} is the flat ${preview(condition)}; the variable must be a nested [variable, nodeId] pair.`, "Write [[variable, nodeId], operator, value].");
     return;
   }
-  checkSelector(ctx, selector, [...path, 0], "conditions");
+  checkSelector(ctx, selector, path.concat(0), "conditions");
   if (typeof operator !== "string" || !KNOWN_IF_OPERATORS.has(operator)) {
     report(ctx, "invalid-option", [...path, 1], `${whereAt(ctx, path)} uses the operator ${preview(operator)}, which is not in the if-else vocabulary.`);
   }
@@ -191,8 +191,7 @@ function checkIfElse(ctx: ParamContext, cases: JsonValue | undefined): void {
 function checkTextFields(ctx: ParamContext): void {
   const { node } = ctx;
   if (node.known === "if-else" || !node.param) return;
-  for (const path of textFieldPaths({ type: node.type, param: node.param })) {
-    const value = valueAt(node.param, path);
+  for (const { path, value } of textFieldsOf(node)) {
     if (typeof value === "string" || value === undefined) continue;
     const pair = Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string";
     report(
@@ -205,14 +204,7 @@ function checkTextFields(ctx: ParamContext): void {
   }
 }
 
-export function valueAt(param: JsonObject, path: ParamPath): JsonValue | undefined {
-  let current: JsonValue | undefined = param;
-  for (const part of path) {
-    if (current === undefined || current === null || typeof current !== "object") return undefined;
-    current = Array.isArray(current) ? (typeof part === "number" ? current[part] : undefined) : ownValue(current, String(part));
-  }
-  return current;
-}
+export { valueAt } from "./model";
 
 function checkVocabulary(ctx: ParamContext, value: JsonValue | undefined, path: ParamPath, allowed: readonly string[], what: string): void {
   if (value === undefined || (typeof value === "string" && allowed.includes(value))) return;

@@ -10,7 +10,6 @@ import {
   nodeFacts,
   officialVariableType,
   realVariableType,
-  textFieldPaths,
   type FactsContext,
   type NodeFacts,
   type ParamPath,
@@ -22,8 +21,7 @@ import { isJsonObject, ownValue, preview, pyStr, type JsonValue } from "../pytho
 import { anchorShape } from "../shape-anchor";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import { buildGraphIndex, type GraphIndex } from "./graph";
-import { buildModel, describeNode, formatPath, nodeLocation, type NodeEntry, type WorkflowModel } from "./model";
-import { valueAt } from "./params";
+import { buildModel, describeNode, formatPath, nodeLocation, textFieldsOf, type NodeEntry, type WorkflowModel } from "./model";
 
 interface Registered {
   node: NodeEntry;
@@ -91,14 +89,14 @@ class ReferenceChecker implements FactsContext {
     if (node.known && node.param) {
       const types = this.checkSelectors(node);
       this.checkInlineReferences(node);
-      this.checkUnrewritten(node);
-      this.checkTypeRules(node, types);
+      if (UNREWRITTEN_FIELDS[node.known]) this.checkUnrewritten(node);
+      if (types !== NO_TYPES) this.checkTypeRules(node, types);
     }
     const facts = node.known ? nodeFacts({ type: node.type, param: node.param ?? {} }, this) : null;
     if (node.id === null) return;
     this.registry.set(node.id, { node, facts });
     if (node.known === "iteration" && node.parentId === null) this.awaitOutput(node);
-    this.matchOutput(node);
+    if (this.pendingOutputs.size > 0) this.matchOutput(node);
   }
 
   private report(code: DiagnosticCode, from: NodeEntry, path: ParamPath, message: string, extra: { target?: string; hint?: string; official: boolean; severity?: "warning" }): void {
@@ -284,8 +282,7 @@ class ReferenceChecker implements FactsContext {
 
   private checkInlineReferences(node: NodeEntry): void {
     if (!node.param) return;
-    for (const path of textFieldPaths({ type: node.type, param: node.param })) {
-      const text = valueAt(node.param, path);
+    for (const { path, value: text } of textFieldsOf(node)) {
       if (typeof text !== "string") continue;
       for (const ref of findInlineReferences(text)) {
         if (ref.nodeId === null) {

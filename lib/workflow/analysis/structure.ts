@@ -79,7 +79,10 @@ function checkNodeShape(node: NodeEntry, out: Diagnostic[]): void {
     );
     return;
   }
-  const missing = (["id", "type", "param"] as const).filter((key) => ownValue(object, key) === undefined);
+  const missing: string[] = [];
+  if (node.rawId === undefined) missing.push("id");
+  if (node.rawType === undefined) missing.push("type");
+  if (node.rawParam === undefined) missing.push("param");
   if (missing.length > 0) {
     out.push(
       makeDiagnostic("node-missing-field", `${describeNode(node)} has no ${missing.map((k) => `\`${k}\``).join(" or ")}.`, {
@@ -103,7 +106,7 @@ function checkNodeShape(node: NodeEntry, out: Diagnostic[]): void {
         hint: suggestion ? `Did you mean "${suggestion}"?` : `Use one of: ${NODE_TYPE_IDS.join(", ")}.`,
       }),
     );
-  } else if (node.type === null && ownValue(object, "type") !== undefined) {
+  } else if (node.type === null && node.rawType !== undefined) {
     out.push(
       makeDiagnostic("unknown-node-type", `${describeNode(node)} has a type that is not a string.`, {
         location: nodeLocation(node),
@@ -167,7 +170,7 @@ function checkChildId(model: WorkflowModel, node: NodeEntry, out: Diagnostic[]):
 export function checkStructure(model: WorkflowModel, out: Diagnostic[]): void {
   for (const node of model.nodes) {
     checkNodeShape(node, out);
-    checkChildId(model, node, out);
+    if (node.parentId !== null) checkChildId(model, node, out);
   }
   checkDuplicateIds(model, out);
 }
