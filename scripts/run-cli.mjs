@@ -30,7 +30,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // finds project files from its own location (prisma/migrations) still does.
 const CACHE_DIR = process.env.STUDIO_CLI_CACHE_DIR ? path.resolve(process.env.STUDIO_CLI_CACHE_DIR) : path.join(ROOT, "node_modules", ".cache", "studio-cli");
 // Bump when the build options below change, so existing bundles are rebuilt.
-const BUILD_FORMAT = 3;
+const BUILD_FORMAT = 4;
 // A native module, and packages that load files of their own at run time (Prisma's query compiler) or are tools.
 const EXTERNAL = ["better-sqlite3", "@prisma/client", "@prisma/adapter-better-sqlite3", "pg", "pg-native", "@prisma/adapter-pg", "prisma", "esbuild"];
 // Files that change what a build produces without being one of its inputs.
@@ -68,6 +68,20 @@ async function loadEsbuild() {
   return import(pathToFileURL(fromTsx.resolve("esbuild")).href);
 }
 
+/**
+ * Zod's translations of its error messages into other languages (a third of a bundle's code, compiled and loaded by
+ * every run and thread) are left out: commands set no locale, and English is imported by zod's schemas directly.
+ */
+const withoutZodLocales = {
+  name: "without-zod-locales",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}node_modules${path.sep}zod${path.sep}`) ? { path: "zod-locales", namespace: "studio-empty" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "studio-empty" }, () => ({ contents: "export {};", loader: "js" }));
+  },
+};
+
 async function build(entry, bundle, manifestFile) {
   if (process.stderr.isTTY) process.stderr.write(`• building ${entry} (sources changed since the last run)…\n`);
   const esbuild = await loadEsbuild();
@@ -91,6 +105,7 @@ async function build(entry, bundle, manifestFile) {
       supported: { "dynamic-import": false },
       metafile: true,
       logLevel: "silent",
+      plugins: [withoutZodLocales],
     });
   } catch (error) {
     const messages = error?.errors?.map((problem) => `${problem.location ? `${problem.location.file}:${problem.location.line}: ` : ""}${problem.text}`);
