@@ -43,6 +43,17 @@ describe("parseNodeSelection", () => {
     expect(mention!.text).toBe("Markdown Exportor");
   });
 
+  it("places a list item read before at its offset in each text, with that text's own characters", () => {
+    parseNodeSelection("Start, Plan it, End");
+    const text = "Start (a), Plan it, LLM, Plan it";
+    const result = parseNodeSelection(text);
+    expect(result.unmapped).toEqual([
+      { text: "Plan it", offset: 11, length: 7 },
+      { text: "Plan it", offset: 25, length: 7 },
+    ]);
+    expect(result.mentions.map((m) => [m.text, m.offset])).toEqual([["Start", 0], ["LLM", 20]]);
+  });
+
   it("reads numbered lines and drops descriptions after ' - ' and ':'", () => {
     const text = "1. Start - receives the file\n2. **Document Extractor**: reads it\n3. `LLM`\n- End";
     const result = parseNodeSelection(text);

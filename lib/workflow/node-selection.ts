@@ -170,16 +170,13 @@ function acceptScanMatch(matched: string): boolean {
   return !COMMON_WORDS.has(key) || HAS_UPPER.test(matched);
 }
 
-function scanNames(source: string, core: Fragment, out: DeclaredNode[]): void {
+/** Names found inside a sentence-like item, at offsets of the item. */
+function scanNames(core: Fragment, out: MentionSpan[]): void {
   SCAN_REGEX.lastIndex = 0;
   for (let m = SCAN_REGEX.exec(core.text); m !== null; m = SCAN_REGEX.exec(core.text)) {
     const matched = m[0];
     const hit = lookupName(matched);
-    if (hit && acceptScanMatch(matched)) {
-      const offset = core.offset + m.index;
-      const text = source.slice(offset, offset + matched.length);
-      out.push({ type: hit.type, text, offset, length: matched.length, via: "scan", form: formOf(matched, hit) });
-    }
+    if (hit && acceptScanMatch(matched)) out.push({ type: hit.type, offset: core.offset + m.index, length: matched.length, via: "scan", form: formOf(matched, hit) });
   }
 }
 
@@ -237,18 +234,19 @@ interface Fragment {
 }
 
 /** `,` `;` newline and their full-width forms (，；、). */
-const SEPARATOR_CODES: ReadonlySet<number> = new Set([0x2c, 0x3b, 0x0a, 0xff0c, 0xff1b, 0x3001]);
+const SEPARATOR = /[,;\n，；、]/g;
 
 function splitFragments(masked: string): Fragment[] {
   const fragments: Fragment[] = [];
   let start = 0;
-  for (let i = 0; i <= masked.length; i += 1) {
-    if (i === masked.length || SEPARATOR_CODES.has(masked.charCodeAt(i))) {
-      if (i > start) fragments.push({ text: masked.slice(start, i), offset: start });
-      start = i + 1;
-    }
+  // The regex finds each separator natively instead of a test per character.
+  SEPARATOR.lastIndex = 0;
+  for (let found = SEPARATOR.exec(masked); ; found = SEPARATOR.exec(masked)) {
+    const end = found === null ? masked.length : found.index;
+    if (end > start) fragments.push({ text: masked.slice(start, end), offset: start });
+    if (found === null) return fragments;
+    start = end + 1;
   }
-  return fragments;
 }
 
 /** Strips list numbering, bullets and decoration, and cuts descriptions after " - " or ":". */
@@ -266,6 +264,50 @@ function coreOf(fragment: Fragment): Fragment | null {
   return { text, offset: offset + lead };
 }
 
+interface Span {
+  offset: number;
+  length: number;
+}
+
+interface MentionSpan extends Span {
+  type: NodeTypeId;
+  via: DeclaredNode["via"];
+  form: NameForm;
+}
+
+/** What one list item names, at offsets of the item: the same for every item with the same text. */
+interface ItemReading {
+  mentions: MentionSpan[];
+  /** The item's core when it names nothing. */
+  unmapped: Span | null;
+}
+
+const NOTHING: ItemReading = { mentions: [], unmapped: null };
+
+function readItem(item: string): ItemReading {
+  const core = coreOf({ text: item, offset: 0 });
+  if (!core || IGNORED_ITEM.test(core.text)) return NOTHING;
+  const hit = lookupName(core.text);
+  if (hit) return { mentions: [{ type: hit.type, offset: core.offset, length: core.text.length, via: "name", form: formOf(core.text, hit) }], unmapped: null };
+  const mentions: MentionSpan[] = [];
+  scanNames(core, mentions);
+  return { mentions, unmapped: mentions.length === 0 ? { offset: core.offset, length: core.text.length } : null };
+}
+
+// Selections repeat a few hundred items (" LLM", " End") across thousands of responses: each is read once. Bounded,
+// so that hostile text cannot grow it without limit.
+const ITEM_READINGS = new Map<string, ItemReading>();
+const MAX_ITEM_READINGS = 4096;
+const MAX_REMEMBERED_ITEM = 200;
+
+function readingOf(item: string): ItemReading {
+  let reading = ITEM_READINGS.get(item);
+  if (reading) return reading;
+  reading = readItem(item);
+  if (item.length <= MAX_REMEMBERED_ITEM && ITEM_READINGS.size < MAX_ITEM_READINGS) ITEM_READINGS.set(item, reading);
+  return reading;
+}
+
 /** Parses a node_selection text. Never throws; non-strings give an empty result. */
 export function parseNodeSelection(nodeSelection: string | null | undefined): NodeSelectionParse {
   const source = typeof nodeSelection === "string" ? nodeSelection : "";
@@ -273,18 +315,15 @@ export function parseNodeSelection(nodeSelection: string | null | undefined): No
   const mentions: DeclaredNode[] = [];
   const unmapped: UnmappedFragment[] = [];
   for (const fragment of splitFragments(masked)) {
-    const core = coreOf(fragment);
-    if (!core || IGNORED_ITEM.test(core.text)) continue;
-    const original = source.slice(core.offset, core.offset + core.text.length);
-    const hit = lookupName(core.text);
-    if (hit) {
-      const form = formOf(core.text, hit);
-      mentions.push({ type: hit.type, text: original, offset: core.offset, length: core.text.length, via: "name", form });
-      continue;
+    const reading = readingOf(fragment.text);
+    for (const mention of reading.mentions) {
+      const offset = fragment.offset + mention.offset;
+      mentions.push({ type: mention.type, text: source.slice(offset, offset + mention.length), offset, length: mention.length, via: mention.via, form: mention.form });
     }
-    const before = mentions.length;
-    scanNames(source, core, mentions);
-    if (mentions.length === before) unmapped.push({ text: original, offset: core.offset, length: core.text.length });
+    if (reading.unmapped) {
+      const offset = fragment.offset + reading.unmapped.offset;
+      unmapped.push({ text: source.slice(offset, offset + reading.unmapped.length), offset, length: reading.unmapped.length });
+    }
   }
   const types: NodeTypeId[] = [];
   for (const mention of mentions) if (!types.includes(mention.type)) types.push(mention.type);
