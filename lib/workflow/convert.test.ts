@@ -827,6 +827,14 @@ describe("inline references", () => {
     expect(readInlineIdToken(" 3")).toBe("3");
   });
 
+  it("reads a token seen before the same way, a failed read included", () => {
+    for (let pass = 0; pass < 2; pass += 1) {
+      expect(readInlineIdToken("'7'")).toBe("7");
+      expect(readInlineIdToken("item")).toBeNull();
+      expect(readInlineIdToken("007")).toBeNull();
+    }
+  });
+
   it("finds matches with the official regex, including run-on ones", () => {
     const refs = findInlineReferences("a {{#'1'.q#}} b {{#item#}} c {{#'2'.x#}}");
     expect(refs.map((r) => [r.token, r.variable, r.nodeId])).toEqual([

@@ -18,7 +18,21 @@ const QUOTES_STRIPPED_IN_ORDER = ["'", '"', "'"] as const;
 /** The node id an inline-reference token names, or null when the official eval() would fail. */
 const PLAIN_ID_TOKEN = /^(?:'([^'\\\n]*)'|"([^"\\\n]*)"|([1-9][0-9]*|0))$/;
 
+// Workflows repeat a handful of id tokens ('1', "2") in thousands of references: each is read once per process.
+// Bounded, so that hostile text cannot grow it without limit.
+const ID_TOKENS = new Map<string, string | null>();
+const MAX_ID_TOKENS = 4096;
+const MAX_REMEMBERED_TOKEN = 64;
+
 export function readInlineIdToken(token: string): string | null {
+  const known = ID_TOKENS.get(token);
+  if (known !== undefined) return known;
+  const id = readIdToken(token);
+  if (token.length <= MAX_REMEMBERED_TOKEN && ID_TOKENS.size < MAX_ID_TOKENS) ID_TOKENS.set(token, id);
+  return id;
+}
+
+function readIdToken(token: string): string | null {
   // Fast path for the forms models write: '3', "3" and 3.
   const plain = PLAIN_ID_TOKEN.exec(token);
   if (plain && !token.includes("-")) return plain[1] ?? plain[2] ?? plain[3] ?? null;
