@@ -83,7 +83,7 @@ describe("parseNodeSelection", () => {
     ].join("\n");
     const result = parseNodeSelection(text);
     expect(result.types).toEqual(["start", "llm", "markdown-exporter", "end"]);
-    expect(result.mentions.every((m) => m.type === "llm" || m.via === "scan")).toBe(true);
+    expect(result.mentions.filter((m) => m.type !== "llm" && m.via !== "scan")).toEqual([]);
     expect(result.unmapped.map((u) => u.text)).toEqual(["I will modify the existing workflow by"]);
   });
 

@@ -35,7 +35,7 @@ describe.skipIf(!benchmarkDir)(`official verdict on the recorded runs${benchmark
 
   it("covers 12 run files of 79 records each", () => {
     expect(corpus.runs).toHaveLength(12);
-    expect(corpus.runs.every((run) => run.records.length === 79)).toBe(true);
+    expect(corpus.runs.map((run) => run.records.length)).toEqual(Array.from({ length: 12 }, () => 79));
   });
 
   it("agrees with the recorded fail_step on every record (948/948)", () => {
@@ -61,7 +61,8 @@ describe.skipIf(!benchmarkDir)(`official verdict on the recorded runs${benchmark
     });
     expect(lazyDiffers.map((row) => row.label)).toEqual([]);
     const failing = rows.filter((row) => !row.verdict.conversion?.ok);
-    expect(failing.every((row) => scoreResponse(recordInput(row.record), row.turn).conversion === null)).toBe(true);
+    expect(failing.length).toBeGreaterThan(0);
+    expect(failing.filter((row) => scoreResponse(recordInput(row.record), row.turn).conversion !== null).map((row) => row.label)).toEqual([]);
   });
 
   it("fails the repaired workflows in check-only mode exactly where the full conversion fails them", () => {

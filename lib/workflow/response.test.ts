@@ -34,7 +34,7 @@ describe("parseResponse: tag extraction (official step_1_1)", () => {
     expect(parsed.diagnostics.map((d) => d.code)).toEqual(["missing-tag", "missing-tag"]);
     expect(parsed.diagnostics[0]?.message).toMatch(/<design_principle>/);
     expect(parsed.diagnostics[1]?.message).toMatch(/<workflow> opens at line 1, column 35 but no <\/workflow>/);
-    expect(parsed.diagnostics.every((d) => d.category === "format" && d.officialStep === "step_1_1")).toBe(true);
+    expect(parsed.diagnostics.map((d) => [d.category, d.officialStep])).toEqual([["format", "step_1_1"], ["format", "step_1_1"]]);
   });
 
   it("strips the fence characters \\n ` j s o n from both ends", () => {

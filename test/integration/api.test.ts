@@ -210,7 +210,8 @@ describe.skipIf(!benchmarkDir)(`the HTTP API${benchmarkDir ? "" : ` (skipped: ${
     expectError(refused!, "rate_limited");
     expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     // The public document is not counted against the token.
-    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
     expect((await call("GET", "/api/v1/benchmarks", { token: tokens.viewer })).status).toBe(200);
   });
 
@@ -318,7 +319,8 @@ describe.skipIf(!benchmarkDir)(`the HTTP API${benchmarkDir ? "" : ` (skipped: ${
     const printed = JSON.parse((await cli("scripts/export.ts", ["leaderboard", "--format", "json", "--benchmark", world.benchmarkId])).stdout) as Record<string, unknown>[];
     expect(rows).toEqual(printed);
     // Each generated run counts with the judge its evaluation chose, named on every row.
-    expect(of("api-model").every((row) => row.judge === "judge: stub judge ×1")).toBe(true);
+    expect(of("api-model").length).toBeGreaterThan(0);
+    expect(of("api-model").filter((row) => row.judge !== "judge: stub judge ×1")).toEqual([]);
     // By id too; without a benchmark, the default one.
     expect(expectAnswer(await call("GET", `/api/v1/leaderboard?benchmark=${world.benchmarkId}`, { token: tokens.viewer }), 200, "Leaderboard").rows).toEqual(rows);
     expect(expectAnswer(await call("GET", "/api/v1/leaderboard", { token: tokens.viewer }), 200, "Leaderboard").rows).toEqual(rows);

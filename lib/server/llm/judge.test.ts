@@ -50,7 +50,7 @@ describe("judgeItems", () => {
     const run = await judgeItems(items(9), { client });
     expect(run.results.map((judged) => judged.item.key)).toEqual(items(9).map((entry) => entry.key));
     expect(run.results.map((judged) => judged.verdict)).toEqual([true, true, false, true, true, false, true, true, false]);
-    expect(run.results.every((judged) => judged.samples[0]?.wellFormed === true && judged.samples[0].reason === "round " + judged.item.round)).toBe(true);
+    expect(run.results.filter((judged) => !(judged.samples[0]?.wellFormed === true && judged.samples[0].reason === "round " + judged.item.round)).map((judged) => judged.item.key)).toEqual([]);
     expect(run).toMatchObject({ calls: 9, cacheHits: 0, cancelled: false });
     expect(run.promptTokens).toBeGreaterThan(0);
   });
@@ -66,7 +66,7 @@ describe("judgeItems", () => {
     expect(server.calls).toBe(10);
     expect(second).toMatchObject({ calls: 0, cacheHits: 10 });
     expect(second.results.map((judged) => judged.verdict)).toEqual(first.results.map((judged) => judged.verdict));
-    expect(second.results.every((judged) => judged.cached)).toBe(true);
+    expect(second.results.filter((judged) => !judged.cached).map((judged) => judged.item.key)).toEqual([]);
     expect((await readdir(dir)).length).toBeGreaterThan(0);
     const refreshed = await judgeItems(items(1), { client, cache: fileCallCache(dir), refresh: true });
     expect(refreshed.calls).toBe(1);
