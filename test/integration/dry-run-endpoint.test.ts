@@ -51,7 +51,8 @@ describe.skipIf(!benchmarkDir)(`dry run with --endpoint (local execution) ${benc
     expect(result.executions.map((execution) => [execution.test, execution.outcome, execution.outputs.chapters?.kind])).toEqual([[1, "completed", "array"], [2, "completed", "array"], [3, "completed", "array"]]);
     expect(stub.requests).toHaveLength(3);
     const prompts = stub.requests.map((request) => request.messages.at(-1)?.content);
-    expect(prompts.every((prompt) => typeof prompt === "string" && prompt.length > 20)).toBe(true);
+    expect(prompts.length).toBeGreaterThan(0);
+    expect(prompts.filter((prompt) => !(typeof prompt === "string" && prompt.length > 20))).toEqual([]);
     expect(stub.requests[0]?.model).toBe("stub-model");
     expect(stub.requests[0]?.headers.authorization).toBe("Bearer sk-local");
   });

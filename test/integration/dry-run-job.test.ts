@@ -62,7 +62,8 @@ describe("dry-run jobs", () => {
     expect(codeStep).toMatchObject({ workflowId: "2", status: "succeeded", mocked: false });
     expect(Object.keys(codeStep?.inputs ?? {})).toEqual(["1.commits"]);
     expect(Object.keys(codeStep?.outputs ?? {})).toEqual(["features", "fixes", "others"]);
-    expect(rows.every((row) => row.model === "mock")).toBe(true);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.filter((row) => !(row.model === "mock"))).toEqual([]);
   });
 
   it("lists each tool's files in the trace and writes them again for a download: the exporter's .docx, the placeholder PNG", async () => {

@@ -198,7 +198,8 @@ describe("agentic generation over HTTP", () => {
     const client = createChatClient({ baseURL: stub.baseURL, model: "scripted-stub", maxRetries: 0 });
     const result = await generateResponses({ client, tasks: [task, { ...task, id: 2, task: "Other" }], mode: "agentic", builderPrompt: "", skill: "S" });
     expect(result.failed).toBe(2);
-    expect(result.turns.every((turn) => !turn.ok && turn.round === 1 && (turn.error ?? "").includes("401"))).toBe(true);
+    expect(result.turns.length).toBeGreaterThan(0);
+    expect(result.turns.filter((turn) => !(!turn.ok && turn.round === 1 && (turn.error ?? "").includes("401")))).toEqual([]);
     expect(stub.requests.length - first).toBe(2);
     expect(result.items.map((item) => Object.keys(item))).toEqual([["id", "category", "task"], ["id", "category", "task"]]);
   });

@@ -93,7 +93,8 @@ describe.skipIf(!benchmarkDir)(`grading a shared run file${benchmarkDir ? "" : `
     if (!graded.ok) return;
     expect(graded.value.responses).toHaveLength(79);
     const gateFailed = graded.value.responses.filter((response) => response.result.gate_failures.length > 0);
-    expect(gateFailed.every((response) => response.result.grade === "F")).toBe(true);
+    expect(gateFailed.length).toBeGreaterThan(0);
+    expect(gateFailed.filter((response) => !(response.result.grade === "F"))).toEqual([]);
     expect(gateFailed.length).toBeGreaterThan(0);
   });
 });

@@ -93,7 +93,8 @@ describe(`job queue on ${onPostgres ? "PostgreSQL (pg-boss)" : "SQLite"}`, () =>
     const id = randomUUID();
     const same = await Promise.allSettled(Array.from({ length: 6 }, () => queue.enqueue({ id, kind: "test", params: {}, createdBy: null, items: items(1) })));
     expect(same.filter((result) => result.status === "fulfilled")).toHaveLength(1);
-    expect(same.every((result) => result.status === "fulfilled" || isUniqueViolation(result.reason))).toBe(true);
+    expect(same.length).toBeGreaterThan(0);
+    expect(same.filter((result) => !(result.status === "fulfilled" || isUniqueViolation(result.reason)))).toEqual([]);
     const distinct = await Promise.all(Array.from({ length: 6 }, () => queue.enqueue({ kind: "test", params: {}, createdBy: null, items: items(1) })));
     expect(new Set(distinct).size).toBe(6);
     expect(await db.jobItem.count()).toBe(7);

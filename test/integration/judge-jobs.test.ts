@@ -78,7 +78,7 @@ describe("judge jobs", () => {
     expect(eligible).toBeGreaterThan(0);
     expect(first.items).toBe(eligible);
     expect(stub.received).toHaveLength(eligible);
-    expect(stub.received.every((call) => call.authorization === `Bearer ${API_KEY}`)).toBe(true);
+    expect(stub.received.filter((call) => !(call.authorization === `Bearer ${API_KEY}`))).toEqual([]);
 
     const verdicts = await db.judgeVerdict.findMany({ where: { judge: "stub-judge", stage: "pass" } });
     expect(verdicts).toHaveLength(eligible);
@@ -116,9 +116,10 @@ describe("judge jobs", () => {
     const rows = await db.judgeVerdict.findMany({ where: { judge: "resolver", stage: "resolve" }, orderBy: [{ responseId: "asc" }, { casePosition: "asc" }, { sampleIndex: "asc" }] });
     expect(rows).toHaveLength(3 * cases);
     expect(new Set(rows.map((row) => row.sampleIndex))).toEqual(new Set([0, 1, 2]));
-    expect(rows.every((row) => row.verdict === false && row.casePosition >= 1 && row.casePosition <= 3)).toBe(true);
+    expect(rows.filter((row) => !(row.verdict === false && row.casePosition >= 1 && row.casePosition <= 3))).toEqual([]);
     // Without a key no Authorization header is sent (local servers need none).
-    expect(stub.received.every((call) => call.authorization === undefined)).toBe(true);
+    expect(stub.received.length).toBeGreaterThan(0);
+    expect(stub.received.filter((call) => !(call.authorization === undefined))).toEqual([]);
   });
 
   it("retries 429 after its Retry-After and records a verdict once the endpoint answers", async () => {
@@ -164,7 +165,7 @@ describe("judge jobs", () => {
     const detail = await getJobDetail(db, researcher, started.jobId);
     expect(detail).toMatchObject({ status: "failed", done: 0, failed: started.items, remaining: 0 });
     expect(detail?.errors.length).toBe(Math.min(started.items, 50));
-    expect(detail?.errors.every((item) => /(server-error \(HTTP 503\)|rate-limited \(HTTP 429\))/.test(item.error) && item.attempts === 2)).toBe(true);
+    expect(detail?.errors.filter((item) => !(/(server-error \(HTTP 503\)|rate-limited \(HTTP 429\))/.test(item.error) && item.attempts === 2))).toEqual([]);
     // 2 item attempts × (1 call + 1 client retry) per item.
     expect(stub.received).toHaveLength(started.items * 4);
     expect(JSON.stringify(detail)).not.toContain(API_KEY);

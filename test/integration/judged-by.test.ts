@@ -99,7 +99,8 @@ describe("figures as judged by a chosen judge", () => {
       // The rule judge never judges the resolve stage: no resolve figure, not a zero.
       expect(entry.resolve).toBe(run.hasResolve ? "not-judged" : null);
     }
-    expect(rule.cells.every((cell) => cell.casesPassed === null)).toBe(true);
+    expect(rule.cells.length).toBeGreaterThan(0);
+    expect(rule.cells.filter((cell) => !(cell.casesPassed === null))).toEqual([]);
   });
 
   it("re-decides a run from an LLM judge's rows by majority over samples, and leaves unjudged runs out", async () => {
@@ -109,8 +110,9 @@ describe("figures as judged by a chosen judge", () => {
     expect(stub.judging!.find((entry) => entry.runId === alphaRunId)).toMatchObject({ pass: "judged", resolve: "judged", casesMissing: 0 });
     const others = stub.judging!.filter((entry) => entry.runId !== alphaRunId);
     expect(others.length).toBe(3);
-    expect(others.every((entry) => entry.pass === "not-judged")).toBe(true);
-    expect(stub.cells.every((cell) => cell.model === "demo_alpha")).toBe(true);
+    expect(others.filter((entry) => !(entry.pass === "not-judged"))).toEqual([]);
+    expect(stub.cells.length).toBeGreaterThan(0);
+    expect(stub.cells.filter((cell) => !(cell.model === "demo_alpha"))).toEqual([]);
     expect(stub.models.map((model) => model.name)).toEqual(["demo_alpha"]);
 
     const board = await loadLeaderboard(db, VIEWER, null, { judge: choice(STUB) });
@@ -137,7 +139,8 @@ describe("figures as judged by a chosen judge", () => {
       if (rule === true && stubVotes.length > 0 && stubPass) both += 1;
     }
     expect(totals(panel.cells, "demo_alpha").passed).toBe(both);
-    expect(panel.judging!.filter((item) => item.runId !== alphaRunId).every((item) => item.pass !== "judged")).toBe(true);
+    expect(panel.judging!.filter((item) => item.runId !== alphaRunId).length).toBeGreaterThan(0);
+    expect(panel.judging!.filter((item) => item.runId !== alphaRunId).filter((item) => !(item.pass !== "judged"))).toEqual([]);
   });
 
   it("gives drill-downs that add up to the judged figures, over the judged runs only", async () => {

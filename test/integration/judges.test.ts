@@ -118,9 +118,10 @@ describe("a review queue of disagreements", () => {
     expect(created.value.items).toBe(comparison.disagreements.length);
     const queue = await db.reviewQueue.findUniqueOrThrow({ where: { id: created.value.queueId }, include: { items: true } });
     expect(JSON.parse(queue.filter)).toMatchObject({ judges: [STUB], disagreeWith: "rule" });
-    expect(queue.items.every((item) => item.judge === STUB)).toBe(true);
+    expect(queue.items.length).toBeGreaterThan(0);
+    expect(queue.items.filter((item) => !(item.judge === STUB))).toEqual([]);
     const disagreeing = new Set(comparison.disagreements.map((entry) => entry.item.split("/")[0]));
-    expect(queue.items.every((item) => disagreeing.has(item.responseId))).toBe(true);
+    expect(queue.items.filter((item) => !disagreeing.has(item.responseId))).toEqual([]);
 
     for (const role of ["annotator", "viewer"] as const) {
       await expect(createDisagreementQueue(db, users[role], { benchmarkId, stage: "pass", judge: STUB, against: "rule", mode: "blind", annotatorsPerItem: 2 })).rejects.toBeInstanceOf(AuthorizationError);

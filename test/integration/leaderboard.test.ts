@@ -57,7 +57,8 @@ describe("leaderboard on the demo benchmark", () => {
     const delta = rows.filter((row) => row.model === "demo_delta");
     const deterministic = await db.passResult.count({ where: { valid: true, response: { run: { model: { name: "demo_delta" } } } } });
     expect(delta.find((row) => row.scope === "overall")).toMatchObject({ passNum: deterministic, passDen: 6, resolveNum: null, resolveDen: null });
-    expect(delta.every((row) => row.resolveNum === null)).toBe(true);
+    expect(delta.length).toBeGreaterThan(0);
+    expect(delta.filter((row) => !(row.resolveNum === null))).toEqual([]);
   });
 
   it("builds the board with measured and published rows, and drill-downs that add up to the same counts", async () => {

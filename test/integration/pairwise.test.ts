@@ -79,7 +79,7 @@ describe("pairwise comparison jobs against stub judges", () => {
     const item = detail!.items[0]!;
     expect(item.verdicts).toHaveLength(2);
     expect(item.verdicts.map((verdict) => verdict.order)).toEqual(item.firstShown === "candidate" ? ["candidate-first", "baseline-first"] : ["baseline-first", "candidate-first"]);
-    expect(item.verdicts.every((verdict) => verdict.choice === "first" && verdict.reason === "The first design is better.")).toBe(true);
+    expect(item.verdicts.filter((verdict) => !(verdict.choice === "first" && verdict.reason === "The first design is better."))).toEqual([]);
     expect(item.candidateAnswer.length + item.baselineAnswer.length).toBeGreaterThan(0);
     // The first order is drawn per item: both orders occur over 15 items with this seed.
     expect(new Set(detail!.items.map((entry) => entry.firstShown))).toEqual(new Set(["candidate", "baseline"]));
@@ -93,7 +93,8 @@ describe("pairwise comparison jobs against stub judges", () => {
     const detail = (await getComparison(db, viewer, started.comparisonId))!;
     expect(alwaysFirst.calls - before).toBe(4 * 15);
     expect(detail.report).toMatchObject({ reran: 15, inconsistencyRate: 1, counts: { ties: 15 } });
-    expect(detail.items.every((item) => item.verdicts.length === 4 && item.outcome === "tie")).toBe(true);
+    expect(detail.items.length).toBeGreaterThan(0);
+    expect(detail.items.filter((item) => !(item.verdicts.length === 4 && item.outcome === "tie"))).toEqual([]);
   });
 
   it("a judge that prefers the longer answer trips the length flag", async () => {

@@ -91,7 +91,8 @@ describe.skipIf(!benchmarkDir)(`resolve against a fake Dify${benchmarkDir ? "" :
     const queries = benchmark.queries.find((task) => task.task === written[1]?.task)?.queries ?? [];
     expect(judge.requests.some((request) => request.messages[1]?.content.includes(`query1: ${queries[0]}`))).toBe(true);
     expect(written[1]?.llm_evaluate_reason_test1).toBe("The output meets the instruction.");
-    expect([...dify.apps.values()].every((app) => app.deleted)).toBe(true);
+    expect([...dify.apps.values()].length).toBeGreaterThan(0);
+    expect([...dify.apps.values()].filter((app) => !app.deleted)).toEqual([]);
     expect(dify.apps.size).toBe(2);
   });
 

@@ -246,7 +246,8 @@ describe("review queues on a real SQLite database", () => {
       (await db.reviewItem.findMany({ where: { queueId, position: { in: [3, 7] } } })).map((item) => item.id).sort(),
     );
     // With every majority equal to the judge, the judge × majority table has no off-diagonal cell.
-    expect(agreement!.report.confusion.cells.filter((cell) => cell.row !== cell.column).every((cell) => cell.items.length === 0)).toBe(true);
+    expect(agreement!.report.confusion.cells.filter((cell) => cell.row !== cell.column).length).toBeGreaterThan(0);
+    expect(agreement!.report.confusion.cells.filter((cell) => cell.row !== cell.column).filter((cell) => !(cell.items.length === 0))).toEqual([]);
     expect(agreement!.queue.progress).toEqual({ items: 10, complete: 10, votes: 20, target: 20 });
     await expect(getQueueAgreement(db, annotator, queueId)).rejects.toBeInstanceOf(AuthorizationError);
 
@@ -288,7 +289,7 @@ describe("review queues on a real SQLite database", () => {
     for (const runId of runIds) await rescoreRun(db, admin, runId);
     const items = await db.reviewItem.findMany({ where: { queueId }, include: { votes: true } });
     expect(items).toHaveLength(4);
-    expect(items.every((item) => item.judgeVerdictId === null && item.votes.length === 1)).toBe(true);
+    expect(items.filter((item) => !(item.judgeVerdictId === null && item.votes.length === 1))).toEqual([]);
     expect((await getQueueAgreement(db, researcher, queueId))!.report.rows[0]).toMatchObject({ items: 0, incomplete: 4 });
   });
 
@@ -351,7 +352,8 @@ describe("concurrent votes from two sessions", () => {
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, round) => submitReviewVote(db, annotator, vote({ itemId: items[0]!.id, judgeCorrect: round % 2 ? "incorrect" : "correct", comment: `round ${round}` }))),
     );
-    expect(results.every((result) => result.ok)).toBe(true);
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.filter((result) => !result.ok)).toEqual([]);
     expect(await db.reviewVote.count({ where: { itemId: items[0]!.id, annotatorId: annotator.id } })).toBe(1);
   });
 
@@ -365,8 +367,9 @@ describe("concurrent votes from two sessions", () => {
     b.go();
     expect(await Promise.all([a.finished, b.finished])).toEqual([12, 12]);
     const items = await db.reviewItem.findMany({ where: { queueId }, include: { votes: true } });
-    expect(items.every((item) => item.votes.length === 2 && new Set(item.votes.map((entry) => entry.annotatorId)).size === 2)).toBe(true);
-    expect(items.every((item) => item.lockedById === null)).toBe(true);
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.filter((item) => !(item.votes.length === 2 && new Set(item.votes.map((entry) => entry.annotatorId)).size === 2))).toEqual([]);
+    expect(items.filter((item) => !(item.lockedById === null))).toEqual([]);
     const agreement = (await getQueueAgreement(db, researcher, queueId))!.report.rows[0]!;
     expect(agreement).toMatchObject({ items: 12, votes: 24, strict: { num: 10, den: 12 }, raw: { num: 22, den: 24 } });
 

@@ -149,10 +149,11 @@ describe.skipIf(!benchmarkDir)(`run bundles${benchmarkDir ? "" : ` (skipped: ${b
     const verdicts = judgeVerdictsSchema.parse(JSON.parse(files.get(BUNDLE_FILES.judgeVerdicts)!));
     const generation = calls.filter((call) => call.kind === "generation");
     expect(generation).toHaveLength(world.files.turns.size);
-    expect(generation.every((call) => call.source === "call-cache" && "messages" in call.request && call.reply !== null)).toBe(true);
+    expect(generation.filter((call) => !(call.source === "call-cache" && "messages" in call.request && call.reply !== null))).toEqual([]);
     expect(verdicts.filter((verdict) => verdict.stage === "pass").length).toBeGreaterThan(10);
     expect(verdicts.filter((verdict) => verdict.stage === "resolve").length).toBeGreaterThan(0);
-    expect(verdicts.every((verdict) => verdict.call !== null && calls[verdict.call]?.kind === "judge" && calls[verdict.call]?.source === "call-cache")).toBe(true);
+    expect(verdicts.length).toBeGreaterThan(0);
+    expect(verdicts.filter((verdict) => !(verdict.call !== null && calls[verdict.call]?.kind === "judge" && calls[verdict.call]?.source === "call-cache"))).toEqual([]);
     expect(verdicts.length).toBe(await db.judgeVerdict.count({ where: { response: { runId }, judge: "bundle judge" } }));
 
     // No key, password, token or encrypted secret anywhere in the bundle.
@@ -315,7 +316,8 @@ describe.skipIf(!benchmarkDir)(`run bundles${benchmarkDir ? "" : ` (skipped: ${b
       const calls = callsSchema.parse(JSON.parse(files.get(BUNDLE_FILES.calls)!));
       // Two attempts a turn, each a call with the skill text standing as [SKILL.md] and the skill file beside them.
       expect(calls.filter((call) => call.kind === "generation")).toHaveLength(2 * world.files.turns.size);
-      expect(calls.every((call) => "messages" in call.request && call.request.messages[0]!.content.includes("[SKILL.md]"))).toBe(true);
+      expect(calls.length).toBeGreaterThan(0);
+      expect(calls.filter((call) => !("messages" in call.request && call.request.messages[0]!.content.includes("[SKILL.md]")))).toEqual([]);
       expect(files.has("skill/SKILL.md")).toBe(true);
       const agenticImport = await importBundle(agenticBundle!.bytes);
       expect(agenticImport).toMatchObject({ ok: true, verification: "verified", findings: [], checked: { turnsReplayed: world.files.turns.size } });

@@ -133,7 +133,8 @@ describe.skipIf(!benchmarkDir)(`a generated run's figures come from its evaluati
         "Agentic, no agent framework (ours) · T server default · max server default · rule judge (not the official LLM judge)",
         "Zero-shot (official) · T 0.7 · max 32768 · judge: recorded-judge-replay ×1",
       ]);
-      expect(rows.every((entry) => entry.runs === 1)).toBe(true);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.filter((entry) => !(entry.runs === 1))).toEqual([]);
       const zeroShot = rows.find((entry) => entry.configuration?.startsWith("Zero-shot (official)"));
       expect(zeroShot?.cells.Average?.pass.measured).toMatchObject({ num: 55, den: 79 });
       const agenticRun = started.runIds[0] as string;

@@ -16,7 +16,7 @@ describe("safe defaults", () => {
   beforeEach(() => emptyDatabase(db));
 
   it("enables demo accounts only on loopback in local mode, or when asked for, never in production", () => {
-    expect(["127.0.0.1", "localhost", "::1", "[::1]", "127.3.4.5"].every(isLoopbackHost)).toBe(true);
+    expect(["127.0.0.1", "localhost", "::1", "[::1]", "127.3.4.5"].filter((host) => !isLoopbackHost(host))).toEqual([]);
     expect(["0.0.0.0", "::", "192.168.1.4", "example.org"].some(isLoopbackHost)).toBe(false);
     expect(demoAccountsEnabled(env({}))).toBe(true);
     expect(demoAccountsEnabled(env({ HOST: "0.0.0.0" }))).toBe(false);
