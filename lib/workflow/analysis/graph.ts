@@ -6,7 +6,7 @@ import type { Diagnostic } from "../diagnostics";
 import { isFloatLiteral } from "../json-text";
 import { preview, pyHashKey, pySortBy, type JsonValue } from "../python-values";
 import { makeDiagnostic } from "../diagnostic-codes";
-import { describeNode, edgeLocation, lastNodeWithId, nodeLocation, type EdgeEntry, type NodeEntry, type WorkflowModel } from "./model";
+import { describeNode, edgeLocation, groupByKey, lastNodeWithId, nodeLocation, type EdgeEntry, type NodeEntry, type WorkflowModel } from "./model";
 
 export interface GraphIndex {
   /** The distinct node ids in list order; the graph's vertices are their positions in this list. */
@@ -296,16 +296,7 @@ function branchesWithoutEdges(model: WorkflowModel, graph: GraphIndex, out: Diag
 }
 
 /** The edges leaving each source id, in edge order. */
-function edgesBySource(edges: readonly EdgeEntry[]): Map<string, EdgeEntry[]> {
-  const bySource = new Map<string, EdgeEntry[]>();
-  for (const edge of edges) {
-    if (edge.source === null) continue;
-    const list = bySource.get(edge.source);
-    if (list) list.push(edge);
-    else bySource.set(edge.source, [edge]);
-  }
-  return bySource;
-}
+const edgesBySource = (edges: readonly EdgeEntry[]): Map<string, EdgeEntry[]> => groupByKey(edges, (edge) => edge.source);
 
 /** Strongly connected components with more than one vertex, or with a self-loop (iterative Tarjan). */
 function findCycles(successors: readonly (readonly number[])[]): number[][] {

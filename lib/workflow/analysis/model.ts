@@ -114,14 +114,7 @@ export function buildModel(value: JsonValue, floats: FloatLiterals | null = null
   const edgesValue = root ? ownValue(root, "edges") : undefined;
   const nodes = Array.isArray(nodesValue) ? nodesValue.map(buildNode) : [];
   const edges = Array.isArray(edgesValue) ? edgesValue.map(buildEdge) : [];
-  const byId = new Map<string, NodeEntry[]>();
-  for (const node of nodes) {
-    if (node.id === null) continue;
-    const list = byId.get(node.id);
-    if (list) list.push(node);
-    else byId.set(node.id, [node]);
-  }
-  return { value, root, nodes, edges, byId, floats };
+  return { value, root, nodes, edges, byId: groupByKey(nodes, (node) => node.id), floats };
 }
 
 /** The node's rewritten text fields with their values, read once for the param and reference checks. */
@@ -180,4 +173,17 @@ export function edgeLocation(edge: EdgeEntry): DiagnosticLocation {
 
 export function formatPath(path: readonly (string | number)[]): string {
   return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? part : `.${part}`)).join("");
+}
+
+/** Items grouped by key, each group in item order; items without a key are left out. */
+export function groupByKey<T>(items: readonly T[], keyOf: (item: T) => string | null): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key === null) continue;
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }
