@@ -81,6 +81,16 @@ describe("npm run score", () => {
     expect(result.stderr).toBe(`score: No Chat2Workflow benchmark at ${missing} (it needs dataset/query.json): clone https://github.com/zjunlp/Chat2Workflow there, or set C2W_BENCHMARK_DIR to a copy.\n`);
     expect(result.stdout).toBe("");
   }, 60_000);
+
+  it("starts without reading NODE_EXTRA_CA_CERTS, which only costs it start-up time", () => {
+    const command = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.score;
+    const missingCerts = path.join(scratch, "no-such-ca.pem");
+    const result = spawnSync("sh", ["-c", `${command} --help`], { cwd: ROOT, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "", NODE_EXTRA_CA_CERTS: missingCerts } });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain("Usage: npm run score");
+    // Node warns at start-up about an extra certificate file it cannot load; a process that never reads it is silent.
+    expect(result.stderr).not.toContain("extra certs");
+  }, 60_000);
 });
 
 /** Every file under `dir` with its bytes, by relative path. */
