@@ -65,7 +65,12 @@ export function buildNamedInputs(ctx: DifyBuildContext, param: JsonValue, key: s
   });
 }
 
+/** The Dify inputs of resolved entries; in check-only mode only their name checks run and the list is empty. */
 export function inputData(ctx: DifyBuildContext, inputs: readonly NamedInput[]): DifyData[] {
+  if (ctx.checkOnly) {
+    for (const { resolved, path } of inputs) ctx.valueSelector(resolved.node.difyId, resolved.variable, [...path, 0]);
+    return [];
+  }
   return inputs.map(({ name, resolved, path }) => ({
     value_selector: ctx.valueSelector(resolved.node.difyId, resolved.variable, [...path, 0]),
     value_type: resolved.type,
