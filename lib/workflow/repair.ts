@@ -10,7 +10,7 @@ import { NODE_TYPE_IDS, isNodeTypeId } from "./node-types";
 import { isJsonObject, ownValue, type JsonObject, type JsonValue } from "./python-values";
 import type { ParsedResponse } from "./response";
 import type { RepairCode } from "./repair-codes";
-import { ruleJudge, type RuleJudgeResult } from "./rule-judge";
+import { judgeWithSelection, ruleJudge, selectionOf, type RuleJudgeResult } from "./rule-judge";
 
 export type { RepairCode } from "./repair-codes";
 
@@ -374,8 +374,18 @@ function reorder(draft: Draft): void {
 
 // -- node_selection ---------------------------------------------------------------------------------------------
 
-function syncSelection(nodeSelection: string | null, workflow: JsonObject, known?: RuleJudgeResult): { text: string; repair: Repair } | null {
-  const judge = known ?? ruleJudge({ nodeSelection, workflow, keyNodes: [] });
+/** `original`: the judge of the unrepaired response; it stands when the types are unchanged, else its parse is reused. */
+function syncSelection(
+  nodeSelection: string | null,
+  workflow: JsonObject,
+  original: RuleJudgeResult | undefined,
+  typesChanged: boolean,
+): { text: string; repair: Repair } | null {
+  const judge = !original
+    ? ruleJudge({ nodeSelection, workflow, keyNodes: [] })
+    : typesChanged
+      ? judgeWithSelection(selectionOf(original), workflow, [])
+      : original;
   if (judge.undeclaredUsed.length === 0 && judge.declaredUnused.length === 0) return null;
   const used = [...new Set(judge.used)].sort();
   const changes = [
@@ -426,7 +436,7 @@ function cloneJson(value: JsonValue): JsonValue {
 }
 
 export interface RepairOptions {
-  /** The rule judge of the unrepaired response, reused for node_selection reconciliation when types are unchanged. */
+  /** The rule judge of the unrepaired response: reused for node_selection reconciliation (its selection parse when types changed). */
   judge?: RuleJudgeResult | null;
   /** False when the caller knows no node reads a node listed after it (skips the dependency scan). */
   forwardReferences?: boolean;
@@ -474,7 +484,7 @@ export function repairOutcome(parsed: ParsedResponse, options: RepairOptions = {
   const reserialise = applied.length > 0;
   let selection = nodeSelection;
   const typesChanged = applied.some((repair) => repair.code === "rename-node-type" || repair.code === "json-repair" || repair.code === "strip-code-fence");
-  const synced = nodeSelection === null ? null : syncSelection(nodeSelection, root, typesChanged ? undefined : (options.judge ?? undefined));
+  const synced = nodeSelection === null ? null : syncSelection(nodeSelection, root, options.judge ?? undefined, typesChanged);
   if (synced) {
     selection = synced.text;
     applied.push(synced.repair);

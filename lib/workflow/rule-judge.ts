@@ -2,7 +2,7 @@
 // Pure and total over any parsed workflow value; reproduces ~95% of the recorded LLM verdicts (docs/rule-judge.md).
 
 import type { NodeTypeId } from "./node-types";
-import { parseNodeSelection, type DeclaredNode, type UnmappedFragment } from "./node-selection";
+import { parseNodeSelection, type DeclaredNode, type NodeSelectionParse, type UnmappedFragment } from "./node-selection";
 
 export interface RuleJudgeInput {
   /** The `<node_selection>` text (null when the tag was missing). */
@@ -58,12 +58,21 @@ function distinct(values: readonly string[]): string[] {
 }
 
 export function ruleJudge(input: RuleJudgeInput): RuleJudgeResult {
-  const selection = parseNodeSelection(input.nodeSelection);
+  return judgeWithSelection(parseNodeSelection(input.nodeSelection), input.workflow, input.keyNodes);
+}
+
+/** The node_selection parse a judge result was made from: another workflow judged against the same text reuses it. */
+export function selectionOf(result: RuleJudgeResult): NodeSelectionParse {
+  return { mentions: result.mentions, types: result.declared, unmapped: result.unmapped };
+}
+
+/** ruleJudge with the node_selection already parsed (a repaired workflow keeps its response's selection text). */
+export function judgeWithSelection(selection: NodeSelectionParse, workflow: unknown, keyNodes: readonly string[]): RuleJudgeResult {
   const declared = selection.types;
   const declaredSet: ReadonlySet<string> = new Set(declared);
-  const used = usedNodeTypes(input.workflow);
+  const used = usedNodeTypes(workflow);
   const usedSet: ReadonlySet<string> = new Set(used);
-  const missingKeyNodes = distinct(input.keyNodes).filter((key) => !declaredSet.has(key));
+  const missingKeyNodes = distinct(keyNodes).filter((key) => !declaredSet.has(key));
   const undeclaredUsed = notIn(used, declaredSet);
   const declaredUnused = notIn(declared, usedSet);
   return {
