@@ -142,44 +142,55 @@ function paramOf(node: JsonObject): JsonObject | null {
 }
 
 const flattenAggregator: NodeRepair = (node, applied) => {
-  const variables = node.type === "variable-aggregator" ? ownValue(paramOf(node) ?? {}, "variables") : undefined;
+  const param = paramOf(node);
+  const variables = param ? ownValue(param, "variables") : undefined;
   if (!Array.isArray(variables)) return false;
   let changed = false;
-  variables.forEach((entry, i) => {
-    if (!Array.isArray(entry) || entry.length !== 2 || !isPair(entry[1])) return;
+  for (let i = 0; i < variables.length; i += 1) {
+    const entry = variables[i];
+    if (!Array.isArray(entry) || entry.length !== 2 || !isPair(entry[1])) continue;
     changed = true;
-    if (!applied) return;
+    if (!applied) continue;
     variables[i] = entry[1];
     applied.push({ code: "flatten-aggregator-entry", description: `${nodeLabel(node)}: variables[${i}] ${JSON.stringify(entry)} -> ${JSON.stringify(entry[1])}.` });
-  });
-  return changed;
-};
-
-const nestFlattenedSelector: NodeRepair = (node, applied) => {
-  const type = ownValue(node, "type");
-  const param = paramOf(node);
-  if (!isNodeTypeId(type) || !param) return false;
-  let changed = false;
-  for (const { key, shape } of CATALOG[type].selectorParams) {
-    const entries = shape === "named-selectors" ? ownValue(param, key) : undefined;
-    if (!Array.isArray(entries)) continue;
-    entries.forEach((entry, i) => {
-      if (!Array.isArray(entry) || entry.length !== 3 || !entry.every((part) => typeof part === "string")) return;
-      changed = true;
-      if (!applied) return;
-      const fixed: JsonValue = [entry[0] as string, [entry[1] as string, entry[2] as string]];
-      entries[i] = fixed;
-      applied.push({ code: "nest-flattened-selector", description: `${nodeLabel(node)}: ${key}[${i}] ${JSON.stringify(entry)} -> ${JSON.stringify(fixed)}.` });
-    });
   }
   return changed;
 };
+
+function isFlattenedEntry(entry: JsonValue): entry is [string, string, string] {
+  return Array.isArray(entry) && entry.length === 3 && typeof entry[0] === "string" && typeof entry[1] === "string" && typeof entry[2] === "string";
+}
+
+/** The repair for a type's named-selector params (`keys`): `[name, var, id]` entries become `[name, [var, id]]`. */
+function nestFlattenedSelectors(keys: readonly string[]): NodeRepair {
+  return (node, applied) => {
+    const param = paramOf(node);
+    if (!param) return false;
+    let changed = false;
+    for (const key of keys) {
+      const entries = ownValue(param, key);
+      if (!Array.isArray(entries)) continue;
+      for (let i = 0; i < entries.length; i += 1) {
+        const entry = entries[i] as JsonValue;
+        if (!isFlattenedEntry(entry)) continue;
+        changed = true;
+        if (!applied) continue;
+        const fixed: JsonValue = [entry[0], [entry[1], entry[2]]];
+        entries[i] = fixed;
+        applied.push({ code: "nest-flattened-selector", description: `${nodeLabel(node)}: ${key}[${i}] ${JSON.stringify(entry)} -> ${JSON.stringify(fixed)}.` });
+      }
+    }
+    return changed;
+  };
+}
 
 /** Iteration-start id -> its iteration id, for starts whose parent is an iteration. */
 function iterationStarts(nodes: readonly JsonValue[]): Map<string, string> {
   const starts = new Map<string, string>();
   // Most workflows have no iteration: skip building the id index for them.
-  if (!nodes.some((node) => isJsonObject(node) && node.type === "iteration-start")) return starts;
+  let anyStart = false;
+  for (const node of nodes) if (isJsonObject(node) && node.type === "iteration-start") anyStart = true;
+  if (!anyStart) return starts;
   const types = new Map<string, string>();
   for (const node of nodes) if (isJsonObject(node) && typeof node.id === "string" && typeof node.type === "string") types.set(node.id, node.type);
   for (const [id, type] of types) {
@@ -215,31 +226,34 @@ function retargetIn(value: JsonValue, owner: string, starts: ReadonlyMap<string,
   return changed;
 }
 
-const inlineTextSelector: NodeRepair = (node, applied) => {
-  const type = ownValue(node, "type");
-  const param = paramOf(node);
-  if (!isNodeTypeId(type) || !param) return false;
-  let changed = false;
-  for (const key of CATALOG[type].textParams) {
-    const value = ownValue(param, key);
-    if (!isPair(value)) continue;
-    changed = true;
-    if (!applied) continue;
-    const inline = `{{#'${value[1]}'.${value[0]}#}}`;
-    param[key] = inline;
-    applied.push({ code: "inline-text-selector", description: `${nodeLabel(node)}: ${key} ${JSON.stringify(value)} -> "${inline}".` });
-  }
-  return changed;
-};
+/** The repair for a type's text params (`keys`): a `[var, id]` pair written there becomes `{{#'id'.var#}}`. */
+function inlineTextSelectors(keys: readonly string[]): NodeRepair {
+  return (node, applied) => {
+    const param = paramOf(node);
+    if (!param) return false;
+    let changed = false;
+    for (const key of keys) {
+      const value = ownValue(param, key);
+      if (!isPair(value)) continue;
+      changed = true;
+      if (!applied) continue;
+      const inline = `{{#'${value[1]}'.${value[0]}#}}`;
+      param[key] = inline;
+      applied.push({ code: "inline-text-selector", description: `${nodeLabel(node)}: ${key} ${JSON.stringify(value)} -> "${inline}".` });
+    }
+    return changed;
+  };
+}
 
 function trimEdges(draft: Draft): void {
   const edges = ownValue(draft.root, "edges");
   if (!Array.isArray(edges)) return;
-  edges.forEach((edge, i) => {
-    if (!Array.isArray(edge) || edge.length <= 3 || typeof edge[0] !== "string" || edge[0].includes("-")) return;
+  for (let i = 0; i < edges.length; i += 1) {
+    const edge = edges[i];
+    if (!Array.isArray(edge) || edge.length <= 3 || typeof edge[0] !== "string" || edge[0].includes("-")) continue;
     edges[i] = edge.slice(0, 3);
     draft.applied.push({ code: "trim-edge", description: `edges[${i}] ${JSON.stringify(edge)} -> ${JSON.stringify(edge.slice(0, 3))}.` });
-  });
+  }
 }
 
 // -- topological reordering ---------------------------------------------------------------------------------------
@@ -402,8 +416,9 @@ const REPAIRS_BY_TYPE: ReadonlyMap<string, readonly NodeRepair[]> = new Map(
   NODE_TYPE_IDS.map((type) => {
     const repairs: NodeRepair[] = [];
     if (type === "variable-aggregator") repairs.push(flattenAggregator);
-    if (CATALOG[type].selectorParams.some((spec) => spec.shape === "named-selectors")) repairs.push(nestFlattenedSelector);
-    if (CATALOG[type].textParams.length > 0) repairs.push(inlineTextSelector);
+    const namedSelectorKeys = CATALOG[type].selectorParams.filter((spec) => spec.shape === "named-selectors").map((spec) => spec.key);
+    if (namedSelectorKeys.length > 0) repairs.push(nestFlattenedSelectors(namedSelectorKeys));
+    if (CATALOG[type].textParams.length > 0) repairs.push(inlineTextSelectors(CATALOG[type].textParams));
     return [type, repairs];
   }),
 );
