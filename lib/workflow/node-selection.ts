@@ -201,26 +201,42 @@ function maskTagLists(text: string): string {
   return paired.replace(STRAY_TAG, (tag) => SEPARATOR_CHAR.repeat(tag.length));
 }
 
-const OPEN_PARENS = new Set(["(", "（", "["]);
-const CLOSE_PARENS = new Set([")", "）", "]"]);
+const OPEN_PARENS = new Set(["(", "（", "["].map((ch) => ch.charCodeAt(0)));
+const CLOSE_PARENS = new Set([")", "）", "]"].map((ch) => ch.charCodeAt(0)));
+const NEWLINE_CODE = 10;
 
-/** Blanks parenthesised text (nested too); an unclosed "(" blanks to the end of its line. */
-function maskParentheses(text: string): string {
+/**
+ * Blanks parenthesised text (nested too); an unclosed "(" blanks to the end of its line. Walks code units: every
+ * bracket and the newline are single units, and both halves of a masked surrogate pair become one blank each.
+ */
+export function maskParentheses(text: string): string {
   if (!/[(（[)）\]]/.test(text)) return text;
-  const chars = [...text];
+  let out = "";
   let depth = 0;
-  for (let i = 0; i < chars.length; i += 1) {
-    const ch = chars[i] as string;
-    if (ch === "\n") {
+  // Start of the pending unmasked run, and of the masked run being built (-1 outside one).
+  let keptFrom = 0;
+  let maskedFrom = -1;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    let masked = false;
+    if (code === NEWLINE_CODE) {
       depth = 0;
-      continue;
+    } else {
+      if (OPEN_PARENS.has(code)) depth += 1;
+      const closing = CLOSE_PARENS.has(code);
+      masked = depth > 0 || closing;
+      if (closing && depth > 0) depth -= 1;
     }
-    if (OPEN_PARENS.has(ch)) depth += 1;
-    const masked = depth > 0 || CLOSE_PARENS.has(ch);
-    if (CLOSE_PARENS.has(ch) && depth > 0) depth -= 1;
-    if (masked) chars[i] = " ".repeat(ch.length);
+    if (masked && maskedFrom < 0) {
+      out += text.slice(keptFrom, i);
+      maskedFrom = i;
+    } else if (!masked && maskedFrom >= 0) {
+      out += " ".repeat(i - maskedFrom);
+      maskedFrom = -1;
+      keptFrom = i;
+    }
   }
-  return chars.join("");
+  return maskedFrom >= 0 ? out + " ".repeat(text.length - maskedFrom) : out + text.slice(keptFrom);
 }
 
 const LIST_PREFIX = /(?:\s+|\d+\s*[.)、](?=\s|$)|[-*•+>#·]+(?=\s|$)|[*`]+)/y;
