@@ -160,8 +160,12 @@ class Converter implements DifyBuildContext {
 
   /** Runs every check of `run` without emitting the graph; throws the same first failure. */
   check(root: JsonValue): void {
-    for (const endpoint of this.buildAll(root)) this.edgeHandle(endpoint);
-    for (const node of this.built) if (!node.data) this.failUnknownEmitted(node);
+    const endpoints = this.buildAll(root);
+    for (let i = 0; i < endpoints.length; i++) this.edgeHandle(endpoints[i] as Endpoint);
+    for (let i = 0; i < this.built.length; i++) {
+      const node = this.built[i] as Built;
+      if (!node.data) this.failUnknownEmitted(node);
+    }
   }
 
   /** Reads and lays out the edges, builds every node and resolves the edge endpoints. */
@@ -392,7 +396,8 @@ class Converter implements DifyBuildContext {
       // A top-level unknown type registers as None and fails at its first use (at the latest, its edges).
       return built;
     }
-    const title = ordinal > 1 ? `${NODE_TYPES[type].displayName} ${ordinal}` : NODE_TYPES[type].displayName;
+    // Check-only: titles appear only in the emitted data.
+    const title = this.checkOnly ? "" : ordinal > 1 ? `${NODE_TYPES[type].displayName} ${ordinal}` : NODE_TYPES[type].displayName;
     const part = NODE_SPECS[type].toDify(this, param, title, ordinal);
     built.facts = part.facts;
     // Check-only: the data a later node or edge may write to, never emitted.
@@ -611,7 +616,8 @@ class Converter implements DifyBuildContext {
     // Check-only: the same failures in the same order, without building the rewritten text nobody reads.
     const text = this.textParam(value, path);
     if (!text.includes("{{#")) return text;
-    for (const match of scanInlineReferences(text)) this.inlineReferenceNode(text, path, match);
+    const matches = scanInlineReferences(text);
+    for (let i = 0; i < matches.length; i++) this.inlineReferenceNode(text, path, matches[i] as InlineReferenceMatch);
     return text;
   }
 

@@ -176,7 +176,10 @@ export function readTopLevelGraph(edges: readonly TopLevelEdge[]): TopLevelGraph
         hint: parts.length > 3 ? "Drop the extra element; the target port is not part of the format." : undefined,
       });
     }
-    const [source, port, target] = parts as [JsonValue, JsonValue, JsonValue];
+    // Indexed, not destructured: destructuring walks an iterator, a cost per edge before the code is optimised.
+    const source = parts[0] as JsonValue;
+    const port = parts[1] as JsonValue;
+    const target = parts[2] as JsonValue;
     const sourceKey = pyHashKey(source);
     const targetKey = pyHashKey(target);
     if (sourceKey === undefined || targetKey === undefined) {

@@ -126,9 +126,9 @@ export function checkVariableNames(workflow: JsonValue, turn: VariableSpec): Dia
       }),
     );
   } else {
-    diagnostics.push(...checkInputs(start, turn.inputVars));
+    for (const diagnostic of checkInputs(start, turn.inputVars)) diagnostics.push(diagnostic);
   }
-  diagnostics.push(...checkOutputs(objects, turn.outputVars));
+  for (const diagnostic of checkOutputs(objects, turn.outputVars)) diagnostics.push(diagnostic);
   return diagnostics;
 }
 
