@@ -237,7 +237,7 @@ class Converter implements DifyBuildContext {
       const id = ownValue(node, "id");
       if (id === undefined) this.failNodeKey(i, node, "id");
       const isChild = pyContains(id, "-");
-      if (isChild === undefined || (isChild && typeof id !== "string") || (!isChild && pyHashKey(id) === undefined)) {
+      if (isChild === undefined || (isChild && typeof id !== "string") || (!isChild && typeof id !== "string" && pyHashKey(id) === undefined)) {
         fail({
           code: "node-id-not-string",
           message: `Node #${i} (${preview(type)}) has id ${preview(id)}, ${describeKind(id)}; ids must be strings such as "3".`,

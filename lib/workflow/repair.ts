@@ -206,7 +206,9 @@ function iterationStarts(nodes: readonly JsonValue[]): Map<string, string> {
 const ITEM_VARIABLES: ReadonlySet<string> = new Set(["item", "index"]);
 
 /** Finds (and with `applied`, rewrites) ["item"|"index", iterationStartId] pairs anywhere inside `value`. */
-function retargetIn(value: JsonValue, owner: string, starts: ReadonlyMap<string, string>, applied: Repair[] | null): boolean {
+function retargetIn(value: JsonValue, owner: JsonObject, starts: ReadonlyMap<string, string>, applied: Repair[] | null): boolean {
+  // Most leaves are strings: answered before any call.
+  if (typeof value !== "object" || value === null) return false;
   if (isJsonObject(value)) {
     let changed = false;
     for (const key of Object.keys(value)) changed = retargetIn(value[key] as JsonValue, owner, starts, applied) || changed;
@@ -216,7 +218,7 @@ function retargetIn(value: JsonValue, owner: string, starts: ReadonlyMap<string,
   if (isPair(value) && ITEM_VARIABLES.has(value[0]) && starts.has(value[1])) {
     if (applied) {
       const parent = starts.get(value[1]) as string;
-      applied.push({ code: "retarget-iteration-start", description: `Node "${owner}": ["${value[0]}", "${value[1]}"] -> ["${value[0]}", "${parent}"].` });
+      applied.push({ code: "retarget-iteration-start", description: `Node "${String(owner.id)}": ["${value[0]}", "${value[1]}"] -> ["${value[0]}", "${parent}"].` });
       value[1] = parent;
     }
     return true;
@@ -431,7 +433,7 @@ function runRepair(draft: Draft, index: number, repair: NodeRepair): void {
 function repairNodes(draft: Draft): void {
   const starts = iterationStarts(draft.nodes);
   const retarget: NodeRepair | null =
-    starts.size === 0 ? null : (node, applied) => node.param !== undefined && retargetIn(node.param, String(node.id), starts, applied);
+    starts.size === 0 ? null : (node, applied) => node.param !== undefined && retargetIn(node.param, node, starts, applied);
   for (let index = 0; index < draft.nodes.length; index += 1) {
     if (!isJsonObject(draft.nodes[index])) continue;
     runRepair(draft, index, renameType);
