@@ -252,19 +252,6 @@ interface Fragment {
 /** `,` `;` newline and their full-width forms (，；、). */
 const SEPARATOR = /[,;\n，；、]/g;
 
-function splitFragments(masked: string): Fragment[] {
-  const fragments: Fragment[] = [];
-  let start = 0;
-  // The regex finds each separator natively instead of a test per character.
-  SEPARATOR.lastIndex = 0;
-  for (let found = SEPARATOR.exec(masked); ; found = SEPARATOR.exec(masked)) {
-    const end = found === null ? masked.length : found.index;
-    if (end > start) fragments.push({ text: masked.slice(start, end), offset: start });
-    if (found === null) return fragments;
-    start = end + 1;
-  }
-}
-
 /** Strips list numbering, bullets and decoration, and cuts descriptions after " - " or ":". */
 function coreOf(fragment: Fragment): Fragment | null {
   // Prefixes are matched where the previous one ended (sticky), never by re-slicing the rest of the item.
@@ -328,20 +315,28 @@ function readingOf(item: string): ItemReading {
 export function parseNodeSelection(nodeSelection: string | null | undefined): NodeSelectionParse {
   const source = typeof nodeSelection === "string" ? nodeSelection : "";
   const masked = maskParentheses(maskTagLists(source));
-  const mentions: DeclaredNode[] = [];
-  const unmapped: UnmappedFragment[] = [];
-  for (const fragment of splitFragments(masked)) {
-    const reading = readingOf(fragment.text);
-    for (const mention of reading.mentions) {
-      const offset = fragment.offset + mention.offset;
-      mentions.push({ type: mention.type, text: source.slice(offset, offset + mention.length), offset, length: mention.length, via: mention.via, form: mention.form });
-    }
-    if (reading.unmapped) {
-      const offset = fragment.offset + reading.unmapped.offset;
-      unmapped.push({ text: source.slice(offset, offset + reading.unmapped.length), offset, length: reading.unmapped.length });
-    }
+  const parse: NodeSelectionParse = { mentions: [], types: [], unmapped: [] };
+  // Each item between separators (found natively by the regex) is read where it lies, with no list of items.
+  let start = 0;
+  SEPARATOR.lastIndex = 0;
+  for (let found = SEPARATOR.exec(masked); ; found = SEPARATOR.exec(masked)) {
+    const end = found === null ? masked.length : found.index;
+    if (end > start) addItem(parse, source, start, readingOf(masked.slice(start, end)));
+    if (found === null) return parse;
+    start = end + 1;
   }
-  const types: NodeTypeId[] = [];
-  for (const mention of mentions) if (!types.includes(mention.type)) types.push(mention.type);
-  return { mentions, types, unmapped };
+}
+
+/** Adds what the item at `itemOffset` names (read from the masked text) with the source text it covers. */
+function addItem(parse: NodeSelectionParse, source: string, itemOffset: number, reading: ItemReading): void {
+  for (let i = 0; i < reading.mentions.length; i += 1) {
+    const mention = reading.mentions[i] as MentionSpan;
+    const offset = itemOffset + mention.offset;
+    parse.mentions.push({ type: mention.type, text: source.slice(offset, offset + mention.length), offset, length: mention.length, via: mention.via, form: mention.form });
+    if (!parse.types.includes(mention.type)) parse.types.push(mention.type);
+  }
+  if (reading.unmapped) {
+    const offset = itemOffset + reading.unmapped.offset;
+    parse.unmapped.push({ text: source.slice(offset, offset + reading.unmapped.length), offset, length: reading.unmapped.length });
+  }
 }

@@ -39,7 +39,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function usedNodeTypes(workflow: unknown): string[] {
   if (!isRecord(workflow) || !Array.isArray(workflow.nodes_info)) return [];
   const used: string[] = [];
-  for (const node of workflow.nodes_info) {
+  const nodes: unknown[] = workflow.nodes_info;
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i];
     const type: unknown = typeof node === "object" && node !== null ? (node as Record<string, unknown>).type : undefined;
     if (typeof type === "string" && !Array.isArray(node) && !used.includes(type)) used.push(type);
   }
@@ -49,7 +51,7 @@ export function usedNodeTypes(workflow: unknown): string[] {
 /** `values.filter((v) => !set.has(v))` without a callback per value. */
 function notIn<T extends string>(values: readonly T[], set: ReadonlySet<string>): T[] {
   const out: T[] = [];
-  for (const value of values) if (!set.has(value)) out.push(value);
+  for (let i = 0; i < values.length; i += 1) if (!set.has(values[i] as T)) out.push(values[i] as T);
   return out;
 }
 
