@@ -679,7 +679,9 @@ class Converter implements DifyBuildContext {
   // -- edges, after all nodes -----------------------------------------------------------------------------------
 
   private resolveEdgeEndpoints(edges: { edge: JsonValue; index: number }[]): Endpoint[] {
-    return edges.map(({ edge, index }) => {
+    const endpoints: Endpoint[] = [];
+    for (let i = 0; i < edges.length; i++) {
+      const { edge, index } = edges[i] as { edge: JsonValue; index: number };
       const sourceId = pyItem(edge, 0) as JsonValue;
       const source = this.edgeEndpoint(sourceId, index, "source");
       const port = pyItem(edge, 1);
@@ -699,8 +701,9 @@ class Converter implements DifyBuildContext {
         });
       }
       const target = this.edgeEndpoint(targetId, index, "target");
-      return { source, port, target, index, edge };
-    });
+      endpoints.push({ source, port, target, index, edge });
+    }
+    return endpoints;
   }
 
   private edgeEndpoint(id: JsonValue, index: number, role: "source" | "target"): Built {
