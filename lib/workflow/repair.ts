@@ -189,7 +189,10 @@ function iterationStarts(nodes: readonly JsonValue[]): Map<string, string> {
   const starts = new Map<string, string>();
   // Most workflows have no iteration: skip building the id index for them.
   let anyStart = false;
-  for (const node of nodes) if (isJsonObject(node) && node.type === "iteration-start") anyStart = true;
+  for (let i = 0; i < nodes.length && !anyStart; i += 1) {
+    const node = nodes[i];
+    if (isJsonObject(node) && node.type === "iteration-start") anyStart = true;
+  }
   if (!anyStart) return starts;
   const types = new Map<string, string>();
   for (const node of nodes) if (isJsonObject(node) && typeof node.id === "string" && typeof node.type === "string") types.set(node.id, node.type);
@@ -211,11 +214,12 @@ function retargetIn(value: JsonValue, owner: JsonObject, starts: ReadonlyMap<str
   if (typeof value !== "object" || value === null) return false;
   if (isJsonObject(value)) {
     let changed = false;
-    for (const key of Object.keys(value)) changed = retargetIn(value[key] as JsonValue, owner, starts, applied) || changed;
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i += 1) changed = retargetIn(value[keys[i] as string] as JsonValue, owner, starts, applied) || changed;
     return changed;
   }
   if (!Array.isArray(value)) return false;
-  if (isPair(value) && ITEM_VARIABLES.has(value[0]) && starts.has(value[1])) {
+  if (value.length === 2 && isPair(value) && ITEM_VARIABLES.has(value[0]) && starts.has(value[1])) {
     if (applied) {
       const parent = starts.get(value[1]) as string;
       applied.push({ code: "retarget-iteration-start", description: `Node "${String(owner.id)}": ["${value[0]}", "${value[1]}"] -> ["${value[0]}", "${parent}"].` });
@@ -224,7 +228,7 @@ function retargetIn(value: JsonValue, owner: JsonObject, starts: ReadonlyMap<str
     return true;
   }
   let changed = false;
-  for (const item of value) changed = retargetIn(item, owner, starts, applied) || changed;
+  for (let i = 0; i < value.length; i += 1) changed = retargetIn(value[i] as JsonValue, owner, starts, applied) || changed;
   return changed;
 }
 
@@ -438,7 +442,8 @@ function repairNodes(draft: Draft): void {
     if (!isJsonObject(draft.nodes[index])) continue;
     runRepair(draft, index, renameType);
     const type = (draft.nodes[index] as JsonObject).type;
-    for (const repair of (typeof type === "string" && REPAIRS_BY_TYPE.get(type)) || []) runRepair(draft, index, repair);
+    const repairs = typeof type === "string" ? REPAIRS_BY_TYPE.get(type) : undefined;
+    if (repairs) for (let i = 0; i < repairs.length; i += 1) runRepair(draft, index, repairs[i] as NodeRepair);
     if (retarget) runRepair(draft, index, retarget);
   }
 }
