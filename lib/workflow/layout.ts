@@ -139,7 +139,9 @@ export function readEdges(root: JsonObject): TopLevelEdge[] {
   if (!items) {
     fail({ code: "workflow-missing-edges", message: `"edges" is ${describeKind(edges)}; expected an array of [source, port, target].` });
   }
-  return items.map((edge, index) => {
+  const edgesRead: TopLevelEdge[] = [];
+  for (let index = 0; index < items.length; index++) {
+    const edge = items[index] as JsonValue;
     const source = pyItem(edge, 0);
     if (source === undefined) {
       fail({
@@ -157,8 +159,9 @@ export function readEdges(root: JsonObject): TopLevelEdge[] {
         hint: "Quote the ids in edges.",
       });
     }
-    return { edge, index, topLevel: !child };
-  });
+    edgesRead.push({ edge, index, topLevel: !child });
+  }
+  return edgesRead;
 }
 
 /** The top-level edges as a graph: exactly three elements, hashable endpoints, ports sortable per source. */

@@ -83,7 +83,10 @@ function firstElements(entries: JsonValue | undefined): JsonValue[] | undefined 
   const items = entries === undefined ? undefined : pyIter(entries);
   if (!items) return undefined;
   const firsts: JsonValue[] = [];
-  for (const item of items) if (Array.isArray(item) && item.length > 0) firsts.push(item[0] as JsonValue);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (Array.isArray(item) && item.length > 0) firsts.push(item[0] as JsonValue);
+  }
   return firsts;
 }
 
