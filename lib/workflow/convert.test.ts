@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { convertWorkflow, findInlineReferences, readInlineIdToken, type Conversion, type DifyNode } from "./convert";
+import { conversionFailure, convertWorkflow, findInlineReferences, readInlineIdToken, type Conversion, type DifyNode } from "./convert";
 import { DIAGNOSTIC_CODES } from "./diagnostic-codes";
 import type { Diagnostic } from "./diagnostics";
 import { parsePyJson } from "./json-text";
@@ -543,6 +543,9 @@ describe("convertWorkflow: every official failure condition (§3.2)", () => {
         if (c.location) expect(diagnostic.location).toMatchObject(c.location);
         if (c.message) expect(diagnostic.message).toMatch(c.message);
         expect(diagnostic.message).not.toContain("\n");
+      });
+      it.each(cases.map((c) => [c.name, c] as const))("fails the check-only conversion the same way when %s", (_name, c) => {
+        expect(conversionFailure(c.value as JsonValue)).toEqual(failure(convertValue(c.value)));
       });
     });
   }

@@ -6,7 +6,7 @@ import { officialVariableType, type NodeFacts, type ParamPath, type TypeLookupFa
 import type { DiagnosticCode } from "./diagnostic-codes";
 import type { Diagnostic, DiagnosticLocation } from "./diagnostics";
 import { sequentialIdSource, type DifyData, type DifyEdge, type DifyGraph, type DifyNode, type IdSource, type Position } from "./dify-graph";
-import { readInlineIdToken, replaceInlineReferences } from "./inline-references";
+import { readInlineIdToken, replaceInlineReferences, scanInlineReferences, type InlineReferenceMatch } from "./inline-references";
 import { isFloatLiteral, type FloatLiterals } from "./json-text";
 import { DIFY_CELL, layoutTopLevel, readEdges, readTopLevelGraph, unplaced, type TopLevelEdge } from "./layout";
 import { NODE_TYPES, isNodeTypeId, type NodeTypeId } from "./node-types";
@@ -160,8 +160,12 @@ class Converter implements DifyBuildContext {
 
   /** Runs every check of `run` without emitting the graph; throws the same first failure. */
   check(root: JsonValue): void {
-    for (const endpoint of this.buildAll(root)) this.edgeHandle(endpoint);
-    for (const node of this.built) if (!node.data) this.failUnknownEmitted(node);
+    const endpoints = this.buildAll(root);
+    for (let i = 0; i < endpoints.length; i++) this.edgeHandle(endpoints[i] as Endpoint);
+    for (let i = 0; i < this.built.length; i++) {
+      const node = this.built[i] as Built;
+      if (!node.data) this.failUnknownEmitted(node);
+    }
   }
 
   /** Reads and lays out the edges, builds every node and resolves the edge endpoints. */
@@ -233,7 +237,7 @@ class Converter implements DifyBuildContext {
       const id = ownValue(node, "id");
       if (id === undefined) this.failNodeKey(i, node, "id");
       const isChild = pyContains(id, "-");
-      if (isChild === undefined || (isChild && typeof id !== "string") || (!isChild && pyHashKey(id) === undefined)) {
+      if (isChild === undefined || (isChild && typeof id !== "string") || (!isChild && typeof id !== "string" && pyHashKey(id) === undefined)) {
         fail({
           code: "node-id-not-string",
           message: `Node #${i} (${preview(type)}) has id ${preview(id)}, ${describeKind(id)}; ids must be strings such as "3".`,
@@ -392,13 +396,15 @@ class Converter implements DifyBuildContext {
       // A top-level unknown type registers as None and fails at its first use (at the latest, its edges).
       return built;
     }
-    const title = ordinal > 1 ? `${NODE_TYPES[type].displayName} ${ordinal}` : NODE_TYPES[type].displayName;
+    // Check-only: titles appear only in the emitted data.
+    const title = this.checkOnly ? "" : ordinal > 1 ? `${NODE_TYPES[type].displayName} ${ordinal}` : NODE_TYPES[type].displayName;
     const part = NODE_SPECS[type].toDify(this, param, title, ordinal);
     built.facts = part.facts;
     // Check-only: the data a later node or edge may write to, never emitted.
     built.data = part.data ?? {};
     built.handles = part.handles ?? null;
-    built.difyId = this.ids.nodeId();
+    // Check-only: Dify ids appear only in the emitted graph.
+    built.difyId = this.checkOnly ? "" : this.ids.nodeId();
     if (part.facts.type === "iteration") built.data.start_node_id = `${built.difyId}start`;
     return built;
   }
@@ -473,14 +479,16 @@ class Converter implements DifyBuildContext {
         });
       }
     }
-    const variable = this.item(selector, 0, path, expected, "malformed-selector");
-    const refId = this.item(selector, 1, path, expected, "malformed-selector");
+    // A list of two or more holds both items (what models write); anything else reads them Python's way, or fails.
+    const pair = Array.isArray(selector) && selector.length >= 2;
+    const variable = pair ? (selector[0] as JsonValue) : this.item(selector, 0, path, expected, "malformed-selector");
+    const refId = pair ? (selector[1] as JsonValue) : this.item(selector, 1, path, expected, "malformed-selector");
     const node = this.lookupNode(refId, path, typeof selector === "string" ? entryHint : undefined);
     return { variable, node, type: this.typeOf(variable, node, path) };
   }
 
   lookupNode(refId: JsonValue, path: ParamPath, flattenedHint?: string): Built {
-    if (pyHashKey(refId) === undefined) {
+    if (typeof refId !== "string" && pyHashKey(refId) === undefined) {
       const nested = Array.isArray(refId);
       fail({
         code: "malformed-selector",
@@ -598,6 +606,23 @@ class Converter implements DifyBuildContext {
 
   /** Rewrites `{{#id.var#}}` in a text param to Dify ids, failing like the official batch_replace_ids. */
   rewriteText(value: JsonValue, path: ParamPath): string {
+    const text = this.textParam(value, path);
+    if (!text.includes("{{#")) return text;
+    return replaceInlineReferences(text, (match) => `{{#${this.inlineReferenceNode(text, path, match).difyId}.${match.variable}#}}`);
+  }
+
+  emittedText(value: JsonValue, path: ParamPath): string {
+    if (!this.checkOnly) return this.rewriteText(value, path);
+    // Check-only: the same failures in the same order, without building the rewritten text nobody reads.
+    const text = this.textParam(value, path);
+    if (!text.includes("{{#")) return text;
+    const matches = scanInlineReferences(text);
+    for (let i = 0; i < matches.length; i++) this.inlineReferenceNode(text, path, matches[i] as InlineReferenceMatch);
+    return text;
+  }
+
+  /** The official batch_replace_ids needs a str: anything else fails the conversion. */
+  private textParam(value: JsonValue, path: ParamPath): string {
     if (typeof value !== "string") {
       const selectorLike = Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === "string");
       fail({
@@ -607,44 +632,46 @@ class Converter implements DifyBuildContext {
         hint: selectorLike ? `Write the reference inline instead: "{{#'${String(value[1])}'.${String(value[0])}#}}".` : undefined,
       });
     }
-    if (!value.includes("{{#")) return value;
-    return replaceInlineReferences(value, ({ offset, length, token, variable }) => {
+    return value;
+  }
+
+  /** The registered node an inline reference names, failing where the official id_dict lookup would. */
+  private inlineReferenceNode(value: string, path: ParamPath, { offset, length, token }: InlineReferenceMatch): Built {
+    const id = readInlineIdToken(token);
+    if (id === null) {
       const whole = value.slice(offset, offset + length);
-      const id = readInlineIdToken(token);
-      if (id === null) {
-        fail({
-          code: "malformed-inline-reference",
-          message: `${this.nodeRef()}: in ${formatPath(path)}, the reference ${preview(whole, 50)} names ${preview(token, 40)} as its node, which is not a node id (a bare number or a quoted string).`,
-          location: this.textLocation(path, offset, whole.length),
-          hint: token.includes("#}}")
-            ? "A reference without a dot runs on into the next one; every reference is {{#'<nodeId>'.<variable>#}}."
-            : "References name nodes by id: {{#'3'.text#}}. Use item/index through the iteration id: {{#'2'.item#}}.",
-        });
-      }
-      const node = this.registry.get(id);
-      if (!node) {
-        const later = this.laterIndexOf(id);
-        fail({
-          code: later >= 0 ? "forward-reference" : "reference-unknown-node",
-          message:
-            later >= 0
-              ? `${this.nodeRef()}: ${formatPath(path)} references ${idLabel(id)} inline, which is defined later in nodes_info; a node can only reference nodes listed before it.`
-              : `${this.nodeRef()}: ${formatPath(path)} references ${idLabel(id)} inline, which does not exist.`,
-          location: this.textLocation(path, offset, whole.length),
-          targetNodeId: id,
-          hint: token.includes("#}}") ? "A reference without a dot runs on into the next one; every reference is {{#'<nodeId>'.<variable>#}}." : undefined,
-        });
-      }
-      if (node.facts === null) {
-        fail({
-          code: "reference-unknown-type",
-          message: `${this.nodeRef()}: ${formatPath(path)} references ${idLabel(id)}, whose type ${preview(node.type)} is not a node type.`,
-          location: this.textLocation(path, offset, whole.length),
-          targetNodeId: id,
-        });
-      }
-      return `{{#${node.difyId}.${variable}#}}`;
-    });
+      fail({
+        code: "malformed-inline-reference",
+        message: `${this.nodeRef()}: in ${formatPath(path)}, the reference ${preview(whole, 50)} names ${preview(token, 40)} as its node, which is not a node id (a bare number or a quoted string).`,
+        location: this.textLocation(path, offset, whole.length),
+        hint: token.includes("#}}")
+          ? "A reference without a dot runs on into the next one; every reference is {{#'<nodeId>'.<variable>#}}."
+          : "References name nodes by id: {{#'3'.text#}}. Use item/index through the iteration id: {{#'2'.item#}}.",
+      });
+    }
+    const node = this.registry.get(id);
+    if (!node) {
+      const later = this.laterIndexOf(id);
+      fail({
+        code: later >= 0 ? "forward-reference" : "reference-unknown-node",
+        message:
+          later >= 0
+            ? `${this.nodeRef()}: ${formatPath(path)} references ${idLabel(id)} inline, which is defined later in nodes_info; a node can only reference nodes listed before it.`
+            : `${this.nodeRef()}: ${formatPath(path)} references ${idLabel(id)} inline, which does not exist.`,
+        location: this.textLocation(path, offset, length),
+        targetNodeId: id,
+        hint: token.includes("#}}") ? "A reference without a dot runs on into the next one; every reference is {{#'<nodeId>'.<variable>#}}." : undefined,
+      });
+    }
+    if (node.facts === null) {
+      fail({
+        code: "reference-unknown-type",
+        message: `${this.nodeRef()}: ${formatPath(path)} references ${idLabel(id)}, whose type ${preview(node.type)} is not a node type.`,
+        location: this.textLocation(path, offset, length),
+        targetNodeId: id,
+      });
+    }
+    return node;
   }
 
   // Each builder reads param in the official order, so the first failure is the official one.
@@ -652,7 +679,9 @@ class Converter implements DifyBuildContext {
   // -- edges, after all nodes -----------------------------------------------------------------------------------
 
   private resolveEdgeEndpoints(edges: { edge: JsonValue; index: number }[]): Endpoint[] {
-    return edges.map(({ edge, index }) => {
+    const endpoints: Endpoint[] = [];
+    for (let i = 0; i < edges.length; i++) {
+      const { edge, index } = edges[i] as { edge: JsonValue; index: number };
       const sourceId = pyItem(edge, 0) as JsonValue;
       const source = this.edgeEndpoint(sourceId, index, "source");
       const port = pyItem(edge, 1);
@@ -672,8 +701,9 @@ class Converter implements DifyBuildContext {
         });
       }
       const target = this.edgeEndpoint(targetId, index, "target");
-      return { source, port, target, index, edge };
-    });
+      endpoints.push({ source, port, target, index, edge });
+    }
+    return endpoints;
   }
 
   private edgeEndpoint(id: JsonValue, index: number, role: "source" | "target"): Built {

@@ -139,7 +139,9 @@ export function readEdges(root: JsonObject): TopLevelEdge[] {
   if (!items) {
     fail({ code: "workflow-missing-edges", message: `"edges" is ${describeKind(edges)}; expected an array of [source, port, target].` });
   }
-  return items.map((edge, index) => {
+  const edgesRead: TopLevelEdge[] = [];
+  for (let index = 0; index < items.length; index++) {
+    const edge = items[index] as JsonValue;
     const source = pyItem(edge, 0);
     if (source === undefined) {
       fail({
@@ -157,8 +159,9 @@ export function readEdges(root: JsonObject): TopLevelEdge[] {
         hint: "Quote the ids in edges.",
       });
     }
-    return { edge, index, topLevel: !child };
-  });
+    edgesRead.push({ edge, index, topLevel: !child });
+  }
+  return edgesRead;
 }
 
 /** The top-level edges as a graph: exactly three elements, hashable endpoints, ports sortable per source. */
@@ -176,7 +179,10 @@ export function readTopLevelGraph(edges: readonly TopLevelEdge[]): TopLevelGraph
         hint: parts.length > 3 ? "Drop the extra element; the target port is not part of the format." : undefined,
       });
     }
-    const [source, port, target] = parts as [JsonValue, JsonValue, JsonValue];
+    // Indexed, not destructured: destructuring walks an iterator, a cost per edge before the code is optimised.
+    const source = parts[0] as JsonValue;
+    const port = parts[1] as JsonValue;
+    const target = parts[2] as JsonValue;
     const sourceKey = pyHashKey(source);
     const targetKey = pyHashKey(target);
     if (sourceKey === undefined || targetKey === undefined) {

@@ -1,5 +1,41 @@
 import { describe, expect, it } from "vitest";
-import { matchNodeTypeName, officialNodeSelectionText, parseNodeSelection } from "./node-selection";
+import { maskParentheses, matchNodeTypeName, officialNodeSelectionText, parseNodeSelection } from "./node-selection";
+
+/** The masking as first written, one code point at a time: the reference the code-unit walk must reproduce. */
+function maskParenthesesByCodePoint(text: string): string {
+  const chars = [...text];
+  let depth = 0;
+  for (let i = 0; i < chars.length; i += 1) {
+    const ch = chars[i] as string;
+    if (ch === "\n") {
+      depth = 0;
+      continue;
+    }
+    if ("(（[".includes(ch)) depth += 1;
+    const closing = ")）]".includes(ch);
+    const masked = depth > 0 || closing;
+    if (closing && depth > 0) depth -= 1;
+    if (masked) chars[i] = " ".repeat(ch.length);
+  }
+  return chars.join("");
+}
+
+describe("maskParentheses", () => {
+  it("blanks what the code-point reference blanks, nested, unclosed, full-width and astral text included", () => {
+    const texts = [
+      "Start, LLM (x2), End",
+      "LLM (summarise (each) part), Code] stray ) close",
+      "Iteration [inner（全角）] 😀 (emoji 😀 inside) tail",
+      "unclosed (runs to\nthe next line) but [this\none stops",
+      "((()))",
+      "no brackets at all",
+      "",
+    ];
+    const differing = texts.filter((text) => maskParentheses(text) !== maskParenthesesByCodePoint(text));
+    expect(differing).toEqual([]);
+    expect(maskParentheses("a (b) 😀(😀)")).toBe("a     😀    ");
+  });
+});
 
 describe("matchNodeTypeName", () => {
   it.each([

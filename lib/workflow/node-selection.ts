@@ -201,26 +201,42 @@ function maskTagLists(text: string): string {
   return paired.replace(STRAY_TAG, (tag) => SEPARATOR_CHAR.repeat(tag.length));
 }
 
-const OPEN_PARENS = new Set(["(", "（", "["]);
-const CLOSE_PARENS = new Set([")", "）", "]"]);
+const OPEN_PARENS = new Set(["(", "（", "["].map((ch) => ch.charCodeAt(0)));
+const CLOSE_PARENS = new Set([")", "）", "]"].map((ch) => ch.charCodeAt(0)));
+const NEWLINE_CODE = 10;
 
-/** Blanks parenthesised text (nested too); an unclosed "(" blanks to the end of its line. */
-function maskParentheses(text: string): string {
+/**
+ * Blanks parenthesised text (nested too); an unclosed "(" blanks to the end of its line. Walks code units: every
+ * bracket and the newline are single units, and both halves of a masked surrogate pair become one blank each.
+ */
+export function maskParentheses(text: string): string {
   if (!/[(（[)）\]]/.test(text)) return text;
-  const chars = [...text];
+  let out = "";
   let depth = 0;
-  for (let i = 0; i < chars.length; i += 1) {
-    const ch = chars[i] as string;
-    if (ch === "\n") {
+  // Start of the pending unmasked run, and of the masked run being built (-1 outside one).
+  let keptFrom = 0;
+  let maskedFrom = -1;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    let masked = false;
+    if (code === NEWLINE_CODE) {
       depth = 0;
-      continue;
+    } else {
+      if (OPEN_PARENS.has(code)) depth += 1;
+      const closing = CLOSE_PARENS.has(code);
+      masked = depth > 0 || closing;
+      if (closing && depth > 0) depth -= 1;
     }
-    if (OPEN_PARENS.has(ch)) depth += 1;
-    const masked = depth > 0 || CLOSE_PARENS.has(ch);
-    if (CLOSE_PARENS.has(ch) && depth > 0) depth -= 1;
-    if (masked) chars[i] = " ".repeat(ch.length);
+    if (masked && maskedFrom < 0) {
+      out += text.slice(keptFrom, i);
+      maskedFrom = i;
+    } else if (!masked && maskedFrom >= 0) {
+      out += " ".repeat(i - maskedFrom);
+      maskedFrom = -1;
+      keptFrom = i;
+    }
   }
-  return chars.join("");
+  return maskedFrom >= 0 ? out + " ".repeat(text.length - maskedFrom) : out + text.slice(keptFrom);
 }
 
 const LIST_PREFIX = /(?:\s+|\d+\s*[.)、](?=\s|$)|[-*•+>#·]+(?=\s|$)|[*`]+)/y;
@@ -235,19 +251,6 @@ interface Fragment {
 
 /** `,` `;` newline and their full-width forms (，；、). */
 const SEPARATOR = /[,;\n，；、]/g;
-
-function splitFragments(masked: string): Fragment[] {
-  const fragments: Fragment[] = [];
-  let start = 0;
-  // The regex finds each separator natively instead of a test per character.
-  SEPARATOR.lastIndex = 0;
-  for (let found = SEPARATOR.exec(masked); ; found = SEPARATOR.exec(masked)) {
-    const end = found === null ? masked.length : found.index;
-    if (end > start) fragments.push({ text: masked.slice(start, end), offset: start });
-    if (found === null) return fragments;
-    start = end + 1;
-  }
-}
 
 /** Strips list numbering, bullets and decoration, and cuts descriptions after " - " or ":". */
 function coreOf(fragment: Fragment): Fragment | null {
@@ -312,20 +315,28 @@ function readingOf(item: string): ItemReading {
 export function parseNodeSelection(nodeSelection: string | null | undefined): NodeSelectionParse {
   const source = typeof nodeSelection === "string" ? nodeSelection : "";
   const masked = maskParentheses(maskTagLists(source));
-  const mentions: DeclaredNode[] = [];
-  const unmapped: UnmappedFragment[] = [];
-  for (const fragment of splitFragments(masked)) {
-    const reading = readingOf(fragment.text);
-    for (const mention of reading.mentions) {
-      const offset = fragment.offset + mention.offset;
-      mentions.push({ type: mention.type, text: source.slice(offset, offset + mention.length), offset, length: mention.length, via: mention.via, form: mention.form });
-    }
-    if (reading.unmapped) {
-      const offset = fragment.offset + reading.unmapped.offset;
-      unmapped.push({ text: source.slice(offset, offset + reading.unmapped.length), offset, length: reading.unmapped.length });
-    }
+  const parse: NodeSelectionParse = { mentions: [], types: [], unmapped: [] };
+  // Each item between separators (found natively by the regex) is read where it lies, with no list of items.
+  let start = 0;
+  SEPARATOR.lastIndex = 0;
+  for (let found = SEPARATOR.exec(masked); ; found = SEPARATOR.exec(masked)) {
+    const end = found === null ? masked.length : found.index;
+    if (end > start) addItem(parse, source, start, readingOf(masked.slice(start, end)));
+    if (found === null) return parse;
+    start = end + 1;
   }
-  const types: NodeTypeId[] = [];
-  for (const mention of mentions) if (!types.includes(mention.type)) types.push(mention.type);
-  return { mentions, types, unmapped };
+}
+
+/** Adds what the item at `itemOffset` names (read from the masked text) with the source text it covers. */
+function addItem(parse: NodeSelectionParse, source: string, itemOffset: number, reading: ItemReading): void {
+  for (let i = 0; i < reading.mentions.length; i += 1) {
+    const mention = reading.mentions[i] as MentionSpan;
+    const offset = itemOffset + mention.offset;
+    parse.mentions.push({ type: mention.type, text: source.slice(offset, offset + mention.length), offset, length: mention.length, via: mention.via, form: mention.form });
+    if (!parse.types.includes(mention.type)) parse.types.push(mention.type);
+  }
+  if (reading.unmapped) {
+    const offset = itemOffset + reading.unmapped.offset;
+    parse.unmapped.push({ text: source.slice(offset, offset + reading.unmapped.length), offset, length: reading.unmapped.length });
+  }
 }

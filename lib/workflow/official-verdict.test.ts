@@ -37,6 +37,12 @@ describe("checkVariableNames (official step_1_3)", () => {
     expect(d?.location).toEqual({ nodeId: "1", paramPath: ["variables"] });
   });
 
+  it("names each missing or extra input once, in order, with Python equality (1, 1.0 and True are one name)", () => {
+    const variables = [["lang", "string"], [1, "number"], ["lang", "string"], [true, "boolean"], ["paper", "file"], [1.0, "number"]];
+    const [d] = checkVariableNames(wf(startNode(variables), endNode("3", ["summary"])), { ...turn, inputVars: ["language", "paper", "language"] });
+    expect(d?.message).toMatch(/: missing language; unexpected lang, 1\.$/);
+  });
+
   it("requires exactly one end node for a single output group", () => {
     const diagnostics = checkVariableNames(wf(startNode([["paper", "file"], ["language", "string"]]), endNode("3", ["summary"]), endNode("4", ["summary"])), turn);
     expect(diagnostics.map((d) => d.code)).toContain("end-count-mismatch");

@@ -82,13 +82,30 @@ function getOr(value: JsonValue | undefined, key: string, fallback: JsonValue): 
 function firstElements(entries: JsonValue | undefined): JsonValue[] | undefined {
   const items = entries === undefined ? undefined : pyIter(entries);
   if (!items) return undefined;
-  return items.filter((item): item is JsonValue[] => Array.isArray(item) && item.length > 0).map((item) => item[0] as JsonValue);
+  const firsts: JsonValue[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (Array.isArray(item) && item.length > 0) firsts.push(item[0] as JsonValue);
+  }
+  return firsts;
 }
 
 const show = (names: readonly JsonValue[]): string => (names.length ? names.map((n) => (typeof n === "string" ? n : preview(n))).join(", ") : "none");
 
+/** Python `items.index(x)` (pyEq is symmetric), -1 when absent. */
+function pyIndexOf(items: readonly JsonValue[], x: JsonValue): number {
+  for (let k = 0; k < items.length; k++) if (pyEq(items[k] as JsonValue, x)) return k;
+  return -1;
+}
+
+/** The items of `a` absent from `b`, each kept at its first occurrence in `a`. */
 function setDifference(a: readonly JsonValue[], b: readonly JsonValue[]): JsonValue[] {
-  return a.filter((x, i) => !b.some((y) => pyEq(x, y)) && a.findIndex((z) => pyEq(z, x)) === i);
+  const difference: JsonValue[] = [];
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as JsonValue;
+    if (pyIndexOf(b, x) < 0 && pyIndexOf(a, x) === i) difference.push(x);
+  }
+  return difference;
 }
 
 /** The official step_1_3 check on the parsed workflow; one or more diagnostics when it fails. */
@@ -96,10 +113,15 @@ export function checkVariableNames(workflow: JsonValue, turn: VariableSpec): Dia
   const nodesValue = isJsonObject(workflow) ? (ownValue(workflow, "nodes_info") ?? []) : undefined;
   const nodes = nodesValue === undefined ? undefined : pyIter(nodesValue);
   if (!nodes) return [consistency("workflow-missing-nodes", "The workflow has no list of nodes to check variable names on.")];
-  const objects = nodes.filter(isJsonObject);
+  const objects: JsonObject[] = [];
+  let start: JsonObject | undefined;
+  for (const node of nodes) {
+    if (!isJsonObject(node)) continue;
+    objects.push(node);
+    if (start === undefined && ownValue(node, "type") === "start") start = node;
+  }
   const diagnostics: Diagnostic[] = [];
 
-  const start = objects.find((node) => ownValue(node, "type") === "start");
   if (!start) {
     diagnostics.push(
       consistency("missing-start", `The workflow has no start node, so its inputs cannot match the required inputs (${show(turn.inputVars)}).`, {
@@ -107,9 +129,9 @@ export function checkVariableNames(workflow: JsonValue, turn: VariableSpec): Dia
       }),
     );
   } else {
-    diagnostics.push(...checkInputs(start, turn.inputVars));
+    for (const diagnostic of checkInputs(start, turn.inputVars)) diagnostics.push(diagnostic);
   }
-  diagnostics.push(...checkOutputs(objects, turn.outputVars));
+  for (const diagnostic of checkOutputs(objects, turn.outputVars)) diagnostics.push(diagnostic);
   return diagnostics;
 }
 
@@ -171,10 +193,17 @@ function checkOutputs(nodes: readonly JsonObject[], outputVars: string[] | strin
   return explainOutputMismatch(ends, groups);
 }
 
+// A turn's required outputs are sorted once per process, not once per response to the turn (read only after).
+const SORTED_TARGETS = new WeakMap<readonly unknown[], string[][]>();
+
 function targetGroups(outputVars: string[] | string[][]): string[][] {
-  if (outputVars.length === 0) return [];
-  const groups = typeof outputVars[0] === "string" ? [outputVars as string[]] : (outputVars as string[][]);
-  return groups.map((group) => [...group].sort(compareCodePoints)).sort(compareLists);
+  let sorted = SORTED_TARGETS.get(outputVars);
+  if (!sorted) {
+    const groups = outputVars.length === 0 ? [] : typeof outputVars[0] === "string" ? [outputVars as string[]] : (outputVars as string[][]);
+    sorted = groups.map((group) => [...group].sort(compareCodePoints)).sort(compareLists);
+    SORTED_TARGETS.set(outputVars, sorted);
+  }
+  return sorted;
 }
 
 /** Python list ordering for lists of strings: element by element, then length. */

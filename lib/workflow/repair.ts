@@ -10,7 +10,7 @@ import { NODE_TYPE_IDS, isNodeTypeId } from "./node-types";
 import { isJsonObject, ownValue, type JsonObject, type JsonValue } from "./python-values";
 import type { ParsedResponse } from "./response";
 import type { RepairCode } from "./repair-codes";
-import { ruleJudge, type RuleJudgeResult } from "./rule-judge";
+import { judgeWithSelection, ruleJudge, selectionOf, type RuleJudgeResult } from "./rule-judge";
 
 export type { RepairCode } from "./repair-codes";
 
@@ -142,44 +142,58 @@ function paramOf(node: JsonObject): JsonObject | null {
 }
 
 const flattenAggregator: NodeRepair = (node, applied) => {
-  const variables = node.type === "variable-aggregator" ? ownValue(paramOf(node) ?? {}, "variables") : undefined;
+  const param = paramOf(node);
+  const variables = param ? ownValue(param, "variables") : undefined;
   if (!Array.isArray(variables)) return false;
   let changed = false;
-  variables.forEach((entry, i) => {
-    if (!Array.isArray(entry) || entry.length !== 2 || !isPair(entry[1])) return;
+  for (let i = 0; i < variables.length; i += 1) {
+    const entry = variables[i];
+    if (!Array.isArray(entry) || entry.length !== 2 || !isPair(entry[1])) continue;
     changed = true;
-    if (!applied) return;
+    if (!applied) continue;
     variables[i] = entry[1];
     applied.push({ code: "flatten-aggregator-entry", description: `${nodeLabel(node)}: variables[${i}] ${JSON.stringify(entry)} -> ${JSON.stringify(entry[1])}.` });
-  });
-  return changed;
-};
-
-const nestFlattenedSelector: NodeRepair = (node, applied) => {
-  const type = ownValue(node, "type");
-  const param = paramOf(node);
-  if (!isNodeTypeId(type) || !param) return false;
-  let changed = false;
-  for (const { key, shape } of CATALOG[type].selectorParams) {
-    const entries = shape === "named-selectors" ? ownValue(param, key) : undefined;
-    if (!Array.isArray(entries)) continue;
-    entries.forEach((entry, i) => {
-      if (!Array.isArray(entry) || entry.length !== 3 || !entry.every((part) => typeof part === "string")) return;
-      changed = true;
-      if (!applied) return;
-      const fixed: JsonValue = [entry[0] as string, [entry[1] as string, entry[2] as string]];
-      entries[i] = fixed;
-      applied.push({ code: "nest-flattened-selector", description: `${nodeLabel(node)}: ${key}[${i}] ${JSON.stringify(entry)} -> ${JSON.stringify(fixed)}.` });
-    });
   }
   return changed;
 };
+
+function isFlattenedEntry(entry: JsonValue): entry is [string, string, string] {
+  return Array.isArray(entry) && entry.length === 3 && typeof entry[0] === "string" && typeof entry[1] === "string" && typeof entry[2] === "string";
+}
+
+/** The repair for a type's named-selector params (`keys`): `[name, var, id]` entries become `[name, [var, id]]`. */
+function nestFlattenedSelectors(keys: readonly string[]): NodeRepair {
+  return (node, applied) => {
+    const param = paramOf(node);
+    if (!param) return false;
+    let changed = false;
+    for (const key of keys) {
+      const entries = ownValue(param, key);
+      if (!Array.isArray(entries)) continue;
+      for (let i = 0; i < entries.length; i += 1) {
+        const entry = entries[i] as JsonValue;
+        if (!isFlattenedEntry(entry)) continue;
+        changed = true;
+        if (!applied) continue;
+        const fixed: JsonValue = [entry[0], [entry[1], entry[2]]];
+        entries[i] = fixed;
+        applied.push({ code: "nest-flattened-selector", description: `${nodeLabel(node)}: ${key}[${i}] ${JSON.stringify(entry)} -> ${JSON.stringify(fixed)}.` });
+      }
+    }
+    return changed;
+  };
+}
 
 /** Iteration-start id -> its iteration id, for starts whose parent is an iteration. */
 function iterationStarts(nodes: readonly JsonValue[]): Map<string, string> {
   const starts = new Map<string, string>();
   // Most workflows have no iteration: skip building the id index for them.
-  if (!nodes.some((node) => isJsonObject(node) && node.type === "iteration-start")) return starts;
+  let anyStart = false;
+  for (let i = 0; i < nodes.length && !anyStart; i += 1) {
+    const node = nodes[i];
+    if (isJsonObject(node) && node.type === "iteration-start") anyStart = true;
+  }
+  if (!anyStart) return starts;
   const types = new Map<string, string>();
   for (const node of nodes) if (isJsonObject(node) && typeof node.id === "string" && typeof node.type === "string") types.set(node.id, node.type);
   for (const [id, type] of types) {
@@ -195,51 +209,57 @@ function iterationStarts(nodes: readonly JsonValue[]): Map<string, string> {
 const ITEM_VARIABLES: ReadonlySet<string> = new Set(["item", "index"]);
 
 /** Finds (and with `applied`, rewrites) ["item"|"index", iterationStartId] pairs anywhere inside `value`. */
-function retargetIn(value: JsonValue, owner: string, starts: ReadonlyMap<string, string>, applied: Repair[] | null): boolean {
+function retargetIn(value: JsonValue, owner: JsonObject, starts: ReadonlyMap<string, string>, applied: Repair[] | null): boolean {
+  // Most leaves are strings: answered before any call.
+  if (typeof value !== "object" || value === null) return false;
   if (isJsonObject(value)) {
     let changed = false;
-    for (const key of Object.keys(value)) changed = retargetIn(value[key] as JsonValue, owner, starts, applied) || changed;
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i += 1) changed = retargetIn(value[keys[i] as string] as JsonValue, owner, starts, applied) || changed;
     return changed;
   }
   if (!Array.isArray(value)) return false;
-  if (isPair(value) && ITEM_VARIABLES.has(value[0]) && starts.has(value[1])) {
+  if (value.length === 2 && isPair(value) && ITEM_VARIABLES.has(value[0]) && starts.has(value[1])) {
     if (applied) {
       const parent = starts.get(value[1]) as string;
-      applied.push({ code: "retarget-iteration-start", description: `Node "${owner}": ["${value[0]}", "${value[1]}"] -> ["${value[0]}", "${parent}"].` });
+      applied.push({ code: "retarget-iteration-start", description: `Node "${String(owner.id)}": ["${value[0]}", "${value[1]}"] -> ["${value[0]}", "${parent}"].` });
       value[1] = parent;
     }
     return true;
   }
   let changed = false;
-  for (const item of value) changed = retargetIn(item, owner, starts, applied) || changed;
+  for (let i = 0; i < value.length; i += 1) changed = retargetIn(value[i] as JsonValue, owner, starts, applied) || changed;
   return changed;
 }
 
-const inlineTextSelector: NodeRepair = (node, applied) => {
-  const type = ownValue(node, "type");
-  const param = paramOf(node);
-  if (!isNodeTypeId(type) || !param) return false;
-  let changed = false;
-  for (const key of CATALOG[type].textParams) {
-    const value = ownValue(param, key);
-    if (!isPair(value)) continue;
-    changed = true;
-    if (!applied) continue;
-    const inline = `{{#'${value[1]}'.${value[0]}#}}`;
-    param[key] = inline;
-    applied.push({ code: "inline-text-selector", description: `${nodeLabel(node)}: ${key} ${JSON.stringify(value)} -> "${inline}".` });
-  }
-  return changed;
-};
+/** The repair for a type's text params (`keys`): a `[var, id]` pair written there becomes `{{#'id'.var#}}`. */
+function inlineTextSelectors(keys: readonly string[]): NodeRepair {
+  return (node, applied) => {
+    const param = paramOf(node);
+    if (!param) return false;
+    let changed = false;
+    for (const key of keys) {
+      const value = ownValue(param, key);
+      if (!isPair(value)) continue;
+      changed = true;
+      if (!applied) continue;
+      const inline = `{{#'${value[1]}'.${value[0]}#}}`;
+      param[key] = inline;
+      applied.push({ code: "inline-text-selector", description: `${nodeLabel(node)}: ${key} ${JSON.stringify(value)} -> "${inline}".` });
+    }
+    return changed;
+  };
+}
 
 function trimEdges(draft: Draft): void {
   const edges = ownValue(draft.root, "edges");
   if (!Array.isArray(edges)) return;
-  edges.forEach((edge, i) => {
-    if (!Array.isArray(edge) || edge.length <= 3 || typeof edge[0] !== "string" || edge[0].includes("-")) return;
+  for (let i = 0; i < edges.length; i += 1) {
+    const edge = edges[i];
+    if (!Array.isArray(edge) || edge.length <= 3 || typeof edge[0] !== "string" || edge[0].includes("-")) continue;
     edges[i] = edge.slice(0, 3);
     draft.applied.push({ code: "trim-edge", description: `edges[${i}] ${JSON.stringify(edge)} -> ${JSON.stringify(edge.slice(0, 3))}.` });
-  });
+  }
 }
 
 // -- topological reordering ---------------------------------------------------------------------------------------
@@ -374,8 +394,18 @@ function reorder(draft: Draft): void {
 
 // -- node_selection ---------------------------------------------------------------------------------------------
 
-function syncSelection(nodeSelection: string | null, workflow: JsonObject, known?: RuleJudgeResult): { text: string; repair: Repair } | null {
-  const judge = known ?? ruleJudge({ nodeSelection, workflow, keyNodes: [] });
+/** `original`: the judge of the unrepaired response; it stands when the types are unchanged, else its parse is reused. */
+function syncSelection(
+  nodeSelection: string | null,
+  workflow: JsonObject,
+  original: RuleJudgeResult | undefined,
+  typesChanged: boolean,
+): { text: string; repair: Repair } | null {
+  const judge = !original
+    ? ruleJudge({ nodeSelection, workflow, keyNodes: [] })
+    : typesChanged
+      ? judgeWithSelection(selectionOf(original), workflow, [])
+      : original;
   if (judge.undeclaredUsed.length === 0 && judge.declaredUnused.length === 0) return null;
   const used = [...new Set(judge.used)].sort();
   const changes = [
@@ -392,8 +422,9 @@ const REPAIRS_BY_TYPE: ReadonlyMap<string, readonly NodeRepair[]> = new Map(
   NODE_TYPE_IDS.map((type) => {
     const repairs: NodeRepair[] = [];
     if (type === "variable-aggregator") repairs.push(flattenAggregator);
-    if (CATALOG[type].selectorParams.some((spec) => spec.shape === "named-selectors")) repairs.push(nestFlattenedSelector);
-    if (CATALOG[type].textParams.length > 0) repairs.push(inlineTextSelector);
+    const namedSelectorKeys = CATALOG[type].selectorParams.filter((spec) => spec.shape === "named-selectors").map((spec) => spec.key);
+    if (namedSelectorKeys.length > 0) repairs.push(nestFlattenedSelectors(namedSelectorKeys));
+    if (CATALOG[type].textParams.length > 0) repairs.push(inlineTextSelectors(CATALOG[type].textParams));
     return [type, repairs];
   }),
 );
@@ -406,12 +437,13 @@ function runRepair(draft: Draft, index: number, repair: NodeRepair): void {
 function repairNodes(draft: Draft): void {
   const starts = iterationStarts(draft.nodes);
   const retarget: NodeRepair | null =
-    starts.size === 0 ? null : (node, applied) => node.param !== undefined && retargetIn(node.param, String(node.id), starts, applied);
+    starts.size === 0 ? null : (node, applied) => node.param !== undefined && retargetIn(node.param, node, starts, applied);
   for (let index = 0; index < draft.nodes.length; index += 1) {
     if (!isJsonObject(draft.nodes[index])) continue;
     runRepair(draft, index, renameType);
     const type = (draft.nodes[index] as JsonObject).type;
-    for (const repair of (typeof type === "string" && REPAIRS_BY_TYPE.get(type)) || []) runRepair(draft, index, repair);
+    const repairs = typeof type === "string" ? REPAIRS_BY_TYPE.get(type) : undefined;
+    if (repairs) for (let i = 0; i < repairs.length; i += 1) runRepair(draft, index, repairs[i] as NodeRepair);
     if (retarget) runRepair(draft, index, retarget);
   }
 }
@@ -426,7 +458,7 @@ function cloneJson(value: JsonValue): JsonValue {
 }
 
 export interface RepairOptions {
-  /** The rule judge of the unrepaired response, reused for node_selection reconciliation when types are unchanged. */
+  /** The rule judge of the unrepaired response: reused for node_selection reconciliation (its selection parse when types changed). */
   judge?: RuleJudgeResult | null;
   /** False when the caller knows no node reads a node listed after it (skips the dependency scan). */
   forwardReferences?: boolean;
@@ -474,7 +506,7 @@ export function repairOutcome(parsed: ParsedResponse, options: RepairOptions = {
   const reserialise = applied.length > 0;
   let selection = nodeSelection;
   const typesChanged = applied.some((repair) => repair.code === "rename-node-type" || repair.code === "json-repair" || repair.code === "strip-code-fence");
-  const synced = nodeSelection === null ? null : syncSelection(nodeSelection, root, typesChanged ? undefined : (options.judge ?? undefined));
+  const synced = nodeSelection === null ? null : syncSelection(nodeSelection, root, options.judge ?? undefined, typesChanged);
   if (synced) {
     selection = synced.text;
     applied.push(synced.repair);

@@ -8,8 +8,10 @@ import {
   classifyDisagreement,
   emptyMatrix,
   failureReason,
+  judgeWithSelection,
   matrixTotal,
   ruleJudge,
+  selectionOf,
   usedNodeTypes,
 } from "./rule-judge";
 
@@ -25,6 +27,19 @@ const workflow = {
 };
 
 describe("ruleJudge", () => {
+  it("judges another workflow against a reused selection parse exactly as against the same text parsed again", () => {
+    const renamed = { ...workflow, nodes_info: [...workflow.nodes_info.slice(0, 4), { id: "5", type: "template-transform", param: {} }] };
+    const selections = ["Start, Document Extractor, LLM (x2), End", "<LLM></LLM> Template; removing End", "", null];
+    const pairs = selections.flatMap((nodeSelection) => [workflow, renamed, { nodes_info: "none" }].map((other) => ({ nodeSelection, other })));
+    expect(pairs).toHaveLength(12);
+    const differing = pairs.filter(({ nodeSelection, other }) => {
+      const first = ruleJudge({ nodeSelection, workflow, keyNodes: ["llm"] });
+      const reused = judgeWithSelection(selectionOf(first), other, ["llm", "end"]);
+      return JSON.stringify(reused) !== JSON.stringify(ruleJudge({ nodeSelection, workflow: other, keyNodes: ["llm", "end"] }));
+    });
+    expect(differing).toEqual([]);
+  });
+
   it("passes when key nodes are declared and declared equals used", () => {
     const result = ruleJudge({
       nodeSelection: "Start, Document Extractor, LLM (x2), End",

@@ -2,7 +2,7 @@
 // Pure and total over any parsed workflow value; reproduces ~95% of the recorded LLM verdicts (docs/rule-judge.md).
 
 import type { NodeTypeId } from "./node-types";
-import { parseNodeSelection, type DeclaredNode, type UnmappedFragment } from "./node-selection";
+import { parseNodeSelection, type DeclaredNode, type NodeSelectionParse, type UnmappedFragment } from "./node-selection";
 
 export interface RuleJudgeInput {
   /** The `<node_selection>` text (null when the tag was missing). */
@@ -39,7 +39,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function usedNodeTypes(workflow: unknown): string[] {
   if (!isRecord(workflow) || !Array.isArray(workflow.nodes_info)) return [];
   const used: string[] = [];
-  for (const node of workflow.nodes_info) {
+  const nodes: unknown[] = workflow.nodes_info;
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i];
     const type: unknown = typeof node === "object" && node !== null ? (node as Record<string, unknown>).type : undefined;
     if (typeof type === "string" && !Array.isArray(node) && !used.includes(type)) used.push(type);
   }
@@ -49,7 +51,7 @@ export function usedNodeTypes(workflow: unknown): string[] {
 /** `values.filter((v) => !set.has(v))` without a callback per value. */
 function notIn<T extends string>(values: readonly T[], set: ReadonlySet<string>): T[] {
   const out: T[] = [];
-  for (const value of values) if (!set.has(value)) out.push(value);
+  for (let i = 0; i < values.length; i += 1) if (!set.has(values[i] as T)) out.push(values[i] as T);
   return out;
 }
 
@@ -58,12 +60,21 @@ function distinct(values: readonly string[]): string[] {
 }
 
 export function ruleJudge(input: RuleJudgeInput): RuleJudgeResult {
-  const selection = parseNodeSelection(input.nodeSelection);
+  return judgeWithSelection(parseNodeSelection(input.nodeSelection), input.workflow, input.keyNodes);
+}
+
+/** The node_selection parse a judge result was made from: another workflow judged against the same text reuses it. */
+export function selectionOf(result: RuleJudgeResult): NodeSelectionParse {
+  return { mentions: result.mentions, types: result.declared, unmapped: result.unmapped };
+}
+
+/** ruleJudge with the node_selection already parsed (a repaired workflow keeps its response's selection text). */
+export function judgeWithSelection(selection: NodeSelectionParse, workflow: unknown, keyNodes: readonly string[]): RuleJudgeResult {
   const declared = selection.types;
   const declaredSet: ReadonlySet<string> = new Set(declared);
-  const used = usedNodeTypes(input.workflow);
+  const used = usedNodeTypes(workflow);
   const usedSet: ReadonlySet<string> = new Set(used);
-  const missingKeyNodes = distinct(input.keyNodes).filter((key) => !declaredSet.has(key));
+  const missingKeyNodes = distinct(keyNodes).filter((key) => !declaredSet.has(key));
   const undeclaredUsed = notIn(used, declaredSet);
   const declaredUnused = notIn(declared, usedSet);
   return {

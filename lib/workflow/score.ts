@@ -9,7 +9,7 @@ import { officialFailStepOf, officialVerdict, type VerdictStep } from "./officia
 import { isJsonObject, ownValue, type JsonValue } from "./python-values";
 import { repairOutcome, type Repair } from "./repair";
 import { parseResponse, type ParsedResponse, type ResponseInput } from "./response";
-import { ruleJudge, type RuleJudgeResult } from "./rule-judge";
+import { judgeWithSelection, ruleJudge, selectionOf, type RuleJudgeResult } from "./rule-judge";
 
 export type ScoreTurn = Pick<TurnSpec, "inputVars" | "outputVars" | "keyNodes">;
 
@@ -185,7 +185,11 @@ function scoreRepaired(parsed: ParsedResponse, turn: ScoreTurn, original: Origin
       // The repaired object is what parsing its serialisation would give back (with no float literals), so it is
       // judged directly: steps 1_2–1_3 without building the Dify graph, and the rule judge.
       if (workflowChanged) officialFailStep = officialFailStepOf(outcome.value, turn);
-      judge = ruleJudge({ nodeSelection: outcome.nodeSelection, workflow: outcome.value, keyNodes: turn.keyNodes });
+      // The same node_selection text parses the same: only the workflow side of the judge is redone.
+      judge =
+        original.judge && outcome.nodeSelection === parsed.nodeSelection
+          ? judgeWithSelection(selectionOf(original.judge), outcome.value, turn.keyNodes)
+          : ruleJudge({ nodeSelection: outcome.nodeSelection, workflow: outcome.value, keyNodes: turn.keyNodes });
     }
   }
   const failStep = recordedStep(officialFailStep, judge);

@@ -56,16 +56,27 @@ export interface NamedInput {
 export function buildNamedInputs(ctx: DifyBuildContext, param: JsonValue, key: string): NamedInput[] {
   const list = ctx.param(param, key);
   const items = ctx.iterate(list, [key], "an array of [name, [variable, nodeId]]");
-  return items.map((entry, i) => {
+  const inputs: NamedInput[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const entry = items[i] as JsonValue;
     const ref = ctx.item(entry, 1, [key, i], "a [name, [variable, nodeId]] entry", "malformed-entry");
     const path: ParamPath = [key, i, 1];
     const hint = typeof ref === "string" ? "entries are [name, [variable, nodeId]], not flattened [name, variable, nodeId]" : undefined;
     const resolved = ctx.resolveSelector(ref, path, hint);
-    return { name: pyItem(entry, 0) as JsonValue, resolved, path };
-  });
+    inputs.push({ name: pyItem(entry, 0) as JsonValue, resolved, path });
+  }
+  return inputs;
 }
 
+/** The Dify inputs of resolved entries; in check-only mode only their name checks run and the list is empty. */
 export function inputData(ctx: DifyBuildContext, inputs: readonly NamedInput[]): DifyData[] {
+  if (ctx.checkOnly) {
+    for (let i = 0; i < inputs.length; i++) {
+      const { resolved, path } = inputs[i] as NamedInput;
+      ctx.valueSelector(resolved.node.difyId, resolved.variable, [...path, 0]);
+    }
+    return [];
+  }
   return inputs.map(({ name, resolved, path }) => ({
     value_selector: ctx.valueSelector(resolved.node.difyId, resolved.variable, [...path, 0]),
     value_type: resolved.type,

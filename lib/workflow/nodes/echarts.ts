@@ -23,9 +23,9 @@ const TOOL: ToolSpec = {
   configurations: () => ({}),
   parameters(ctx, param) {
     const chart = ctx.rewriteText(ctx.param(param, "chart_type"), ["chart_type"]);
-    const chartTitle = ctx.rewriteText(ctx.param(param, "chart_title"), ["chart_title"]);
-    const values = ctx.rewriteText(ctx.param(param, "data"), ["data"]);
-    const axis = ctx.rewriteText(ctx.param(param, "x_axisORcategories"), ["x_axisORcategories"]);
+    const chartTitle = ctx.emittedText(ctx.param(param, "chart_title"), ["chart_title"]);
+    const values = ctx.emittedText(ctx.param(param, "data"), ["data"]);
+    const axis = ctx.emittedText(ctx.param(param, "x_axisORcategories"), ["x_axisORcategories"]);
     const parameters = { data: mixed(values), title: mixed(chartTitle), [chart === "pie" ? "categories" : "x_axis"]: mixed(axis) };
     return { parameters, name: `${chart}_chart` };
   },

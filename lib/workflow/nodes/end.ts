@@ -12,6 +12,7 @@ import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeS
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const outputs = inputData(ctx, buildNamedInputs(ctx, param, "outputs"));
+  if (ctx.checkOnly) return { facts: { type: "end" } };
   return { facts: { type: "end" }, data: { outputs, selected: false, title, type: "end" } };
 }
 

@@ -14,7 +14,7 @@ const TOOL: ToolSpec = {
   provider: "langgenius/google/google",
   label: () => "Google Search",
   configurations: () => ({ as_agent_tool: { type: "constant", value: false } }),
-  parameters: (ctx, param) => ({ parameters: { query: mixed(ctx.rewriteText(ctx.param(param, "query"), ["query"])) }, name: "google_search" }),
+  parameters: (ctx, param) => ({ parameters: { query: mixed(ctx.emittedText(ctx.param(param, "query"), ["query"])) }, name: "google_search" }),
 };
 
 const OUTPUTS: readonly string[] = ["json"];

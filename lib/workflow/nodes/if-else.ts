@@ -13,13 +13,7 @@ import type { CozeBuildContext, CozeNodeParts, CozeRef, DifyBuildContext, DifyPa
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const cases = ctx.iterate(ctx.param(param, "cases"), ["cases"], "an array of [logic, conditions]");
-  interface Cond {
-    resolved: ResolvedSelector;
-    operator: JsonValue;
-    value: JsonValue | undefined;
-    path: ParamPath;
-  }
-  const parsed: { logic: string; conditions: Cond[] }[] = cases.map((ifCase, i) => {
+  const parsed: { logic: string; conditions: Condition[] }[] = cases.map((ifCase, i) => {
     const expected = "a [logic, [condition, …]] case";
     const logic = ctx.item(ifCase, 0, ["cases", i], expected, "malformed-if-else");
     if (logic !== "or" && !Array.isArray(ifCase)) {
@@ -31,7 +25,7 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
       });
     }
     const conditionList = ctx.item(ifCase, 1, ["cases", i], expected, "malformed-if-else");
-    const conditions = ctx.iterate(conditionList, ["cases", i, 1], "an array of conditions").map((condition, j): Cond => {
+    const conditions = ctx.iterate(conditionList, ["cases", i, 1], "an array of conditions").map((condition, j): Condition => {
       const path: ParamPath = ["cases", i, 1, j];
       const expectedCondition = "a condition [[variable, nodeId], operator, value?]";
       const ref = ctx.item(condition, 0, path, expectedCondition, "malformed-if-else");
@@ -41,11 +35,15 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
       const node = ctx.lookupNode(refId, [...path, 0], flattened);
       const type = ctx.typeOf(variable, node, [...path, 0]);
       const operator = ctx.item(condition, 1, path, expectedCondition, "malformed-if-else");
-      const value = pyLen(condition) === 3 ? ctx.rewriteText(pyItem(condition, 2) as JsonValue, [...path, 2]) : undefined;
+      const value = pyLen(condition) === 3 ? ctx.emittedText(pyItem(condition, 2) as JsonValue, [...path, 2]) : undefined;
       return { resolved: { variable, node, type }, operator, value, path };
     });
     return { logic: logic === "or" ? "or" : "and", conditions };
   });
+  if (ctx.checkOnly) {
+    for (const { conditions } of parsed) for (const condition of conditions) checkedCondition(ctx, condition);
+    return { facts: { type: "if-else" }, handles: [...parsed.map(() => ctx.ids.uuid()), "false"] };
+  }
   const handles: string[] = [];
   const caseData = parsed.map(({ logic, conditions }) => {
     const caseId = ctx.ids.uuid();
@@ -61,19 +59,34 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   return { facts: { type: "if-else" }, handles, data: { cases: caseData, selected: false, title, type: "if-else" } };
 }
 
-function conditionData(
-  ctx: DifyBuildContext,
-  condition: {
+interface Condition {
   resolved: ResolvedSelector;
   operator: JsonValue;
   value: JsonValue | undefined;
   path: ParamPath;
-}): DifyData {
-  const { resolved, operator, path } = condition;
+}
+
+/** A condition's emitted value and selector, after the two checks the official emitter fails on (in its order). */
+function checkedCondition(ctx: DifyBuildContext, condition: Condition): { value: JsonValue; selector: JsonValue[] } {
+  const { resolved, path } = condition;
   let value: JsonValue = condition.value ?? "";
   if (value === "true") value = true;
   else if (value === "false") value = false;
   const selector = ctx.valueSelector(resolved.node.difyId, resolved.variable, [...path, 0, 0]);
+  if (resolved.type === "number" && typeof value !== "string") {
+    fail({
+      code: "if-else-boolean-on-number",
+      message: `${ctx.nodeRef()}: the condition at ${formatPath(path)} compares a number with '${String(value)}'; the converter turns 'true'/'false' into booleans and then fails on a number variable.`,
+      location: ctx.at([...path, 2]),
+      hint: "Compare numbers with numeric strings such as \"0\".",
+    });
+  }
+  return { value, selector };
+}
+
+function conditionData(ctx: DifyBuildContext, condition: Condition): DifyData {
+  const { resolved, operator } = condition;
+  const { value, selector } = checkedCondition(ctx, condition);
   const data: DifyData = {
     comparison_operator: operator,
     id: ctx.ids.uuid(),
@@ -81,17 +94,7 @@ function conditionData(
     varType: resolved.type,
     variable_selector: selector,
   };
-  if (resolved.type === "number") {
-    if (typeof value !== "string") {
-      fail({
-        code: "if-else-boolean-on-number",
-        message: `${ctx.nodeRef()}: the condition at ${formatPath(path)} compares a number with '${String(value)}'; the converter turns 'true'/'false' into booleans and then fails on a number variable.`,
-        location: ctx.at([...path, 2]),
-        hint: "Compare numbers with numeric strings such as \"0\".",
-      });
-    }
-    if (value.includes("{{#")) data.numberVarType = "variable";
-  }
+  if (resolved.type === "number" && typeof value === "string" && value.includes("{{#")) data.numberVarType = "variable";
   if (resolved.type === "array[file]") {
     data.sub_variable_condition = {
       case_id: ctx.ids.uuid(),

@@ -20,7 +20,7 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   let filterValue: JsonValue | undefined;
   if (kind === "filter_by") {
     filterValue = ctx.item(operator, 2, ["operator"], 'a three-element ["filter_by", op, value] (even for "empty")', "malformed-list-operator");
-    if (typeof filterValue === "string") filterValue = ctx.rewriteText(filterValue, ["operator", 2]);
+    if (typeof filterValue === "string") filterValue = ctx.emittedText(filterValue, ["operator", 2]);
   }
   if (typeof input.type !== "string") {
     fail({
@@ -35,6 +35,13 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
     });
   }
   const varType = input.type;
+  if (ctx.checkOnly) {
+    // The one check left below: every operator kind but an unknown one reads operator[1].
+    if (kind === "filter_by" || kind === "extract_by" || kind === "limit" || kind === "order_by") {
+      ctx.item(operator, 1, ["operator"], expected, "malformed-list-operator");
+    }
+    return { facts: { type: "list-operator", varType } };
+  }
   const isFileArray = varType === "array[file]";
   const data: DifyData = {
     extract_by: { enabled: false, serial: "" },

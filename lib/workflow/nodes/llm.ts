@@ -10,8 +10,8 @@ import { fixedOutputs } from "./variables";
 import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, NodeSpec } from "./types";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
-  const system = ctx.rewriteText(ctx.param(param, "system"), ["system"]);
-  const user = ctx.rewriteText(ctx.param(param, "user"), ["user"]);
+  const system = ctx.emittedText(ctx.param(param, "system"), ["system"]);
+  const user = ctx.emittedText(ctx.param(param, "user"), ["user"]);
   if (ctx.checkOnly) return { facts: { type: "llm" } };
   return {
     facts: { type: "llm" },

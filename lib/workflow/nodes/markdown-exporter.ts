@@ -20,7 +20,7 @@ const TOOL: ToolSpec = {
   label: (_name, target) => (target === "png" ? `Markdown to ${target} image` : `Markdown to ${target} file`),
   configurations: () => ({}),
   parameters(ctx, param) {
-    const parameters = { md_text: mixed(ctx.rewriteText(ctx.param(param, "md_text"), ["md_text"])) };
+    const parameters = { md_text: mixed(ctx.emittedText(ctx.param(param, "md_text"), ["md_text"])) };
     const targetType = ctx.param(param, "target_type");
     if (typeof targetType !== "string") {
       fail({

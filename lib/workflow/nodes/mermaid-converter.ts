@@ -18,7 +18,7 @@ const TOOL: ToolSpec = {
     theme: { type: "constant", value: "default" },
   }),
   parameters: (ctx, param) => ({
-    parameters: { mermaid_code: mixed(ctx.rewriteText(ctx.param(param, "mermaid_code"), ["mermaid_code"])) },
+    parameters: { mermaid_code: mixed(ctx.emittedText(ctx.param(param, "mermaid_code"), ["mermaid_code"])) },
     name: "mermaid_converter",
   }),
 };

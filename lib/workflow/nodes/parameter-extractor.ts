@@ -13,7 +13,7 @@ import { PARAMETER_TYPES } from "./vocabulary";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
   const query = ctx.resolveSelector(ctx.param(param, "query"), ["query"]);
-  const instruction = ctx.rewriteText(ctx.param(param, "instruction", "missing-param"), ["instruction"]);
+  const instruction = ctx.emittedText(ctx.param(param, "instruction", "missing-param"), ["instruction"]);
   const list = ctx.param(param, "parameters");
   const declared: DeclaredVariable[] = [];
   const parameters = ctx.iterate(list, ["parameters"], "an array of [description, name, type]").map((entry, i) => {

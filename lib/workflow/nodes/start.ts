@@ -23,6 +23,7 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
     declared.push({ name, type });
     if (!ctx.checkOnly) data.push(startVariableData(name, type));
   });
+  if (ctx.checkOnly) return { facts: { type: "start", variables: declared } };
   return { facts: { type: "start", variables: declared }, data: { selected: false, title, type: "start", variables: data } };
 }
 

@@ -16,6 +16,7 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   const inputs = buildNamedInputs(ctx, param, "variables");
   const template = ctx.param(param, "template");
   const variables = inputData(ctx, inputs);
+  if (ctx.checkOnly) return { facts: { type: "template-transform" } };
   return { facts: { type: "template-transform" }, data: { selected: false, template, title, type: "template-transform", variables } };
 }
 

@@ -19,7 +19,7 @@ const TOOL: ToolSpec = {
     seed: { type: "constant", value: null },
     size: { type: "constant", value: "1024*1024" },
   }),
-  parameters: (ctx, param) => ({ parameters: { prompt: mixed(ctx.rewriteText(ctx.param(param, "prompt"), ["prompt"])) }, name: "z_image_text_2_image" }),
+  parameters: (ctx, param) => ({ parameters: { prompt: mixed(ctx.emittedText(ctx.param(param, "prompt"), ["prompt"])) }, name: "z_image_text_2_image" }),
 };
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {

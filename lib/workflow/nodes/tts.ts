@@ -17,7 +17,7 @@ const TOOL: ToolSpec = {
     model: { type: "constant", value: "langgenius/openai/openai#gpt-4o-mini-tts" },
     size: { type: "mixed", value: null },
   }),
-  parameters: (ctx, param) => ({ parameters: { text: mixed(ctx.rewriteText(ctx.param(param, "text"), ["text"])) }, name: "tts" }),
+  parameters: (ctx, param) => ({ parameters: { text: mixed(ctx.emittedText(ctx.param(param, "text"), ["text"])) }, name: "tts" }),
 };
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, _title: string, ordinal: number): DifyPart {

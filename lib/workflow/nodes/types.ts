@@ -143,6 +143,8 @@ export interface DifyBuildContext {
   valueSelector(difyId: string, variable: JsonValue, path: ParamPath): JsonValue[];
   /** A text param with its `{{#id.var#}}` references rewritten to Dify ids. */
   rewriteText(value: JsonValue, path: ParamPath): string;
+  /** rewriteText for text that only goes into the Dify data: in check-only mode it is checked but not rewritten. */
+  emittedText(value: JsonValue, path: ParamPath): string;
 }
 
 export interface DifyPart {

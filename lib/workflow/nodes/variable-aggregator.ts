@@ -21,6 +21,10 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
       location: ctx.at(["variables"]),
     });
   }
+  if (ctx.checkOnly) {
+    for (const { resolved, path } of inputs) ctx.valueSelector(resolved.node.difyId, resolved.variable, [...path, 0]);
+    return { facts: { type: "variable-aggregator", outputType: first.resolved.type } };
+  }
   const variables = inputs.map(({ resolved, path }) => ctx.valueSelector(resolved.node.difyId, resolved.variable, [...path, 0]));
   return {
     facts: { type: "variable-aggregator", outputType: first.resolved.type },
