@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { isMainThread, parentPort, workerData, type Worker, type WorkerOptions } from "node:worker_threads";
+import { isMainThread, MessageChannel, parentPort, receiveMessageOnPort, workerData, type MessagePort, type Worker, type WorkerOptions } from "node:worker_threads";
 import type { BenchmarkIssue } from "@/lib/benchmark/issues";
 import { parseGenerationFile, parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import type { Diagnostic } from "@/lib/workflow/diagnostics";
@@ -398,9 +398,13 @@ export function startScoringThreads(threads: number): ScoringThreads {
         if (outcome.ok) (parts[index] as ScoredPart[])[outcome.chunk] = outcome.value;
         else failures[index] = outcome.message;
       };
-      const finished = workers.map((worker) => runWorker(worker, job, record));
-      scoreShare(scheduled, shared, context, record);
-      await Promise.all(finished);
+      const running = workers.map((worker) => runWorker(worker, job, record));
+      // The workers' results are taken in between this thread's chunks, instead of all after its last one.
+      scoreShare(scheduled, shared, context, (slot, outcome) => {
+        record(slot, outcome);
+        for (const worker of running) worker.receivePending();
+      });
+      await Promise.all(running.map((worker) => worker.finished));
       const slotOf: number[] = new Array(files.length);
       order.forEach((index, slot) => (slotOf[index] = slot));
       const results: ScoredRunFile[] = [];
@@ -424,32 +428,50 @@ export function startScoringThreads(threads: number): ScoringThreads {
   };
 }
 
-function runWorker(worker: Worker, job: WorkerJob, record: (slot: number, outcome: ChunkOutcome) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    worker.on("message", (message: WorkerMessage) => {
+interface RunningWorker {
+  /** Settles once the worker said it is done (or could not start, or died). */
+  finished: Promise<void>;
+  /** Handles the messages that have arrived, at once: the main thread polls between its own chunks. */
+  receivePending(): void;
+}
+
+/** Sends `job` to the worker; its messages come back on a port of their own, which the main thread can poll. */
+function runWorker(worker: Worker, job: WorkerJob, record: (slot: number, outcome: ChunkOutcome) => void): RunningWorker {
+  const { port1: results, port2: workerSide } = new MessageChannel();
+  let receivePending = (): void => {};
+  const finished = new Promise<void>((resolve, reject) => {
+    const handle = (message: WorkerMessage): void => {
       if ("crashed" in message) reject(new Error(message.crashed));
       else if ("done" in message) resolve();
       else record(message.slot, message.outcome);
-    });
+    };
+    receivePending = () => {
+      for (let received = receiveMessageOnPort(results); received; received = receiveMessageOnPort(results)) handle(received.message as WorkerMessage);
+    };
+    results.on("message", handle);
     // Done when it says so (its teardown overlaps the printing); one that could not start or died leaves its files to
     // the main thread.
     worker.on("error", () => resolve());
     worker.on("exit", () => resolve());
-    worker.postMessage(job);
   });
+  // The port must not keep the process alive once the workers are done.
+  void finished.finally(() => results.close());
+  worker.postMessage({ ...job, results: workerSide }, [workerSide]);
+  return { finished, receivePending: () => receivePending() };
 }
 
 /** The worker side, when this thread is a scoring worker: its share of the files, as the main thread's. */
 export function runScoringWorkerIfAny(): boolean {
   if (isMainThread || (workerData as { role?: string } | null)?.role !== WORKER_ROLE || !parentPort) return false;
   const port = parentPort;
-  port.once("message", (job: WorkerJob) => {
+  port.once("message", (job: WorkerJob & { results: MessagePort }) => {
     const context: ScoreContext = { turns: job.turns, domains: job.domains, json: job.json, yaml: job.yaml, coze: job.coze };
+    const results = job.results;
     try {
-      scoreShare(job.files, job.shared, context, (slot, outcome) => port.postMessage({ slot, outcome } satisfies WorkerMessage));
-      port.postMessage({ done: true } satisfies WorkerMessage);
+      scoreShare(job.files, job.shared, context, (slot, outcome) => results.postMessage({ slot, outcome } satisfies WorkerMessage));
+      results.postMessage({ done: true } satisfies WorkerMessage);
     } catch (error) {
-      port.postMessage({ crashed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerMessage);
+      results.postMessage({ crashed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerMessage);
     }
   });
   return true;
