@@ -30,6 +30,8 @@ export interface ReadOptions {
   allowedRoots?: readonly string[];
   /** Also read runs/*.json (default true). */
   includeRuns?: boolean;
+  /** Also read prompts/*.txt (default true). */
+  includePrompts?: boolean;
 }
 
 export interface RunFile {
@@ -48,7 +50,7 @@ export interface BenchmarkFiles {
   turns: Map<string, TurnSpec>;
   /** runs/*.json in name order; empty when the directory has no runs folder or runs were not asked for. */
   runs: RunFile[];
-  /** prompts/*.txt (name without extension), in name order; empty when there is no prompts folder. */
+  /** prompts/*.txt (name without extension), in name order; empty when there is no prompts folder or they were not asked for. */
   prompts: { name: string; text: string }[];
 }
 
@@ -176,7 +178,7 @@ export async function readBenchmarkDir(dir: string, options: ReadOptions = {}): 
     load("dataset/check_resolve_stage.json", parseCheckResolveFile),
   ]);
   const runNames = options.includeRuns === false ? [] : await listRunFiles(dir);
-  const prompts = await readPrompts(dir, maxBytes, options.allowedRoots);
+  const prompts = options.includePrompts === false ? ok([]) : await readPrompts(dir, maxBytes, options.allowedRoots);
   const runResults = await Promise.all(
     runNames.map(async (name) => ({ name, result: await readRunFile(path.join(dir, "runs", name), { maxBytes, label: `runs/${name}`, allowedRoots: options.allowedRoots }) })),
   );
