@@ -14,7 +14,7 @@ import Module, { createRequire } from "node:module";
 // Built-in modules through require(): an ES import of one builds a facade that reads every export, loading modules
 // (file streams, web crypto) that nothing here uses.
 const require = createRequire(import.meta.url);
-const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
 const { fileURLToPath, pathToFileURL } = require("node:url");
 const { setFlagsFromString } = require("node:v8");
@@ -225,9 +225,19 @@ mkdirSync(CACHE_DIR, { recursive: true });
 const name = entry.replace(/\.[cm]?tsx?$/, "").replace(/[\\/]/g, "__");
 const bundle = path.join(CACHE_DIR, `${name}.cjs`);
 const notes = readJson(`${bundle}.v8cache.json`) ?? {};
+/** Which file the bundle is (a rebuild renames a new one into place), or null when there is none. */
+const bundleVersion = () => {
+  try {
+    const { ino, mtimeMs } = statSync(bundle);
+    return `${ino}:${mtimeMs}`;
+  } catch {
+    return null;
+  }
+};
 // A command that asked for a worker thread last time (scoring a directory) gets one started now, before the checks
 // below, so that its start-up overlaps all of the main thread's; a bundle found stale ends it unused.
-let spare = notes.workers === true && existsSync(bundle) ? startSpareWorker(bundle) : null;
+const spareBundle = notes.workers === true ? bundleVersion() : null;
+let spare = spareBundle !== null ? startSpareWorker(bundle) : null;
 
 // Loaded after the spare starts: hashing needs node:crypto, whose loading the worker's start-up now overlaps.
 const { fingerprintFiles } = await import("./lib/fingerprint.mjs");
@@ -240,11 +250,12 @@ if (manifest?.entry === entry && Array.isArray(manifest.inputs) && existsSync(bu
   // Same bytes under new modification times: keep the bundle, and the stat shortcut for next time.
   if (fresh && JSON.stringify(now.record) !== JSON.stringify(manifest.record)) writeAtomically(manifestFile, JSON.stringify({ ...manifest, record: now.record }));
 }
-if (!fresh) {
+// A spare that may have read another version of the bundle (another run rebuilt it meanwhile) is not used either.
+if (!fresh || bundleVersion() !== spareBundle) {
   void spare?.terminate();
   spare = null;
-  await build(entry, bundle, manifestFile);
 }
+if (!fresh) await build(entry, bundle, manifestFile);
 
 // The command sees the arguments it would have seen when run directly.
 process.argv = [process.argv[0], bundle, ...args];
