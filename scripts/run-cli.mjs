@@ -3,18 +3,18 @@
 // from an esbuild bundle cached in node_modules/.cache/studio-cli, rebuilt when a file that went into it changes.
 // Start-up is then one file to load instead of compiling TypeScript and resolving hundreds of modules, and V8's code
 // cache of that file (its bytecode, written after a run) spares compiling it again. A command that asked for a worker
-// thread on its last run gets one started before its bundle loads, so that the two start-ups overlap.
+// thread on its last run gets one started first thing, before the bundle is even known to be current, so that the
+// two start-ups overlap.
 //
 // The bundle is built as `tsx --conditions=react-server` would run the source (server-only imports allowed, `@/`
 // paths); native and runtime-loading packages stay external and load from node_modules. The process's working
 // directory is untouched, so relative paths in arguments and defaults mean what they meant with tsx.
 import Module, { createRequire } from "node:module";
-import { fingerprintFiles } from "./lib/fingerprint.mjs";
 
 // Built-in modules through require(): an ES import of one builds a facade that reads every export, loading modules
 // (file streams, web crypto) that nothing here uses.
 const require = createRequire(import.meta.url);
-const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
 const { fileURLToPath, pathToFileURL } = require("node:url");
 const { setFlagsFromString } = require("node:v8");
@@ -60,6 +60,7 @@ function writeAtomically(file, data) {
   renameSync(temporary, file);
 }
 
+// fingerprintFiles is imported below, once the spare worker has started.
 const inputsFingerprint = (inputs, previous) => fingerprintFiles(ROOT, [...BUILD_SETTINGS, ...inputs], { previous, extra: [`format ${BUILD_FORMAT}`] });
 
 /** esbuild as tsx carries it (a fresh `npm ci` installs it with tsx), loaded only when a build is needed. */
@@ -223,6 +224,23 @@ if (!entry.startsWith(`scripts${path.sep}`) || !existsSync(path.join(ROOT, entry
 mkdirSync(CACHE_DIR, { recursive: true });
 const name = entry.replace(/\.[cm]?tsx?$/, "").replace(/[\\/]/g, "__");
 const bundle = path.join(CACHE_DIR, `${name}.cjs`);
+const notes = readJson(`${bundle}.v8cache.json`) ?? {};
+/** Which file the bundle is (a rebuild renames a new one into place), or null when there is none. */
+const bundleVersion = () => {
+  try {
+    const { ino, mtimeMs } = statSync(bundle);
+    return `${ino}:${mtimeMs}`;
+  } catch {
+    return null;
+  }
+};
+// A command that asked for a worker thread last time (scoring a directory) gets one started now, before the checks
+// below, so that its start-up overlaps all of the main thread's; a bundle found stale ends it unused.
+const spareBundle = notes.workers === true ? bundleVersion() : null;
+let spare = spareBundle !== null ? startSpareWorker(bundle) : null;
+
+// Loaded after the spare starts: hashing needs node:crypto, whose loading the worker's start-up now overlaps.
+const { fingerprintFiles } = await import("./lib/fingerprint.mjs");
 const manifestFile = path.join(CACHE_DIR, `${name}.json`);
 const manifest = readJson(manifestFile);
 let fresh = false;
@@ -232,11 +250,13 @@ if (manifest?.entry === entry && Array.isArray(manifest.inputs) && existsSync(bu
   // Same bytes under new modification times: keep the bundle, and the stat shortcut for next time.
   if (fresh && JSON.stringify(now.record) !== JSON.stringify(manifest.record)) writeAtomically(manifestFile, JSON.stringify({ ...manifest, record: now.record }));
 }
+// A spare that may have read another version of the bundle (another run rebuilt it meanwhile) is not used either.
+if (!fresh || bundleVersion() !== spareBundle) {
+  void spare?.terminate();
+  spare = null;
+}
 if (!fresh) await build(entry, bundle, manifestFile);
 
 // The command sees the arguments it would have seen when run directly.
 process.argv = [process.argv[0], bundle, ...args];
-const notes = readJson(`${bundle}.v8cache.json`) ?? {};
-// A command that asked for a worker thread last time (scoring a directory) gets one started now, so that its start-up
-// overlaps the main thread's instead of following it.
-runBundle(bundle, notes, fresh && notes.workers === true ? startSpareWorker(bundle) : null);
+runBundle(bundle, notes, spare);

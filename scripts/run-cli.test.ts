@@ -84,6 +84,27 @@ describe("the command-line launcher", () => {
     expect(JSON.parse(readFileSync(notes, "utf8"))).toMatchObject({ workers: false });
   }, 120_000);
 
+  it("ends the worker thread it started early when the bundle turns out stale, rebuilds, and prints the same", () => {
+    const demo = path.join(ROOT, "prisma", "demo");
+    const scoreBundle = path.join(cache, "scripts__score.cjs");
+    const scoreManifest = path.join(cache, "scripts__score.json");
+    const scoreRuns = () => launch("scripts/score.ts", "--benchmark", path.join(demo, "benchmark"), "--run", path.join(demo, "runs"), "--json");
+    const before = scoreRuns();
+    expect(before.status, before.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(`${scoreBundle}.v8cache.json`, "utf8"))).toMatchObject({ workers: true });
+    const built = statSync(scoreBundle).mtimeMs;
+    // An extra input the manifest lists, then changed: the next run starts its worker, then finds the bundle stale.
+    const input = path.join(cache, "score-input.ts");
+    writeFileSync(input, "one");
+    const recorded = JSON.parse(readFileSync(scoreManifest, "utf8")) as { inputs: string[] };
+    writeFileSync(scoreManifest, JSON.stringify({ ...recorded, inputs: [...recorded.inputs, input] }));
+    writeFileSync(input, "two, longer");
+    const rebuilt = scoreRuns();
+    expect(rebuilt.status, rebuilt.stderr).toBe(0);
+    expect(statSync(scoreBundle).mtimeMs).toBeGreaterThan(built);
+    expect(rebuilt.stdout).toBe(before.stdout);
+  }, 120_000);
+
   it("refuses an entry point outside scripts/", () => {
     const result = launch("lib/result.ts");
     expect(result.status).toBe(1);

@@ -223,8 +223,9 @@ async function main(): Promise<number> {
   try {
     const location = locateBenchmarkDir({ explicit: options.benchmark });
     if (!location.ok) throw new UsageError(location.message);
-    // The runs are read from --run below (which may be the benchmark's own runs folder): not twice.
-    const benchmark = await readBenchmarkDir(options.benchmark, { includeRuns: false });
+    // The runs are read from --run below (which may be the benchmark's own runs folder): not twice. Scoring reads no
+    // prompts.
+    const benchmark = await readBenchmarkDir(options.benchmark, { includeRuns: false, includePrompts: false });
     if (!benchmark.ok) throw new UsageError(`cannot read the benchmark at ${options.benchmark}:\n${formatIssues(benchmark.issues)}`);
     const runFiles = runFilesOf(options.run);
     const runs = await threads.score(runFiles, {

@@ -16,17 +16,27 @@ export function splitTurnKey(key: string): { task: string; round: number } | nul
   return match ? { task: match[1] as string, round: Number(match[2]) } : null;
 }
 
+/**
+ * Each dataset schema parses a few dozen values per read: zod's compiled fast path, generated on a schema's first
+ * parse, costs more to build than it saves, so these parses take zod's plain path (same results).
+ */
+const FEW_PARSES = { jitless: true } as const;
+
 // -- query.json ------------------------------------------------------------------------------------------------
 
 const QUERY_KEY = /^query(\d+)$/;
 
-const taskQueriesSchema = z
-  .object({
-    id: z.number().int(),
-    category: z.string().min(1),
-    task: z.string().min(1),
-  })
-  .catchall(z.unknown());
+// The schemas below are built on first use (z.lazy): a command loads them on every thread, and a scoring worker,
+// which never reads the dataset, would pay their construction at start-up.
+const taskQueriesSchema = z.lazy(() =>
+  z
+    .object({
+      id: z.number().int(),
+      category: z.string().min(1),
+      task: z.string().min(1),
+    })
+    .catchall(z.unknown()),
+);
 
 export interface TaskQueries {
   id: number;
@@ -42,7 +52,7 @@ export function parseQueryFile(file: string, data: unknown): Result<TaskQueries[
   const tasks: TaskQueries[] = [];
   data.forEach((item, index) => {
     const entry = entryLabel(item, index, "task");
-    const parsed = taskQueriesSchema.safeParse(item);
+    const parsed = taskQueriesSchema.safeParse(item, FEW_PARSES);
     if (!parsed.success) {
       issues.push(...zodIssues(file, entry, parsed.error));
       return;
@@ -74,35 +84,37 @@ export function parseQueryFile(file: string, data: unknown): Result<TaskQueries[
 
 // -- check_pass_stage.json ---------------------------------------------------------------------------------------
 
-const testFileSchema = z.object({ mime_type: z.string().min(1), value: z.string().min(1) });
+const testFileSchema = z.lazy(() => z.object({ mime_type: z.string().min(1), value: z.string().min(1) }));
 export type TestFile = z.infer<typeof testFileSchema>;
 
-const testInputValueSchema = z.union([z.string(), z.number(), testFileSchema, z.array(testFileSchema)]);
+const testInputValueSchema = z.lazy(() => z.union([z.string(), z.number(), testFileSchema, z.array(testFileSchema)]));
 /** A test input: plain string, number, one file, or a file list ("" means the key is omitted when run). */
 export type TestInputValue = z.infer<typeof testInputValueSchema>;
 
-const testCaseSchema = z.record(z.string(), testInputValueSchema).superRefine((test, ctx) => {
-  const truth = test.ground_truth;
-  if (truth !== undefined && typeof truth !== "string") {
-    ctx.addIssue({ code: "custom", path: ["ground_truth"], message: "ground_truth must be a string" });
-  }
-});
+const testCaseSchema = z.lazy(() =>
+  z.record(z.string(), testInputValueSchema).superRefine((test, ctx) => {
+    const truth = test.ground_truth;
+    if (truth !== undefined && typeof truth !== "string") {
+      ctx.addIssue({ code: "custom", path: ["ground_truth"], message: "ground_truth must be a string" });
+    }
+  }),
+);
 
 export interface TestCaseData {
   inputs: Record<string, TestInputValue>;
   groundTruth: string | null;
 }
 
-const outputVarSchema = z.union([z.array(z.string()), z.array(z.array(z.string()))]);
-
-const checkPassEntrySchema = z.object({
-  input_var: z.array(z.string()),
-  output_var: outputVarSchema,
-  related_nodes: z.array(z.string()),
-  test1: testCaseSchema,
-  test2: testCaseSchema,
-  test3: testCaseSchema,
-});
+const checkPassEntrySchema = z.lazy(() =>
+  z.object({
+    input_var: z.array(z.string()),
+    output_var: z.union([z.array(z.string()), z.array(z.array(z.string()))]),
+    related_nodes: z.array(z.string()),
+    test1: testCaseSchema,
+    test2: testCaseSchema,
+    test3: testCaseSchema,
+  }),
+);
 
 export interface CheckPassEntry {
   inputVar: string[];
@@ -124,7 +136,7 @@ export function parseCheckPassFile(file: string, data: unknown): Result<Record<s
   const out: Record<string, CheckPassEntry> = {};
   for (const [key, value] of entries.value) {
     if (!splitTurnKey(key)) issues.push(issue(file, key, null, "the key must look like <Task>_<round>"));
-    const parsed = checkPassEntrySchema.safeParse(value);
+    const parsed = checkPassEntrySchema.safeParse(value, FEW_PARSES);
     if (!parsed.success) {
       issues.push(...zodIssues(file, key, parsed.error));
       continue;
@@ -142,7 +154,7 @@ export function parseCheckPassFile(file: string, data: unknown): Result<Record<s
 
 // -- check_resolve_stage.json ------------------------------------------------------------------------------------
 
-const fileCheckSchema = z.record(z.string(), z.string().regex(/^\.\w+$/, "expected a file extension such as \".pdf\""));
+const fileCheckSchema = z.lazy(() => z.record(z.string(), z.string().regex(/^\.\w+$/, "expected a file extension such as \".pdf\"")));
 
 export function parseCheckResolveFile(file: string, data: unknown): Result<Record<string, Record<string, string>>, BenchmarkIssue> {
   const entries = asRecord(file, data, "a mapping from <Task>_<round> to {outputVar: extension}");
@@ -150,7 +162,7 @@ export function parseCheckResolveFile(file: string, data: unknown): Result<Recor
   const issues: BenchmarkIssue[] = [];
   const out: Record<string, Record<string, string>> = {};
   for (const [key, value] of entries.value) {
-    const parsed = fileCheckSchema.safeParse(value);
+    const parsed = fileCheckSchema.safeParse(value, FEW_PARSES);
     if (!parsed.success) issues.push(...zodIssues(file, key, parsed.error));
     else out[key] = parsed.data;
   }

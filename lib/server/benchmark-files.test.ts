@@ -40,6 +40,16 @@ describe.skipIf(!benchmarkDir)(`readBenchmarkDir on the shared benchmark${benchm
     expect(result.value.runs[0]?.model).toBe("claude_sonnet4d5");
   });
 
+  it("leaves out the runs and the prompts when not asked for, with the same turns", async () => {
+    const result = await readBenchmarkDir(benchmarkDir as string, { includeRuns: false, includePrompts: false });
+    if (!result.ok) throw new Error(result.issues.map((i) => i.message).join("\n"));
+    expect(result.value.turns.size).toBe(79);
+    expect(result.value.runs).toEqual([]);
+    expect(result.value.prompts).toEqual([]);
+    const all = await readBenchmarkDir(benchmarkDir as string, { includeRuns: false });
+    expect(all.ok ? all.value.prompts.length : 0).toBeGreaterThan(0);
+  });
+
   it("reports a directory without the dataset", async () => {
     const result = await readBenchmarkDir(path.join(scratch, "empty"));
     expect(result.ok ? [] : result.issues.map((i) => i.file)).toEqual([

@@ -2,7 +2,9 @@ import "server-only";
 // Reads the benchmark directory and run files from disk into the core's typed data, every failure a located issue;
 // generation reads through readGenerationInputs, which never opens the check files.
 
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+// fs.promises is read at each call, not imported: bundled into the score CLI (where it loads on first use), it spares
+// the worker threads, which never read the benchmark this way, loading the promises module at start-up.
+import { promises as fsPromises } from "node:fs";
 import path from "node:path";
 import { err, ok, type Result } from "@/lib/result";
 import {
@@ -28,6 +30,8 @@ export interface ReadOptions {
   allowedRoots?: readonly string[];
   /** Also read runs/*.json (default true). */
   includeRuns?: boolean;
+  /** Also read prompts/*.txt (default true). */
+  includePrompts?: boolean;
 }
 
 export interface RunFile {
@@ -46,7 +50,7 @@ export interface BenchmarkFiles {
   turns: Map<string, TurnSpec>;
   /** runs/*.json in name order; empty when the directory has no runs folder or runs were not asked for. */
   runs: RunFile[];
-  /** prompts/*.txt (name without extension), in name order; empty when there is no prompts folder. */
+  /** prompts/*.txt (name without extension), in name order; empty when there is no prompts folder or they were not asked for. */
   prompts: { name: string; text: string }[];
 }
 
@@ -54,14 +58,14 @@ export interface BenchmarkFiles {
 export async function insideRoots(file: string, roots: readonly string[]): Promise<boolean> {
   let real: string;
   try {
-    real = await realpath(file);
+    real = await fsPromises.realpath(file);
   } catch {
     return false;
   }
   for (const root of roots) {
     let realRoot: string;
     try {
-      realRoot = await realpath(root);
+      realRoot = await fsPromises.realpath(root);
     } catch {
       continue;
     }
@@ -82,7 +86,7 @@ export function jsonErrorWithoutContent(error: unknown): string {
 /** Reads a file as strict UTF-8: null when it is not valid UTF-8 (never silently replaced). */
 export async function readUtf8Strict(file: string): Promise<string | null> {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(await readFile(file));
+    return new TextDecoder("utf-8", { fatal: true }).decode(await fsPromises.readFile(file));
   } catch (error) {
     if (error instanceof TypeError) return null;
     throw error;
@@ -93,7 +97,7 @@ export async function readJsonFile(file: string, label: string, maxBytes: number
   let size: number;
   try {
     if (allowedRoots && !(await insideRoots(file, allowedRoots))) return err(issue(label, null, null, NOT_AVAILABLE));
-    size = (await stat(file)).size;
+    size = (await fsPromises.stat(file)).size;
   } catch {
     return err(issue(label, null, null, allowedRoots ? NOT_AVAILABLE : `cannot read ${file}: the file does not exist or is not accessible`));
   }
@@ -121,7 +125,7 @@ export async function readRunFile(file: string, options: ReadOptions & { label?:
 async function readPrompts(dir: string, maxBytes: number, allowedRoots?: readonly string[]): Promise<Result<{ name: string; text: string }[], BenchmarkIssue>> {
   let names: string[];
   try {
-    names = (await readdir(path.join(dir, "prompts"))).filter((name) => name.endsWith(".txt")).sort();
+    names = (await fsPromises.readdir(path.join(dir, "prompts"))).filter((name) => name.endsWith(".txt")).sort();
   } catch {
     return ok([]);
   }
@@ -129,7 +133,7 @@ async function readPrompts(dir: string, maxBytes: number, allowedRoots?: readonl
   for (const name of names) {
     const file = path.join(dir, "prompts", name);
     if (allowedRoots && !(await insideRoots(file, allowedRoots))) return err(issue(`prompts/${name}`, null, null, NOT_AVAILABLE));
-    if ((await stat(file)).size > maxBytes) {
+    if ((await fsPromises.stat(file)).size > maxBytes) {
       return err(issue(`prompts/${name}`, null, null, `the file is over the ${maxBytes}-byte limit`));
     }
     const text = await readUtf8Strict(file);
@@ -141,7 +145,7 @@ async function readPrompts(dir: string, maxBytes: number, allowedRoots?: readonl
 
 async function listRunFiles(dir: string): Promise<string[]> {
   try {
-    return (await readdir(path.join(dir, "runs"))).filter((name) => name.endsWith(".json")).sort();
+    return (await fsPromises.readdir(path.join(dir, "runs"))).filter((name) => name.endsWith(".json")).sort();
   } catch {
     return [];
   }
@@ -174,7 +178,7 @@ export async function readBenchmarkDir(dir: string, options: ReadOptions = {}): 
     load("dataset/check_resolve_stage.json", parseCheckResolveFile),
   ]);
   const runNames = options.includeRuns === false ? [] : await listRunFiles(dir);
-  const prompts = await readPrompts(dir, maxBytes, options.allowedRoots);
+  const prompts = options.includePrompts === false ? ok([]) : await readPrompts(dir, maxBytes, options.allowedRoots);
   const runResults = await Promise.all(
     runNames.map(async (name) => ({ name, result: await readRunFile(path.join(dir, "runs", name), { maxBytes, label: `runs/${name}`, allowedRoots: options.allowedRoots }) })),
   );

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isFloatLiteral, parsePyJson, positionAt, type JsonProblem } from "./json-text";
+import { isFloatLiteral, nestsDeeperThan, parsePyJson, positionAt, type JsonProblem } from "./json-text";
 
 function problem(text: string): JsonProblem {
   const result = parsePyJson(text);
@@ -145,6 +145,35 @@ describe("parsePyJson explains what Python rejects, with positions", () => {
   it("accepts 990 nesting levels and refuses 991 (the limit is exact on the native fast path too)", () => {
     expect(parsePyJson("[".repeat(990) + "]".repeat(990)).ok).toBe(true);
     expect(problem("[".repeat(991) + "]".repeat(991)).code).toBe("json-too-deep");
+  });
+});
+
+describe("nestsDeeperThan", () => {
+  /** The depth walk alone, without the opener count that usually decides first. */
+  function deeperByWalk(text: string, limit: number): boolean {
+    let depth = 0;
+    for (const c of text) {
+      if (c === "{" || c === "[") {
+        if (++depth > limit) return true;
+      } else if ((c === "}" || c === "]") && depth > 0) depth--;
+    }
+    return false;
+  }
+
+  it("agrees with a plain depth walk on arbitrary bracket text and limits (property)", () => {
+    const brackets = fc.string({ unit: fc.constantFrom(..."{}[]a\"") });
+    fc.assert(
+      fc.property(brackets, fc.nat(12), (text, limit) => {
+        expect(nestsDeeperThan(text, limit)).toBe(deeperByWalk(text, limit));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("decides at the limit's edge with either opener and with many shallow ones", () => {
+    expect(nestsDeeperThan(`${"{".repeat(3)}${"[".repeat(3)}`, 5)).toBe(true);
+    expect(nestsDeeperThan(`${"{".repeat(3)}${"[".repeat(2)}`, 5)).toBe(false);
+    expect(nestsDeeperThan("[]{}".repeat(1000), 5)).toBe(false);
   });
 });
 

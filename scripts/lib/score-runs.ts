@@ -6,13 +6,13 @@
 import { readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { isMainThread, parentPort, workerData, type Worker, type WorkerOptions } from "node:worker_threads";
+import { isMainThread, MessageChannel, parentPort, receiveMessageOnPort, workerData, type MessagePort, type Worker, type WorkerOptions } from "node:worker_threads";
 import type { BenchmarkIssue } from "@/lib/benchmark/issues";
 import { parseGenerationFile, parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import type { Diagnostic } from "@/lib/workflow/diagnostics";
-import { cozePackage } from "@/lib/workflow/coze-package";
+import type * as CozePackage from "@/lib/workflow/coze-package";
 import { buildDifyDsl, difyAppName } from "@/lib/workflow/dify-dsl";
-import { toDifyYaml } from "@/lib/workflow/dify-yaml";
+import type * as DifyYaml from "@/lib/workflow/dify-yaml";
 import type { ResponseInput } from "@/lib/workflow/response";
 import { scoreResponse, type ScoreTurn, type ScoredResponse } from "@/lib/workflow/score";
 import type { SummaryRow } from "@/lib/workflow/score-summary";
@@ -47,6 +47,21 @@ export interface ScoredRunFile {
   responsesJson: string | null;
   /** Responses whose task and round the benchmark does not have. */
   skipped: number;
+}
+
+/** The writers of the exports, loaded only when one is asked for: other runs skip the YAML library's start-up. */
+interface Exporters {
+  toDifyYaml: typeof DifyYaml.toDifyYaml;
+  cozePackage: typeof CozePackage.cozePackage;
+}
+
+/** A context as a thread scores with it: with the exporters when it builds exports. */
+type ScoringContext = ScoreContext & { exporters: Exporters | null };
+
+async function scoringContext(context: ScoreContext): Promise<ScoringContext> {
+  if (!context.yaml && !context.coze) return { ...context, exporters: null };
+  const [{ toDifyYaml }, { cozePackage }] = await Promise.all([import("@/lib/workflow/dify-yaml"), import("@/lib/workflow/coze-package")]);
+  return { ...context, exporters: { toDifyYaml, cozePackage } };
 }
 
 type FileOutcome = { ok: true; value: ScoredRunFile } | { ok: false; message: string };
@@ -165,7 +180,7 @@ function diagnosticJson(d: Diagnostic) {
   };
 }
 
-function cozeOf(score: ScoredResponse, name: string, githubToken: string): ReportRow["coze"] {
+function cozeOf(score: ScoredResponse, name: string, githubToken: string, cozePackage: Exporters["cozePackage"]): ReportRow["coze"] {
   const json = score.parsed.json;
   const built = json.ok ? cozePackage(json.value, name, { githubToken }) : null;
   if (built?.ok) return { bytes: built.value.bytes };
@@ -196,7 +211,7 @@ function responseJson(model: string, item: RunItem, domain: string, score: Score
 }
 
 /** What the summary and the exports read of a response. */
-function reportRow(model: string, item: RunItem, domain: string, score: ScoredResponse, context: ScoreContext): ReportRow {
+function reportRow(model: string, item: RunItem, domain: string, score: ScoredResponse, context: ScoringContext): ReportRow {
   const row: ReportRow = {
     model,
     task: item.task,
@@ -210,16 +225,17 @@ function reportRow(model: string, item: RunItem, domain: string, score: ScoredRe
       repaired: { passed: score.repaired.passed, failStep: score.repaired.failStep },
     },
   };
-  if (context.yaml || context.coze) {
+  const exporters = context.exporters;
+  if (exporters) {
     const name = difyAppName(item.task, item.round);
-    if (context.yaml) row.yaml = score.conversion ? toDifyYaml(buildDifyDsl(score.conversion, name)) : null;
-    if (context.coze) row.coze = cozeOf(score, name, context.coze.githubToken);
+    if (context.yaml) row.yaml = score.conversion ? exporters.toDifyYaml(buildDifyDsl(score.conversion, name)) : null;
+    if (context.coze) row.coze = cozeOf(score, name, context.coze.githubToken, exporters.cozePackage);
   }
   return row;
 }
 
 /** Scores responses of one run file against the benchmark's turns. */
-function scoreItems(model: string, items: readonly RunItem[], context: ScoreContext): ScoredPart {
+function scoreItems(model: string, items: readonly RunItem[], context: ScoringContext): ScoredPart {
   const rows: ReportRow[] = [];
   const responses: ReturnType<typeof responseJson>[] = [];
   let skipped = 0;
@@ -242,7 +258,7 @@ function scoreItems(model: string, items: readonly RunItem[], context: ScoreCont
 const modelOf = (file: string): string => path.basename(file, ".json");
 
 /** Reads one run file and scores every response of it against the benchmark's turns. */
-export function scoreRunFile(file: string, context: ScoreContext): ScoredRunFile {
+function scoreRunFile(file: string, context: ScoringContext): ScoredRunFile {
   return { model: modelOf(file), file, ...scoreItems(modelOf(file), readRunItems(file), context) };
 }
 
@@ -267,7 +283,7 @@ function sharedCounters(files: number): Int32Array {
 }
 
 /** This thread's share of the work: files opened in slot order, then chunks of files others are still scoring. */
-function scoreShare(files: readonly string[], shared: Int32Array, context: ScoreContext, emit: (slot: number, outcome: ChunkOutcome) => void): void {
+function scoreShare(files: readonly string[], shared: Int32Array, context: ScoringContext, emit: (slot: number, outcome: ChunkOutcome) => void): void {
   const n = files.length;
   const scoreChunks = (slot: number, items: readonly RunItem[], chunks: number): void => {
     const model = modelOf(files[slot] as string);
@@ -302,7 +318,7 @@ function scoreShare(files: readonly string[], shared: Int32Array, context: Score
   }
 }
 
-function scoreOutcome(file: string, context: ScoreContext): FileOutcome {
+function scoreOutcome(file: string, context: ScoringContext): FileOutcome {
   try {
     return { ok: true, value: scoreRunFile(file, context) };
   } catch (error) {
@@ -378,18 +394,18 @@ export function startScoringThreads(threads: number): ScoringThreads {
   }
   return {
     close: () => workers.forEach((worker) => void worker.terminate()),
-    async score(files, context) {
+    async score(files, given) {
       const order = scheduleOrder(files);
       const scheduled = order.map((index) => files[index] as string);
       const shared = sharedCounters(files.length);
       const job: WorkerJob = {
         files: scheduled,
         shared,
-        turns: new Map([...context.turns].map(([key, turn]) => [key, { inputVars: turn.inputVars, outputVars: turn.outputVars, keyNodes: turn.keyNodes }])),
-        domains: new Map(context.domains),
-        json: context.json,
-        yaml: context.yaml,
-        coze: context.coze,
+        turns: new Map([...given.turns].map(([key, turn]) => [key, { inputVars: turn.inputVars, outputVars: turn.outputVars, keyNodes: turn.keyNodes }])),
+        domains: new Map(given.domains),
+        json: given.json,
+        yaml: given.yaml,
+        coze: given.coze,
       };
       const parts: ScoredPart[][] = files.map(() => []);
       const failures: (string | undefined)[] = new Array(files.length);
@@ -398,9 +414,14 @@ export function startScoringThreads(threads: number): ScoringThreads {
         if (outcome.ok) (parts[index] as ScoredPart[])[outcome.chunk] = outcome.value;
         else failures[index] = outcome.message;
       };
-      const finished = workers.map((worker) => runWorker(worker, job, record));
-      scoreShare(scheduled, shared, context, record);
-      await Promise.all(finished);
+      const running = workers.map((worker) => runWorker(worker, job, record));
+      const context = await scoringContext(given);
+      // The workers' results are taken in between this thread's chunks, instead of all after its last one.
+      scoreShare(scheduled, shared, context, (slot, outcome) => {
+        record(slot, outcome);
+        for (const worker of running) worker.receivePending();
+      });
+      await Promise.all(running.map((worker) => worker.finished));
       const slotOf: number[] = new Array(files.length);
       order.forEach((index, slot) => (slotOf[index] = slot));
       const results: ScoredRunFile[] = [];
@@ -424,32 +445,50 @@ export function startScoringThreads(threads: number): ScoringThreads {
   };
 }
 
-function runWorker(worker: Worker, job: WorkerJob, record: (slot: number, outcome: ChunkOutcome) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    worker.on("message", (message: WorkerMessage) => {
+interface RunningWorker {
+  /** Settles once the worker said it is done (or could not start, or died). */
+  finished: Promise<void>;
+  /** Handles the messages that have arrived, at once: the main thread polls between its own chunks. */
+  receivePending(): void;
+}
+
+/** Sends `job` to the worker; its messages come back on a port of their own, which the main thread can poll. */
+function runWorker(worker: Worker, job: WorkerJob, record: (slot: number, outcome: ChunkOutcome) => void): RunningWorker {
+  const { port1: results, port2: workerSide } = new MessageChannel();
+  let receivePending = (): void => {};
+  const finished = new Promise<void>((resolve, reject) => {
+    const handle = (message: WorkerMessage): void => {
       if ("crashed" in message) reject(new Error(message.crashed));
       else if ("done" in message) resolve();
       else record(message.slot, message.outcome);
-    });
+    };
+    receivePending = () => {
+      for (let received = receiveMessageOnPort(results); received; received = receiveMessageOnPort(results)) handle(received.message as WorkerMessage);
+    };
+    results.on("message", handle);
     // Done when it says so (its teardown overlaps the printing); one that could not start or died leaves its files to
     // the main thread.
     worker.on("error", () => resolve());
     worker.on("exit", () => resolve());
-    worker.postMessage(job);
   });
+  // The port must not keep the process alive once the workers are done.
+  void finished.finally(() => results.close());
+  worker.postMessage({ ...job, results: workerSide }, [workerSide]);
+  return { finished, receivePending: () => receivePending() };
 }
 
 /** The worker side, when this thread is a scoring worker: its share of the files, as the main thread's. */
 export function runScoringWorkerIfAny(): boolean {
   if (isMainThread || (workerData as { role?: string } | null)?.role !== WORKER_ROLE || !parentPort) return false;
   const port = parentPort;
-  port.once("message", (job: WorkerJob) => {
-    const context: ScoreContext = { turns: job.turns, domains: job.domains, json: job.json, yaml: job.yaml, coze: job.coze };
+  port.once("message", async (job: WorkerJob & { results: MessagePort }) => {
+    const results = job.results;
     try {
-      scoreShare(job.files, job.shared, context, (slot, outcome) => port.postMessage({ slot, outcome } satisfies WorkerMessage));
-      port.postMessage({ done: true } satisfies WorkerMessage);
+      const context = await scoringContext({ turns: job.turns, domains: job.domains, json: job.json, yaml: job.yaml, coze: job.coze });
+      scoreShare(job.files, job.shared, context, (slot, outcome) => results.postMessage({ slot, outcome } satisfies WorkerMessage));
+      results.postMessage({ done: true } satisfies WorkerMessage);
     } catch (error) {
-      port.postMessage({ crashed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerMessage);
+      results.postMessage({ crashed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerMessage);
     }
   });
   return true;
