@@ -5,8 +5,8 @@ import { NODE_TYPE_IDS, isNodeTypeId, type NodeTypeId } from "./node-types";
 import { NODE_SPECS, type NodeSpec } from "./nodes";
 import { forEachCondition } from "./nodes/if-else";
 import type { FactsContext, NodeFacts, NodeVariables, OutputPort, ParamPath, SelectorParamSpec, SelectorShape, TypeLookup } from "./nodes/types";
-import { certainlyAccepts } from "../zod-fast-path";
-import { isJsonObject, ownValue, pyContains, type JsonValue } from "./python-values";
+import { certainlyAccepts, uncertainFields } from "../zod-fast-path";
+import { isJsonObject, ownValue, pyContains, type JsonObject, type JsonValue } from "./python-values";
 
 export type {
   DeclaredVariable,
@@ -64,6 +64,14 @@ export function validateParam(type: string, param: unknown): ParamIssue[] {
     message: issue.message,
     unionMismatch: issue.code === "invalid_union",
   }));
+}
+
+/**
+ * The top-level keys of `param` whose values may break the documented shape of `type` ([] when none can); null when
+ * only validateParam can tell. Every issue validateParam reports lies under one of these keys.
+ */
+export function uncertainParamKeys(type: NodeTypeId, param: JsonObject): readonly string[] | null {
+  return uncertainFields(CATALOG[type].paramSchema, param);
 }
 
 // -- text fields and selectors present in a node ---------------------------------------------------------------

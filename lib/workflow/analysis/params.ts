@@ -2,7 +2,7 @@
 // checks (NodeSpec.checkParams), all driven by the node specs.
 // Errors carry step_1_2 only where the official converter throws (§3.2); tolerated deviations are warnings.
 
-import { validateParam, type ParamPath, type SelectorShape } from "../catalog";
+import { uncertainParamKeys, validateParam, type ParamPath, type SelectorShape } from "../catalog";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import type { Diagnostic } from "../diagnostics";
 import { NODE_SPECS } from "../nodes";
@@ -267,10 +267,13 @@ function checkRequired(ctx: ParamContext, param: JsonObject): void {
 function checkDocumentedShape(ctx: ParamContext, param: JsonObject, firstReport: number): void {
   const known = ctx.node.known;
   if (!known) return;
-  const issues = validateParam(known, param);
-  if (issues.length === 0) return;
+  // zod runs only when a key the fast path cannot vouch for has no report yet (zod is slow when cold).
+  const suspects = uncertainParamKeys(known, param);
+  if (suspects !== null && suspects.length === 0) return;
   const reported = new Set<string | number | undefined>();
   for (let i = firstReport; i < ctx.out.length; i++) reported.add(ctx.out[i]?.location?.paramPath?.[0]);
+  if (suspects !== null && suspects.every((key) => reported.has(key))) return;
+  const issues = validateParam(known, param);
   const issue = issues.find((candidate) => !reported.has(candidate.path[0]));
   if (!issue) return;
   const { path } = issue;
