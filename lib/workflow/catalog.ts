@@ -157,7 +157,8 @@ function variablesOf(facts: NodeFacts): NodeVariables {
  * Official types are JSON values: the official code passes declared types through unchecked.
  */
 export function officialVariableType(facts: NodeFacts, variable: JsonValue): TypeLookup {
-  const dotted = pyContains(variable, ".");
+  // Names are strings nearly always: pyContains's test for them, without its dispatch.
+  const dotted = typeof variable === "string" ? variable.includes(".") : pyContains(variable, ".");
   if (dotted === undefined) {
     return {
       ok: false,

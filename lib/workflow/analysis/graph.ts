@@ -367,7 +367,10 @@ function isAcyclic(successors: readonly (readonly number[])[]): boolean {
   const indegree = new Int32Array(successors.length);
   for (let vertex = 0; vertex < successors.length; vertex += 1) {
     const targets = successors[vertex] as readonly number[];
-    for (let i = 0; i < targets.length; i += 1) indegree[targets[i] as number] += 1;
+    for (let i = 0; i < targets.length; i += 1) {
+      const target = targets[i] as number;
+      indegree[target] = (indegree[target] as number) + 1;
+    }
   }
   const ready: number[] = [];
   for (let vertex = 0; vertex < indegree.length; vertex += 1) if (indegree[vertex] === 0) ready.push(vertex);
@@ -378,7 +381,7 @@ function isAcyclic(successors: readonly (readonly number[])[]): boolean {
     const targets = successors[vertex] as readonly number[];
     for (let i = 0; i < targets.length; i += 1) {
       const target = targets[i] as number;
-      indegree[target] -= 1;
+      indegree[target] = (indegree[target] as number) - 1;
       if (indegree[target] === 0) ready.push(target);
     }
   }

@@ -7,21 +7,21 @@ import {
   exposedNames,
   forEachCondition,
   forEachSelectorSlot,
-  nodeFacts,
   officialVariableType,
   realVariableType,
   type FactsContext,
   type NodeFacts,
   type ParamPath,
+  type SelectorParamSpec,
 } from "../catalog";
-import { findInlineReferences } from "../convert";
+import { findInlineReferences, readInlineIdToken, scanInlineReferences, type InlineReferenceMatch } from "../inline-references";
 import type { Diagnostic } from "../diagnostics";
 import type { NodeTypeId } from "../node-types";
 import { isJsonObject, ownValue, preview, pyStr, type JsonValue } from "../python-values";
 import { anchorShape } from "../shape-anchor";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import { buildGraphIndex, type GraphIndex } from "./graph";
-import { buildModel, describeNode, formatPath, nodeLocation, textFieldsOf, type NodeEntry, type WorkflowModel } from "./model";
+import { buildModel, describeNode, formatPath, nodeLocation, textFieldsOf, type NodeEntry, type TextField, type WorkflowModel } from "./model";
 
 interface Registered {
   node: NodeEntry;
@@ -82,7 +82,8 @@ class ReferenceChecker implements FactsContext {
   ) {}
 
   run(): void {
-    for (const node of this.model.nodes) this.visit(node);
+    const nodes = this.model.nodes;
+    for (let i = 0; i < nodes.length; i += 1) this.visit(nodes[i] as NodeEntry);
   }
 
   private visit(node: NodeEntry): void {
@@ -92,7 +93,8 @@ class ReferenceChecker implements FactsContext {
       if (UNREWRITTEN_FIELDS[node.known]) this.checkUnrewritten(node);
       if (types !== NO_TYPES) this.checkTypeRules(node, types);
     }
-    const facts = node.known ? nodeFacts({ type: node.type, param: node.param ?? {} }, this) : null;
+    // nodeFacts without its type and param tests, which the model has made already.
+    const facts = node.known ? CATALOG[node.known].variables.facts(node.param ?? {}, this) : null;
     if (node.id === null) return;
     this.registry.set(node.id, { node, facts });
     if (node.known === "iteration" && node.parentId === null) this.awaitOutput(node);
@@ -144,7 +146,7 @@ class ReferenceChecker implements FactsContext {
     if (!known || !this.inScope(from, target, variable)) {
       this.explainReference(from, target, registered.facts, variable, path, referenceText(from, variable, nodeId, path, via), known);
     }
-    return { type: lookup.type };
+    return lookup;
   }
 
   private explainReference(from: NodeEntry, target: NodeEntry, facts: NodeFacts, variable: string, path: ParamPath, where: string, known: boolean): void {
@@ -265,7 +267,9 @@ class ReferenceChecker implements FactsContext {
     const types = TYPE_RULE_NODES.has(node.known) ? new Map<string, JsonValue>() : null;
     this.selectorNode = node;
     this.selectorTypes = types;
-    for (const spec of CATALOG[node.known].selectorParams) {
+    const specs = CATALOG[node.known].selectorParams;
+    for (let i = 0; i < specs.length; i += 1) {
+      const spec = specs[i] as SelectorParamSpec;
       // An iteration's output_selector names a child that is not built yet: matchOutput resolves it.
       if (spec.shape === "child-selector") continue;
       const value = ownValue(node.param, spec.key);
@@ -282,17 +286,23 @@ class ReferenceChecker implements FactsContext {
 
   private checkInlineReferences(node: NodeEntry): void {
     if (!node.param) return;
-    for (const { path, value: text } of textFieldsOf(node)) {
-      if (typeof text !== "string") continue;
-      for (const ref of findInlineReferences(text)) {
-        if (ref.nodeId === null) {
-          this.report("malformed-inline-reference", node, path, `${describeNode(node)} \`${formatPath(path)}\` contains ${preview(text.slice(ref.offset, ref.offset + ref.length), 50)}, whose id ${preview(ref.token, 30)} is not a node id.`, {
+    const fields = textFieldsOf(node);
+    for (let i = 0; i < fields.length; i += 1) {
+      const { path, value: text } = fields[i] as TextField;
+      if (typeof text !== "string" || !text.includes("{{#")) continue;
+      // findInlineReferences without its second array: each match's id is read here.
+      const matches = scanInlineReferences(text);
+      for (let j = 0; j < matches.length; j += 1) {
+        const match = matches[j] as InlineReferenceMatch;
+        const nodeId = readInlineIdToken(match.token);
+        if (nodeId === null) {
+          this.report("malformed-inline-reference", node, path, `${describeNode(node)} \`${formatPath(path)}\` contains ${preview(text.slice(match.offset, match.offset + match.length), 50)}, whose id ${preview(match.token, 30)} is not a node id.`, {
             official: true,
-            hint: tokenHint(ref.token),
+            hint: tokenHint(match.token),
           });
           continue;
         }
-        this.resolve(node, ref.variable, ref.nodeId, path, "inline");
+        this.resolve(node, match.variable, nodeId, path, "inline");
       }
     }
   }
