@@ -52,12 +52,16 @@ export interface ParamIssue {
   unionMismatch: boolean;
 }
 
+const JITLESS = { jitless: true } as const;
+
 /** Checks `param` against the documented shape of `type`; [] when well-shaped or when the type is unknown. */
 export function validateParam(type: string, param: unknown): ParamIssue[] {
   if (!isNodeTypeId(type)) return [];
   const schema = CATALOG[type].paramSchema;
   if (certainlyAccepts(schema, param)) return [];
-  const result = schema.safeParse(param);
+  // Without zod's eval-compiled fast path: parses get here rarely (the fast path above takes the rest), and building
+  // its code per schema costs more than it saves on a few parses.
+  const result = schema.safeParse(param, JITLESS);
   if (result.success) return [];
   return result.error.issues.map((issue) => ({
     path: issue.path.filter((part): part is string | number => typeof part !== "symbol"),
