@@ -54,7 +54,9 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     const canvas = canvases[i] as string | null;
     containers.push(canvas === null ? -1 : (vertexOf.get(canvas) ?? -1));
   }
-  const ancestors: (Uint8Array | undefined)[] = [];
+  // The ancestors of one vertex at a time: the reference checks ask about one node's references in a row, so one
+  // array stamped per walk serves them all instead of an array per vertex.
+  const upstream: Ancestors = { of: -1, stamp: 0, marks: new Array<number>(ids.length).fill(0) };
   return {
     ids,
     vertexOf,
@@ -64,42 +66,45 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     isUpstream(ancestorId, node) {
       const vertex = node.id === null ? undefined : vertexOf.get(node.id);
       const ancestor = vertexOf.get(ancestorId);
-      if (vertex === undefined || ancestor === undefined) return false;
-      let upstream = ancestors[vertex];
-      if (!upstream) {
-        upstream = ancestorsOf(vertex, predecessors, containers);
-        ancestors[vertex] = upstream;
-      }
-      return upstream[ancestor] === 1;
+      if (vertex === undefined || ancestor === undefined || ancestor === vertex) return false;
+      if (upstream.of !== vertex) markAncestors(upstream, vertex, predecessors, containers);
+      return upstream.marks[ancestor] === upstream.stamp;
     },
   };
+}
+
+/** The vertices upstream of vertex `of` are those whose mark equals `stamp`. */
+interface Ancestors {
+  of: number;
+  stamp: number;
+  marks: number[];
 }
 
 /**
  * Marks the vertices upstream of `vertex`: reachable backwards over edges and from a canvas child to its iteration.
  * A module function, as tsx re-names inner named closures per call.
  */
-function ancestorsOf(vertex: number, predecessors: readonly (readonly number[])[], containers: readonly number[]): Uint8Array {
-  const seen = new Uint8Array(predecessors.length);
-  seen[vertex] = 1;
+function markAncestors(ancestors: Ancestors, vertex: number, predecessors: readonly (readonly number[])[], containers: readonly number[]): void {
+  const stamp = ancestors.stamp + 1;
+  const marks = ancestors.marks;
+  ancestors.of = vertex;
+  ancestors.stamp = stamp;
   const stack = [vertex];
   while (stack.length > 0) {
     const current = stack.pop() as number;
     const sources = predecessors[current] as readonly number[];
     for (let i = 0; i < sources.length; i += 1) {
       const next = sources[i] as number;
-      if (seen[next] === 1) continue;
-      seen[next] = 1;
+      if (marks[next] === stamp) continue;
+      marks[next] = stamp;
       stack.push(next);
     }
     const container = containers[current] as number;
-    if (container >= 0 && seen[container] !== 1) {
-      seen[container] = 1;
+    if (container >= 0 && marks[container] !== stamp) {
+      marks[container] = stamp;
       stack.push(container);
     }
   }
-  seen[vertex] = 0;
-  return seen;
 }
 
 // -- edge shape and endpoints ---------------------------------------------------------------------------------------
