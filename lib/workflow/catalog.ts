@@ -90,9 +90,18 @@ export interface NodeLike {
 export function textFieldPaths(node: NodeLike): ParamPath[] {
   const { type, param } = node;
   if (!isNodeTypeId(type) || !isJsonObject(param)) return [];
+  return textFieldPathsOf(type, param);
+}
+
+/** textFieldPaths for a caller that has checked the type and the param already. */
+export function textFieldPathsOf(type: NodeTypeId, param: JsonObject): ParamPath[] {
   const spec = NODE_SPECS[type];
   const paths: ParamPath[] = [];
-  for (const key of spec.textParams) if (ownValue(param, key) !== undefined) paths.push([key]);
+  const keys = spec.textParams;
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i] as string;
+    if (ownValue(param, key) !== undefined) paths.push([key]);
+  }
   if (spec.nestedTextPaths) paths.push(...spec.nestedTextPaths(param));
   return paths;
 }
