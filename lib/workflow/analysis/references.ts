@@ -62,6 +62,11 @@ function referenceText(from: NodeEntry, variable: string, nodeId: string, path: 
   return `${describeNode(from)} ${via === "inline" ? "references" : "reads"} ${ref} at \`${formatPath(path)}\``;
 }
 
+/** How a message names an iteration's output_selector, built only when one is reported. */
+function collectsText(iteration: NodeEntry, selector: JsonValue[]): string {
+  return `Iteration "${iteration.id}" collects ${preview(selector)}`;
+}
+
 function variablesList(names: readonly string[]): string {
   return names.length === 0 ? "nothing" : names.map((name) => `"${name}"`).join(", ");
 }
@@ -407,15 +412,14 @@ class ReferenceChecker implements FactsContext {
       if ((node.id as string).split("-").length !== 2 || !child?.facts) continue;
       const variable = selector[0] as JsonValue;
       const path: ParamPath = ["output_selector"];
-      const where = `Iteration "${iteration.id}" collects ${preview(selector)}`;
       if (typeof variable !== "string") continue;
       const lookup = officialVariableType(child.facts, variable);
       if (!lookup.ok) {
-        this.reportLookupFailure(iteration, node, child.facts, variable, path, where, lookup.code, true);
+        this.reportLookupFailure(iteration, node, child.facts, variable, path, collectsText(iteration, selector), lookup.code, true);
         continue;
       }
       if (realVariableType(child.facts, variable) === undefined) {
-        this.report("unknown-variable", iteration, path, `${where}: ${describeNode(node)} exposes no "${variable}".`, { target: node.id as string, official: false });
+        this.report("unknown-variable", iteration, path, `${collectsText(iteration, selector)}: ${describeNode(node)} exposes no "${variable}".`, { target: node.id as string, official: false });
       }
       const registered = iteration.id === null ? undefined : this.registry.get(iteration.id);
       if (registered?.facts?.type === "iteration") {
