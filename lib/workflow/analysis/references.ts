@@ -330,21 +330,27 @@ class ReferenceChecker implements FactsContext {
   private checkJinjaNames(node: NodeEntry, template: string): void {
     const variables = node.param ? ownValue(node.param, "variables") : undefined;
     if (!Array.isArray(variables)) return;
-    const known = new Set<string>(JINJA_GLOBALS);
-    for (const entry of variables) if (Array.isArray(entry) && typeof entry[0] === "string") known.add(entry[0]);
-    // exec loops rather than matchAll, which clones the regex on every call.
-    JINJA_BINDING.lastIndex = 0;
-    for (let match = JINJA_BINDING.exec(template); match !== null; match = JINJA_BINDING.exec(template)) {
-      for (const name of match.slice(2)) if (name) known.add(name);
+    // The names the template may use besides JINJA_GLOBALS (not copied per template): its variables, then its bindings.
+    const declared = new Set<string>();
+    for (let i = 0; i < variables.length; i += 1) {
+      const entry = variables[i];
+      if (Array.isArray(entry) && typeof entry[0] === "string") declared.add(entry[0]);
+    }
+    // exec loops rather than matchAll, which clones the regex on every call; no binding without `{%`.
+    if (template.includes("{%")) {
+      JINJA_BINDING.lastIndex = 0;
+      for (let match = JINJA_BINDING.exec(template); match !== null; match = JINJA_BINDING.exec(template)) {
+        for (let group = 2; group < match.length; group += 1) if (match[group]) declared.add(match[group] as string);
+      }
     }
     const unknown = new Set<string>();
     JINJA_EXPRESSION.lastIndex = 0;
     for (let match = JINJA_EXPRESSION.exec(template); match !== null; match = JINJA_EXPRESSION.exec(template)) {
       const name = match[2] as string;
-      if (!known.has(name)) unknown.add(name);
+      if (!declared.has(name) && !JINJA_GLOBALS.has(name)) unknown.add(name);
     }
     if (unknown.size === 0) return;
-    this.report("template-unknown-variable", node, ["template"], `${describeNode(node)} uses {{ ${[...unknown].join(" }}, {{ ")} }}, which ${unknown.size === 1 ? "is not one of its" : "are not among its"} variables (${variablesList([...known].filter((n) => !JINJA_GLOBALS.has(n)))}).`, {
+    this.report("template-unknown-variable", node, ["template"], `${describeNode(node)} uses {{ ${[...unknown].join(" }}, {{ ")} }}, which ${unknown.size === 1 ? "is not one of its" : "are not among its"} variables (${variablesList([...declared].filter((n) => !JINJA_GLOBALS.has(n)))}).`, {
       official: false,
       hint: "Add each name to `variables` as [name, [variable, nodeId]].",
     });
