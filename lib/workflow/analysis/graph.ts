@@ -21,8 +21,6 @@ export interface GraphIndex {
   isUpstream(ancestorId: string, node: NodeEntry): boolean;
 }
 
-const NO_VERTICES: readonly number[] = [];
-
 export function buildGraphIndex(model: WorkflowModel): GraphIndex {
   const ids: string[] = [];
   const canvases: (string | null)[] = [];
