@@ -299,7 +299,7 @@ describe("semantics", () => {
 
   it("names the template's unknown Jinja names and lists its variables, then its for/set/macro bindings", () => {
     const template = "{% for x, i in items %}{{ x }}{{ loop.index }}{{missing}}{% endfor %}{%- set y = 1 %}{{ y }}{{ doc }}{{ other }}{% macro m() %}{% endmacro %}{{ m }}";
-    const wf = {
+    const wf: Workflow = {
       nodes_info: [
         { id: "1", type: "start", param: { variables: [["doc", "string"], ["items", "array[string]"]] } },
         { id: "2", type: "template-transform", param: { variables: [["doc", ["doc", "1"]], ["loop", ["doc", "1"]], ["items", ["items", "1"]]], template } },
