@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { benchmarkDir, benchmarkMissingReason } from "../test/support/benchmark-dir";
 import { parseRunFile, runRecordSchema } from "./benchmark/runs";
 import { NODE_SPECS } from "./workflow/nodes";
-import { certainlyAccepts, pickShape } from "./zod-fast-path";
+import { certainlyAccepts, pickShape, uncertainFields } from "./zod-fast-path";
 
 const anyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -91,6 +91,47 @@ describe("certainlyAccepts", () => {
     expect(certainlyAccepts(z.string().transform((s) => s.length), "ab")).toBe(false);
     expect(certainlyAccepts(z.object({ a: z.string() }).catchall(z.number()), { a: "x", b: "y" })).toBe(false);
     expect(certainlyAccepts(z.number().multipleOf(2), 4)).toBe(false);
+  });
+});
+
+describe("uncertainFields", () => {
+  // iteration-start's param has no fields: nothing to flag.
+  const objectSchemas = schemas.filter(([, schema]) => {
+    const def = schema._zod.def as unknown as Def;
+    return def.type === "object" && Object.keys(def.shape as object).length > 0;
+  });
+
+  it.each(objectSchemas)("names every key zod reports an issue under, and none when zod accepts (%s)", (_name, schema) => {
+    let flagged = 0;
+    fc.assert(
+      fc.property(shaped(schema), (value) => {
+        const keys = uncertainFields(schema, value);
+        const parsed = schema.safeParse(value);
+        if (typeof value !== "object" || value === null || Array.isArray(value)) {
+          expect(keys).toBeNull();
+          return;
+        }
+        expect(keys).not.toBeNull();
+        if (keys?.length === 0) expect(parsed.success).toBe(true);
+        else flagged += 1;
+        for (const issue of parsed.error?.issues ?? []) expect(keys, JSON.stringify(issue.path)).toContain(issue.path[0]);
+      }),
+      { numRuns: 1000, seed: 24 },
+    );
+    expect(flagged).toBeGreaterThan(20);
+  });
+
+  it("lists the fields it cannot vouch for, in the schema's order", () => {
+    const schema = z.object({ a: z.string(), b: z.number().optional(), c: z.array(z.string()) });
+    expect(uncertainFields(schema, { a: "x", c: ["y"] })).toEqual([]);
+    expect(uncertainFields(schema, { c: "y", b: "2", a: 1 })).toEqual(["a", "b", "c"]);
+  });
+
+  it("leaves schemas with a catch-all or checks of their own, and non-objects, to zod", () => {
+    expect(uncertainFields(z.object({ a: z.string() }).catchall(z.number()), { a: "x" })).toBeNull();
+    expect(uncertainFields(z.object({ a: z.string() }).refine((value) => value.a !== "x"), { a: "x" })).toBeNull();
+    expect(uncertainFields(z.array(z.string()), ["x"])).toBeNull();
+    expect(uncertainFields(z.object({ a: z.string() }), ["x"])).toBeNull();
   });
 });
 

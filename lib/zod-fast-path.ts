@@ -89,15 +89,11 @@ function compile(schema: z.ZodType): Accepts {
     }
     case "object": {
       if (def.catchall) return REFUSE;
-      const shape = Object.entries(def.shape as Record<string, z.ZodType>).map(([key, field]) => {
-        const optional = field._zod.def.type === "optional";
-        const inner = acceptor(optional ? (field._zod.def as unknown as { innerType: z.ZodType }).innerType : field);
-        return { key, optional, inner };
-      });
-      // zod reads `input[key]` (inherited keys too), so the same reads decide here.
+      const shape = objectFields(def);
       return (value) => {
         if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
         const record = value as Record<string, unknown>;
+        // Inline rather than through fieldAccepts: run files are read through here, one record at a time.
         for (const field of shape) {
           const item = record[field.key];
           if (field.optional && item === undefined) continue;
@@ -109,6 +105,27 @@ function compile(schema: z.ZodType): Accepts {
     default:
       return REFUSE;
   }
+}
+
+interface ObjectField {
+  key: string;
+  optional: boolean;
+  inner: Accepts;
+}
+
+function objectFields(def: Record<string, unknown>): ObjectField[] {
+  return Object.entries(def.shape as Record<string, z.ZodType>).map(([key, field]) => {
+    const optional = field._zod.def.type === "optional";
+    const inner = acceptor(optional ? (field._zod.def as unknown as { innerType: z.ZodType }).innerType : field);
+    return { key, optional, inner };
+  });
+}
+
+/** zod reads `input[key]` (inherited keys too), so the same read decides here. */
+function fieldAccepts(field: ObjectField, record: Record<string, unknown>): boolean {
+  const item = record[field.key];
+  if (field.optional && item === undefined) return true;
+  return field.inner === ANY_STRING ? typeof item === "string" : field.inner(item);
 }
 
 /** `items.every(element)` without a callback per call: cold runs execute these acceptors in the interpreter. */
@@ -137,6 +154,31 @@ function acceptor(schema: z.ZodType): Accepts {
  */
 export function certainlyAccepts(schema: z.ZodType, value: unknown): boolean {
   return acceptor(schema)(value);
+}
+
+const NO_KEYS: readonly string[] = [];
+/** Per object schema of plain fields (no catch-all, no checks of its own): its fields; null for any other schema. */
+const plainObjects = new WeakMap<z.ZodType, ObjectField[] | null>();
+
+/**
+ * The keys of an object schema's fields whose values in `value` certainlyAccepts cannot vouch for, in the schema's
+ * order ([] when it accepts all of them); null unless the schema is an object of plain fields and `value` an object.
+ * Every issue zod reports for such a value lies under one of these keys, so a caller can skip zod for the others.
+ */
+export function uncertainFields(schema: z.ZodType, value: unknown): readonly string[] | null {
+  let fields = plainObjects.get(schema);
+  if (fields === undefined) {
+    const def = schema._zod.def as unknown as Record<string, unknown> & { type: string; checks?: unknown[] };
+    fields = def.type === "object" && !def.catchall && (def.checks ?? []).length === 0 ? objectFields(def) : null;
+    plainObjects.set(schema, fields);
+  }
+  if (fields === null || typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  let uncertain: string[] | null = null;
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i] as ObjectField;
+    if (!fieldAccepts(field, value as Record<string, unknown>)) (uncertain ??= []).push(field.key);
+  }
+  return uncertain ?? NO_KEYS;
 }
 
 /**

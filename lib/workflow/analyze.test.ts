@@ -296,6 +296,23 @@ describe("semantics", () => {
     lists.edges = [["1", 0, "2"], ["2", 0, "3"], ["3", 0, "5"], ["5", 0, "6"], ["6", 0, "4"]];
     expect(one(analyse(lists), "list-operator-input-untyped").location).toEqual({ nodeId: "6", paramPath: ["variable"] });
   });
+
+  it("names the template's unknown Jinja names and lists its variables, then its for/set/macro bindings", () => {
+    const template = "{% for x, i in items %}{{ x }}{{ loop.index }}{{missing}}{% endfor %}{%- set y = 1 %}{{ y }}{{ doc }}{{ other }}{% macro m() %}{% endmacro %}{{ m }}";
+    const wf: Workflow = {
+      nodes_info: [
+        { id: "1", type: "start", param: { variables: [["doc", "string"], ["items", "array[string]"]] } },
+        { id: "2", type: "template-transform", param: { variables: [["doc", ["doc", "1"]], ["loop", ["doc", "1"]], ["items", ["items", "1"]]], template } },
+        // Jinja's globals (range) need no declaration, and a template without {% binds nothing.
+        { id: "3", type: "template-transform", param: { variables: [["doc", ["doc", "1"]]], template: "{{ doc }} {{ range }}" } },
+        { id: "4", type: "end", param: { outputs: [["out", ["output", "2"]], ["b", ["output", "3"]]] } },
+      ],
+      edges: [["1", 0, "2"], ["2", 0, "3"], ["3", 0, "4"]],
+    };
+    const d = one(analyzeValue(wf), "template-unknown-variable");
+    expect(d.message).toBe('node "2" (template-transform) uses {{ missing }}, {{ other }}, which are not among its variables ("doc", "items", "x", "i", "y", "m").');
+    expect(d.location).toEqual({ nodeId: "2", paramPath: ["template"] });
+  });
 });
 
 describe("consistency", () => {

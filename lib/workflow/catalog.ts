@@ -5,8 +5,8 @@ import { NODE_TYPE_IDS, isNodeTypeId, type NodeTypeId } from "./node-types";
 import { NODE_SPECS, type NodeSpec } from "./nodes";
 import { forEachCondition } from "./nodes/if-else";
 import type { FactsContext, NodeFacts, NodeVariables, OutputPort, ParamPath, SelectorParamSpec, SelectorShape, TypeLookup } from "./nodes/types";
-import { certainlyAccepts } from "../zod-fast-path";
-import { isJsonObject, ownValue, pyContains, type JsonValue } from "./python-values";
+import { certainlyAccepts, uncertainFields } from "../zod-fast-path";
+import { isJsonObject, ownValue, pyContains, type JsonObject, type JsonValue } from "./python-values";
 
 export type {
   DeclaredVariable,
@@ -52,18 +52,30 @@ export interface ParamIssue {
   unionMismatch: boolean;
 }
 
+const JITLESS = { jitless: true } as const;
+
 /** Checks `param` against the documented shape of `type`; [] when well-shaped or when the type is unknown. */
 export function validateParam(type: string, param: unknown): ParamIssue[] {
   if (!isNodeTypeId(type)) return [];
   const schema = CATALOG[type].paramSchema;
   if (certainlyAccepts(schema, param)) return [];
-  const result = schema.safeParse(param);
+  // Without zod's eval-compiled fast path: parses get here rarely (the fast path above takes the rest), and building
+  // its code per schema costs more than it saves on a few parses.
+  const result = schema.safeParse(param, JITLESS);
   if (result.success) return [];
   return result.error.issues.map((issue) => ({
     path: issue.path.filter((part): part is string | number => typeof part !== "symbol"),
     message: issue.message,
     unionMismatch: issue.code === "invalid_union",
   }));
+}
+
+/**
+ * The top-level keys of `param` whose values may break the documented shape of `type` ([] when none can); null when
+ * only validateParam can tell. Every issue validateParam reports lies under one of these keys.
+ */
+export function uncertainParamKeys(type: NodeTypeId, param: JsonObject): readonly string[] | null {
+  return uncertainFields(CATALOG[type].paramSchema, param);
 }
 
 // -- text fields and selectors present in a node ---------------------------------------------------------------
@@ -78,9 +90,18 @@ export interface NodeLike {
 export function textFieldPaths(node: NodeLike): ParamPath[] {
   const { type, param } = node;
   if (!isNodeTypeId(type) || !isJsonObject(param)) return [];
+  return textFieldPathsOf(type, param);
+}
+
+/** textFieldPaths for a caller that has checked the type and the param already. */
+export function textFieldPathsOf(type: NodeTypeId, param: JsonObject): ParamPath[] {
   const spec = NODE_SPECS[type];
   const paths: ParamPath[] = [];
-  for (const key of spec.textParams) if (ownValue(param, key) !== undefined) paths.push([key]);
+  const keys = spec.textParams;
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i] as string;
+    if (ownValue(param, key) !== undefined) paths.push([key]);
+  }
   if (spec.nestedTextPaths) paths.push(...spec.nestedTextPaths(param));
   return paths;
 }
@@ -149,7 +170,8 @@ function variablesOf(facts: NodeFacts): NodeVariables {
  * Official types are JSON values: the official code passes declared types through unchecked.
  */
 export function officialVariableType(facts: NodeFacts, variable: JsonValue): TypeLookup {
-  const dotted = pyContains(variable, ".");
+  // Names are strings nearly always: pyContains's test for them, without its dispatch.
+  const dotted = typeof variable === "string" ? variable.includes(".") : pyContains(variable, ".");
   if (dotted === undefined) {
     return {
       ok: false,

@@ -21,15 +21,15 @@ export interface GraphIndex {
   isUpstream(ancestorId: string, node: NodeEntry): boolean;
 }
 
-const NO_VERTICES: readonly number[] = [];
-
 export function buildGraphIndex(model: WorkflowModel): GraphIndex {
   const ids: string[] = [];
   const canvases: (string | null)[] = [];
   const vertexOf = new Map<string, number>();
   const successors: number[][] = [];
   const predecessors: number[][] = [];
-  for (const node of model.nodes) {
+  const { nodes, edges } = model;
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i] as NodeEntry;
     if (node.id === null || vertexOf.has(node.id)) continue;
     vertexOf.set(node.id, ids.length);
     ids.push(node.id);
@@ -37,7 +37,8 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     successors.push([]);
     predecessors.push([]);
   }
-  for (const edge of model.edges) {
+  for (let i = 0; i < edges.length; i += 1) {
+    const edge = edges[i] as EdgeEntry;
     if (!edge.usable) continue;
     const source = vertexOf.get(edge.source as string);
     const target = vertexOf.get(edge.target as string);
@@ -47,8 +48,13 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
   }
   // A canvas child also has its iteration upstream (when that iteration exists).
   const containers: number[] = [];
-  for (const canvas of canvases) containers.push(canvas === null ? -1 : (vertexOf.get(canvas) ?? -1));
-  const ancestors: (Uint8Array | undefined)[] = [];
+  for (let i = 0; i < canvases.length; i += 1) {
+    const canvas = canvases[i] as string | null;
+    containers.push(canvas === null ? -1 : (vertexOf.get(canvas) ?? -1));
+  }
+  // The ancestors of one vertex at a time: the reference checks ask about one node's references in a row, so one
+  // array stamped per walk serves them all instead of an array per vertex.
+  const upstream: Ancestors = { of: -1, stamp: 0, marks: new Array<number>(ids.length).fill(0) };
   return {
     ids,
     vertexOf,
@@ -58,42 +64,45 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     isUpstream(ancestorId, node) {
       const vertex = node.id === null ? undefined : vertexOf.get(node.id);
       const ancestor = vertexOf.get(ancestorId);
-      if (vertex === undefined || ancestor === undefined) return false;
-      let upstream = ancestors[vertex];
-      if (!upstream) {
-        upstream = ancestorsOf(vertex, predecessors, containers);
-        ancestors[vertex] = upstream;
-      }
-      return upstream[ancestor] === 1;
+      if (vertex === undefined || ancestor === undefined || ancestor === vertex) return false;
+      if (upstream.of !== vertex) markAncestors(upstream, vertex, predecessors, containers);
+      return upstream.marks[ancestor] === upstream.stamp;
     },
   };
+}
+
+/** The vertices upstream of vertex `of` are those whose mark equals `stamp`. */
+interface Ancestors {
+  of: number;
+  stamp: number;
+  marks: number[];
 }
 
 /**
  * Marks the vertices upstream of `vertex`: reachable backwards over edges and from a canvas child to its iteration.
  * A module function, as tsx re-names inner named closures per call.
  */
-function ancestorsOf(vertex: number, predecessors: readonly (readonly number[])[], containers: readonly number[]): Uint8Array {
-  const seen = new Uint8Array(predecessors.length);
-  seen[vertex] = 1;
+function markAncestors(ancestors: Ancestors, vertex: number, predecessors: readonly (readonly number[])[], containers: readonly number[]): void {
+  const stamp = ancestors.stamp + 1;
+  const marks = ancestors.marks;
+  ancestors.of = vertex;
+  ancestors.stamp = stamp;
   const stack = [vertex];
   while (stack.length > 0) {
     const current = stack.pop() as number;
     const sources = predecessors[current] as readonly number[];
     for (let i = 0; i < sources.length; i += 1) {
       const next = sources[i] as number;
-      if (seen[next] === 1) continue;
-      seen[next] = 1;
+      if (marks[next] === stamp) continue;
+      marks[next] = stamp;
       stack.push(next);
     }
     const container = containers[current] as number;
-    if (container >= 0 && seen[container] !== 1) {
-      seen[container] = 1;
+    if (container >= 0 && marks[container] !== stamp) {
+      marks[container] = stamp;
       stack.push(container);
     }
   }
-  seen[vertex] = 0;
-  return seen;
 }
 
 // -- edge shape and endpoints ---------------------------------------------------------------------------------------
@@ -250,12 +259,15 @@ export function checkEdges(model: WorkflowModel, out: Diagnostic[]): void {
 /** The converter places top-level nodes by their top-level edges; a node in none has no position. */
 function checkLayoutMembership(model: WorkflowModel, out: Diagnostic[]): void {
   const mentioned = new Set<string>();
-  for (const edge of model.edges) {
+  const { nodes, edges } = model;
+  for (let i = 0; i < edges.length; i += 1) {
+    const edge = edges[i] as EdgeEntry;
     if (!edge.topLevel || !Array.isArray(edge.raw)) continue;
     mentioned.add(edge.source as string);
     if (typeof edge.raw[2] === "string") mentioned.add(edge.raw[2]);
   }
-  for (const node of model.nodes) {
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i] as NodeEntry;
     if (node.id === null || node.parentId !== null || mentioned.has(node.id)) continue;
     out.push(
       makeDiagnostic("node-without-edges", `${describeNode(node)} appears in no top-level edge, so it is disconnected (and the converter cannot place it).`, {
@@ -273,7 +285,9 @@ function hasSuccessors(graph: GraphIndex, id: string): boolean {
 
 function branchesWithoutEdges(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
   let edgesFrom: Map<string, EdgeEntry[]> | null = null;
-  for (const node of model.nodes) {
+  const nodes = model.nodes;
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i] as NodeEntry;
     if (node.known === null || !CATALOG[node.known].branching || node.id === null || !hasSuccessors(graph, node.id)) continue;
     const ports = branchPorts(node) as OutputPort[];
     edgesFrom ??= edgesBySource(model.edges);
@@ -354,14 +368,22 @@ function findCycles(successors: readonly (readonly number[])[]): number[][] {
 /** Kahn's test: true when repeatedly removing vertices without incoming edges empties the graph. */
 function isAcyclic(successors: readonly (readonly number[])[]): boolean {
   const indegree = new Int32Array(successors.length);
-  for (const targets of successors) for (const target of targets) indegree[target] = (indegree[target] as number) + 1;
+  for (let vertex = 0; vertex < successors.length; vertex += 1) {
+    const targets = successors[vertex] as readonly number[];
+    for (let i = 0; i < targets.length; i += 1) {
+      const target = targets[i] as number;
+      indegree[target] = (indegree[target] as number) + 1;
+    }
+  }
   const ready: number[] = [];
   for (let vertex = 0; vertex < indegree.length; vertex += 1) if (indegree[vertex] === 0) ready.push(vertex);
   let removed = 0;
   while (ready.length > 0) {
     const vertex = ready.pop() as number;
     removed += 1;
-    for (const target of successors[vertex] as readonly number[]) {
+    const targets = successors[vertex] as readonly number[];
+    for (let i = 0; i < targets.length; i += 1) {
+      const target = targets[i] as number;
       indegree[target] = (indegree[target] as number) - 1;
       if (indegree[target] === 0) ready.push(target);
     }
@@ -374,7 +396,8 @@ function sameCanvasSuccessors(graph: GraphIndex): readonly (readonly number[])[]
   const { canvases, successors } = graph;
   let crosses = false;
   for (let source = 0; source < successors.length && !crosses; source += 1) {
-    for (const target of successors[source] as readonly number[]) if (canvases[target] !== canvases[source]) crosses = true;
+    const targets = successors[source] as readonly number[];
+    for (let i = 0; i < targets.length; i += 1) if (canvases[targets[i] as number] !== canvases[source]) crosses = true;
   }
   // Without edges across canvas boundaries (the usual case) the same-canvas graph is the whole graph.
   if (!crosses) return successors;
@@ -401,19 +424,25 @@ function checkCycles(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[])
 function reachable(starts: readonly number[], next: readonly (readonly number[])[], extra: readonly (readonly number[] | undefined)[] | null): Uint8Array {
   const seen = new Uint8Array(next.length);
   const stack: number[] = [];
-  for (const start of starts) {
+  for (let i = 0; i < starts.length; i += 1) {
+    const start = starts[i] as number;
     if (seen[start] === 1) continue;
     seen[start] = 1;
     stack.push(start);
   }
   while (stack.length > 0) {
     const vertex = stack.pop() as number;
-    for (const neighbour of next[vertex] as readonly number[]) {
+    const neighbours = next[vertex] as readonly number[];
+    for (let i = 0; i < neighbours.length; i += 1) {
+      const neighbour = neighbours[i] as number;
       if (seen[neighbour] === 1) continue;
       seen[neighbour] = 1;
       stack.push(neighbour);
     }
-    for (const neighbour of extra?.[vertex] ?? NO_VERTICES) {
+    const linked = extra?.[vertex];
+    if (linked === undefined) continue;
+    for (let i = 0; i < linked.length; i += 1) {
+      const neighbour = linked[i] as number;
       if (seen[neighbour] === 1) continue;
       seen[neighbour] = 1;
       stack.push(neighbour);
@@ -423,20 +452,26 @@ function reachable(starts: readonly number[], next: readonly (readonly number[])
 }
 
 function checkReachability(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
-  const start = model.nodes.find((node) => node.known === "start" && node.id !== null);
+  const { nodes } = model;
+  let start: NodeEntry | undefined;
   // An iteration leads to its iteration-start children.
   const iterationStarts: (number[] | undefined)[] = [];
   const ends: number[] = [];
-  for (const node of model.nodes) {
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i] as NodeEntry;
     if (node.id === null) continue;
-    if (node.known === "end") ends.push(graph.vertexOf.get(node.id) as number);
-    const parent = node.known === "iteration-start" && node.parentId !== null ? graph.vertexOf.get(node.parentId) : undefined;
-    if (parent !== undefined) (iterationStarts[parent] ??= []).push(graph.vertexOf.get(node.id) as number);
+    if (node.known === "start") start ??= node;
+    else if (node.known === "end") ends.push(graph.vertexOf.get(node.id) as number);
+    else if (node.known === "iteration-start" && node.parentId !== null) {
+      const parent = graph.vertexOf.get(node.parentId);
+      if (parent !== undefined) (iterationStarts[parent] ??= []).push(graph.vertexOf.get(node.id) as number);
+    }
   }
   const reached = start ? reachable([graph.vertexOf.get(start.id as string) as number], graph.successors, iterationStarts) : null;
   const reachesEnd = ends.length > 0 ? reachable(ends, graph.predecessors, null) : null;
   const reported = new Uint8Array(graph.ids.length);
-  for (const node of model.nodes) {
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i] as NodeEntry;
     if (node.id === null || !node.known) continue;
     const vertex = graph.vertexOf.get(node.id) as number;
     if (reported[vertex] === 1) continue;

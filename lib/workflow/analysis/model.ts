@@ -1,7 +1,7 @@
 // A lenient, indexed view of a parsed workflow value that every analysis pass reads (nodes, edges, id lookups).
 // Built once per response in linear time; never throws, whatever the JSON shape.
 
-import { textFieldPaths, type ParamPath } from "../catalog";
+import { textFieldPathsOf, type ParamPath } from "../catalog";
 import type { FloatLiterals } from "../json-text";
 import { isNodeTypeId, type NodeTypeId } from "../node-types";
 import { isJsonObject, ownValue, pyParseInt, type JsonObject, type JsonValue } from "../python-values";
@@ -119,11 +119,20 @@ export function buildModel(value: JsonValue, floats: FloatLiterals | null = null
 
 /** The node's rewritten text fields with their values, read once for the param and reference checks. */
 export function textFieldsOf(node: NodeEntry): readonly TextField[] {
-  if (node.textFields === null) {
-    const param = node.param;
-    node.textFields = param ? textFieldPaths({ type: node.type, param }).map((path) => ({ path, value: valueAt(param, path) })) : [];
-  }
+  if (node.textFields === null) node.textFields = readTextFields(node);
   return node.textFields;
+}
+
+function readTextFields(node: NodeEntry): TextField[] {
+  const { known, param } = node;
+  if (known === null || param === null) return [];
+  const paths = textFieldPathsOf(known, param);
+  const fields: TextField[] = [];
+  for (let i = 0; i < paths.length; i += 1) {
+    const path = paths[i] as ParamPath;
+    fields.push({ path, value: valueAt(param, path) });
+  }
+  return fields;
 }
 
 export function valueAt(param: JsonObject, path: ParamPath): JsonValue | undefined {

@@ -2,14 +2,14 @@
 // checks (NodeSpec.checkParams), all driven by the node specs.
 // Errors carry step_1_2 only where the official converter throws (§3.2); tolerated deviations are warnings.
 
-import { validateParam, type ParamPath, type SelectorShape } from "../catalog";
+import { uncertainParamKeys, validateParam, type ParamPath, type SelectorParamSpec, type SelectorShape } from "../catalog";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import type { Diagnostic } from "../diagnostics";
 import { NODE_SPECS } from "../nodes";
 import type { ParamCheckContext } from "../nodes/types";
 import { IF_ELSE_OPERATORS } from "../nodes/vocabulary";
 import { describeKind, ownValue, preview, pyIter, type JsonObject, type JsonValue } from "../python-values";
-import { describeNode, formatPath, nodeLocation, registeredBefore, textFieldsOf, type NodeEntry, type WorkflowModel } from "./model";
+import { describeNode, formatPath, nodeLocation, registeredBefore, textFieldsOf, type NodeEntry, type TextField, type WorkflowModel } from "./model";
 
 interface ParamContext {
   model: WorkflowModel;
@@ -63,7 +63,8 @@ function checkSelector(ctx: ParamContext, value: JsonValue | undefined, path: Pa
     report(ctx, "malformed-selector", path, `${whereAt(ctx, path)} is ${Array.isArray(value) ? `a list of ${value.length}` : describeKind(value)}; a selector is [variable, nodeId].`);
     return false;
   }
-  const [variable, nodeId] = value;
+  const variable = value[0];
+  const nodeId = value[1];
   if (Array.isArray(nodeId)) {
     if (shape === "selectors") {
       report(ctx, "nested-aggregator-entry", path, `${whereAt(ctx, path)} is ${preview(value)}: aggregator entries are flat [variable, nodeId] pairs, not [name, [variable, nodeId]].`, `Write ${preview(nodeId)}.`);
@@ -145,7 +146,8 @@ function checkCondition(ctx: ParamContext, condition: JsonValue, path: ParamPath
     report(ctx, "malformed-if-else", path, `${whereAt(ctx, path)} is ${preview(condition)}; a condition is [[variable, nodeId], operator, value].`);
     return;
   }
-  const [selector, operator] = condition;
+  const selector = condition[0];
+  const operator = condition[1];
   if (typeof selector === "string") {
     report(ctx, "malformed-if-else", path, `${whereAt(ctx, path)} is the flat ${preview(condition)}; the variable must be a nested [variable, nodeId] pair.`, "Write [[variable, nodeId], operator, value].");
     return;
@@ -170,13 +172,15 @@ function checkIfElse(ctx: ParamContext, cases: JsonValue | undefined): void {
     report(ctx, "malformed-if-else", ["cases"], `${describeNode(ctx.node)} \`cases\` is ${describeKind(cases)}, not a list of [logic, conditions].`);
     return;
   }
-  cases.forEach((ifCase, i) => {
+  for (let i = 0; i < cases.length; i += 1) {
+    const ifCase = cases[i] as JsonValue;
     const path = ["cases", i];
     if (!Array.isArray(ifCase) || ifCase.length < 2 || !Array.isArray(ifCase[1])) {
       report(ctx, "malformed-if-else", path, `${describeNode(ctx.node)} ${at(path)} is ${preview(ifCase)}; a case is [logic, [conditions…]].`, 'Write [null, [[["var", "id"], "is", "value"]]].');
-      return;
+      continue;
     }
-    const [logic, conditions] = ifCase as [JsonValue, JsonValue[]];
+    const logic = ifCase[0];
+    const conditions = ifCase[1] as JsonValue[];
     // The string "null" is a common spelling of null and means the same ("and").
     if (logic !== null && logic !== "and" && logic !== "or" && logic !== "null") {
       report(ctx, "invalid-option", [...path, 0], `${describeNode(ctx.node)} ${at([...path, 0])} is ${preview(logic)}; use null, "and" or "or" (anything else means "and").`);
@@ -184,14 +188,16 @@ function checkIfElse(ctx: ParamContext, cases: JsonValue | undefined): void {
     if (conditions.length === 0) {
       report(ctx, "param-shape", [...path, 1], `${describeNode(ctx.node)} case ${i} has no conditions; it acts as an extra branch, not as ELSE.`, "The ELSE branch is the port after the last case; it needs no case of its own.");
     }
-    conditions.forEach((condition, j) => checkCondition(ctx, condition, [...path, 1, j]));
-  });
+    for (let j = 0; j < conditions.length; j += 1) checkCondition(ctx, conditions[j] as JsonValue, ["cases", i, 1, j]);
+  }
 }
 
 function checkTextFields(ctx: ParamContext): void {
   const { node } = ctx;
   if (node.known === "if-else" || !node.param) return;
-  for (const { path, value } of textFieldsOf(node)) {
+  const fields = textFieldsOf(node);
+  for (let i = 0; i < fields.length; i += 1) {
+    const { path, value } = fields[i] as TextField;
     if (typeof value === "string" || value === undefined) continue;
     const pair = Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string";
     report(
@@ -206,35 +212,54 @@ function checkTextFields(ctx: ParamContext): void {
 
 export { valueAt } from "./model";
 
+function isAllowed(value: JsonValue | undefined, allowed: readonly string[]): boolean {
+  return value === undefined || (typeof value === "string" && allowed.includes(value));
+}
+
 function checkVocabulary(ctx: ParamContext, value: JsonValue | undefined, path: ParamPath, allowed: readonly string[], what: string): void {
-  if (value === undefined || (typeof value === "string" && allowed.includes(value))) return;
+  if (isAllowed(value, allowed)) return;
   report(ctx, "invalid-option", path, `${describeNode(ctx.node)} ${at(path)} is ${preview(value)}, not a known ${what} (${allowed.join(", ")}).`);
 }
 
-/** The context a node type's own checks (NodeSpec.checkParams) report through. */
-function specContext(ctx: ParamContext, param: JsonObject): ParamCheckContext {
-  return {
-    param,
-    where: describeNode(ctx.node),
-    report: (code, path, message, hint) => report(ctx, code, path, message, hint),
-    vocabulary: (value, path, allowed, what) => checkVocabulary(ctx, value, path, allowed, what),
-    pairs(key, minLength, typeIndex, allowed, code, shape) {
-      const value = ownValue(param, key);
-      if (!Array.isArray(value)) return;
-      value.forEach((entry, i) => {
-        if (!Array.isArray(entry) || entry.length < minLength) {
-          report(ctx, code, [key, i], `${describeNode(ctx.node)} ${at([key, i])} is ${preview(entry)}; expected ${shape}.`);
-          return;
-        }
-        checkVocabulary(ctx, entry[typeIndex], [key, i, typeIndex], allowed, "type");
-      });
-    },
-  };
+/** The context a node type's own checks (NodeSpec.checkParams) report through: a class, so no closures per node. */
+class SpecCheckContext implements ParamCheckContext {
+  constructor(
+    private readonly ctx: ParamContext,
+    readonly param: JsonObject,
+  ) {}
+
+  /** Built only when a check reports something. */
+  get where(): string {
+    return describeNode(this.ctx.node);
+  }
+
+  report(code: DiagnosticCode, path: ParamPath, message: string, hint?: string): void {
+    report(this.ctx, code, path, message, hint);
+  }
+
+  vocabulary(value: JsonValue | undefined, path: ParamPath, allowed: readonly string[], what: string): void {
+    checkVocabulary(this.ctx, value, path, allowed, what);
+  }
+
+  pairs(key: string, minLength: number, typeIndex: number, allowed: readonly string[], code: DiagnosticCode, shape: string): void {
+    const value = ownValue(this.param, key);
+    if (!Array.isArray(value)) return;
+    for (let i = 0; i < value.length; i += 1) {
+      const entry = value[i] as JsonValue;
+      if (!Array.isArray(entry) || entry.length < minLength) {
+        report(this.ctx, code, [key, i], `${describeNode(this.ctx.node)} ${at([key, i])} is ${preview(entry)}; expected ${shape}.`);
+      } else if (!isAllowed(entry[typeIndex], allowed)) {
+        checkVocabulary(this.ctx, entry[typeIndex], [key, i, typeIndex], allowed, "type");
+      }
+    }
+  }
 }
 
 function checkSelectorParams(ctx: ParamContext, param: JsonObject): void {
   if (!ctx.node.known) return;
-  for (const { key, shape } of NODE_SPECS[ctx.node.known].selectorParams) {
+  const specs = NODE_SPECS[ctx.node.known].selectorParams;
+  for (let i = 0; i < specs.length; i += 1) {
+    const { key, shape } = specs[i] as SelectorParamSpec;
     const value = ownValue(param, key);
     if (value === undefined) continue;
     if (shape === "selector") checkSelector(ctx, value, [key], shape);
@@ -253,7 +278,9 @@ function requiredParams(node: NodeEntry): readonly string[] {
 }
 
 function checkRequired(ctx: ParamContext, param: JsonObject): void {
-  for (const key of requiredParams(ctx.node)) {
+  const required = requiredParams(ctx.node);
+  for (let i = 0; i < required.length; i += 1) {
+    const key = required[i] as string;
     if (ownValue(param, key) === undefined) {
       report(ctx, "missing-param", [key], `${describeNode(ctx.node)} has no \`${key}\` in its param.`);
     }
@@ -267,10 +294,13 @@ function checkRequired(ctx: ParamContext, param: JsonObject): void {
 function checkDocumentedShape(ctx: ParamContext, param: JsonObject, firstReport: number): void {
   const known = ctx.node.known;
   if (!known) return;
-  const issues = validateParam(known, param);
-  if (issues.length === 0) return;
+  // zod runs only when a key the fast path cannot vouch for has no report yet (zod is slow when cold).
+  const suspects = uncertainParamKeys(known, param);
+  if (suspects !== null && suspects.length === 0) return;
   const reported = new Set<string | number | undefined>();
   for (let i = firstReport; i < ctx.out.length; i++) reported.add(ctx.out[i]?.location?.paramPath?.[0]);
+  if (suspects !== null && suspects.every((key) => reported.has(key))) return;
+  const issues = validateParam(known, param);
   const issue = issues.find((candidate) => !reported.has(candidate.path[0]));
   if (!issue) return;
   const { path } = issue;
@@ -281,7 +311,9 @@ function checkDocumentedShape(ctx: ParamContext, param: JsonObject, firstReport:
 }
 
 export function checkParams(model: WorkflowModel, out: Diagnostic[]): void {
-  for (const node of model.nodes) {
+  const nodes = model.nodes;
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i] as NodeEntry;
     if (!node.known || node.rawParam === undefined) continue;
     const ctx: ParamContext = { model, node, out };
     const firstReport = out.length;
@@ -294,7 +326,7 @@ export function checkParams(model: WorkflowModel, out: Diagnostic[]): void {
     checkRequired(ctx, node.param);
     checkSelectorParams(ctx, node.param);
     checkTextFields(ctx);
-    NODE_SPECS[node.known].checkParams?.(specContext(ctx, node.param));
+    NODE_SPECS[node.known].checkParams?.(new SpecCheckContext(ctx, node.param));
     checkDocumentedShape(ctx, node.param, firstReport);
   }
 }

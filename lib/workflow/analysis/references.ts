@@ -7,21 +7,21 @@ import {
   exposedNames,
   forEachCondition,
   forEachSelectorSlot,
-  nodeFacts,
   officialVariableType,
   realVariableType,
   type FactsContext,
   type NodeFacts,
   type ParamPath,
+  type SelectorParamSpec,
 } from "../catalog";
-import { findInlineReferences } from "../convert";
+import { findInlineReferences, readInlineIdToken, scanInlineReferences, type InlineReferenceMatch } from "../inline-references";
 import type { Diagnostic } from "../diagnostics";
 import type { NodeTypeId } from "../node-types";
 import { isJsonObject, ownValue, preview, pyStr, type JsonValue } from "../python-values";
 import { anchorShape } from "../shape-anchor";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import { buildGraphIndex, type GraphIndex } from "./graph";
-import { buildModel, describeNode, formatPath, nodeLocation, textFieldsOf, type NodeEntry, type WorkflowModel } from "./model";
+import { buildModel, describeNode, formatPath, nodeLocation, textFieldsOf, type NodeEntry, type TextField, type WorkflowModel } from "./model";
 
 interface Registered {
   node: NodeEntry;
@@ -62,6 +62,11 @@ function referenceText(from: NodeEntry, variable: string, nodeId: string, path: 
   return `${describeNode(from)} ${via === "inline" ? "references" : "reads"} ${ref} at \`${formatPath(path)}\``;
 }
 
+/** How a message names an iteration's output_selector, built only when one is reported. */
+function collectsText(iteration: NodeEntry, selector: JsonValue[]): string {
+  return `Iteration "${iteration.id}" collects ${preview(selector)}`;
+}
+
 function variablesList(names: readonly string[]): string {
   return names.length === 0 ? "nothing" : names.map((name) => `"${name}"`).join(", ");
 }
@@ -82,7 +87,8 @@ class ReferenceChecker implements FactsContext {
   ) {}
 
   run(): void {
-    for (const node of this.model.nodes) this.visit(node);
+    const nodes = this.model.nodes;
+    for (let i = 0; i < nodes.length; i += 1) this.visit(nodes[i] as NodeEntry);
   }
 
   private visit(node: NodeEntry): void {
@@ -92,7 +98,8 @@ class ReferenceChecker implements FactsContext {
       if (UNREWRITTEN_FIELDS[node.known]) this.checkUnrewritten(node);
       if (types !== NO_TYPES) this.checkTypeRules(node, types);
     }
-    const facts = node.known ? nodeFacts({ type: node.type, param: node.param ?? {} }, this) : null;
+    // nodeFacts without its type and param tests, which the model has made already.
+    const facts = node.known ? CATALOG[node.known].variables.facts(node.param ?? {}, this) : null;
     if (node.id === null) return;
     this.registry.set(node.id, { node, facts });
     if (node.known === "iteration" && node.parentId === null) this.awaitOutput(node);
@@ -144,7 +151,7 @@ class ReferenceChecker implements FactsContext {
     if (!known || !this.inScope(from, target, variable)) {
       this.explainReference(from, target, registered.facts, variable, path, referenceText(from, variable, nodeId, path, via), known);
     }
-    return { type: lookup.type };
+    return lookup;
   }
 
   private explainReference(from: NodeEntry, target: NodeEntry, facts: NodeFacts, variable: string, path: ParamPath, where: string, known: boolean): void {
@@ -265,7 +272,9 @@ class ReferenceChecker implements FactsContext {
     const types = TYPE_RULE_NODES.has(node.known) ? new Map<string, JsonValue>() : null;
     this.selectorNode = node;
     this.selectorTypes = types;
-    for (const spec of CATALOG[node.known].selectorParams) {
+    const specs = CATALOG[node.known].selectorParams;
+    for (let i = 0; i < specs.length; i += 1) {
+      const spec = specs[i] as SelectorParamSpec;
       // An iteration's output_selector names a child that is not built yet: matchOutput resolves it.
       if (spec.shape === "child-selector") continue;
       const value = ownValue(node.param, spec.key);
@@ -282,17 +291,23 @@ class ReferenceChecker implements FactsContext {
 
   private checkInlineReferences(node: NodeEntry): void {
     if (!node.param) return;
-    for (const { path, value: text } of textFieldsOf(node)) {
-      if (typeof text !== "string") continue;
-      for (const ref of findInlineReferences(text)) {
-        if (ref.nodeId === null) {
-          this.report("malformed-inline-reference", node, path, `${describeNode(node)} \`${formatPath(path)}\` contains ${preview(text.slice(ref.offset, ref.offset + ref.length), 50)}, whose id ${preview(ref.token, 30)} is not a node id.`, {
+    const fields = textFieldsOf(node);
+    for (let i = 0; i < fields.length; i += 1) {
+      const { path, value: text } = fields[i] as TextField;
+      if (typeof text !== "string" || !text.includes("{{#")) continue;
+      // findInlineReferences without its second array: each match's id is read here.
+      const matches = scanInlineReferences(text);
+      for (let j = 0; j < matches.length; j += 1) {
+        const match = matches[j] as InlineReferenceMatch;
+        const nodeId = readInlineIdToken(match.token);
+        if (nodeId === null) {
+          this.report("malformed-inline-reference", node, path, `${describeNode(node)} \`${formatPath(path)}\` contains ${preview(text.slice(match.offset, match.offset + match.length), 50)}, whose id ${preview(match.token, 30)} is not a node id.`, {
             official: true,
-            hint: tokenHint(ref.token),
+            hint: tokenHint(match.token),
           });
           continue;
         }
-        this.resolve(node, ref.variable, ref.nodeId, path, "inline");
+        this.resolve(node, match.variable, nodeId, path, "inline");
       }
     }
   }
@@ -315,21 +330,27 @@ class ReferenceChecker implements FactsContext {
   private checkJinjaNames(node: NodeEntry, template: string): void {
     const variables = node.param ? ownValue(node.param, "variables") : undefined;
     if (!Array.isArray(variables)) return;
-    const known = new Set<string>(JINJA_GLOBALS);
-    for (const entry of variables) if (Array.isArray(entry) && typeof entry[0] === "string") known.add(entry[0]);
-    // exec loops rather than matchAll, which clones the regex on every call.
-    JINJA_BINDING.lastIndex = 0;
-    for (let match = JINJA_BINDING.exec(template); match !== null; match = JINJA_BINDING.exec(template)) {
-      for (const name of match.slice(2)) if (name) known.add(name);
+    // The names the template may use besides JINJA_GLOBALS (not copied per template): its variables, then its bindings.
+    const declared = new Set<string>();
+    for (let i = 0; i < variables.length; i += 1) {
+      const entry = variables[i];
+      if (Array.isArray(entry) && typeof entry[0] === "string") declared.add(entry[0]);
+    }
+    // exec loops rather than matchAll, which clones the regex on every call; no binding without `{%`.
+    if (template.includes("{%")) {
+      JINJA_BINDING.lastIndex = 0;
+      for (let match = JINJA_BINDING.exec(template); match !== null; match = JINJA_BINDING.exec(template)) {
+        for (let group = 2; group < match.length; group += 1) if (match[group]) declared.add(match[group] as string);
+      }
     }
     const unknown = new Set<string>();
     JINJA_EXPRESSION.lastIndex = 0;
     for (let match = JINJA_EXPRESSION.exec(template); match !== null; match = JINJA_EXPRESSION.exec(template)) {
       const name = match[2] as string;
-      if (!known.has(name)) unknown.add(name);
+      if (!declared.has(name) && !JINJA_GLOBALS.has(name)) unknown.add(name);
     }
     if (unknown.size === 0) return;
-    this.report("template-unknown-variable", node, ["template"], `${describeNode(node)} uses {{ ${[...unknown].join(" }}, {{ ")} }}, which ${unknown.size === 1 ? "is not one of its" : "are not among its"} variables (${variablesList([...known].filter((n) => !JINJA_GLOBALS.has(n)))}).`, {
+    this.report("template-unknown-variable", node, ["template"], `${describeNode(node)} uses {{ ${[...unknown].join(" }}, {{ ")} }}, which ${unknown.size === 1 ? "is not one of its" : "are not among its"} variables (${variablesList([...declared].filter((n) => !JINJA_GLOBALS.has(n)))}).`, {
       official: false,
       hint: "Add each name to `variables` as [name, [variable, nodeId]].",
     });
@@ -397,15 +418,14 @@ class ReferenceChecker implements FactsContext {
       if ((node.id as string).split("-").length !== 2 || !child?.facts) continue;
       const variable = selector[0] as JsonValue;
       const path: ParamPath = ["output_selector"];
-      const where = `Iteration "${iteration.id}" collects ${preview(selector)}`;
       if (typeof variable !== "string") continue;
       const lookup = officialVariableType(child.facts, variable);
       if (!lookup.ok) {
-        this.reportLookupFailure(iteration, node, child.facts, variable, path, where, lookup.code, true);
+        this.reportLookupFailure(iteration, node, child.facts, variable, path, collectsText(iteration, selector), lookup.code, true);
         continue;
       }
       if (realVariableType(child.facts, variable) === undefined) {
-        this.report("unknown-variable", iteration, path, `${where}: ${describeNode(node)} exposes no "${variable}".`, { target: node.id as string, official: false });
+        this.report("unknown-variable", iteration, path, `${collectsText(iteration, selector)}: ${describeNode(node)} exposes no "${variable}".`, { target: node.id as string, official: false });
       }
       const registered = iteration.id === null ? undefined : this.registry.get(iteration.id);
       if (registered?.facts?.type === "iteration") {

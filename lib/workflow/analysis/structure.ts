@@ -68,11 +68,10 @@ export function suggestNodeType(type: string): string | null {
 }
 
 function checkNodeShape(node: NodeEntry, out: Diagnostic[]): void {
-  const where = `nodes_info[${node.index}]`;
   const object = isJsonObject(node.raw) ? node.raw : null;
   if (!object) {
     out.push(
-      makeDiagnostic("node-not-object", `${where} is ${describeKind(node.raw)}, not a node object.`, {
+      makeDiagnostic("node-not-object", `nodes_info[${node.index}] is ${describeKind(node.raw)}, not a node object.`, {
         location: nodeLocation(node),
         hint: 'Each node is {"id": "...", "type": "...", "param": {...}}.',
       }),
@@ -92,7 +91,7 @@ function checkNodeShape(node: NodeEntry, out: Diagnostic[]): void {
   }
   if (node.rawId !== undefined && node.id === null) {
     out.push(
-      makeDiagnostic("node-id-not-string", `${where} has the id ${preview(node.rawId)}, which is not a string.`, {
+      makeDiagnostic("node-id-not-string", `nodes_info[${node.index}] has the id ${preview(node.rawId)}, which is not a string.`, {
         location: nodeLocation(node),
         hint: `Quote the id: "${preview(node.rawId)}".`,
       }),
@@ -168,9 +167,14 @@ function checkChildId(model: WorkflowModel, node: NodeEntry, out: Diagnostic[]):
 }
 
 export function checkStructure(model: WorkflowModel, out: Diagnostic[]): void {
-  for (const node of model.nodes) {
+  const nodes = model.nodes;
+  let withId = 0;
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i] as NodeEntry;
     checkNodeShape(node, out);
+    if (node.id !== null) withId += 1;
     if (node.parentId !== null) checkChildId(model, node, out);
   }
-  checkDuplicateIds(model, out);
+  // Ids are shared only when there are fewer distinct ids than nodes with one.
+  if (model.byId.size < withId) checkDuplicateIds(model, out);
 }
