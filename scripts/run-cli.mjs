@@ -17,13 +17,16 @@ const require = createRequire(import.meta.url);
 const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
 const { fileURLToPath, pathToFileURL } = require("node:url");
-const { setFlagsFromString } = require("node:v8");
+const { execFileSync } = require("node:child_process");
+const { cachedDataVersionTag, setFlagsFromString } = require("node:v8");
 const { Script } = require("node:vm");
 const { Worker } = require("node:worker_threads");
 
 // Command-line runs are short: V8's optimising compiler spent more CPU (on its own threads) than the scoring it sped
 // up. A large interrupt budget (score's CPU stops falling beyond 1e6) keeps it for code that stays hot, as in long runs.
-setFlagsFromString("--interrupt-budget=1000000");
+const BUDGET_FLAG = "--interrupt-budget=1000000";
+/** The flags V8 started with, as code caches (the bundle's, Node's own modules') are checked against them. */
+const STARTING_TAG = cachedDataVersionTag();
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Inside the project (also when overridden), so bundles find their external packages in node_modules and code that
@@ -120,15 +123,60 @@ async function build(entry, bundle, manifestFile) {
   writeAtomically(manifestFile, JSON.stringify({ entry, inputs, fingerprint, record }));
 }
 
+/**
+ * V8's own `--interrupt-budget` flag, once it is known to be what this process started with (the last run's note, or
+ * else `node --v8-options`); null when it is not (another value given on the command line), or cannot be told.
+ */
+function startingBudgetFlag(noted) {
+  const startedWith = (flag) => {
+    setFlagsFromString(flag);
+    return cachedDataVersionTag() === STARTING_TAG;
+  };
+  if (typeof noted === "string" && noted.startsWith("--interrupt-budget=") && startedWith(noted)) return noted;
+  try {
+    const options = execFileSync(process.execPath, ["--v8-options"], { encoding: "utf8", env: { ...process.env, NODE_EXTRA_CA_CERTS: "" } });
+    const flag = /default: (--interrupt-budget=\d+)/.exec(options)?.[1];
+    if (flag && startedWith(flag)) return flag;
+  } catch {
+    // No answer: the budget is then set for the whole run, as a fallback.
+  }
+  return null;
+}
+
+/**
+ * Raises the interrupt budget only while no thread is compiling: V8 rejects a code cache (the bundle's, and Node's
+ * own modules' in a booting worker) made under other flags. `cells` (shared by all threads): a lock, the number of
+ * threads compiling, then one cell per ticket saying that ticket's compile is over. Self-contained, for worker threads.
+ */
+function budgetGate(cells, setFlagsFromString, raised, starting) {
+  const lock = () => {
+    while (Atomics.compareExchange(cells, 0, 0, 1) !== 0);
+  };
+  return {
+    /** Before a thread compiles (called on the main thread when it starts one). */
+    enter() {
+      lock();
+      if (Atomics.add(cells, 1, 1) === 0) setFlagsFromString(starting);
+      Atomics.store(cells, 0, 0);
+    },
+    /** After that thread compiled, or ended without (idempotent per ticket). */
+    leave(ticket) {
+      lock();
+      if (Atomics.compareExchange(cells, 2 + ticket, 0, 1) === 0 && Atomics.sub(cells, 1, 1) === 1) setFlagsFromString(raised);
+      Atomics.store(cells, 0, 0);
+    },
+  };
+}
+
 /** Milliseconds since an arbitrary start (not `performance`, whose first use loads a module of its own). */
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 /**
- * Compiles `bundle` with V8's code cache of it (when there is one) and shows the script to `beforeRun`; the returned
- * function runs it as a CommonJS module, with `require` as given (`requireFor` wraps the bundle's own). Self-contained
- * (its modules are passed in), so that worker threads run the same source as eval code.
+ * Compiles `bundle` with V8's code cache of it (when there is one), tells `compiled`, and shows the script to
+ * `beforeRun`; the returned function runs it as a CommonJS module, with `require` as given (`requireFor` wraps the
+ * bundle's own). Self-contained (its modules are passed in), so that worker threads run the same source as eval code.
  */
-function compileBundle(bundle, { readFileSync, Script, wrap, createRequire, dirname }, beforeRun) {
+function compileBundle(bundle, { readFileSync, Script, wrap, createRequire, dirname, compiled }, beforeRun) {
   let cachedData;
   try {
     cachedData = readFileSync(`${bundle}.v8cache`);
@@ -136,6 +184,7 @@ function compileBundle(bundle, { readFileSync, Script, wrap, createRequire, dirn
     cachedData = undefined;
   }
   const script = new Script(wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData });
+  compiled();
   beforeRun?.(script, cachedData !== undefined && !script.cachedDataRejected);
   return (requireFor = (require) => require) => {
     const bundleModule = { exports: {} };
@@ -143,67 +192,102 @@ function compileBundle(bundle, { readFileSync, Script, wrap, createRequire, dirn
   };
 }
 
-const WORKER_MODULES = `{
+/** How many threads a run can start under the gate; more still work, compiling without their code cache. */
+const GATED_THREADS = 16;
+const gateCells = new Int32Array(new SharedArrayBuffer(4 * (2 + GATED_THREADS)));
+let nextTicket = 0;
+
+/**
+ * The gate's share for a thread about to compile, entered now: `leave()` once it compiled (or will not), and what a
+ * worker thread needs to leave it itself (`shared`). Null when the budget is not gated.
+ */
+function gateTicket(startingFlag) {
+  if (startingFlag === null || nextTicket >= GATED_THREADS) return null;
+  const ticket = nextTicket++;
+  const gate = budgetGate(gateCells, setFlagsFromString, BUDGET_FLAG, startingFlag);
+  gate.enter();
+  return { leave: () => gate.leave(ticket), shared: { cells: gateCells, ticket, raised: BUDGET_FLAG, starting: startingFlag } };
+}
+
+/**
+ * A worker thread running `bundle` (a command tells the thread's role by its workerData, which comes in the thread's
+ * own workerData, or as its first message for a spare): eval code, which starts without the ES module loader that
+ * loading this file in the thread would set up first.
+ */
+function startWorker(bundle, startingFlag, options, spare) {
+  const ticket = gateTicket(startingFlag);
+  const source = `const { parentPort, workerData: { gate, workerData } } = require("node:worker_threads");
+  const leave = gate ? (${budgetGate.toString()})(gate.cells, require("node:v8").setFlagsFromString, gate.raised, gate.starting).leave : null;
+  const run = (${compileBundle.toString()})(${JSON.stringify(bundle)}, {
     readFileSync: require("node:fs").readFileSync,
     Script: require("node:vm").Script,
     wrap: require("node:module").wrap,
     createRequire: require("node:module").createRequire,
     dirname: require("node:path").dirname,
-  }`;
-
-/**
- * A worker thread running `bundle` too (a command tells the thread's role by its workerData): eval code, which
- * starts without the ES module loader that loading this file in the thread would set up first.
- */
-function workerStarter(bundle) {
-  const source = `(${compileBundle.toString()})(${JSON.stringify(bundle)}, ${WORKER_MODULES})();`;
-  return (options) => new Worker(source, { ...options, eval: true });
+    compiled: () => leave?.(gate.ticket),
+  });
+  const runWith = (workerData) =>
+    run((require) => Object.assign((id) => (id === "node:worker_threads" || id === "worker_threads" ? { ...require(id), workerData } : require(id)), require));
+  ${spare ? "parentPort.once(\"message\", runWith);" : "runWith(workerData);"}`;
+  const worker = new Worker(source, { ...options, eval: true, workerData: { gate: ticket?.shared ?? null, workerData: options.workerData } });
+  // One that ends before it compiled (it failed to start) does not hold the budget back.
+  if (ticket) worker.once("exit", ticket.leave);
+  return { worker, leave: () => ticket?.leave() };
 }
 
 /**
  * A worker thread started before the main thread loads the bundle: it boots and compiles the bundle meanwhile, and
- * runs it once the command asks for a worker (the first message is its workerData, seen by the bundle as
- * `workerData`). Unclaimed, it does not keep the process alive.
+ * runs it once the command asks for a worker (with its workerData as the first message). Unclaimed, it does not keep
+ * the process alive.
  */
-function startSpareWorker(bundle) {
-  const source = `const run = (${compileBundle.toString()})(${JSON.stringify(bundle)}, ${WORKER_MODULES});
-  require("node:worker_threads").parentPort.once("message", (workerData) => {
-    run((require) => Object.assign((id) => (id === "node:worker_threads" || id === "worker_threads" ? { ...require(id), workerData } : require(id)), require));
-  });`;
-  const worker = new Worker(source, { eval: true });
+function startSpareWorker(bundle, startingFlag) {
+  const { worker, leave } = startWorker(bundle, startingFlag, {}, true);
   worker.unref();
-  return worker;
+  return {
+    claim: (workerData) => {
+      worker.ref();
+      worker.postMessage(workerData);
+      return worker;
+    },
+    end: () => {
+      leave();
+      void worker.terminate();
+    },
+  };
 }
 
 /**
  * Runs the bundle, and (re)writes its code cache when it was missing or too thin. `notes` are what the last run left
- * in `<bundle>.v8cache.json`: how long it took (runMs) and whether it asked for a worker thread (workers).
+ * in `<bundle>.v8cache.json`: how long it took (runMs), whether it asked for a worker thread (workers), and V8's own
+ * interrupt budget flag (budgetFlag).
  */
-function runBundle(bundle, notes, spare) {
-  const startWorker = workerStarter(bundle);
+function runBundle(bundle, notes, spare, startingFlag) {
   let askedForWorker = false;
   globalThis.studioCliLauncher = {
     startWorker(options) {
       askedForWorker = true;
       const { workerData, ...rest } = options;
       // The spare runs with the default options (false is the default of stdout, stderr and the like).
-      if (!spare || Object.keys(rest).some((key) => rest[key] !== false)) return startWorker(options);
+      if (!spare || Object.keys(rest).some((key) => rest[key] !== false)) return startWorker(bundle, startingFlag, options, false).worker;
       const claimed = spare;
       spare = null;
-      claimed.ref();
-      claimed.postMessage(workerData);
-      return claimed;
+      return claimed.claim(workerData);
     },
   };
-  const run = compileBundle(bundle, { readFileSync, Script, wrap: Module.wrap, createRequire, dirname: path.dirname }, (script, cached) => {
+  const ticket = gateTicket(startingFlag);
+  const compiled = () => ticket?.leave();
+  const run = compileBundle(bundle, { readFileSync, Script, wrap: Module.wrap, createRequire, dirname: path.dirname, compiled }, (script, cached) => {
     const started = nowMs();
     process.on("exit", () => {
       const elapsed = nowMs() - started;
       const recache = !cached || elapsed >= RECACHE_FACTOR * (notes.runMs ?? 0);
       try {
+        // Made under the flags the next run compiles with (the budget is raised only after compiling).
+        if (recache && startingFlag !== null) setFlagsFromString(startingFlag);
         if (recache) writeAtomically(`${bundle}.v8cache`, script.createCachedData());
-        if (recache || notes.workers !== askedForWorker) {
-          writeAtomically(`${bundle}.v8cache.json`, JSON.stringify({ runMs: recache ? Math.round(elapsed) : notes.runMs, workers: askedForWorker }));
+        if (recache || notes.workers !== askedForWorker || notes.budgetFlag !== startingFlag) {
+          const runMs = recache ? Math.round(elapsed) : notes.runMs;
+          writeAtomically(`${bundle}.v8cache.json`, JSON.stringify({ runMs, workers: askedForWorker, budgetFlag: startingFlag }));
         }
       } catch {
         // A read-only cache directory only costs the next run its compile time.
@@ -213,7 +297,7 @@ function runBundle(bundle, notes, spare) {
   run();
   // Offered while the bundle starts (a command asks for its threads before its first await); unclaimed by now, it is
   // ended at once instead of booting beside a command that runs on one thread.
-  void spare?.terminate();
+  spare?.end();
 }
 
 const [entryArgument, ...args] = process.argv.slice(2);
@@ -236,8 +320,11 @@ const bundleVersion = () => {
 };
 // A command that asked for a worker thread last time (scoring a directory) gets one started now, before the checks
 // below, so that its start-up overlaps all of the main thread's; a bundle found stale ends it unused.
+const startingFlag = startingBudgetFlag(notes.budgetFlag);
+// Not known (a budget given on the command line): raised now for the whole run, code caches made under it.
+if (startingFlag === null) setFlagsFromString(BUDGET_FLAG);
 const spareBundle = notes.workers === true ? bundleVersion() : null;
-let spare = spareBundle !== null ? startSpareWorker(bundle) : null;
+let spare = spareBundle !== null ? startSpareWorker(bundle, startingFlag) : null;
 
 // Loaded after the spare starts: hashing needs node:crypto, whose loading the worker's start-up now overlaps.
 const { fingerprintFiles } = await import("./lib/fingerprint.mjs");
@@ -252,11 +339,11 @@ if (manifest?.entry === entry && Array.isArray(manifest.inputs) && existsSync(bu
 }
 // A spare that may have read another version of the bundle (another run rebuilt it meanwhile) is not used either.
 if (!fresh || bundleVersion() !== spareBundle) {
-  void spare?.terminate();
+  spare?.end();
   spare = null;
 }
 if (!fresh) await build(entry, bundle, manifestFile);
 
 // The command sees the arguments it would have seen when run directly.
 process.argv = [process.argv[0], bundle, ...args];
-runBundle(bundle, notes, spare);
+runBundle(bundle, notes, spare, startingFlag);

@@ -84,6 +84,25 @@ describe("the command-line launcher", () => {
     expect(JSON.parse(readFileSync(notes, "utf8"))).toMatchObject({ workers: false });
   }, 120_000);
 
+  it("writes the code cache under the flags Node starts with, so the next run's threads accept it", () => {
+    const demo = path.join(ROOT, "prisma", "demo");
+    const scoreBundle = path.join(cache, "scripts__score.cjs");
+    const scoreRuns = () => launch("scripts/score.ts", "--benchmark", path.join(demo, "benchmark"), "--run", path.join(demo, "runs"), "--json");
+    expect(scoreRuns().status).toBe(0);
+    const notes = JSON.parse(readFileSync(`${scoreBundle}.v8cache.json`, "utf8")) as { budgetFlag: unknown };
+    expect(notes.budgetFlag).toMatch(/^--interrupt-budget=\d+$/);
+    // The run raised V8's interrupt budget once its threads had compiled; a plain Node process still takes its cache.
+    const compile = `const { Script } = require("node:vm"); const { readFileSync } = require("node:fs"); const file = process.argv[1];
+      const script = new Script(require("node:module").wrap(readFileSync(file, "utf8")), { filename: file, cachedData: readFileSync(file + ".v8cache") });
+      process.stdout.write(script.cachedDataRejected ? "rejected" : "accepted");`;
+    const plain = spawnSync(process.execPath, ["-e", compile, scoreBundle], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } });
+    expect(plain.stdout, plain.stderr).toBe("accepted");
+    // And the next run, finding it accepted, leaves it as it is.
+    const cached = statSync(`${scoreBundle}.v8cache`).mtimeMs;
+    expect(scoreRuns().status).toBe(0);
+    expect(statSync(`${scoreBundle}.v8cache`).mtimeMs).toBe(cached);
+  }, 120_000);
+
   it("ends the worker thread it started early when the bundle turns out stale, rebuilds, and prints the same", () => {
     const demo = path.join(ROOT, "prisma", "demo");
     const scoreBundle = path.join(cache, "scripts__score.cjs");
