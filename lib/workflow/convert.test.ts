@@ -135,6 +135,18 @@ const TOP_LEVEL_AND_EDGES: FailureCase[] = [
     value: { nodes_info: [start(), llm("2"), llm("3")], edges: [["1", null, "2"], ["1", null, "3"]] },
     code: "edge-ports-incomparable",
   },
+  {
+    name: "an edge target is a number (hashable, but it places no node id)",
+    value: { nodes_info: [start(), llm("2")], edges: [["1", 0, 2]] },
+    code: "node-without-edges",
+    location: { nodeId: "2" },
+  },
+  {
+    name: "a later edge is malformed after edges with string ports",
+    value: { nodes_info: [start(), llm("2"), llm("3")], edges: [["1", "a", "2"], ["2", 0, "3"], ["3", 0]] },
+    code: "malformed-edge",
+    location: { edgeIndex: 2 },
+  },
 ];
 
 const NODE_STRUCTURE: FailureCase[] = [
@@ -549,6 +561,19 @@ describe("convertWorkflow: every official failure condition (§3.2)", () => {
       });
     });
   }
+
+  it("passes in check-only mode what the full conversion converts, whatever the edges' ports and ends", () => {
+    const nodes = [start(), llm("2"), llm("3"), llm("4")];
+    const shapes: [string, JsonValue[]][] = [
+      ["number and boolean ports", [["1", 0, "2"], ["1", true, "3"], ["1", 1.5, "4"]]],
+      ["string ports of one source", [["1", "b", "2"], ["1", "a", "3"], ["3", 0, "4"]]],
+    ];
+    for (const [shape, edges] of shapes) {
+      const value = { nodes_info: nodes, edges } as unknown as JsonValue;
+      expect(convertWorkflow(value).ok, shape).toBe(true);
+      expect(conversionFailure(value), shape).toBeNull();
+    }
+  });
 
   it("rejects a branch port written as a float literal, which Python cannot use as a list index", () => {
     const text = (port: string): string =>
