@@ -311,6 +311,18 @@ const SELECTORS: FailureCase[] = [
     value: workflow([start(), end("2", [["o", ["doc.type.x", "1"]]])]),
     code: "variable-name-too-deep",
   },
+  {
+    name: "an aggregated variable name has two dots",
+    value: workflow([start(), { id: "2", type: "variable-aggregator", param: { variables: [["q", "1"], ["doc.type.x", "1"]] } }]),
+    code: "variable-name-too-deep",
+    location: { nodeId: "2", paramPath: ["variables", 1, 0] },
+  },
+  {
+    name: "a code input's variable is a list holding a dot (typed as a dotted name, then not a string)",
+    value: workflow([start(), code("2", [["x", [["doc", "."], "1"]]])]),
+    code: "variable-name-not-string",
+    location: { nodeId: "2", paramPath: ["variables", 0, 1, 0] },
+  },
 ];
 
 const TEXT_FIELDS: FailureCase[] = [
