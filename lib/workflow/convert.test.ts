@@ -135,6 +135,18 @@ const TOP_LEVEL_AND_EDGES: FailureCase[] = [
     value: { nodes_info: [start(), llm("2"), llm("3")], edges: [["1", null, "2"], ["1", null, "3"]] },
     code: "edge-ports-incomparable",
   },
+  {
+    name: "an edge target is a number (hashable, but it places no node id)",
+    value: { nodes_info: [start(), llm("2")], edges: [["1", 0, 2]] },
+    code: "node-without-edges",
+    location: { nodeId: "2" },
+  },
+  {
+    name: "a later edge is malformed after edges with string ports",
+    value: { nodes_info: [start(), llm("2"), llm("3")], edges: [["1", "a", "2"], ["2", 0, "3"], ["3", 0]] },
+    code: "malformed-edge",
+    location: { edgeIndex: 2 },
+  },
 ];
 
 const NODE_STRUCTURE: FailureCase[] = [
@@ -298,6 +310,18 @@ const SELECTORS: FailureCase[] = [
     name: "a variable name has two dots",
     value: workflow([start(), end("2", [["o", ["doc.type.x", "1"]]])]),
     code: "variable-name-too-deep",
+  },
+  {
+    name: "an aggregated variable name has two dots",
+    value: workflow([start(), { id: "2", type: "variable-aggregator", param: { variables: [["q", "1"], ["doc.type.x", "1"]] } }]),
+    code: "variable-name-too-deep",
+    location: { nodeId: "2", paramPath: ["variables", 1, 0] },
+  },
+  {
+    name: "a code input's variable is a list holding a dot (typed as a dotted name, then not a string)",
+    value: workflow([start(), code("2", [["x", [["doc", "."], "1"]]])]),
+    code: "variable-name-not-string",
+    location: { nodeId: "2", paramPath: ["variables", 0, 1, 0] },
   },
 ];
 
@@ -549,6 +573,19 @@ describe("convertWorkflow: every official failure condition (§3.2)", () => {
       });
     });
   }
+
+  it("passes in check-only mode what the full conversion converts, whatever the edges' ports and ends", () => {
+    const nodes = [start(), llm("2"), llm("3"), llm("4")];
+    const shapes: [string, JsonValue[]][] = [
+      ["number and boolean ports", [["1", 0, "2"], ["1", true, "3"], ["1", 1.5, "4"]]],
+      ["string ports of one source", [["1", "b", "2"], ["1", "a", "3"], ["3", 0, "4"]]],
+    ];
+    for (const [shape, edges] of shapes) {
+      const value = { nodes_info: nodes, edges } as unknown as JsonValue;
+      expect(convertWorkflow(value).ok, shape).toBe(true);
+      expect(conversionFailure(value), shape).toBeNull();
+    }
+  });
 
   it("rejects a branch port written as a float literal, which Python cannot use as a list index", () => {
     const text = (port: string): string =>

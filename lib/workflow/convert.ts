@@ -8,7 +8,7 @@ import type { Diagnostic, DiagnosticLocation } from "./diagnostics";
 import { sequentialIdSource, type DifyData, type DifyEdge, type DifyGraph, type DifyNode, type IdSource, type Position } from "./dify-graph";
 import { readInlineIdToken, replaceInlineReferences, scanInlineReferences, type InlineReferenceMatch } from "./inline-references";
 import { isFloatLiteral, type FloatLiterals } from "./json-text";
-import { DIFY_CELL, layoutTopLevel, readEdges, readTopLevelGraph, unplaced, type TopLevelEdge } from "./layout";
+import { DIFY_CELL, UNPLACED, layoutTopLevel, readEdges, readTopLevelGraph, unplacedTopLevel, type TopLevelEdge } from "./layout";
 import { NODE_TYPES, isNodeTypeId, type NodeTypeId } from "./node-types";
 import { NODE_SPECS } from "./nodes";
 import { ConversionFailure, fail, formatPath, idLabel, nodeLocation } from "./nodes/failure";
@@ -81,7 +81,7 @@ interface Built {
   facts: NodeFacts | null;
   difyId: string;
   data: DifyData | null;
-  position: Position;
+  position: Readonly<Position>;
   parentDifyId: string | null;
   parentWorkflowId: string | null;
   /** if-else and classifier: the handle of each port. */
@@ -108,8 +108,23 @@ class Converter implements DifyBuildContext {
   private readonly registry = new Map<string, Built>();
   private readonly built: Built[] = [];
   private nodesInfo: readonly JsonValue[] = [];
+  /** The node being built (index -1: none), kept raw: its labels are only made for a failure message. */
+  private currentIndex = -1;
+  private currentId: JsonValue = null;
+  private currentType: JsonValue = null;
+
   /** The node being built, for failure locations. */
-  private current: { id: string; index: number; type: string } | null = null;
+  private get current(): { id: string; index: number; type: string } | null {
+    if (this.currentIndex < 0) return null;
+    const { currentId: id, currentType: type } = this;
+    return { id: typeof id === "string" ? id : preview(id), index: this.currentIndex, type: typeof type === "string" ? type : preview(type) };
+  }
+
+  private setCurrent(index: number, id: JsonValue, type: JsonValue): void {
+    this.currentIndex = index;
+    this.currentId = id;
+    this.currentType = type;
+  }
 
   nodeRef(): string {
     return this.current ? `Node ${idLabel(this.current.id)}` : "A node";
@@ -188,14 +203,13 @@ class Converter implements DifyBuildContext {
     return readEdges(root);
   }
 
-  private layout(edges: readonly TopLevelEdge[]): Map<string, Position> {
-    const graph = readTopLevelGraph(edges);
-    return this.withGraph ? layoutTopLevel(graph) : unplaced(graph.originals);
+  private layout(edges: readonly TopLevelEdge[]): ReadonlyMap<string, Readonly<Position>> {
+    return this.withGraph ? layoutTopLevel(readTopLevelGraph(edges)) : unplacedTopLevel(edges);
   }
 
   // -- nodes -----------------------------------------------------------------------------------------------------
 
-  private buildNodes(root: JsonObject, positions: Map<string, Position>): void {
+  private buildNodes(root: JsonObject, positions: ReadonlyMap<string, Readonly<Position>>): void {
     const nodesInfo = ownValue(root, "nodes_info");
     if (nodesInfo === undefined) {
       fail({ code: "workflow-missing-nodes", message: 'The workflow has no "nodes_info" key; both "nodes_info" and "edges" are required.' });
@@ -230,8 +244,9 @@ class Converter implements DifyBuildContext {
           location: nodeLocation(nodeId),
         });
       }
-      const ordinal = (typeCounts.get(typeKey) ?? 0) + 1;
-      typeCounts.set(typeKey, ordinal);
+      // Check-only: the ordinal only titles and places the emitted node.
+      const ordinal = this.withGraph ? (typeCounts.get(typeKey) ?? 0) + 1 : 0;
+      if (this.withGraph) typeCounts.set(typeKey, ordinal);
       const param = ownValue(node, "param");
       if (param === undefined) this.failNodeKey(i, node, "param");
       const id = ownValue(node, "id");
@@ -245,8 +260,8 @@ class Converter implements DifyBuildContext {
         });
       }
       const nodeId = id as string;
-      this.current = { id: typeof id === "string" ? id : preview(id), index: i, type: typeof type === "string" ? type : preview(type) };
-      let position: Position;
+      this.setCurrent(i, id, type);
+      let position: Readonly<Position>;
       let childIndex = 0;
       if (isChild) {
         const parsed = pyParseInt(nodeId.split("-")[1] as string);
@@ -258,20 +273,19 @@ class Converter implements DifyBuildContext {
           });
         }
         childIndex = parsed;
-        position = { x: type === "iteration-start" ? ITERATION_START_X : (parsed - 2) * DIFY_CELL.width + 100, y: CHILD_Y };
+        position = this.withGraph ? { x: type === "iteration-start" ? ITERATION_START_X : (parsed - 2) * DIFY_CELL.width + 100, y: CHILD_Y } : UNPLACED;
       } else {
         const placed = typeof id === "string" ? positions.get(id) : undefined;
         if (!placed) {
           fail({
             code: "node-without-edges",
-            message: `Top-level node ${idLabel(id)} (${this.current.type}) appears in no top-level edge, so the converter cannot place it; every top-level node must be an edge source or target.`,
+            message: `Top-level node ${idLabel(id)} (${this.current?.type}) appears in no top-level edge, so the converter cannot place it; every top-level node must be an edge source or target.`,
             location: nodeLocation(typeof id === "string" ? id : undefined),
             hint: "Connect the node with an edge, or remove it.",
           });
         }
-        position = { ...placed };
+        position = this.withGraph ? { ...placed, y: type === "iteration" ? -400 * ordinal : placed.y } : placed;
         if (type === "iteration") {
-          position.y = -400 * ordinal;
           const selector = this.param(param, "output_selector", "missing-param");
           pendingOutput = selector;
         }
@@ -282,7 +296,7 @@ class Converter implements DifyBuildContext {
       this.built.push(built);
       if (pendingOutput !== null) pendingOutput = this.matchIterationOutput(pendingOutput, built, childIndex);
     }
-    this.current = null;
+    this.setCurrent(-1, null, null);
   }
 
   private failNodeKey(index: number, node: JsonObject, key: "type" | "param" | "id"): never {
@@ -378,7 +392,7 @@ class Converter implements DifyBuildContext {
 
   // -- per-type construction (NodeSpec.toDify) --------------------------------------------------------------------
 
-  private construct(index: number, id: string, type: JsonValue, param: JsonValue, ordinal: number, position: Position): Built {
+  private construct(index: number, id: string, type: JsonValue, param: JsonValue, ordinal: number, position: Readonly<Position>): Built {
     const built: Built = {
       index,
       workflowId: id,
@@ -516,7 +530,7 @@ class Converter implements DifyBuildContext {
   }
 
   private laterIndexOf(id: string): number {
-    const start = this.current ? this.current.index : 0;
+    const start = Math.max(this.currentIndex, 0);
     for (let i = start; i < this.nodesInfo.length; i++) {
       const node = this.nodesInfo[i];
       if (isJsonObject(node) && node.id === id) return i;
@@ -785,7 +799,7 @@ class Converter implements DifyBuildContext {
   }
 
   private failUnknownEmitted(node: Built): never {
-    this.current = { id: node.workflowId, index: node.index, type: node.type };
+    this.setCurrent(node.index, node.workflowId, node.type);
     this.failUnknownType(node.workflowId, node.type);
   }
 

@@ -94,11 +94,33 @@ export function layoutTopLevel({ originals, sources, outgoing }: TopLevelGraph, 
   return positions;
 }
 
-const UNPLACED: Readonly<Position> = { x: 0, y: 0 };
+export const UNPLACED: Readonly<Position> = { x: 0, y: 0 };
 
-/** What buildNodes needs of the layout when no graph is emitted: which ids are placed (all at the origin). */
-export function unplaced(originals: readonly EndpointValue[]): Map<string, Position> {
-  const positions = new Map<string, Position>();
+/**
+ * What buildNodes needs of the layout when no graph is emitted: which ids are placed (all at the origin), after the
+ * checks of readTopLevelGraph. Edges of the usual shape (string ends, number ports) cannot fail them, so only other
+ * shapes go through the full reader.
+ */
+export function unplacedTopLevel(edges: readonly TopLevelEdge[]): Map<string, Readonly<Position>> {
+  const positions = new Map<string, Readonly<Position>>();
+  for (let i = 0; i < edges.length; i++) {
+    const { edge, topLevel } = edges[i] as TopLevelEdge;
+    if (!topLevel) continue;
+    if (!Array.isArray(edge) || edge.length !== 3) return unplaced(readTopLevelGraph(edges).originals);
+    const source = edge[0];
+    const target = edge[2];
+    const port = edge[1];
+    if (typeof source !== "string" || typeof target !== "string" || (typeof port !== "number" && typeof port !== "boolean")) {
+      return unplaced(readTopLevelGraph(edges).originals);
+    }
+    positions.set(source, UNPLACED);
+    positions.set(target, UNPLACED);
+  }
+  return positions;
+}
+
+function unplaced(originals: readonly EndpointValue[]): Map<string, Readonly<Position>> {
+  const positions = new Map<string, Readonly<Position>>();
   for (const original of originals) if (typeof original === "string") positions.set(original, UNPLACED);
   return positions;
 }

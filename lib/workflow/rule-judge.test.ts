@@ -77,6 +77,17 @@ describe("ruleJudge", () => {
     expect(result.verdict).toBe(false);
   });
 
+  it("lists each used type once, in workflow order, however many distinct types a workflow makes up", () => {
+    const made = Array.from({ length: 40 }, (_, i) => `made-up-${i}`);
+    const types = [...made.slice(0, 30), "llm", ...made.slice(0, 30).reverse(), ...made.slice(30), "llm", "start"];
+    const nodes = types.map((type, i) => ({ id: String(i), type, param: {} }));
+    expect(usedNodeTypes({ nodes_info: nodes })).toEqual([...made.slice(0, 30), "llm", ...made.slice(30), "start"]);
+    const result = ruleJudge({ nodeSelection: "Start, LLM, Code", workflow: { nodes_info: nodes }, keyNodes: ["code", "end", "code"] });
+    expect(result.undeclaredUsed).toEqual([...made.slice(0, 30), ...made.slice(30)]);
+    expect(result.declaredUnused).toEqual(["code"]);
+    expect(result.missingKeyNodes).toEqual(["end"]);
+  });
+
   it("tolerates malformed workflows", () => {
     expect(usedNodeTypes(null)).toEqual([]);
     expect(usedNodeTypes({ nodes_info: "x" })).toEqual([]);

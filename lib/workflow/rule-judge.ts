@@ -35,28 +35,45 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Distinct types a workflow uses before their list is indexed by a set (real workflows use fewer: no set to build). */
+const FEW_TYPES = 16;
+
 /** Distinct string `type` values of `nodes_info`, in order; anything malformed is skipped. */
 export function usedNodeTypes(workflow: unknown): string[] {
   if (!isRecord(workflow) || !Array.isArray(workflow.nodes_info)) return [];
   const used: string[] = [];
+  // Indexed once the list grows past FEW_TYPES, so that thousands of distinct made-up types stay linear.
+  let seen: Set<string> | null = null;
   const nodes: unknown[] = workflow.nodes_info;
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i];
     const type: unknown = typeof node === "object" && node !== null ? (node as Record<string, unknown>).type : undefined;
-    if (typeof type === "string" && !Array.isArray(node) && !used.includes(type)) used.push(type);
+    if (typeof type !== "string" || Array.isArray(node) || (seen ? seen.has(type) : used.includes(type))) continue;
+    used.push(type);
+    if (seen) seen.add(type);
+    else if (used.length > FEW_TYPES) seen = new Set(used);
   }
   return used;
 }
 
-/** `values.filter((v) => !set.has(v))` without a callback per value. */
-function notIn<T extends string>(values: readonly T[], set: ReadonlySet<string>): T[] {
+/**
+ * `values.filter((v) => !others.includes(v))` without a callback per value. One side is always the declared types (at
+ * most one per node type), so the work stays linear in the other.
+ */
+function notIn<T extends string>(values: readonly T[], others: readonly string[]): T[] {
   const out: T[] = [];
-  for (let i = 0; i < values.length; i += 1) if (!set.has(values[i] as T)) out.push(values[i] as T);
+  for (let i = 0; i < values.length; i += 1) if (!others.includes(values[i] as T)) out.push(values[i] as T);
   return out;
 }
 
-function distinct(values: readonly string[]): string[] {
-  return [...new Set(values)];
+/** The turn's key nodes the selection does not declare, each once (key nodes are a few, from the benchmark). */
+function missingKeys(keyNodes: readonly string[], declared: readonly string[]): string[] {
+  const missing: string[] = [];
+  for (let i = 0; i < keyNodes.length; i += 1) {
+    const key = keyNodes[i] as string;
+    if (!declared.includes(key) && !missing.includes(key)) missing.push(key);
+  }
+  return missing;
 }
 
 export function ruleJudge(input: RuleJudgeInput): RuleJudgeResult {
@@ -71,12 +88,10 @@ export function selectionOf(result: RuleJudgeResult): NodeSelectionParse {
 /** ruleJudge with the node_selection already parsed (a repaired workflow keeps its response's selection text). */
 export function judgeWithSelection(selection: NodeSelectionParse, workflow: unknown, keyNodes: readonly string[]): RuleJudgeResult {
   const declared = selection.types;
-  const declaredSet: ReadonlySet<string> = new Set(declared);
   const used = usedNodeTypes(workflow);
-  const usedSet: ReadonlySet<string> = new Set(used);
-  const missingKeyNodes = distinct(keyNodes).filter((key) => !declaredSet.has(key));
-  const undeclaredUsed = notIn(used, declaredSet);
-  const declaredUnused = notIn(declared, usedSet);
+  const missingKeyNodes = missingKeys(keyNodes, declared);
+  const undeclaredUsed = notIn(used, declared);
+  const declaredUnused = notIn(declared, used);
   return {
     verdict: missingKeyNodes.length === 0 && undeclaredUsed.length === 0 && declaredUnused.length === 0,
     missingKeyNodes,

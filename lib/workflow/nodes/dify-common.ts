@@ -68,12 +68,19 @@ export function buildNamedInputs(ctx: DifyBuildContext, param: JsonValue, key: s
   return inputs;
 }
 
+/** Check-only: the failures valueSelector would raise on `resolved` at `path` + [0], without building the selector. */
+export function checkValueName(ctx: DifyBuildContext, resolved: ResolvedSelector, path: ParamPath): void {
+  // A string without a dot (nearly every name) is used as is: nothing to check, no path to build.
+  if (typeof resolved.variable === "string" && !resolved.variable.includes(".")) return;
+  ctx.valueSelector(resolved.node.difyId, resolved.variable, [...path, 0]);
+}
+
 /** The Dify inputs of resolved entries; in check-only mode only their name checks run and the list is empty. */
 export function inputData(ctx: DifyBuildContext, inputs: readonly NamedInput[]): DifyData[] {
   if (ctx.checkOnly) {
     for (let i = 0; i < inputs.length; i++) {
       const { resolved, path } = inputs[i] as NamedInput;
-      ctx.valueSelector(resolved.node.difyId, resolved.variable, [...path, 0]);
+      checkValueName(ctx, resolved, path);
     }
     return [];
   }

@@ -6,6 +6,7 @@ import { cozeIcon } from "./coze-common";
 import { NODE_TYPES } from "../node-types";
 import { ownValue, pyItem, type JsonValue } from "../python-values";
 import { fail } from "./failure";
+import { checkValueName } from "./dify-common";
 import { selector } from "./schema";
 import type { CozeBuildContext, CozeNodeParts, DifyBuildContext, DifyPart, FactsOf, NodeSpec, NodeVariables, ParamPath } from "./types";
 import { found } from "./variables";
@@ -22,7 +23,7 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
     });
   }
   if (ctx.checkOnly) {
-    for (const { resolved, path } of inputs) ctx.valueSelector(resolved.node.difyId, resolved.variable, [...path, 0]);
+    for (const { resolved, path } of inputs) checkValueName(ctx, resolved, path);
     return { facts: { type: "variable-aggregator", outputType: first.resolved.type } };
   }
   const variables = inputs.map(({ resolved, path }) => ctx.valueSelector(resolved.node.difyId, resolved.variable, [...path, 0]));
