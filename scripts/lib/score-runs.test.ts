@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
-import { latin1RunRecords, type ScoredRecord } from "./score-runs";
+import { latin1RunRecords, responsesJsonPieces, type ScoredRecord } from "./score-runs";
 
 /** What the score reads of the records of the file's UTF-8 text. */
 function utf8Records(bytes: Buffer): ScoredRecord[] {
@@ -70,5 +70,16 @@ describe.skipIf(!benchmarkDir)(`latin1RunRecords on the recorded runs${benchmark
       return fast === null || JSON.stringify(scored(fast)) !== JSON.stringify(utf8Records(bytes));
     });
     expect(differing).toEqual([]);
+  });
+});
+
+describe("responsesJsonPieces", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it("joins the chunks' entries of every run with commas, skipping runs and chunks without any", () => {
+    const runs = [{ responsesJson: [bytes('{"a":1}'), bytes('{"b":"é"}')] }, { responsesJson: [] }, { responsesJson: null }, { responsesJson: [bytes('{"c":[]}')] }];
+    const text = Buffer.concat([bytes("["), ...responsesJsonPieces(runs), bytes("]")]).toString("utf8");
+    expect(JSON.parse(text)).toEqual([{ a: 1 }, { b: "é" }, { c: [] }]);
+    expect(responsesJsonPieces([{ responsesJson: [] }, { responsesJson: null }])).toEqual([]);
   });
 });

@@ -43,8 +43,11 @@ export interface ScoredRunFile {
   model: string;
   file: string;
   rows: ReportRow[];
-  /** With --json: the file's entries of the report's `responses` array, as JSON text joined by commas. */
-  responsesJson: string | null;
+  /**
+   * With --json: the file's entries of the report's `responses` array, as UTF-8 JSON texts of comma-separated entries
+   * (one per scored chunk that has any), encoded on the thread that scored them so the main thread only copies bytes.
+   */
+  responsesJson: Uint8Array[] | null;
   /** Responses whose task and round the benchmark does not have. */
   skipped: number;
 }
@@ -66,8 +69,8 @@ async function scoringContext(context: ScoreContext): Promise<ScoringContext> {
 
 type FileOutcome = { ok: true; value: ScoredRunFile } | { ok: false; message: string };
 
-/** The scores of some responses of a file. */
-type ScoredPart = Pick<ScoredRunFile, "rows" | "responsesJson" | "skipped">;
+/** The scores of some responses of a file; with --json, their report entries (empty when all were skipped). */
+type ScoredPart = Pick<ScoredRunFile, "rows" | "skipped"> & { responsesJson: Uint8Array | null };
 
 /** One chunk of a file scored, or why the file could not be read. */
 type ChunkOutcome = { ok: true; chunk: number; value: ScoredPart } | { ok: false; message: string };
@@ -250,28 +253,44 @@ function scoreItems(model: string, items: readonly RunItem[], context: ScoringCo
     rows.push(reportRow(model, item, domain, score, context));
     if (context.json) responses.push(responseJson(model, item, domain, score));
   }
-  // Serialised here, on the thread that scored them: the main thread only joins the texts.
-  const responsesJson = context.json ? JSON.stringify(responses).slice(1, -1) : null;
+  // Serialised and encoded here, on the thread that scored them: the main thread only joins the bytes. A worker sends
+  // them without a copy (the encoder's buffer is the array's own); the brackets are dropped by a view.
+  const responsesJson = context.json ? UTF8.encode(JSON.stringify(responses)).subarray(1, -1) : null;
   return { rows, responsesJson, skipped };
 }
 
 const modelOf = (file: string): string => path.basename(file, ".json");
+const UTF8 = new TextEncoder();
+const COMMA = UTF8.encode(",");
 
 /** Reads one run file and scores every response of it against the benchmark's turns. */
 function scoreRunFile(file: string, context: ScoringContext): ScoredRunFile {
-  return { model: modelOf(file), file, ...scoreItems(modelOf(file), readRunItems(file), context) };
+  return joinParts(file, [scoreItems(modelOf(file), readRunItems(file), context)], context.json);
 }
 
 /** A file's chunks joined in order, as scoreRunFile would have scored it. */
 function joinParts(file: string, parts: readonly ScoredPart[], json: boolean): ScoredRunFile {
-  const texts = parts.flatMap((part) => (part.responsesJson ? [part.responsesJson] : []));
-  return {
-    model: modelOf(file),
-    file,
-    rows: parts.flatMap((part) => part.rows),
-    responsesJson: json ? texts.join(",") : null,
-    skipped: parts.reduce((sum, part) => sum + part.skipped, 0),
-  };
+  const rows: ReportRow[] = [];
+  const texts: Uint8Array[] = [];
+  let skipped = 0;
+  for (const part of parts) {
+    for (const row of part.rows) rows.push(row);
+    if (part.responsesJson && part.responsesJson.length > 0) texts.push(part.responsesJson);
+    skipped += part.skipped;
+  }
+  return { model: modelOf(file), file, rows, responsesJson: json ? texts : null, skipped };
+}
+
+/** The report's `responses` entries of `runs` in order, as pieces of UTF-8 text to write one after the other. */
+export function responsesJsonPieces(runs: readonly Pick<ScoredRunFile, "responsesJson">[]): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  for (const run of runs) {
+    for (const text of run.responsesJson ?? []) {
+      if (pieces.length > 0) pieces.push(COMMA);
+      pieces.push(text);
+    }
+  }
+  return pieces;
 }
 
 /**
@@ -485,7 +504,10 @@ export function runScoringWorkerIfAny(): boolean {
     const results = job.results;
     try {
       const context = await scoringContext({ turns: job.turns, domains: job.domains, json: job.json, yaml: job.yaml, coze: job.coze });
-      scoreShare(job.files, job.shared, context, (slot, outcome) => results.postMessage({ slot, outcome } satisfies WorkerMessage));
+      scoreShare(job.files, job.shared, context, (slot, outcome) => {
+        const bytes = outcome.ok ? outcome.value.responsesJson : null;
+        results.postMessage({ slot, outcome } satisfies WorkerMessage, bytes ? [bytes.buffer] : []);
+      });
       results.postMessage({ done: true } satisfies WorkerMessage);
     } catch (error) {
       results.postMessage({ crashed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerMessage);
