@@ -506,7 +506,7 @@ export function runScoringWorkerIfAny(): boolean {
       const context = await scoringContext({ turns: job.turns, domains: job.domains, json: job.json, yaml: job.yaml, coze: job.coze });
       scoreShare(job.files, job.shared, context, (slot, outcome) => {
         const bytes = outcome.ok ? outcome.value.responsesJson : null;
-        results.postMessage({ slot, outcome } satisfies WorkerMessage, bytes ? [bytes.buffer] : []);
+        results.postMessage({ slot, outcome } satisfies WorkerMessage, bytes ? [bytes.buffer as ArrayBuffer] : []);
       });
       results.postMessage({ done: true } satisfies WorkerMessage);
     } catch (error) {
