@@ -3,7 +3,7 @@
 // responses at a time; a thread with no file left to open shares the chunks of one still being scored. A chunk's
 // result keeps only what the report, the summary and the requested exports read, so the parsed workflows die young;
 // results come back in file and response order whatever thread scored them, so the output is the same on any count.
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { isMainThread, MessageChannel, parentPort, receiveMessageOnPort, workerData, type MessagePort, type Worker, type WorkerOptions } from "node:worker_threads";
@@ -150,13 +150,37 @@ function runItemsOf(records: readonly ScoredRecord[]): RunItem[] {
   }));
 }
 
+/** This thread's buffer for run files, reused: the bytes die with the file's text, so fresh memory only costs page faults. */
+let fileBuffer = Buffer.allocUnsafeSlow(0);
+
+/** The bytes of `file` in this thread's reused buffer, valid until the next call. */
+export function readFileReusingBuffer(file: string): Buffer {
+  const fd = openSync(file, "r");
+  try {
+    let length = 0;
+    for (;;) {
+      // Grown beyond the size stat gives, so a file that grew while read is still read to its end.
+      if (length === fileBuffer.length) {
+        const grown = Buffer.allocUnsafeSlow(Math.max(fstatSync(fd).size + 1, 2 * fileBuffer.length, 64 * 1024));
+        fileBuffer.copy(grown, 0, 0, length);
+        fileBuffer = grown;
+      }
+      const read = readSync(fd, fileBuffer, length, fileBuffer.length - length, null);
+      if (read === 0) return fileBuffer.subarray(0, length);
+      length += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A recorded run (runs/<model>.json) or, failing that, a generation output ({task, answer1..N} items). */
 function readRunItems(file: string): RunItem[] {
   const label = path.basename(file);
   let bytes: Buffer;
   let data: unknown;
   try {
-    bytes = readFileSync(file);
+    bytes = readFileReusingBuffer(file);
     const fast = latin1RunRecords(label, bytes);
     if (fast) return runItemsOf(fast);
     data = JSON.parse(bytes.toString("utf8"));
