@@ -194,17 +194,19 @@ function readRunItems(file: string): RunItem[] {
   return generation.value.flatMap((item) => item.answers.map((answer) => ({ task: item.task, round: answer.round, input: { raw: answer.text }, recorded: null })));
 }
 
+/** A diagnostic's report entry; optional fields are set only when present (spreads cost more on this cold path). */
 function diagnosticJson(d: Diagnostic) {
-  return {
+  const entry: Pick<Diagnostic, "code" | "category" | "severity" | "message" | "officialStep" | "location" | "targetNodeId" | "hint"> = {
     code: d.code,
     category: d.category,
     severity: d.severity,
     message: d.message,
-    ...(d.officialStep ? { officialStep: d.officialStep } : {}),
-    ...(d.location ? { location: d.location } : {}),
-    ...(d.targetNodeId !== undefined ? { targetNodeId: d.targetNodeId } : {}),
-    ...(d.hint ? { hint: d.hint } : {}),
   };
+  if (d.officialStep) entry.officialStep = d.officialStep;
+  if (d.location) entry.location = d.location;
+  if (d.targetNodeId !== undefined) entry.targetNodeId = d.targetNodeId;
+  if (d.hint) entry.hint = d.hint;
+  return entry;
 }
 
 function cozeOf(score: ScoredResponse, name: string, githubToken: string, cozePackage: Exporters["cozePackage"]): ReportRow["coze"] {
@@ -214,9 +216,21 @@ function cozeOf(score: ScoredResponse, name: string, githubToken: string, cozePa
   return { skipped: built ? (built.issues[0]?.code ?? "unknown") : "no-workflow-json" };
 }
 
-/** The response's entry in the JSON report. */
+/** The response's entry in the JSON report, its keys in the report's order. */
 function responseJson(model: string, item: RunItem, domain: string, score: ScoredResponse) {
-  return {
+  const entry: {
+    model: string;
+    task: string;
+    round: number;
+    domain: string;
+    officialFailStep: ScoredResponse["officialFailStep"];
+    ruleJudge: boolean | null;
+    failStep: ScoredResponse["failStep"];
+    passed: boolean;
+    recorded?: { valid: boolean; failStep: RunRecord["fail_step"] | null };
+    repaired?: { applied: string[]; officialFailStep: ScoredResponse["officialFailStep"]; ruleJudge: boolean | null; failStep: ScoredResponse["failStep"]; passed: boolean };
+    diagnostics?: ReturnType<typeof diagnosticJson>[];
+  } = {
     model,
     task: item.task,
     round: item.round,
@@ -225,16 +239,22 @@ function responseJson(model: string, item: RunItem, domain: string, score: Score
     ruleJudge: score.ruleJudge ? score.ruleJudge.verdict : null,
     failStep: score.failStep,
     passed: score.passed,
-    ...(item.recorded ? { recorded: { valid: item.recorded.valid, failStep: item.recorded.fail_step ?? null } } : {}),
-    repaired: {
-      applied: score.repaired.applied.map((repair) => repair.code),
-      officialFailStep: score.repaired.officialFailStep,
-      ruleJudge: score.repaired.ruleJudge ? score.repaired.ruleJudge.verdict : null,
-      failStep: score.repaired.failStep,
-      passed: score.repaired.passed,
-    },
-    diagnostics: score.diagnostics.map(diagnosticJson),
   };
+  if (item.recorded) entry.recorded = { valid: item.recorded.valid, failStep: item.recorded.fail_step ?? null };
+  const repaired = score.repaired;
+  const applied: string[] = [];
+  for (const repair of repaired.applied) applied.push(repair.code);
+  entry.repaired = {
+    applied,
+    officialFailStep: repaired.officialFailStep,
+    ruleJudge: repaired.ruleJudge ? repaired.ruleJudge.verdict : null,
+    failStep: repaired.failStep,
+    passed: repaired.passed,
+  };
+  const diagnostics: ReturnType<typeof diagnosticJson>[] = [];
+  for (const d of score.diagnostics) diagnostics.push(diagnosticJson(d));
+  entry.diagnostics = diagnostics;
+  return entry;
 }
 
 /** What the summary and the exports read of a response. */
