@@ -129,10 +129,12 @@ export function latin1RunRecords(label: string, bytes: Buffer): ScoredRecord[] |
     return null;
   }
   if (!Array.isArray(data)) return null;
-  for (const item of data as unknown[]) {
+  for (let i = 0; i < data.length; i += 1) {
+    const item: unknown = data[i];
     if (typeof item !== "object" || item === null) continue;
     const record = item as Record<string, unknown>;
-    for (const key of TEXT_FIELDS) {
+    for (let k = 0; k < TEXT_FIELDS.length; k += 1) {
+      const key = TEXT_FIELDS[k] as (typeof TEXT_FIELDS)[number];
       const value = record[key];
       if (typeof value === "string" && NON_ASCII.test(value)) record[key] = Buffer.from(value, "latin1").toString("utf8");
     }
