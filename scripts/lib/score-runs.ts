@@ -555,6 +555,9 @@ export function runScoringWorkerIfAny(): boolean {
         results.postMessage({ slot, outcome } satisfies WorkerMessage, bytes ? [bytes.buffer as ArrayBuffer] : []);
       });
       results.postMessage({ done: true } satisfies WorkerMessage);
+      // Its teardown (a whole heap to free) then overlaps the main thread's last chunks and report, instead of
+      // following them; the messages already posted are delivered all the same.
+      process.exit(0);
     } catch (error) {
       results.postMessage({ crashed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerMessage);
     }
