@@ -531,10 +531,16 @@ function runWorker(worker: Worker, job: WorkerJob, record: (slot: number, outcom
       for (let received = receiveMessageOnPort(results); received; received = receiveMessageOnPort(results)) handle(received.message as WorkerMessage);
     };
     results.on("message", handle);
-    // Done when it says so (its teardown overlaps the printing); one that could not start or died leaves its files to
-    // the main thread.
-    worker.on("error", () => resolve());
-    worker.on("exit", () => resolve());
+    // Done when it says so; one that could not start or died leaves its files to the main thread. A worker ends once
+    // it has said so, and its exit may be seen before its last messages: they are in the port already, so read first.
+    worker.on("error", () => {
+      receivePending();
+      resolve();
+    });
+    worker.on("exit", () => {
+      receivePending();
+      resolve();
+    });
   });
   // The port must not keep the process alive once the workers are done.
   void finished.finally(() => results.close());
