@@ -93,8 +93,10 @@ function compile(schema: z.ZodType): Accepts {
       return (value) => {
         if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
         const record = value as Record<string, unknown>;
-        // Inline rather than through fieldAccepts: run files are read through here, one record at a time.
-        for (const field of shape) {
+        // Inline rather than through fieldAccepts, and indexed (no iterator result per field in cold code): run files
+        // are read through here, one record at a time.
+        for (let i = 0; i < shape.length; i += 1) {
+          const field = shape[i] as ObjectField;
           const item = record[field.key];
           if (field.optional && item === undefined) continue;
           if (field.inner === ANY_STRING ? typeof item !== "string" : !field.inner(item)) return false;
@@ -186,8 +188,19 @@ export function uncertainFields(schema: z.ZodType, value: unknown): readonly str
  * holds: zod copies the schema's keys present in the value (`key in value`), in the schema's order, and drops the rest.
  */
 export function pickShape<T>(schema: z.ZodType<T>, value: object): T {
+  let keys = shapeKeys.get(schema);
+  if (!keys) {
+    keys = Object.keys((schema._zod.def as unknown as { shape: object }).shape);
+    shapeKeys.set(schema, keys);
+  }
   const picked: Record<string, unknown> = {};
   const source = value as Record<string, unknown>;
-  for (const key of Object.keys((schema._zod.def as unknown as { shape: object }).shape)) if (key in source) picked[key] = source[key];
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i] as string;
+    if (key in source) picked[key] = source[key];
+  }
   return picked as T;
 }
+
+/** Per object schema: its keys, listed once instead of per value picked. */
+const shapeKeys = new WeakMap<z.ZodType, string[]>();

@@ -10,7 +10,7 @@ import { readBenchmarkDir } from "@/lib/server/benchmark-files";
 import { configuredBenchmarkDir, locateBenchmarkDir } from "@/lib/server/benchmark-location";
 import { difyAppName } from "@/lib/workflow/dify-dsl";
 import { SUMMARY_STEPS as STEPS, summarizeScores as summary, type Rate } from "@/lib/workflow/score-summary";
-import { defaultThreads, formatIssues, runScoringWorkerIfAny, startScoringThreads, UsageError, type ReportRow, type ScoredRunFile } from "./lib/score-runs";
+import { defaultThreads, formatIssues, responsesJsonPieces, runScoringWorkerIfAny, startScoringThreads, UsageError, type ReportRow, type ScoredRunFile } from "./lib/score-runs";
 import { runPipedCommandLine } from "./lib/stdout";
 
 const USAGE = `Usage: npm run score -- [--benchmark <dir>] [--run <file|dir>] [--yaml-out <dir>] [--coze-out <dir> [--github-token-env <VAR>]] [--json]
@@ -202,8 +202,7 @@ function printJson(rows: readonly ReportRow[], benchmark: string, runs: readonly
   };
   // The responses come serialised from the threads that scored them: spliced into the last key's empty array.
   const head = JSON.stringify(document).slice(0, -"]}".length);
-  const responses = runs.flatMap((run) => (run.responsesJson ? [run.responsesJson] : [])).join(",");
-  process.stdout.write(`${head}${responses}]}\n`);
+  process.stdout.write(Buffer.concat([Buffer.from(head), ...responsesJsonPieces(runs), Buffer.from("]}\n")]));
 }
 
 async function main(): Promise<number> {

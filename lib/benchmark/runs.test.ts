@@ -27,6 +27,31 @@ describe("parseRunFile", () => {
     expect(parsed.ok ? [] : parsed.issues.map((i) => i.field)).toEqual(["fail_step", "workflow"]);
   });
 
+  it("reports exactly the inconsistent ones among every mix of verdict, fail step and null tag fields", () => {
+    const records = [true, false].flatMap((valid) =>
+      [undefined, "step_1_2" as const].flatMap((fail_step) =>
+        [0, 1, 2, 3, 4, 5, 6, 7].map((mask) => ({ valid, fail_step, nulls: mask })),
+      ),
+    );
+    records.forEach(({ valid, fail_step, nulls }, round) => {
+      const record = {
+        ...base,
+        round: round + 1,
+        valid,
+        fail_step,
+        node_selection: nulls & 1 ? null : "Start",
+        design_principle: nulls & 2 ? null : "d",
+        workflow: nulls & 4 ? null : "{}",
+      };
+      const parsed = parseRunFile("runs/m.json", [record]);
+      const expected = [
+        ...(valid === (fail_step !== undefined) ? ["fail_step"] : []),
+        ...(nulls !== 0 && nulls !== 7 ? ["workflow"] : []),
+      ];
+      expect(parsed.ok ? [] : parsed.issues.map((i) => i.field)).toEqual(expected);
+    });
+  });
+
   it("labels records by task and round", () => {
     expect(recordLabel({ task: "Code", round: 1 }, 17)).toBe("record 18 (Code round 1)");
     expect(recordLabel(5, 2)).toBe("record 3");

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { benchmarkDir } from "@/test/support/benchmark-dir";
 import type { Diagnostic } from "./diagnostics";
 import type { JsonValue } from "./python-values";
-import { scoreResponse, sortDiagnostics, type ScoredResponse, type ScoreTurn } from "./score";
+import { mergeDiagnostics, nodeOrderOf, scoreResponse, sortDiagnostics, type ScoredResponse, type ScoreTurn } from "./score";
 
 const TURN: ScoreTurn = { inputVars: ["doc"], outputVars: ["result"], keyNodes: ["llm", "document-extractor"] };
 const NODE_TYPES = ["start", "end", "llm", "code", "template", "template-transform", "iteration", "iteration-start", "if-else", "variable-aggregator", "list-operator", "document-extractor", "tts", "echarts"];
@@ -84,6 +84,47 @@ describe("sortDiagnostics", () => {
     });
     const sorted = sortDiagnostics([d("a", "info"), d("b", "error", "3"), d("c", "error", "1"), d("e", "error"), d("f", "warning", "1")], new Map([["1", 0], ["3", 1]]));
     expect(sorted.map((x) => x.message)).toEqual(["e", "c", "b", "f", "a"]);
+  });
+});
+
+/** The merge as one key per diagnostic gives it, at any size: the reference for the pairwise comparison of few. */
+function mergeByKeys(primary: readonly Diagnostic[], official: readonly Diagnostic[]): Diagnostic[] {
+  const place = (l: Diagnostic["location"]) => (l ? `${l.nodeId ?? ""}|${l.edgeIndex ?? ""}|${l.paramPath?.[0] ?? ""}` : "");
+  const anchor = (d: Diagnostic) => `${d.officialStep}#${place(d.location)}`;
+  const covered = new Set(primary.filter((d) => d.officialStep).map(anchor));
+  const candidates = [...primary, ...official.filter((d) => !covered.has(anchor(d)))];
+  const seen = new Set<string>();
+  return candidates.filter((d) => {
+    const key = `${d.code}\u0000${d.message}\u0000${JSON.stringify(d.location ?? null)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+describe("mergeDiagnostics", () => {
+  const diagnostic: fc.Arbitrary<Diagnostic> = fc.record(
+    {
+      code: fc.constantFrom("cycle", "dangling-reference", "missing-output"),
+      category: fc.constant("graph"),
+      severity: fc.constantFrom("error", "warning"),
+      message: fc.constantFrom("m", "n", "m\u0000n"),
+      officialStep: fc.constantFrom("step_1_2", "step_1_3"),
+      location: fc.record(
+        { nodeId: fc.constantFrom("1", "2", "1|"), edgeIndex: fc.constantFrom(0, 1), paramPath: fc.constantFrom(["a"], ["a", 0], ["b"]) },
+        { requiredKeys: [] },
+      ),
+    },
+    { requiredKeys: ["code", "category", "severity", "message"] },
+  ) as fc.Arbitrary<Diagnostic>;
+
+  it("keeps what keying every diagnostic keeps, in the same order, for few diagnostics and for many", () => {
+    fc.assert(
+      fc.property(fc.array(diagnostic, { maxLength: 14 }), fc.array(diagnostic, { maxLength: 6 }), (primary, official) => {
+        expect(mergeDiagnostics(primary, official)).toEqual(mergeByKeys(primary, official));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -254,6 +295,16 @@ describe.skipIf(!benchmarkDir)("scoring the recorded corpus", () => {
     });
     expect(unexplained.map(({ model, record }) => `${model}/${record.task}/${record.round}`)).toEqual([]);
     expect(scored.filter(({ score }) => score.failStep).length).toBeGreaterThan(400);
+  });
+
+  it("orders diagnostics as sorting them by the workflow's full node order does (it is read only when it can matter)", () => {
+    const withSeveral = scored.filter(({ score }) => score.diagnostics.length > 1);
+    expect(withSeveral.length).toBeGreaterThan(100);
+    const misordered = withSeveral.filter(({ score }) => {
+      const order = nodeOrderOf(score.parsed.json.ok ? score.parsed.json.value : undefined);
+      return sortDiagnostics(score.diagnostics, order).some((d, i) => d !== score.diagnostics[i]);
+    });
+    expect(misordered.map(({ model, record }) => `${model}/${record.task}/${record.round}`)).toEqual([]);
   });
 
   it("only claims official steps the official pipeline actually fails at", () => {

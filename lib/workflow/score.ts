@@ -64,6 +64,17 @@ function locationKey(diagnostic: Diagnostic): string {
   return JSON.stringify(diagnostic.location ?? null);
 }
 
+/** Up to this many pairs, merging compares diagnostics pairwise instead of building a key per diagnostic. */
+const PAIRWISE_MERGE_LIMIT = 64;
+
+function coversOfficial(primary: Diagnostic, official: Diagnostic): boolean {
+  return primary.officialStep !== undefined && primary.officialStep === official.officialStep && anchorOf(primary.location) === anchorOf(official.location);
+}
+
+function sameDiagnostic(a: Diagnostic, b: Diagnostic): boolean {
+  return a.code === b.code && a.message === b.message && locationKey(a) === locationKey(b);
+}
+
 /**
  * The union of the analysis and the official diagnostics. An official diagnostic is dropped when an analysis
  * diagnostic already explains the same step at the same place (same node/edge and top-level param key).
@@ -71,9 +82,19 @@ function locationKey(diagnostic: Diagnostic): string {
  */
 export function mergeDiagnostics(primary: readonly Diagnostic[], official: readonly Diagnostic[]): Diagnostic[] {
   let candidates = primary;
-  if (official.length > 0) {
+  if (official.length > 0 && primary.length * official.length <= PAIRWISE_MERGE_LIMIT) {
+    const kept = primary.slice();
+    for (const d of official) if (!primary.some((p) => coversOfficial(p, d))) kept.push(d);
+    candidates = kept;
+  } else if (official.length > 0) {
     const covered = new Set(primary.filter((d) => d.officialStep).map((d) => `${d.officialStep}#${anchorOf(d.location)}`));
     candidates = [...primary, ...official.filter((d) => !covered.has(`${d.officialStep}#${anchorOf(d.location)}`))];
+  }
+  // Most responses have a few diagnostics: compared pairwise, with keys only for a same code and message.
+  if (candidates.length * candidates.length <= PAIRWISE_MERGE_LIMIT) {
+    const merged: Diagnostic[] = [];
+    for (const diagnostic of candidates) if (!merged.some((kept) => sameDiagnostic(kept, diagnostic))) merged.push(diagnostic);
+    return merged;
   }
   // One key per (code, message, location): a response with thousands of nodes has thousands of diagnostics.
   const seen = new Set<string>();
@@ -142,6 +163,16 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[], nodeOrder: R
     .map((diagnostic, index) => sortEntry(diagnostic, index, nodeOrder))
     .sort((x, y) => x.severity - y.severity || compareLocations(x, y) || x.index - y.index)
     .map((entry) => entry.diagnostic);
+}
+
+const NO_NODE_ORDER: ReadonlyMap<string, number> = new Map();
+
+/** `merged` sorted; the workflow's node order is read only when two or more diagnostics sit on nodes. */
+function sortedDiagnostics(merged: Diagnostic[], parsed: ParsedResponse): Diagnostic[] {
+  if (merged.length < 2) return merged;
+  let onNodes = 0;
+  for (const d of merged) if (d.location?.nodeId !== undefined) onNodes += 1;
+  return sortDiagnostics(merged, onNodes > 1 && parsed.json.ok ? nodeOrderOf(parsed.json.value) : NO_NODE_ORDER);
 }
 
 export function nodeOrderOf(value: JsonValue | undefined): Map<string, number> {
@@ -224,7 +255,7 @@ export function scoreResponse(input: ResponseInput, turn: ScoreTurn): ScoredResp
     ruleJudge: judge,
     failStep,
     passed: failStep === null,
-    diagnostics: sortDiagnostics(merged, nodeOrderOf(parsed.json.ok ? parsed.json.value : undefined)),
+    diagnostics: sortedDiagnostics(merged, parsed),
     repaired: scoreRepaired(parsed, turn, {
       officialFailStep: verdict.failStep,
       judge,

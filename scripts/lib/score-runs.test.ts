@@ -1,11 +1,12 @@
 // The score CLI's fast reading of run files: the records it gives equal those of the UTF-8 text, on the recorded runs
 // and on the texts where reading the bytes as Latin-1 could differ (escapes, invalid UTF-8).
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
-import { latin1RunRecords, type ScoredRecord } from "./score-runs";
+import { latin1RunRecords, readFileReusingBuffer, responsesJsonPieces, type ScoredRecord } from "./score-runs";
 
 /** What the score reads of the records of the file's UTF-8 text. */
 function utf8Records(bytes: Buffer): ScoredRecord[] {
@@ -70,5 +71,34 @@ describe.skipIf(!benchmarkDir)(`latin1RunRecords on the recorded runs${benchmark
       return fast === null || JSON.stringify(scored(fast)) !== JSON.stringify(utf8Records(bytes));
     });
     expect(differing).toEqual([]);
+  });
+});
+
+describe("responsesJsonPieces", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it("joins the chunks' entries of every run with commas, skipping runs and chunks without any", () => {
+    const runs = [{ responsesJson: [bytes('{"a":1}'), bytes('{"b":"é"}')] }, { responsesJson: [] }, { responsesJson: null }, { responsesJson: [bytes('{"c":[]}')] }];
+    const text = Buffer.concat([bytes("["), ...responsesJsonPieces(runs), bytes("]")]).toString("utf8");
+    expect(JSON.parse(text)).toEqual([{ a: 1 }, { b: "é" }, { c: [] }]);
+    expect(responsesJsonPieces([{ responsesJson: [] }, { responsesJson: null }])).toEqual([]);
+  });
+});
+
+describe("readFileReusingBuffer", () => {
+  it("gives each file's bytes, whether its buffer has to grow or not, and the error of a missing file", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "read-reusing-"));
+    try {
+      const sizes = [10, 0, 200_000, 3, 70_000, 200_001];
+      sizes.forEach((size, i) => writeFileSync(path.join(dir, `${i}.json`), Buffer.alloc(size, 97 + i)));
+      for (const [i, size] of sizes.entries()) {
+        const bytes = readFileReusingBuffer(path.join(dir, `${i}.json`));
+        expect(bytes.length).toBe(size);
+        expect(bytes.equals(readFileSync(path.join(dir, `${i}.json`)))).toBe(true);
+      }
+      expect(() => readFileReusingBuffer(path.join(dir, "missing.json"))).toThrow(/ENOENT/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

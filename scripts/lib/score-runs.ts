@@ -3,7 +3,7 @@
 // responses at a time; a thread with no file left to open shares the chunks of one still being scored. A chunk's
 // result keeps only what the report, the summary and the requested exports read, so the parsed workflows die young;
 // results come back in file and response order whatever thread scored them, so the output is the same on any count.
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { isMainThread, MessageChannel, parentPort, receiveMessageOnPort, workerData, type MessagePort, type Worker, type WorkerOptions } from "node:worker_threads";
@@ -43,8 +43,11 @@ export interface ScoredRunFile {
   model: string;
   file: string;
   rows: ReportRow[];
-  /** With --json: the file's entries of the report's `responses` array, as JSON text joined by commas. */
-  responsesJson: string | null;
+  /**
+   * With --json: the file's entries of the report's `responses` array, as UTF-8 JSON texts of comma-separated entries
+   * (one per scored chunk that has any), encoded on the thread that scored them so the main thread only copies bytes.
+   */
+  responsesJson: Uint8Array[] | null;
   /** Responses whose task and round the benchmark does not have. */
   skipped: number;
 }
@@ -66,8 +69,8 @@ async function scoringContext(context: ScoreContext): Promise<ScoringContext> {
 
 type FileOutcome = { ok: true; value: ScoredRunFile } | { ok: false; message: string };
 
-/** The scores of some responses of a file. */
-type ScoredPart = Pick<ScoredRunFile, "rows" | "responsesJson" | "skipped">;
+/** The scores of some responses of a file; with --json, their report entries (empty when all were skipped). */
+type ScoredPart = Pick<ScoredRunFile, "rows" | "skipped"> & { responsesJson: Uint8Array | null };
 
 /** One chunk of a file scored, or why the file could not be read. */
 type ChunkOutcome = { ok: true; chunk: number; value: ScoredPart } | { ok: false; message: string };
@@ -126,10 +129,12 @@ export function latin1RunRecords(label: string, bytes: Buffer): ScoredRecord[] |
     return null;
   }
   if (!Array.isArray(data)) return null;
-  for (const item of data as unknown[]) {
+  for (let i = 0; i < data.length; i += 1) {
+    const item: unknown = data[i];
     if (typeof item !== "object" || item === null) continue;
     const record = item as Record<string, unknown>;
-    for (const key of TEXT_FIELDS) {
+    for (let k = 0; k < TEXT_FIELDS.length; k += 1) {
+      const key = TEXT_FIELDS[k] as (typeof TEXT_FIELDS)[number];
       const value = record[key];
       if (typeof value === "string" && NON_ASCII.test(value)) record[key] = Buffer.from(value, "latin1").toString("utf8");
     }
@@ -147,13 +152,37 @@ function runItemsOf(records: readonly ScoredRecord[]): RunItem[] {
   }));
 }
 
+/** This thread's buffer for run files, reused: the bytes die with the file's text, so fresh memory only costs page faults. */
+let fileBuffer = Buffer.allocUnsafeSlow(0);
+
+/** The bytes of `file` in this thread's reused buffer, valid until the next call. */
+export function readFileReusingBuffer(file: string): Buffer {
+  const fd = openSync(file, "r");
+  try {
+    let length = 0;
+    for (;;) {
+      // Grown beyond the size stat gives, so a file that grew while read is still read to its end.
+      if (length === fileBuffer.length) {
+        const grown = Buffer.allocUnsafeSlow(Math.max(fstatSync(fd).size + 1, 2 * fileBuffer.length, 64 * 1024));
+        fileBuffer.copy(grown, 0, 0, length);
+        fileBuffer = grown;
+      }
+      const read = readSync(fd, fileBuffer, length, fileBuffer.length - length, null);
+      if (read === 0) return fileBuffer.subarray(0, length);
+      length += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A recorded run (runs/<model>.json) or, failing that, a generation output ({task, answer1..N} items). */
 function readRunItems(file: string): RunItem[] {
   const label = path.basename(file);
   let bytes: Buffer;
   let data: unknown;
   try {
-    bytes = readFileSync(file);
+    bytes = readFileReusingBuffer(file);
     const fast = latin1RunRecords(label, bytes);
     if (fast) return runItemsOf(fast);
     data = JSON.parse(bytes.toString("utf8"));
@@ -167,17 +196,19 @@ function readRunItems(file: string): RunItem[] {
   return generation.value.flatMap((item) => item.answers.map((answer) => ({ task: item.task, round: answer.round, input: { raw: answer.text }, recorded: null })));
 }
 
+/** A diagnostic's report entry; optional fields are set only when present (spreads cost more on this cold path). */
 function diagnosticJson(d: Diagnostic) {
-  return {
+  const entry: Pick<Diagnostic, "code" | "category" | "severity" | "message" | "officialStep" | "location" | "targetNodeId" | "hint"> = {
     code: d.code,
     category: d.category,
     severity: d.severity,
     message: d.message,
-    ...(d.officialStep ? { officialStep: d.officialStep } : {}),
-    ...(d.location ? { location: d.location } : {}),
-    ...(d.targetNodeId !== undefined ? { targetNodeId: d.targetNodeId } : {}),
-    ...(d.hint ? { hint: d.hint } : {}),
   };
+  if (d.officialStep) entry.officialStep = d.officialStep;
+  if (d.location) entry.location = d.location;
+  if (d.targetNodeId !== undefined) entry.targetNodeId = d.targetNodeId;
+  if (d.hint) entry.hint = d.hint;
+  return entry;
 }
 
 function cozeOf(score: ScoredResponse, name: string, githubToken: string, cozePackage: Exporters["cozePackage"]): ReportRow["coze"] {
@@ -187,9 +218,21 @@ function cozeOf(score: ScoredResponse, name: string, githubToken: string, cozePa
   return { skipped: built ? (built.issues[0]?.code ?? "unknown") : "no-workflow-json" };
 }
 
-/** The response's entry in the JSON report. */
+/** The response's entry in the JSON report, its keys in the report's order. */
 function responseJson(model: string, item: RunItem, domain: string, score: ScoredResponse) {
-  return {
+  const entry: {
+    model: string;
+    task: string;
+    round: number;
+    domain: string;
+    officialFailStep: ScoredResponse["officialFailStep"];
+    ruleJudge: boolean | null;
+    failStep: ScoredResponse["failStep"];
+    passed: boolean;
+    recorded?: { valid: boolean; failStep: RunRecord["fail_step"] | null };
+    repaired?: { applied: string[]; officialFailStep: ScoredResponse["officialFailStep"]; ruleJudge: boolean | null; failStep: ScoredResponse["failStep"]; passed: boolean };
+    diagnostics?: ReturnType<typeof diagnosticJson>[];
+  } = {
     model,
     task: item.task,
     round: item.round,
@@ -198,16 +241,22 @@ function responseJson(model: string, item: RunItem, domain: string, score: Score
     ruleJudge: score.ruleJudge ? score.ruleJudge.verdict : null,
     failStep: score.failStep,
     passed: score.passed,
-    ...(item.recorded ? { recorded: { valid: item.recorded.valid, failStep: item.recorded.fail_step ?? null } } : {}),
-    repaired: {
-      applied: score.repaired.applied.map((repair) => repair.code),
-      officialFailStep: score.repaired.officialFailStep,
-      ruleJudge: score.repaired.ruleJudge ? score.repaired.ruleJudge.verdict : null,
-      failStep: score.repaired.failStep,
-      passed: score.repaired.passed,
-    },
-    diagnostics: score.diagnostics.map(diagnosticJson),
   };
+  if (item.recorded) entry.recorded = { valid: item.recorded.valid, failStep: item.recorded.fail_step ?? null };
+  const repaired = score.repaired;
+  const applied: string[] = [];
+  for (const repair of repaired.applied) applied.push(repair.code);
+  entry.repaired = {
+    applied,
+    officialFailStep: repaired.officialFailStep,
+    ruleJudge: repaired.ruleJudge ? repaired.ruleJudge.verdict : null,
+    failStep: repaired.failStep,
+    passed: repaired.passed,
+  };
+  const diagnostics: ReturnType<typeof diagnosticJson>[] = [];
+  for (const d of score.diagnostics) diagnostics.push(diagnosticJson(d));
+  entry.diagnostics = diagnostics;
+  return entry;
 }
 
 /** What the summary and the exports read of a response. */
@@ -250,28 +299,44 @@ function scoreItems(model: string, items: readonly RunItem[], context: ScoringCo
     rows.push(reportRow(model, item, domain, score, context));
     if (context.json) responses.push(responseJson(model, item, domain, score));
   }
-  // Serialised here, on the thread that scored them: the main thread only joins the texts.
-  const responsesJson = context.json ? JSON.stringify(responses).slice(1, -1) : null;
+  // Serialised and encoded here, on the thread that scored them: the main thread only joins the bytes. A worker sends
+  // them without a copy (the encoder's buffer is the array's own); the brackets are dropped by a view.
+  const responsesJson = context.json ? UTF8.encode(JSON.stringify(responses)).subarray(1, -1) : null;
   return { rows, responsesJson, skipped };
 }
 
 const modelOf = (file: string): string => path.basename(file, ".json");
+const UTF8 = new TextEncoder();
+const COMMA = UTF8.encode(",");
 
 /** Reads one run file and scores every response of it against the benchmark's turns. */
 function scoreRunFile(file: string, context: ScoringContext): ScoredRunFile {
-  return { model: modelOf(file), file, ...scoreItems(modelOf(file), readRunItems(file), context) };
+  return joinParts(file, [scoreItems(modelOf(file), readRunItems(file), context)], context.json);
 }
 
 /** A file's chunks joined in order, as scoreRunFile would have scored it. */
 function joinParts(file: string, parts: readonly ScoredPart[], json: boolean): ScoredRunFile {
-  const texts = parts.flatMap((part) => (part.responsesJson ? [part.responsesJson] : []));
-  return {
-    model: modelOf(file),
-    file,
-    rows: parts.flatMap((part) => part.rows),
-    responsesJson: json ? texts.join(",") : null,
-    skipped: parts.reduce((sum, part) => sum + part.skipped, 0),
-  };
+  const rows: ReportRow[] = [];
+  const texts: Uint8Array[] = [];
+  let skipped = 0;
+  for (const part of parts) {
+    for (const row of part.rows) rows.push(row);
+    if (part.responsesJson && part.responsesJson.length > 0) texts.push(part.responsesJson);
+    skipped += part.skipped;
+  }
+  return { model: modelOf(file), file, rows, responsesJson: json ? texts : null, skipped };
+}
+
+/** The report's `responses` entries of `runs` in order, as pieces of UTF-8 text to write one after the other. */
+export function responsesJsonPieces(runs: readonly Pick<ScoredRunFile, "responsesJson">[]): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  for (const run of runs) {
+    for (const text of run.responsesJson ?? []) {
+      if (pieces.length > 0) pieces.push(COMMA);
+      pieces.push(text);
+    }
+  }
+  return pieces;
 }
 
 /**
@@ -466,10 +531,16 @@ function runWorker(worker: Worker, job: WorkerJob, record: (slot: number, outcom
       for (let received = receiveMessageOnPort(results); received; received = receiveMessageOnPort(results)) handle(received.message as WorkerMessage);
     };
     results.on("message", handle);
-    // Done when it says so (its teardown overlaps the printing); one that could not start or died leaves its files to
-    // the main thread.
-    worker.on("error", () => resolve());
-    worker.on("exit", () => resolve());
+    // Done when it says so; one that could not start or died leaves its files to the main thread. A worker ends once
+    // it has said so, and its exit may be seen before its last messages: they are in the port already, so read first.
+    worker.on("error", () => {
+      receivePending();
+      resolve();
+    });
+    worker.on("exit", () => {
+      receivePending();
+      resolve();
+    });
   });
   // The port must not keep the process alive once the workers are done.
   void finished.finally(() => results.close());
@@ -485,8 +556,14 @@ export function runScoringWorkerIfAny(): boolean {
     const results = job.results;
     try {
       const context = await scoringContext({ turns: job.turns, domains: job.domains, json: job.json, yaml: job.yaml, coze: job.coze });
-      scoreShare(job.files, job.shared, context, (slot, outcome) => results.postMessage({ slot, outcome } satisfies WorkerMessage));
+      scoreShare(job.files, job.shared, context, (slot, outcome) => {
+        const bytes = outcome.ok ? outcome.value.responsesJson : null;
+        results.postMessage({ slot, outcome } satisfies WorkerMessage, bytes ? [bytes.buffer as ArrayBuffer] : []);
+      });
       results.postMessage({ done: true } satisfies WorkerMessage);
+      // Its teardown (a whole heap to free) then overlaps the main thread's last chunks and report, instead of
+      // following them; the messages already posted are delivered all the same.
+      process.exit(0);
     } catch (error) {
       results.postMessage({ crashed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerMessage);
     }
