@@ -52,9 +52,10 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     const canvas = canvases[i] as string | null;
     containers.push(canvas === null ? -1 : (vertexOf.get(canvas) ?? -1));
   }
-  // The ancestors of one vertex at a time: the reference checks ask about one node's references in a row, so one
-  // array stamped per walk serves them all instead of an array per vertex.
-  const upstream: Ancestors = { of: -1, stamp: 0, marks: new Array<number>(ids.length).fill(0) };
+  // Small graphs listed upstream first (nearly all) get every vertex's ancestors as a bit mask in one pass; others
+  // walk the ancestors of one vertex at a time, one array stamped per walk serving a node's references in a row.
+  const masks = ancestorMasks(predecessors, containers);
+  const upstream: Ancestors = { of: -1, stamp: 0, marks: masks ? [] : new Array<number>(ids.length).fill(0) };
   return {
     ids,
     vertexOf,
@@ -65,10 +66,38 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
       const vertex = node.id === null ? undefined : vertexOf.get(node.id);
       const ancestor = vertexOf.get(ancestorId);
       if (vertex === undefined || ancestor === undefined || ancestor === vertex) return false;
+      if (masks) return ((masks[vertex] as number) & (1 << ancestor)) !== 0;
       if (upstream.of !== vertex) markAncestors(upstream, vertex, predecessors, containers);
       return upstream.marks[ancestor] === upstream.stamp;
     },
   };
+}
+
+/** Bits of a 32-bit mask: one per vertex, for graphs of at most this many. */
+const MASK_VERTICES = 32;
+
+/**
+ * Per vertex, its upstream vertices as bits, when there are at most 32 and every edge and container link comes from
+ * an earlier vertex (so one pass in list order sees each vertex's sources complete); null otherwise.
+ */
+export function ancestorMasks(predecessors: readonly (readonly number[])[], containers: readonly number[]): number[] | null {
+  const count = predecessors.length;
+  if (count > MASK_VERTICES) return null;
+  const masks: number[] = [];
+  for (let vertex = 0; vertex < count; vertex += 1) {
+    let mask = 0;
+    const sources = predecessors[vertex] as readonly number[];
+    for (let i = 0; i < sources.length; i += 1) {
+      const source = sources[i] as number;
+      if (source >= vertex) return null;
+      mask |= (masks[source] as number) | (1 << source);
+    }
+    const container = containers[vertex] as number;
+    if (container >= vertex) return null;
+    if (container >= 0) mask |= (masks[container] as number) | (1 << container);
+    masks.push(mask);
+  }
+  return masks;
 }
 
 /** The vertices upstream of vertex `of` are those whose mark equals `stamp`. */
