@@ -17,6 +17,7 @@ import {
 import { findInlineReferences, readInlineIdToken, scanInlineReferences, type InlineReferenceMatch } from "../inline-references";
 import type { Diagnostic } from "../diagnostics";
 import type { NodeTypeId } from "../node-types";
+import type { NodeVariables } from "../nodes/types";
 import { isJsonObject, ownValue, preview, pyStr, type JsonValue } from "../python-values";
 import { anchorShape } from "../shape-anchor";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
@@ -26,6 +27,8 @@ import { buildModel, describeNode, formatPath, nodeLocation, textFieldsOf, type 
 interface Registered {
   node: NodeEntry;
   facts: NodeFacts | null;
+  /** The variable rules of the node's type (those of its facts), looked up once instead of per reference. */
+  rules: NodeVariables | null;
 }
 
 type ReferenceVia = "selector" | "inline";
@@ -99,9 +102,10 @@ class ReferenceChecker implements FactsContext {
       if (types !== NO_TYPES) this.checkTypeRules(node, types);
     }
     // nodeFacts without its type and param tests, which the model has made already.
-    const facts = node.known ? CATALOG[node.known].variables.facts(node.param ?? {}, this) : null;
+    const rules = node.known ? CATALOG[node.known].variables : null;
+    const facts = rules ? rules.facts(node.param ?? {}, this) : null;
     if (node.id === null) return;
-    this.registry.set(node.id, { node, facts });
+    this.registry.set(node.id, { node, facts, rules });
     if (node.known === "iteration" && node.parentId === null) this.awaitOutput(node);
     if (this.pendingOutputs.size > 0) this.matchOutput(node);
   }
@@ -139,17 +143,20 @@ class ReferenceChecker implements FactsContext {
       return null;
     }
     const target = registered.node;
-    if (!registered.facts) return null;
-    const lookup = officialVariableType(registered.facts, variable);
+    const { facts, rules } = registered;
+    if (!facts || !rules) return null;
+    // A name without a dot goes straight to its type's rules, as officialVariableType and realVariableType send it.
+    const plain = !variable.includes(".");
+    const lookup = plain ? rules.officialType(facts, variable) : officialVariableType(facts, variable);
     const typeChecked = via === "selector";
     if (!lookup.ok) {
       const where = referenceText(from, variable, nodeId, path, via);
-      this.reportLookupFailure(from, target, registered.facts, variable, path, where, lookup.code, typeChecked);
+      this.reportLookupFailure(from, target, facts, variable, path, where, lookup.code, typeChecked);
       return null;
     }
-    const known = realVariableType(registered.facts, variable) !== undefined;
+    const known = (plain ? rules.realType(facts, variable) : realVariableType(facts, variable)) !== undefined;
     if (!known || !this.inScope(from, target, variable)) {
-      this.explainReference(from, target, registered.facts, variable, path, referenceText(from, variable, nodeId, path, via), known);
+      this.explainReference(from, target, facts, variable, path, referenceText(from, variable, nodeId, path, via), known);
     }
     return lookup;
   }
