@@ -262,7 +262,9 @@ function checkCanvasCrossing(edge: EdgeEntry, source: NodeEntry, target: NodeEnt
 
 export function checkEdges(model: WorkflowModel, out: Diagnostic[]): void {
   const wellFormed: EdgeEntry[] = [];
-  for (const edge of model.edges) {
+  const edges = model.edges;
+  for (let i = 0; i < edges.length; i += 1) {
+    const edge = edges[i] as EdgeEntry;
     if (!checkEdgeShape(edge, out)) continue;
     wellFormed.push(edge);
     // Well-formed edges have a string source; their target may be any hashable value.
@@ -271,7 +273,8 @@ export function checkEdges(model: WorkflowModel, out: Diagnostic[]): void {
     if (typeof raw[2] !== "string" || !model.byId.has(raw[2])) reportEndpoint(edge, "target", raw[2], out);
   }
   checkComparablePorts(wellFormed, out);
-  for (const edge of wellFormed) {
+  for (let i = 0; i < wellFormed.length; i += 1) {
+    const edge = wellFormed[i] as EdgeEntry;
     const source = edge.usable ? lastNodeWithId(model, edge.source as string) : undefined;
     if (!source) continue;
     if (source.known !== null && CATALOG[source.known].branching) checkBranchPort(model, edge, source, out);

@@ -446,6 +446,11 @@ const EMPTY_MODEL = buildModel(null);
 anchorShape(new ReferenceChecker(EMPTY_MODEL, buildGraphIndex(EMPTY_MODEL), []));
 
 export function checkReferences(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
-  if (!model.nodes.some((node) => isJsonObject(node.raw))) return;
-  new ReferenceChecker(model, graph, out).run();
+  const nodes = model.nodes;
+  for (let i = 0; i < nodes.length; i += 1) {
+    if (isJsonObject((nodes[i] as NodeEntry).raw)) {
+      new ReferenceChecker(model, graph, out).run();
+      return;
+    }
+  }
 }
