@@ -3,7 +3,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../python-values";
-import { ancestorMasks, buildGraphIndex } from "./graph";
+import type { Diagnostic } from "../diagnostics";
+import { ancestorMasks, buildGraphIndex, checkGraph } from "./graph";
 import { buildModel, type NodeEntry, type WorkflowModel } from "./model";
 
 const IDS = ["1", "2", "3", "4", "4-1", "4-2", "4-3", "9", "9-1"];
@@ -115,5 +116,49 @@ describe("ancestorMasks", () => {
     const chain = (count: number) => Array.from({ length: count }, (_, vertex) => (vertex === 0 ? [] : [vertex - 1]));
     expect(ancestorMasks(chain(32), new Array<number>(32).fill(-1))?.[31]).toBe(-1 >>> 1);
     expect(ancestorMasks(chain(33), new Array<number>(33).fill(-1))).toBeNull();
+  });
+});
+
+/** Whether some canvas holds a cycle: a usable edge back to its own source within one canvas, by plain search. */
+function naiveHasCycle(model: WorkflowModel): boolean {
+  const canvasOf = (id: string) => model.byId.get(id)?.[0]?.parentId ?? null;
+  const next = (id: string) =>
+    model.edges.filter((e) => e.usable && e.source === id && model.byId.has(e.target as string) && canvasOf(e.target as string) === canvasOf(id)).map((e) => e.target as string);
+  for (const start of model.byId.keys()) {
+    const seen = new Set<string>();
+    const stack = next(start);
+    while (stack.length > 0) {
+      const id = stack.pop() as string;
+      if (id === start) return true;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      stack.push(...next(id));
+    }
+  }
+  return false;
+}
+
+describe("checkGraph's cycle check", () => {
+  it("reports a cycle exactly when a canvas has one, and none on graphs whose edges all lead forward", () => {
+    let forward = 0;
+    let cyclic = 0;
+    fc.assert(
+      fc.property(workflow, ({ nodes, edges }) => {
+        const model = buildModel({ nodes_info: nodes.map((id) => ({ id, type: "llm", param: {} })), edges: edges.map(([source, target]) => [source, 0, target]) });
+        const graph = buildGraphIndex(model);
+        const out: Diagnostic[] = [];
+        checkGraph(model, graph, out);
+        const reported = out.some((d) => d.code === "cycle");
+        expect(reported).toBe(naiveHasCycle(model));
+        if (graph.forward) {
+          forward += 1;
+          expect(reported).toBe(false);
+        }
+        if (reported) cyclic += 1;
+      }),
+      { numRuns: 400, seed: 9 },
+    );
+    expect(forward).toBeGreaterThan(40);
+    expect(cyclic).toBeGreaterThan(40);
   });
 });

@@ -17,6 +17,8 @@ export interface GraphIndex {
   /** Successor and predecessor vertices over usable edges whose endpoints exist, in edge order. */
   successors: readonly (readonly number[])[];
   predecessors: readonly (readonly number[])[];
+  /** Every edge leads to a later vertex (as nodes are usually listed), so the graph has no cycle. */
+  forward: boolean;
   /** True when `ancestorId` is upstream of `node` (by edges, or as the iteration that contains it). */
   isUpstream(ancestorId: string, node: NodeEntry): boolean;
 }
@@ -28,6 +30,7 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
   const successors: number[][] = [];
   const predecessors: number[][] = [];
   const { nodes, edges } = model;
+  let forward = true;
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i] as NodeEntry;
     if (node.id === null || vertexOf.has(node.id)) continue;
@@ -43,6 +46,7 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     const source = vertexOf.get(edge.source as string);
     const target = vertexOf.get(edge.target as string);
     if (source === undefined || target === undefined) continue;
+    if (target <= source) forward = false;
     (successors[source] as number[]).push(target);
     (predecessors[target] as number[]).push(source);
   }
@@ -62,6 +66,7 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     canvases,
     successors,
     predecessors,
+    forward,
     isUpstream(ancestorId, node) {
       const vertex = node.id === null ? undefined : vertexOf.get(node.id);
       const ancestor = vertexOf.get(ancestorId);
@@ -437,6 +442,7 @@ function sameCanvasSuccessors(graph: GraphIndex): readonly (readonly number[])[]
 }
 
 function checkCycles(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
+  if (graph.forward) return;
   const sameCanvas = sameCanvasSuccessors(graph);
   if (isAcyclic(sameCanvas)) return;
   for (const vertices of findCycles(sameCanvas)) {
