@@ -23,12 +23,18 @@ export interface GraphIndex {
   isUpstream(ancestorId: string, node: NodeEntry): boolean;
 }
 
+/**
+ * The neighbours of a vertex without edges, shared: an array's first push reserves room for 17 items, so each vertex
+ * gets its own array only with its first neighbour, as a one-item literal.
+ */
+const NO_NEIGHBOURS: readonly number[] = Object.freeze([]);
+
 export function buildGraphIndex(model: WorkflowModel): GraphIndex {
   const ids: string[] = [];
   const canvases: (string | null)[] = [];
   const vertexOf = new Map<string, number>();
-  const successors: number[][] = [];
-  const predecessors: number[][] = [];
+  const successors: (readonly number[])[] = [];
+  const predecessors: (readonly number[])[] = [];
   const { nodes, edges } = model;
   let forward = true;
   for (let i = 0; i < nodes.length; i += 1) {
@@ -37,8 +43,8 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     vertexOf.set(node.id, ids.length);
     ids.push(node.id);
     canvases.push(node.parentId);
-    successors.push([]);
-    predecessors.push([]);
+    successors.push(NO_NEIGHBOURS);
+    predecessors.push(NO_NEIGHBOURS);
   }
   for (let i = 0; i < edges.length; i += 1) {
     const edge = edges[i] as EdgeEntry;
@@ -47,8 +53,12 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     const target = vertexOf.get(edge.target as string);
     if (source === undefined || target === undefined) continue;
     if (target <= source) forward = false;
-    (successors[source] as number[]).push(target);
-    (predecessors[target] as number[]).push(source);
+    const after = successors[source] as readonly number[];
+    if (after === NO_NEIGHBOURS) successors[source] = [target];
+    else (after as number[]).push(target);
+    const before = predecessors[target] as readonly number[];
+    if (before === NO_NEIGHBOURS) predecessors[target] = [source];
+    else (before as number[]).push(source);
   }
   // A canvas child also has its iteration upstream (when that iteration exists).
   const containers: number[] = [];
