@@ -3,7 +3,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../python-values";
-import { buildGraphIndex } from "./graph";
+import type { Diagnostic } from "../diagnostics";
+import { ancestorMasks, buildGraphIndex, checkGraph } from "./graph";
 import { buildModel, type NodeEntry, type WorkflowModel } from "./model";
 
 const IDS = ["1", "2", "3", "4", "4-1", "4-2", "4-3", "9", "9-1"];
@@ -58,5 +59,106 @@ describe("buildGraphIndex", () => {
       { numRuns: 400, seed: 5 },
     );
     expect(upstream).toBeGreaterThan(50);
+  });
+});
+
+/** Upstream vertices by a plain backwards search over predecessor lists and container links. */
+function naiveAncestors(predecessors: readonly (readonly number[])[], containers: readonly number[], vertex: number): Set<number> {
+  const seen = new Set<number>();
+  const stack = [vertex];
+  while (stack.length > 0) {
+    const current = stack.pop() as number;
+    const before = [...(predecessors[current] as number[])];
+    if ((containers[current] as number) >= 0) before.push(containers[current] as number);
+    for (const next of before) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push(next);
+    }
+  }
+  return seen;
+}
+
+/** A graph whose links all come from earlier vertices, as ancestorMasks takes in one pass. */
+const forwardGraph = fc.integer({ min: 1, max: 32 }).chain((count) =>
+  fc.record({
+    predecessors: fc.array(fc.array(fc.nat(), { maxLength: 4 }), { minLength: count, maxLength: count }),
+    containers: fc.array(fc.integer({ min: -1, max: 40 }), { minLength: count, maxLength: count }),
+  }),
+);
+
+describe("ancestorMasks", () => {
+  it("marks the vertices a backwards search reaches, for forward graphs of up to 32 vertices", () => {
+    let marked = 0;
+    fc.assert(
+      fc.property(forwardGraph, ({ predecessors, containers }) => {
+        const preds = predecessors.map((list, vertex) => (vertex === 0 ? [] : list.map((source) => source % vertex)));
+        const links = containers.map((container, vertex) => (container < 0 || vertex === 0 ? -1 : container % vertex));
+        const masks = ancestorMasks(preds, links);
+        expect(masks).not.toBeNull();
+        for (let vertex = 0; vertex < preds.length; vertex += 1) {
+          const expected = naiveAncestors(preds, links, vertex);
+          for (let other = 0; other < preds.length; other += 1) {
+            expect((((masks as number[])[vertex] as number) & (1 << other)) !== 0, `${other} upstream of ${vertex}`).toBe(expected.has(other));
+          }
+          marked += expected.size;
+        }
+      }),
+      { numRuns: 120, seed: 7 },
+    );
+    expect(marked).toBeGreaterThan(1000);
+  });
+
+  it("leaves graphs with a link from a later vertex, or more than 32 vertices, to the search", () => {
+    expect(ancestorMasks([[], [1]], [-1, -1])).toBeNull();
+    expect(ancestorMasks([[], []], [1, -1])).toBeNull();
+    expect(ancestorMasks([[], [], [0]], [-1, -1, -1])).toEqual([0, 0, 1]);
+    const chain = (count: number) => Array.from({ length: count }, (_, vertex) => (vertex === 0 ? [] : [vertex - 1]));
+    expect(ancestorMasks(chain(32), new Array<number>(32).fill(-1))?.[31]).toBe(-1 >>> 1);
+    expect(ancestorMasks(chain(33), new Array<number>(33).fill(-1))).toBeNull();
+  });
+});
+
+/** Whether some canvas holds a cycle: a usable edge back to its own source within one canvas, by plain search. */
+function naiveHasCycle(model: WorkflowModel): boolean {
+  const canvasOf = (id: string) => model.byId.get(id)?.[0]?.parentId ?? null;
+  const next = (id: string) =>
+    model.edges.filter((e) => e.usable && e.source === id && model.byId.has(e.target as string) && canvasOf(e.target as string) === canvasOf(id)).map((e) => e.target as string);
+  for (const start of model.byId.keys()) {
+    const seen = new Set<string>();
+    const stack = next(start);
+    while (stack.length > 0) {
+      const id = stack.pop() as string;
+      if (id === start) return true;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      stack.push(...next(id));
+    }
+  }
+  return false;
+}
+
+describe("checkGraph's cycle check", () => {
+  it("reports a cycle exactly when a canvas has one, and none on graphs whose edges all lead forward", () => {
+    let forward = 0;
+    let cyclic = 0;
+    fc.assert(
+      fc.property(workflow, ({ nodes, edges }) => {
+        const model = buildModel({ nodes_info: nodes.map((id) => ({ id, type: "llm", param: {} })), edges: edges.map(([source, target]) => [source, 0, target]) });
+        const graph = buildGraphIndex(model);
+        const out: Diagnostic[] = [];
+        checkGraph(model, graph, out);
+        const reported = out.some((d) => d.code === "cycle");
+        expect(reported).toBe(naiveHasCycle(model));
+        if (graph.forward) {
+          forward += 1;
+          expect(reported).toBe(false);
+        }
+        if (reported) cyclic += 1;
+      }),
+      { numRuns: 400, seed: 9 },
+    );
+    expect(forward).toBeGreaterThan(40);
+    expect(cyclic).toBeGreaterThan(40);
   });
 });

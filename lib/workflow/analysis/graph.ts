@@ -17,25 +17,34 @@ export interface GraphIndex {
   /** Successor and predecessor vertices over usable edges whose endpoints exist, in edge order. */
   successors: readonly (readonly number[])[];
   predecessors: readonly (readonly number[])[];
+  /** Every edge leads to a later vertex (as nodes are usually listed), so the graph has no cycle. */
+  forward: boolean;
   /** True when `ancestorId` is upstream of `node` (by edges, or as the iteration that contains it). */
   isUpstream(ancestorId: string, node: NodeEntry): boolean;
 }
+
+/**
+ * The neighbours of a vertex without edges, shared: an array's first push reserves room for 17 items, so each vertex
+ * gets its own array only with its first neighbour, as a one-item literal.
+ */
+const NO_NEIGHBOURS: readonly number[] = Object.freeze([]);
 
 export function buildGraphIndex(model: WorkflowModel): GraphIndex {
   const ids: string[] = [];
   const canvases: (string | null)[] = [];
   const vertexOf = new Map<string, number>();
-  const successors: number[][] = [];
-  const predecessors: number[][] = [];
+  const successors: (readonly number[])[] = [];
+  const predecessors: (readonly number[])[] = [];
   const { nodes, edges } = model;
+  let forward = true;
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i] as NodeEntry;
     if (node.id === null || vertexOf.has(node.id)) continue;
     vertexOf.set(node.id, ids.length);
     ids.push(node.id);
     canvases.push(node.parentId);
-    successors.push([]);
-    predecessors.push([]);
+    successors.push(NO_NEIGHBOURS);
+    predecessors.push(NO_NEIGHBOURS);
   }
   for (let i = 0; i < edges.length; i += 1) {
     const edge = edges[i] as EdgeEntry;
@@ -43,8 +52,13 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     const source = vertexOf.get(edge.source as string);
     const target = vertexOf.get(edge.target as string);
     if (source === undefined || target === undefined) continue;
-    (successors[source] as number[]).push(target);
-    (predecessors[target] as number[]).push(source);
+    if (target <= source) forward = false;
+    const after = successors[source] as readonly number[];
+    if (after === NO_NEIGHBOURS) successors[source] = [target];
+    else (after as number[]).push(target);
+    const before = predecessors[target] as readonly number[];
+    if (before === NO_NEIGHBOURS) predecessors[target] = [source];
+    else (before as number[]).push(source);
   }
   // A canvas child also has its iteration upstream (when that iteration exists).
   const containers: number[] = [];
@@ -52,23 +66,53 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     const canvas = canvases[i] as string | null;
     containers.push(canvas === null ? -1 : (vertexOf.get(canvas) ?? -1));
   }
-  // The ancestors of one vertex at a time: the reference checks ask about one node's references in a row, so one
-  // array stamped per walk serves them all instead of an array per vertex.
-  const upstream: Ancestors = { of: -1, stamp: 0, marks: new Array<number>(ids.length).fill(0) };
+  // Small graphs listed upstream first (nearly all) get every vertex's ancestors as a bit mask in one pass; others
+  // walk the ancestors of one vertex at a time, one array stamped per walk serving a node's references in a row.
+  const masks = ancestorMasks(predecessors, containers);
+  const upstream: Ancestors = { of: -1, stamp: 0, marks: masks ? [] : new Array<number>(ids.length).fill(0) };
   return {
     ids,
     vertexOf,
     canvases,
     successors,
     predecessors,
+    forward,
     isUpstream(ancestorId, node) {
       const vertex = node.id === null ? undefined : vertexOf.get(node.id);
       const ancestor = vertexOf.get(ancestorId);
       if (vertex === undefined || ancestor === undefined || ancestor === vertex) return false;
+      if (masks) return ((masks[vertex] as number) & (1 << ancestor)) !== 0;
       if (upstream.of !== vertex) markAncestors(upstream, vertex, predecessors, containers);
       return upstream.marks[ancestor] === upstream.stamp;
     },
   };
+}
+
+/** Bits of a 32-bit mask: one per vertex, for graphs of at most this many. */
+const MASK_VERTICES = 32;
+
+/**
+ * Per vertex, its upstream vertices as bits, when there are at most 32 and every edge and container link comes from
+ * an earlier vertex (so one pass in list order sees each vertex's sources complete); null otherwise.
+ */
+export function ancestorMasks(predecessors: readonly (readonly number[])[], containers: readonly number[]): number[] | null {
+  const count = predecessors.length;
+  if (count > MASK_VERTICES) return null;
+  const masks: number[] = [];
+  for (let vertex = 0; vertex < count; vertex += 1) {
+    let mask = 0;
+    const sources = predecessors[vertex] as readonly number[];
+    for (let i = 0; i < sources.length; i += 1) {
+      const source = sources[i] as number;
+      if (source >= vertex) return null;
+      mask |= (masks[source] as number) | (1 << source);
+    }
+    const container = containers[vertex] as number;
+    if (container >= vertex) return null;
+    if (container >= 0) mask |= (masks[container] as number) | (1 << container);
+    masks.push(mask);
+  }
+  return masks;
 }
 
 /** The vertices upstream of vertex `of` are those whose mark equals `stamp`. */
@@ -233,7 +277,9 @@ function checkCanvasCrossing(edge: EdgeEntry, source: NodeEntry, target: NodeEnt
 
 export function checkEdges(model: WorkflowModel, out: Diagnostic[]): void {
   const wellFormed: EdgeEntry[] = [];
-  for (const edge of model.edges) {
+  const edges = model.edges;
+  for (let i = 0; i < edges.length; i += 1) {
+    const edge = edges[i] as EdgeEntry;
     if (!checkEdgeShape(edge, out)) continue;
     wellFormed.push(edge);
     // Well-formed edges have a string source; their target may be any hashable value.
@@ -242,7 +288,8 @@ export function checkEdges(model: WorkflowModel, out: Diagnostic[]): void {
     if (typeof raw[2] !== "string" || !model.byId.has(raw[2])) reportEndpoint(edge, "target", raw[2], out);
   }
   checkComparablePorts(wellFormed, out);
-  for (const edge of wellFormed) {
+  for (let i = 0; i < wellFormed.length; i += 1) {
+    const edge = wellFormed[i] as EdgeEntry;
     const source = edge.usable ? lastNodeWithId(model, edge.source as string) : undefined;
     if (!source) continue;
     if (source.known !== null && CATALOG[source.known].branching) checkBranchPort(model, edge, source, out);
@@ -405,6 +452,7 @@ function sameCanvasSuccessors(graph: GraphIndex): readonly (readonly number[])[]
 }
 
 function checkCycles(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
+  if (graph.forward) return;
   const sameCanvas = sameCanvasSuccessors(graph);
   if (isAcyclic(sameCanvas)) return;
   for (const vertices of findCycles(sameCanvas)) {

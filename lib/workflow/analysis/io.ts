@@ -45,14 +45,17 @@ export function checkInstructionVariables(model: WorkflowModel, names: readonly 
 export function checkStartEnd(model: WorkflowModel, out: Diagnostic[]): void {
   const starts: NodeEntry[] = [];
   const ends: NodeEntry[] = [];
-  for (const node of model.nodes) {
+  const nodes = model.nodes;
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i] as NodeEntry;
     if (node.known === "start") starts.push(node);
     else if (node.known === "end") ends.push(node);
   }
   if (starts.length === 0) {
     out.push(makeDiagnostic("missing-start", "The workflow has no start node, so it takes no inputs.", { location: { field: "workflow" }, hint: 'Add {"id": "1", "type": "start", "param": {"variables": [...]}} first.' }));
   }
-  for (const extra of starts.slice(1)) {
+  for (let i = 1; i < starts.length; i += 1) {
+    const extra = starts[i] as NodeEntry;
     out.push(makeDiagnostic("multiple-start", `${describeNode(extra)} is a second start node; a workflow has exactly one (the official check reads only the first).`, { location: nodeLocation(extra) }));
   }
   const first = starts[0];
@@ -62,7 +65,8 @@ export function checkStartEnd(model: WorkflowModel, out: Diagnostic[]): void {
   if (ends.length === 0) {
     out.push(makeDiagnostic("missing-end", "The workflow has no end node, so it outputs nothing.", { location: { field: "workflow" }, hint: "Add an end node whose outputs name the task's output variables." }));
   }
-  for (const end of ends) {
+  for (let i = 0; i < ends.length; i += 1) {
+    const end = ends[i] as NodeEntry;
     if (end.param && outputEntries(end).length === 0) {
       out.push(makeDiagnostic("end-without-outputs", `${describeNode(end)} has no outputs.`, { location: nodeLocation(end, ["outputs"]), hint: 'List them as [["name", ["variable", "nodeId"]], …].' }));
     }

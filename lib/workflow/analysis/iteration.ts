@@ -81,7 +81,9 @@ function checkOutputSelector(model: WorkflowModel, iteration: NodeEntry, out: Di
 }
 
 export function checkIterations(model: WorkflowModel, out: Diagnostic[]): void {
-  for (const node of model.nodes) {
+  const nodes = model.nodes;
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i] as NodeEntry;
     if (node.known === "iteration-start" && node.parentId === null) {
       out.push(
         makeDiagnostic("iteration-start-misplaced", `${describeNode(node)} is at top level; an iteration-start belongs inside an iteration as "<iterationId>-1".`, {

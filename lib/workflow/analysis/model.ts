@@ -112,9 +112,23 @@ export function buildModel(value: JsonValue, floats: FloatLiterals | null = null
   const root = isJsonObject(value) ? value : null;
   const nodesValue = root ? ownValue(root, "nodes_info") : undefined;
   const edgesValue = root ? ownValue(root, "edges") : undefined;
-  const nodes = Array.isArray(nodesValue) ? nodesValue.map(buildNode) : [];
-  const edges = Array.isArray(edgesValue) ? edgesValue.map(buildEdge) : [];
-  return { value, root, nodes, edges, byId: groupByKey(nodes, (node) => node.id), floats };
+  // Nodes and their grouping by id in one loop (groupByKey's, without a key function called per node).
+  const nodes: NodeEntry[] = [];
+  const byId = new Map<string, NodeEntry[]>();
+  if (Array.isArray(nodesValue)) {
+    for (let i = 0; i < nodesValue.length; i += 1) {
+      const node = buildNode(nodesValue[i] as JsonValue, i);
+      nodes.push(node);
+      const id = node.id;
+      if (id === null) continue;
+      const group = byId.get(id);
+      if (group) group.push(node);
+      else byId.set(id, [node]);
+    }
+  }
+  const edges: EdgeEntry[] = [];
+  if (Array.isArray(edgesValue)) for (let i = 0; i < edgesValue.length; i += 1) edges.push(buildEdge(edgesValue[i] as JsonValue, i));
+  return { value, root, nodes, edges, byId, floats };
 }
 
 /** The node's rewritten text fields with their values, read once for the param and reference checks. */
@@ -130,15 +144,17 @@ function readTextFields(node: NodeEntry): TextField[] {
   const fields: TextField[] = [];
   for (let i = 0; i < paths.length; i += 1) {
     const path = paths[i] as ParamPath;
-    fields.push({ path, value: valueAt(param, path) });
+    // Most text fields are top-level keys, whose value is read without walking the path.
+    fields.push({ path, value: path.length === 1 && typeof path[0] === "string" ? ownValue(param, path[0]) : valueAt(param, path) });
   }
   return fields;
 }
 
 export function valueAt(param: JsonObject, path: ParamPath): JsonValue | undefined {
   let current: JsonValue | undefined = param;
-  for (const part of path) {
+  for (let i = 0; i < path.length; i += 1) {
     if (current === undefined || current === null || typeof current !== "object") return undefined;
+    const part = path[i] as string | number;
     current = Array.isArray(current) ? (typeof part === "number" ? current[part] : undefined) : ownValue(current, String(part));
   }
   return current;
@@ -187,7 +203,8 @@ export function formatPath(path: readonly (string | number)[]): string {
 /** Items grouped by key, each group in item order; items without a key are left out. */
 export function groupByKey<T>(items: readonly T[], keyOf: (item: T) => string | null): Map<string, T[]> {
   const groups = new Map<string, T[]>();
-  for (const item of items) {
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i] as T;
     const key = keyOf(item);
     if (key === null) continue;
     const group = groups.get(key);

@@ -11,6 +11,7 @@ import { IF_ELSE_OPERATORS } from "../nodes/vocabulary";
 import { describeKind, ownValue, preview, pyIter, type JsonObject, type JsonValue } from "../python-values";
 import { describeNode, formatPath, nodeLocation, registeredBefore, textFieldsOf, type NodeEntry, type TextField, type WorkflowModel } from "./model";
 
+/** One per checkParams call, moved from node to node. */
 interface ParamContext {
   model: WorkflowModel;
   node: NodeEntry;
@@ -53,15 +54,29 @@ function hasTwoDots(text: string): boolean {
   return first >= 0 && text.indexOf(".", first + 1) >= 0;
 }
 
-/** Checks one `[variable, nodeId]` selector; true when it is usable as a reference. */
-function checkSelector(ctx: ParamContext, value: JsonValue | undefined, path: ParamPath, shape: SelectorShape): boolean {
+/**
+ * A `[variable, nodeId]` pair of strings that checkSelector finds nothing to report on (nearly every selector): the
+ * callers test this first, so that they build the selector's path only for the others.
+ */
+export function isPlainSelector(value: JsonValue | undefined, shape: SelectorShape): boolean {
+  return (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    typeof value[1] === "string" &&
+    typeof value[0] === "string" &&
+    (shape === "selector" || shape === "child-selector" || !hasTwoDots(value[0]))
+  );
+}
+
+/** Checks one `[variable, nodeId]` selector. */
+function checkSelector(ctx: ParamContext, value: JsonValue | undefined, path: ParamPath, shape: SelectorShape): void {
   if (typeof value === "string") {
     report(ctx, "selector-as-string", path, `${whereAt(ctx, path)} is the string ${preview(value)}; a selector is [variable, nodeId].`, selectorSuggestion(value), stringSelectorStep(ctx, value));
-    return false;
+    return;
   }
   if (!Array.isArray(value) || value.length < 2) {
     report(ctx, "malformed-selector", path, `${whereAt(ctx, path)} is ${Array.isArray(value) ? `a list of ${value.length}` : describeKind(value)}; a selector is [variable, nodeId].`);
-    return false;
+    return;
   }
   const variable = value[0];
   const nodeId = value[1];
@@ -71,11 +86,11 @@ function checkSelector(ctx: ParamContext, value: JsonValue | undefined, path: Pa
     } else {
       report(ctx, "malformed-selector", path, `${whereAt(ctx, path)} has a list where the node id belongs: ${preview(value)}.`, "A selector is [variable, nodeId].");
     }
-    return false;
+    return;
   }
   if (typeof nodeId !== "string") {
     report(ctx, "malformed-selector", path, `${whereAt(ctx, path)} names the node ${preview(nodeId)}, which is not a string id.`, `Quote the id: "${preview(nodeId)}".`);
-    return false;
+    return;
   }
   if (typeof variable !== "string") {
     ctx.out.push(
@@ -83,16 +98,15 @@ function checkSelector(ctx: ParamContext, value: JsonValue | undefined, path: Pa
         location: nodeLocation(ctx.node, path),
       }),
     );
-    return false;
+    return;
   }
   if (shape !== "selector" && shape !== "child-selector" && hasTwoDots(variable)) {
     report(ctx, "variable-name-too-deep", path, `${whereAt(ctx, path)} reads "${variable}": only one level of sub-field (file.type) is supported.`);
-    return false;
+    return;
   }
   if (value.length > 2 && shape === "selector") {
     report(ctx, "param-shape", path, `${whereAt(ctx, path)} has ${value.length} elements; only [variable, nodeId] is read.`);
   }
-  return true;
 }
 
 /** `[[name, [variable, nodeId]], …]` (code and template variables, end outputs). */
@@ -106,12 +120,14 @@ function checkNamedSelectors(ctx: ParamContext, key: string, value: JsonValue | 
   }
   for (let i = 0; i < value.length; i += 1) {
     const entry = value[i] as JsonValue;
-    const path = [key, i];
     if (!Array.isArray(entry) || entry.length < 2) {
+      const path = [key, i];
       report(ctx, "malformed-entry", path, `${describeNode(ctx.node)} ${at(path)} is ${preview(entry)}; expected [name, [variable, nodeId]].`);
       continue;
     }
     const reference = entry[1];
+    if (isPlainSelector(reference, "named-selectors")) continue;
+    const path = [key, i];
     if (typeof reference === "string") {
       if (entry.length >= 3 && typeof entry[2] === "string") {
         report(ctx, "flattened-selector", path, `${describeNode(ctx.node)} ${at(path)} is the flat ${preview(entry)}; the reference must be a nested pair.`, `Write ["${String(entry[0])}", ["${reference}", "${entry[2]}"]].`, stringSelectorStep(ctx, reference));
@@ -135,7 +151,10 @@ function checkAggregatorEntries(ctx: ParamContext, value: JsonValue | undefined)
     report(ctx, "empty-aggregator", ["variables"], `${describeNode(ctx.node)} aggregates nothing: \`variables\` is empty.`, "List the branch outputs to merge, e.g. [[\"text\", \"3\"], [\"text\", \"4\"]].");
     return;
   }
-  for (let i = 0; i < items.length; i += 1) checkSelector(ctx, items[i], ["variables", i], "selectors");
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i];
+    if (!isPlainSelector(item, "selectors")) checkSelector(ctx, item, ["variables", i], "selectors");
+  }
 }
 
 const UNARY_OPERATORS: ReadonlySet<string> = new Set(["empty", "not empty", "exists", "not exists"]);
@@ -152,7 +171,7 @@ function checkCondition(ctx: ParamContext, condition: JsonValue, path: ParamPath
     report(ctx, "malformed-if-else", path, `${whereAt(ctx, path)} is the flat ${preview(condition)}; the variable must be a nested [variable, nodeId] pair.`, "Write [[variable, nodeId], operator, value].");
     return;
   }
-  checkSelector(ctx, selector, path.concat(0), "conditions");
+  if (!isPlainSelector(selector, "conditions")) checkSelector(ctx, selector, path.concat(0), "conditions");
   if (typeof operator !== "string" || !KNOWN_IF_OPERATORS.has(operator)) {
     report(ctx, "invalid-option", [...path, 1], `${whereAt(ctx, path)} uses the operator ${preview(operator)}, which is not in the if-else vocabulary.`);
   }
@@ -221,11 +240,14 @@ function checkVocabulary(ctx: ParamContext, value: JsonValue | undefined, path: 
   report(ctx, "invalid-option", path, `${describeNode(ctx.node)} ${at(path)} is ${preview(value)}, not a known ${what} (${allowed.join(", ")}).`);
 }
 
-/** The context a node type's own checks (NodeSpec.checkParams) report through: a class, so no closures per node. */
+/**
+ * The context a node type's own checks (NodeSpec.checkParams) report through: a class, so no closures per node, and
+ * one per checkParams call, moved to each node's param with the ParamContext.
+ */
 class SpecCheckContext implements ParamCheckContext {
   constructor(
     private readonly ctx: ParamContext,
-    readonly param: JsonObject,
+    public param: JsonObject,
   ) {}
 
   /** Built only when a check reports something. */
@@ -262,7 +284,9 @@ function checkSelectorParams(ctx: ParamContext, param: JsonObject): void {
     const { key, shape } = specs[i] as SelectorParamSpec;
     const value = ownValue(param, key);
     if (value === undefined) continue;
-    if (shape === "selector") checkSelector(ctx, value, [key], shape);
+    if (shape === "selector") {
+      if (!isPlainSelector(value, shape)) checkSelector(ctx, value, [key], shape);
+    }
     else if (shape === "named-selectors") checkNamedSelectors(ctx, key, value);
     else if (shape === "selectors") checkAggregatorEntries(ctx, value);
     else if (shape === "conditions") checkIfElse(ctx, value);
@@ -312,10 +336,13 @@ function checkDocumentedShape(ctx: ParamContext, param: JsonObject, firstReport:
 
 export function checkParams(model: WorkflowModel, out: Diagnostic[]): void {
   const nodes = model.nodes;
+  let ctx: ParamContext | null = null;
+  let specCtx: SpecCheckContext | null = null;
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i] as NodeEntry;
     if (!node.known || node.rawParam === undefined) continue;
-    const ctx: ParamContext = { model, node, out };
+    if (ctx) ctx.node = node;
+    else ctx = { model, node, out };
     const firstReport = out.length;
     if (!node.param) {
       if (requiredParams(node).length > 0) {
@@ -326,7 +353,12 @@ export function checkParams(model: WorkflowModel, out: Diagnostic[]): void {
     checkRequired(ctx, node.param);
     checkSelectorParams(ctx, node.param);
     checkTextFields(ctx);
-    NODE_SPECS[node.known].checkParams?.(new SpecCheckContext(ctx, node.param));
+    const spec = NODE_SPECS[node.known];
+    if (spec.checkParams) {
+      if (specCtx) specCtx.param = node.param;
+      else specCtx = new SpecCheckContext(ctx, node.param);
+      spec.checkParams(specCtx);
+    }
     checkDocumentedShape(ctx, node.param, firstReport);
   }
 }

@@ -17,7 +17,8 @@ import {
 import { findInlineReferences, readInlineIdToken, scanInlineReferences, type InlineReferenceMatch } from "../inline-references";
 import type { Diagnostic } from "../diagnostics";
 import type { NodeTypeId } from "../node-types";
-import { isJsonObject, ownValue, preview, pyStr, type JsonValue } from "../python-values";
+import type { NodeVariables } from "../nodes/types";
+import { isJsonObject, ownValue, preview, pyStr, type JsonObject, type JsonValue } from "../python-values";
 import { anchorShape } from "../shape-anchor";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import { buildGraphIndex, type GraphIndex } from "./graph";
@@ -26,6 +27,8 @@ import { buildModel, describeNode, formatPath, nodeLocation, textFieldsOf, type 
 interface Registered {
   node: NodeEntry;
   facts: NodeFacts | null;
+  /** The variable rules of the node's type (those of its facts), looked up once instead of per reference. */
+  rules: NodeVariables | null;
 }
 
 type ReferenceVia = "selector" | "inline";
@@ -92,17 +95,22 @@ class ReferenceChecker implements FactsContext {
   }
 
   private visit(node: NodeEntry): void {
-    if (node.known && node.param) {
-      const types = this.checkSelectors(node);
+    // Null tests rather than truthiness, and each field read once: this runs per node, mostly in baseline code.
+    const known = node.known;
+    const param = node.param;
+    if (known !== null && param !== null) {
+      const types = this.checkSelectors(node, known, param);
       this.checkInlineReferences(node);
-      if (UNREWRITTEN_FIELDS[node.known]) this.checkUnrewritten(node);
+      if (UNREWRITTEN_FIELDS[known] !== undefined) this.checkUnrewritten(node);
       if (types !== NO_TYPES) this.checkTypeRules(node, types);
     }
     // nodeFacts without its type and param tests, which the model has made already.
-    const facts = node.known ? CATALOG[node.known].variables.facts(node.param ?? {}, this) : null;
-    if (node.id === null) return;
-    this.registry.set(node.id, { node, facts });
-    if (node.known === "iteration" && node.parentId === null) this.awaitOutput(node);
+    const rules = known === null ? null : CATALOG[known].variables;
+    const facts = rules === null ? null : rules.facts(param ?? {}, this);
+    const id = node.id;
+    if (id === null) return;
+    this.registry.set(id, { node, facts, rules });
+    if (known === "iteration" && node.parentId === null) this.awaitOutput(node);
     if (this.pendingOutputs.size > 0) this.matchOutput(node);
   }
 
@@ -134,22 +142,26 @@ class ReferenceChecker implements FactsContext {
    */
   private resolve(from: NodeEntry, variable: string, nodeId: string, path: ParamPath, via: ReferenceVia): { type: JsonValue } | null {
     const registered = this.registry.get(nodeId);
-    if (!registered) {
+    if (registered === undefined) {
       this.reportMissingNode(from, variable, nodeId, path, referenceText(from, variable, nodeId, path, via));
       return null;
     }
+    const facts = registered.facts;
+    const rules = registered.rules;
+    if (facts === null || rules === null) return null;
     const target = registered.node;
-    if (!registered.facts) return null;
-    const lookup = officialVariableType(registered.facts, variable);
+    // A name without a dot goes straight to its type's rules, as officialVariableType and realVariableType send it.
+    const plain = !variable.includes(".");
+    const lookup = plain ? rules.officialType(facts, variable) : officialVariableType(facts, variable);
     const typeChecked = via === "selector";
     if (!lookup.ok) {
       const where = referenceText(from, variable, nodeId, path, via);
-      this.reportLookupFailure(from, target, registered.facts, variable, path, where, lookup.code, typeChecked);
+      this.reportLookupFailure(from, target, facts, variable, path, where, lookup.code, typeChecked);
       return null;
     }
-    const known = realVariableType(registered.facts, variable) !== undefined;
+    const known = (plain ? rules.realType(facts, variable) : realVariableType(facts, variable)) !== undefined;
     if (!known || !this.inScope(from, target, variable)) {
-      this.explainReference(from, target, registered.facts, variable, path, referenceText(from, variable, nodeId, path, via), known);
+      this.explainReference(from, target, facts, variable, path, referenceText(from, variable, nodeId, path, via), known);
     }
     return lookup;
   }
@@ -267,34 +279,39 @@ class ReferenceChecker implements FactsContext {
    * Resolves every selector; returns the official type of each resolved one by param path, for the node types whose
    * type rules read them (empty for the others).
    */
-  private checkSelectors(node: NodeEntry): ReadonlyMap<string, JsonValue> {
-    if (!node.known || !node.param) return NO_TYPES;
-    const types = TYPE_RULE_NODES.has(node.known) ? new Map<string, JsonValue>() : null;
+  private checkSelectors(node: NodeEntry, known: NodeTypeId, param: JsonObject): ReadonlyMap<string, JsonValue> {
+    const specs = CATALOG[known].selectorParams;
+    if (specs.length === 0) return NO_TYPES;
+    const types = TYPE_RULE_NODES.has(known) ? new Map<string, JsonValue>() : null;
     this.selectorNode = node;
     this.selectorTypes = types;
-    const specs = CATALOG[node.known].selectorParams;
     for (let i = 0; i < specs.length; i += 1) {
       const spec = specs[i] as SelectorParamSpec;
       // An iteration's output_selector names a child that is not built yet: matchOutput resolves it.
       if (spec.shape === "child-selector") continue;
-      const value = ownValue(node.param, spec.key);
+      const value = ownValue(param, spec.key);
       if (value !== undefined) forEachSelectorSlot(spec, value, this, ReferenceChecker.resolveSelector);
     }
-    return types ?? NO_TYPES;
+    return types === null ? NO_TYPES : types;
   }
 
   private static resolveSelector(checker: ReferenceChecker, value: JsonValue | undefined, path: ParamPath): void {
-    if (!Array.isArray(value) || value.length < 2 || typeof value[0] !== "string" || typeof value[1] !== "string") return;
-    const resolved = checker.resolve(checker.selectorNode as NodeEntry, value[0], value[1], path, "selector");
-    if (resolved && checker.selectorTypes) checker.selectorTypes.set(formatPath(path), resolved.type);
+    if (!Array.isArray(value) || value.length < 2) return;
+    const variable = value[0];
+    const nodeId = value[1];
+    if (typeof variable !== "string" || typeof nodeId !== "string") return;
+    const resolved = checker.resolve(checker.selectorNode as NodeEntry, variable, nodeId, path, "selector");
+    const types = checker.selectorTypes;
+    if (resolved !== null && types !== null) types.set(formatPath(path), resolved.type);
   }
 
   private checkInlineReferences(node: NodeEntry): void {
-    if (!node.param) return;
     const fields = textFieldsOf(node);
     for (let i = 0; i < fields.length; i += 1) {
-      const { path, value: text } = fields[i] as TextField;
+      const field = fields[i] as TextField;
+      const text = field.value;
       if (typeof text !== "string" || !text.includes("{{#")) continue;
+      const path = field.path;
       // findInlineReferences without its second array: each match's id is read here.
       const matches = scanInlineReferences(text);
       for (let j = 0; j < matches.length; j += 1) {
@@ -439,6 +456,11 @@ const EMPTY_MODEL = buildModel(null);
 anchorShape(new ReferenceChecker(EMPTY_MODEL, buildGraphIndex(EMPTY_MODEL), []));
 
 export function checkReferences(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
-  if (!model.nodes.some((node) => isJsonObject(node.raw))) return;
-  new ReferenceChecker(model, graph, out).run();
+  const nodes = model.nodes;
+  for (let i = 0; i < nodes.length; i += 1) {
+    if (isJsonObject((nodes[i] as NodeEntry).raw)) {
+      new ReferenceChecker(model, graph, out).run();
+      return;
+    }
+  }
 }

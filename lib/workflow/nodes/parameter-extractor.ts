@@ -4,11 +4,11 @@
 import { z } from "zod";
 import { cozeIcon, llmParamList, recordInputs, refInput, renderCozeType } from "./coze-common";
 import { NODE_TYPES } from "../node-types";
-import { JsonValue, pyEq, pyStr } from "../python-values";
+import { JsonValue, pyStr } from "../python-values";
 import { CLASSIFIER_MODEL, modelBlock } from "./dify-common";
 import { selector } from "./schema";
 import type { CozeBuildContext, CozeNodeParts, DeclaredVariable, DifyBuildContext, DifyPart, FactsOf, NodeSpec, NodeVariables } from "./types";
-import { declaredNames, declaredPairs, found } from "./variables";
+import { declaredNames, declaredPairs, declaredVariable, found } from "./variables";
 import { PARAMETER_TYPES } from "./vocabulary";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
@@ -63,9 +63,9 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
 
 const variables: NodeVariables<FactsOf<"parameter-extractor">> = {
   facts: (param) => ({ type: "parameter-extractor", parameters: declaredPairs(param, "parameters", 1, 2) }),
-  officialType: (facts, variable) => found(facts.parameters.find((p) => pyEq(p.name, variable))?.type ?? null),
+  officialType: (facts, variable) => found(declaredVariable(facts.parameters, variable, true)?.type ?? null),
   realType(facts, variable) {
-    const parameter = facts.parameters.find((p) => p.name === variable);
+    const parameter = declaredVariable(facts.parameters, variable, false);
     if (!parameter) return undefined;
     return typeof parameter.type === "string" ? parameter.type : null;
   },

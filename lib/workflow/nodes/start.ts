@@ -6,10 +6,10 @@ import { cozeIcon, renderCozeType } from "./coze-common";
 import { fail } from "./failure";
 import type { DifyData } from "../dify-graph";
 import { NODE_TYPES } from "../node-types";
-import { preview, pyEq, pyHashKey, pyItem, pyStr, type JsonValue } from "../python-values";
+import { preview, pyHashKey, pyItem, pyStr, type JsonValue } from "../python-values";
 import { startVariableData } from "./dify-common";
 import type { CozeBuildContext, CozeNodeParts, DeclaredVariable, DifyBuildContext, DifyPart, FactsOf, NodeSpec, NodeVariables } from "./types";
-import { declaredNames, declaredPairs, found } from "./variables";
+import { declaredNames, declaredPairs, declaredVariable, found } from "./variables";
 import { START_VARIABLE_TYPES } from "./vocabulary";
 
 function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPart {
@@ -54,12 +54,12 @@ function readBack(type: string): string {
 const variables: NodeVariables<FactsOf<"start">> = {
   facts: (param) => ({ type: "start", variables: declaredPairs(param, "variables", 0, 1) }),
   officialType(facts, variable) {
-    const declared = facts.variables.find((v) => pyEq(v.name, variable));
+    const declared = declaredVariable(facts.variables, variable, true);
     if (!declared) return found(null);
     return found(typeof declared.type === "string" ? readBack(declared.type) : declared.type);
   },
   realType(facts, variable) {
-    const declared = facts.variables.find((v) => v.name === variable);
+    const declared = declaredVariable(facts.variables, variable, false);
     if (!declared) return undefined;
     return typeof declared.type === "string" ? readBack(declared.type) : null;
   },

@@ -1,7 +1,7 @@
 // Building blocks of the node types' variable rules (NodeVariables): the shapes most types share, so each module
 // states only what is its own (fixed outputs, declared variables, the official quirks).
 
-import { ownValue, pyItem, pyIter, pyStripChars, type JsonObject, type JsonValue } from "../python-values";
+import { ownValue, pyEq, pyItem, pyIter, pyStripChars, type JsonObject, type JsonValue } from "../python-values";
 import type { DeclaredVariable, FactsOf, NodeVariables, TypeLookup } from "./types";
 
 export function found(type: JsonValue): TypeLookup {
@@ -26,12 +26,25 @@ export function declaredPairs(param: JsonObject, key: string, nameIndex: number,
   const items = value === undefined ? undefined : pyIter(value);
   if (!items) return [];
   const out: DeclaredVariable[] = [];
-  for (const item of items) {
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i] as JsonValue;
     const name = pyItem(item, nameIndex);
     const type = pyItem(item, typeIndex);
     if (name !== undefined && type !== undefined) out.push({ name, type });
   }
   return out;
+}
+
+/**
+ * The first declared variable named `name`: by Python equality (the official lookup) or by identity (the real one).
+ * A loop rather than find(), which costs a closure per reference looked up.
+ */
+export function declaredVariable(variables: readonly DeclaredVariable[], name: JsonValue, python: boolean): DeclaredVariable | undefined {
+  for (let i = 0; i < variables.length; i += 1) {
+    const variable = variables[i] as DeclaredVariable;
+    if (python ? pyEq(variable.name, name) : variable.name === name) return variable;
+  }
+  return undefined;
 }
 
 /** The string names among declared variables. */
