@@ -318,11 +318,11 @@ const bundleVersion = () => {
     return null;
   }
 };
-// A command that asked for a worker thread last time (scoring a directory) gets one started now, before the checks
-// below, so that its start-up overlaps all of the main thread's; a bundle found stale ends it unused.
 const startingFlag = startingBudgetFlag(notes.budgetFlag);
 // Not known (a budget given on the command line): raised now for the whole run, code caches made under it.
 if (startingFlag === null) setFlagsFromString(BUDGET_FLAG);
+// A command that asked for a worker thread last time (scoring a directory) gets one started now, before the checks
+// below, so that its start-up overlaps all of the main thread's; a bundle found stale ends it unused.
 const spareBundle = notes.workers === true ? bundleVersion() : null;
 let spare = spareBundle !== null ? startSpareWorker(bundle, startingFlag) : null;
 
