@@ -25,7 +25,9 @@ const selectorLike: fc.Arbitrary<JsonValue> = fc.oneof(
   fc.integer(),
 );
 
+/** The diagnostics at or below `path` (never empty: an empty path would match every diagnostic). */
 function under(diagnostics: readonly Diagnostic[], path: readonly (string | number)[]): Diagnostic[] {
+  expect(path.length).toBeGreaterThan(0);
   return diagnostics.filter((d) => path.every((part, i) => d.location?.paramPath?.[i] === part));
 }
 
