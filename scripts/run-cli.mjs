@@ -17,7 +17,6 @@ const require = createRequire(import.meta.url);
 const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
 const { fileURLToPath, pathToFileURL } = require("node:url");
-const { execFileSync } = require("node:child_process");
 const { cachedDataVersionTag, setFlagsFromString } = require("node:v8");
 const { Script } = require("node:vm");
 const { Worker } = require("node:worker_threads");
@@ -63,7 +62,7 @@ function writeAtomically(file, data) {
   renameSync(temporary, file);
 }
 
-// fingerprintFiles is imported below, once the spare worker has started.
+// fingerprintFiles and unchangedSince are imported below, once the spare worker has started.
 const inputsFingerprint = (inputs, previous) => fingerprintFiles(ROOT, [...BUILD_SETTINGS, ...inputs], { previous, extra: [`format ${BUILD_FORMAT}`] });
 
 /** esbuild as tsx carries it (a fresh `npm ci` installs it with tsx), loaded only when a build is needed. */
@@ -134,7 +133,7 @@ function startingBudgetFlag(noted) {
   };
   if (typeof noted === "string" && noted.startsWith("--interrupt-budget=") && startedWith(noted)) return noted;
   try {
-    const options = execFileSync(process.execPath, ["--v8-options"], { encoding: "utf8", env: { ...process.env, NODE_EXTRA_CA_CERTS: "" } });
+    const options = require("node:child_process").execFileSync(process.execPath, ["--v8-options"], { encoding: "utf8", env: { ...process.env, NODE_EXTRA_CA_CERTS: "" } });
     const flag = /default: (--interrupt-budget=\d+)/.exec(options)?.[1];
     if (flag && startedWith(flag)) return flag;
   } catch {
@@ -326,13 +325,16 @@ if (startingFlag === null) setFlagsFromString(BUDGET_FLAG);
 const spareBundle = notes.workers === true ? bundleVersion() : null;
 let spare = spareBundle !== null ? startSpareWorker(bundle, startingFlag) : null;
 
-// Loaded after the spare starts: hashing needs node:crypto, whose loading the worker's start-up now overlaps.
-const { fingerprintFiles } = await import("./lib/fingerprint.mjs");
+// Loaded after the spare starts, whose start-up then overlaps the loading.
+const { fingerprintFiles, unchangedSince } = await import("./lib/fingerprint.mjs");
 const manifestFile = path.join(CACHE_DIR, `${name}.json`);
 const manifest = readJson(manifestFile);
-let fresh = false;
-if (manifest?.entry === entry && Array.isArray(manifest.inputs) && existsSync(bundle)) {
-  const now = inputsFingerprint(manifest.inputs, manifest.record ?? {});
+const record = typeof manifest?.record === "object" && manifest.record !== null ? manifest.record : {};
+const usable = manifest?.entry === entry && Array.isArray(manifest.inputs) && existsSync(bundle);
+// Every input as the manifest recorded it (the usual start) gives the recorded fingerprint again: nothing to hash.
+let fresh = usable && unchangedSince(ROOT, [...BUILD_SETTINGS, ...manifest.inputs], record);
+if (usable && !fresh) {
+  const now = inputsFingerprint(manifest.inputs, record);
   fresh = now.fingerprint === manifest.fingerprint;
   // Same bytes under new modification times: keep the bundle, and the stat shortcut for next time.
   if (fresh && JSON.stringify(now.record) !== JSON.stringify(manifest.record)) writeAtomically(manifestFile, JSON.stringify({ ...manifest, record: now.record }));

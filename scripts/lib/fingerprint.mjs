@@ -4,10 +4,31 @@
 import { createRequire } from "node:module";
 
 // Through require(): the CLI launcher loads this on every start, where ES imports of built-ins load more than they use.
+// node:crypto only once something is hashed: a start whose inputs all match their record (the usual one) hashes none.
 const require = createRequire(import.meta.url);
-const { createHash } = require("node:crypto");
 const { readdirSync, readFileSync, statSync } = require("node:fs");
 const path = require("node:path");
+const createHash = (algorithm) => require("node:crypto").createHash(algorithm);
+
+/**
+ * Whether every one of `files` still has the size and modification time `record` (fingerprintFiles' record) holds
+ * for it, and each file the record lacks is still missing: then fingerprintFiles would give the same fingerprint as
+ * when it wrote `record`, without reading or hashing a byte.
+ */
+export function unchangedSince(root, files, record) {
+  for (const file of files) {
+    const known = Object.hasOwn(record, file) ? record[file] : undefined;
+    let stat;
+    try {
+      stat = statSync(path.resolve(root, file));
+    } catch {
+      if (known !== undefined) return false;
+      continue;
+    }
+    if (!Array.isArray(known) || known[0] !== stat.size || known[1] !== stat.mtimeMs) return false;
+  }
+  return true;
+}
 
 /**
  * The fingerprint of `files` (relative to `root`, in the order given) and `extra` lines (settings that change the

@@ -3,10 +3,15 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fingerprintFiles, listFiles } from "./fingerprint.mjs";
+import { fingerprintFiles, listFiles, unchangedSince } from "./fingerprint.mjs";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "c2w-fingerprint-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+// Kept apart from root, whose listing a test below checks.
+const elsewhere = mkdtempSync(path.join(os.tmpdir(), "c2w-fingerprint-stat-"));
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(elsewhere, { recursive: true, force: true });
+});
 
 describe("fingerprintFiles", () => {
   it("keeps the fingerprint when only modification times change, and changes it with the bytes", () => {
@@ -38,6 +43,38 @@ describe("fingerprintFiles", () => {
     const missing = fingerprintFiles(root, ["b.ts", "gone.ts"], { extra: ["NEXT_PUBLIC_X=1"] });
     expect(missing.fingerprint).not.toBe(base.fingerprint);
     expect(missing.record["gone.ts"]).toBeUndefined();
+  });
+});
+
+describe("unchangedSince", () => {
+  it("holds while every file keeps its size and time and every missing file stays missing", () => {
+    const dir = mkdtempSync(path.join(elsewhere, "unchanged-"));
+    const when = new Date("2028-03-01T00:00:00Z");
+    writeFileSync(path.join(dir, "x.ts"), "x");
+    utimesSync(path.join(dir, "x.ts"), when, when);
+    const files = ["x.ts", "later.ts"];
+    const { record } = fingerprintFiles(dir, files);
+    expect(unchangedSince(dir, files, record)).toBe(true);
+
+    utimesSync(path.join(dir, "x.ts"), new Date("2028-03-02T00:00:00Z"), new Date("2028-03-02T00:00:00Z"));
+    expect(unchangedSince(dir, files, record)).toBe(false);
+    utimesSync(path.join(dir, "x.ts"), when, when);
+    writeFileSync(path.join(dir, "x.ts"), "xy");
+    utimesSync(path.join(dir, "x.ts"), when, when);
+    expect(unchangedSince(dir, files, record)).toBe(false);
+  });
+
+  it("fails when a file the record lacks appears, or one it holds disappears", () => {
+    const dir = mkdtempSync(path.join(elsewhere, "appears-"));
+    writeFileSync(path.join(dir, "y.ts"), "y");
+    const files = ["y.ts", "z.ts"];
+    const { record } = fingerprintFiles(dir, files);
+    writeFileSync(path.join(dir, "z.ts"), "z");
+    expect(unchangedSince(dir, files, record)).toBe(false);
+    rmSync(path.join(dir, "z.ts"));
+    expect(unchangedSince(dir, files, record)).toBe(true);
+    rmSync(path.join(dir, "y.ts"));
+    expect(unchangedSince(dir, files, record)).toBe(false);
   });
 });
 
