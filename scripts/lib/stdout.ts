@@ -9,23 +9,32 @@ export function printData(text: string): Promise<void> {
   });
 }
 
+/** Resolves once everything written to `stream` so far has been handed to the operating system. */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.writableLength === 0) resolve();
+    else stream.write("", () => resolve());
+  });
+}
+
 /**
  * Runs main() for a CLI without a database whose output is often piped: a closed pipe (`| head`) is a normal way to
- * stop reading, so it exits quietly; the exit status is set rather than forced so queued output drains; an error
- * prints and exits with 1.
+ * stop reading, so it exits quietly; an error prints and exits with 1. Once main() is done and its output has
+ * drained, the process exits at once: waiting for the event loop to empty also waits for worker threads to tear down
+ * their heaps, which no output depends on.
  */
 export function runPipedCommandLine(main: () => Promise<number>): void {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0);
     throw error;
   });
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
+  main()
+    .catch((error: unknown) => {
       console.error(error);
-      process.exitCode = 1;
-    },
-  );
+      return 1;
+    })
+    .then(async (code) => {
+      await Promise.all([drained(process.stdout), drained(process.stderr)]);
+      process.exit(code);
+    });
 }
