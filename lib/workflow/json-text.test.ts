@@ -84,6 +84,40 @@ describe("parsePyJson accepts what Python json.loads accepts", () => {
   });
 });
 
+describe("parsePyJson's own parser reads strings", () => {
+  // A float literal first keeps the text off the native path: the string is read by the parser itself.
+  const pieces = fc.constantFrom("a", "é", "😀", " ", ":", "[", "{", "\\n", '\\"', "\\\\", "\\u00e9", "\\ud83d", "\u0001", "\n", "\u007f", '"');
+
+  it("as JSON.parse does, and places a raw control character where it stands (property)", () => {
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 40 }), (parts) => {
+        const text = `[1.0, "${parts.join("")}"]`;
+        let expected: unknown;
+        try {
+          expected = JSON.parse(text);
+        } catch {
+          expected = undefined;
+        }
+        const parsed = parsePyJson(text);
+        expect(parsed.ok).toBe(expected !== undefined);
+        if (parsed.ok) expect(parsed.value).toEqual(expected);
+        const control = /[\u0000-\u001f]/.exec(text.slice(7));
+        const quote = text.indexOf('"', 7);
+        if (!parsed.ok && control && (quote === text.length - 2 || 7 + control.index < quote)) {
+          expect(parsed.problem).toMatchObject({ code: "json-control-character", offset: 7 + control.index });
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("reports a string never closed, long or short, from its opening quote", () => {
+    for (const body of ["", "abc", "é".repeat(10_000), 'x\\"y']) {
+      expect(problem(`[1.0, "${body}`)).toMatchObject({ code: "json-unterminated-string", offset: 6, length: body.length + 1 });
+    }
+  });
+});
+
 describe("parsePyJson explains what Python rejects, with positions", () => {
   it("names comments", () => {
     expect(problem('{"a": 1 /* note */}')).toMatchObject({ code: "json-comment", line: 1, column: 9, offset: 8 });

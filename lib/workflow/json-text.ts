@@ -58,17 +58,13 @@ export function isFloatLiteral(floats: FloatLiterals | null | undefined, contain
   return floats?.get(container)?.has(key) ?? false;
 }
 
-const LINE_BREAK = 10;
-
 export function positionAt(text: string, offset: number): TextPosition {
   let line = 1;
   let lineStart = 0;
-  const end = Math.min(offset, text.length);
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === LINE_BREAK) {
-      line++;
-      lineStart = i + 1;
-    }
+  // A native search per line break: a parse's error positions are taken once, when its code is cold.
+  for (let at = text.indexOf("\n"); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) {
+    line++;
+    lineStart = at + 1;
   }
   return { offset, line, column: offset - lineStart + 1 };
 }
@@ -77,6 +73,8 @@ export function positionAt(text: string, offset: number): TextPosition {
 const MAX_DEPTH = 990;
 
 const CLOSER_FOR: Record<string, string> = { "{": "}", "[": "]" };
+/** Characters of a string needing no look: skipped natively, as the parser runs cold (once per text) on long texts. */
+const PLAIN_STRING_RUN = /[^"\\\u0000-\u001f]*/y;
 const WORD = /[A-Za-z_][A-Za-z0-9_]*/y;
 const PYTHON_LITERAL_HINT: Record<string, string> = {
   True: "true",
@@ -255,6 +253,9 @@ class PyJsonParser {
     let chunkStart = p;
     let out = "";
     for (;;) {
+      PLAIN_STRING_RUN.lastIndex = p;
+      PLAIN_STRING_RUN.test(text);
+      p = PLAIN_STRING_RUN.lastIndex;
       const c = text.charCodeAt(p);
       if (c === Ch.Quote) {
         this.pos = p + 1;
