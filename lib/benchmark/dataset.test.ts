@@ -82,18 +82,18 @@ describe("dataset parsers", () => {
 /** What the parsers made of an entry when zod parsed every one (before plain entries skipped it). */
 const viaZod = {
   checkPass(value: unknown) {
-    const parsed = checkPassEntrySchema.safeParse(value);
+    const parsed = checkPassEntrySchema().safeParse(value);
     if (!parsed.success) return null;
     const { input_var, output_var, related_nodes, test1, test2, test3 } = parsed.data;
     const test = ({ ground_truth: truth, ...inputs }: Record<string, unknown>) => ({ inputs, groundTruth: typeof truth === "string" ? truth : null });
     return { inputVar: input_var, outputVar: output_var, relatedNodes: related_nodes, tests: [test(test1), test(test2), test(test3)] };
   },
   fileCheck: (value: unknown) => {
-    const parsed = fileCheckSchema.safeParse(value);
+    const parsed = fileCheckSchema().safeParse(value);
     return parsed.success ? parsed.data : null;
   },
   task: (value: unknown) => {
-    const parsed = taskQueriesSchema.safeParse(value);
+    const parsed = taskQueriesSchema().safeParse(value);
     return parsed.success ? parsed.data : null;
   },
 };

@@ -26,9 +26,13 @@ const FEW_PARSES = { jitless: true } as const;
 
 const QUERY_KEY = /^query(\d+)$/;
 
-// The schemas below are built on first use (z.lazy): a command loads them on every thread, and a scoring worker,
-// which never reads the dataset, would pay their construction at start-up.
-export const taskQueriesSchema = z.lazy(() =>
+/** A schema built on its first use: a command loads it on every thread, and a scoring worker never reads the dataset. */
+function builtOnFirstUse<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
+export const taskQueriesSchema = builtOnFirstUse(() =>
   z
     .object({
       id: z.number().int(),
@@ -52,7 +56,7 @@ export function parseQueryFile(file: string, data: unknown): Result<TaskQueries[
   const tasks: TaskQueries[] = [];
   data.forEach((item, index) => {
     const entry = entryLabel(item, index, "task");
-    const parsed = isPlainTask(item) ? { success: true as const, data: item } : taskQueriesSchema.safeParse(item, FEW_PARSES);
+    const parsed = isPlainTask(item) ? { success: true as const, data: item } : taskQueriesSchema().safeParse(item, FEW_PARSES);
     if (!parsed.success) {
       issues.push(...zodIssues(file, entry, parsed.error));
       return;
@@ -84,15 +88,15 @@ export function parseQueryFile(file: string, data: unknown): Result<TaskQueries[
 
 // -- check_pass_stage.json ---------------------------------------------------------------------------------------
 
-const testFileSchema = z.lazy(() => z.object({ mime_type: z.string().min(1), value: z.string().min(1) }));
-export type TestFile = z.infer<typeof testFileSchema>;
+const testFileSchema = builtOnFirstUse(() => z.object({ mime_type: z.string().min(1), value: z.string().min(1) }));
+export type TestFile = z.infer<ReturnType<typeof testFileSchema>>;
 
-const testInputValueSchema = z.lazy(() => z.union([z.string(), z.number(), testFileSchema, z.array(testFileSchema)]));
+const testInputValueSchema = builtOnFirstUse(() => z.union([z.string(), z.number(), testFileSchema(), z.array(testFileSchema())]));
 /** A test input: plain string, number, one file, or a file list ("" means the key is omitted when run). */
-export type TestInputValue = z.infer<typeof testInputValueSchema>;
+export type TestInputValue = z.infer<ReturnType<typeof testInputValueSchema>>;
 
-const testCaseSchema = z.lazy(() =>
-  z.record(z.string(), testInputValueSchema).superRefine((test, ctx) => {
+const testCaseSchema = builtOnFirstUse(() =>
+  z.record(z.string(), testInputValueSchema()).superRefine((test, ctx) => {
     const truth = test.ground_truth;
     if (truth !== undefined && typeof truth !== "string") {
       ctx.addIssue({ code: "custom", path: ["ground_truth"], message: "ground_truth must be a string" });
@@ -105,14 +109,14 @@ export interface TestCaseData {
   groundTruth: string | null;
 }
 
-export const checkPassEntrySchema = z.lazy(() =>
+export const checkPassEntrySchema = builtOnFirstUse(() =>
   z.object({
     input_var: z.array(z.string()),
     output_var: z.union([z.array(z.string()), z.array(z.array(z.string()))]),
     related_nodes: z.array(z.string()),
-    test1: testCaseSchema,
-    test2: testCaseSchema,
-    test3: testCaseSchema,
+    test1: testCaseSchema(),
+    test2: testCaseSchema(),
+    test3: testCaseSchema(),
   }),
 );
 
@@ -141,7 +145,7 @@ export function parseCheckPassFile(file: string, data: unknown): Result<Record<s
       out[key] = plain;
       continue;
     }
-    const parsed = checkPassEntrySchema.safeParse(value, FEW_PARSES);
+    const parsed = checkPassEntrySchema().safeParse(value, FEW_PARSES);
     if (!parsed.success) {
       issues.push(...zodIssues(file, key, parsed.error));
       continue;
@@ -160,7 +164,7 @@ export function parseCheckPassFile(file: string, data: unknown): Result<Record<s
 // -- check_resolve_stage.json ------------------------------------------------------------------------------------
 
 const FILE_EXTENSION = /^\.\w+$/;
-export const fileCheckSchema = z.lazy(() => z.record(z.string(), z.string().regex(FILE_EXTENSION, "expected a file extension such as \".pdf\"")));
+export const fileCheckSchema = builtOnFirstUse(() => z.record(z.string(), z.string().regex(FILE_EXTENSION, "expected a file extension such as \".pdf\"")));
 
 export function parseCheckResolveFile(file: string, data: unknown): Result<Record<string, Record<string, string>>, BenchmarkIssue> {
   const entries = asRecord(file, data, "a mapping from <Task>_<round> to {outputVar: extension}");
@@ -173,7 +177,7 @@ export function parseCheckResolveFile(file: string, data: unknown): Result<Recor
       out[key] = plain;
       continue;
     }
-    const parsed = fileCheckSchema.safeParse(value, FEW_PARSES);
+    const parsed = fileCheckSchema().safeParse(value, FEW_PARSES);
     if (!parsed.success) issues.push(...zodIssues(file, key, parsed.error));
     else out[key] = parsed.data;
   }
