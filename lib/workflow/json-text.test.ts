@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isFloatLiteral, nestsDeeperThan, parsePyJson, positionAt, type JsonProblem } from "./json-text";
+import { isFloatLiteral, mayHoldFloatLiteral, nestsDeeperThan, parsePyJson, positionAt, type JsonProblem } from "./json-text";
 
 function problem(text: string): JsonProblem {
   const result = parsePyJson(text);
@@ -81,6 +81,31 @@ describe("parsePyJson accepts what Python json.loads accepts", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("mayHoldFloatLiteral", () => {
+  /** The scan it replaced: from each separator on, whitespace and digit runs taken whole. */
+  const FROM_SEPARATOR = /[:[,](?=(\s*))\1-?(?=(\d+))\2[.eE]/;
+
+  it("finds a float literal where the scan from each separator did (property)", () => {
+    const text = fc.string({ unit: fc.constantFrom(..."::[[,, \t\n\r--0123456789..eEa\"x") });
+    let found = 0;
+    fc.assert(
+      fc.property(text, (sample) => {
+        expect(mayHoldFloatLiteral(sample)).toBe(FROM_SEPARATOR.test(sample));
+        if (FROM_SEPARATOR.test(sample)) found += 1;
+      }),
+      { numRuns: 3000 },
+    );
+    expect(found).toBeGreaterThan(100);
+  });
+
+  it("tells float literals after blanks from numbers that only look like them", () => {
+    expect(mayHoldFloatLiteral('{"a": \n\t -12.5}')).toBe(true);
+    expect(mayHoldFloatLiteral("[1E3]")).toBe(true);
+    expect(mayHoldFloatLiteral('{"v": "1.0", "n": 10}')).toBe(false);
+    expect(mayHoldFloatLiteral('{"a": x1.0, "b": -.5, "c": 1-2.0}')).toBe(false);
   });
 });
 

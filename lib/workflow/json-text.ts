@@ -633,9 +633,15 @@ const STRING_LITERALS = /"(?:[^"\\\n\r]|\\.)*"/g;
 const FLOAT_LITERAL = /\d[.eE]/;
 /**
  * A number with a fraction or an exponent where valid JSON puts values (after `[`, `:` or `,`), strings included.
- * `(?=(x*))\1` takes a run whole (a lookahead does not backtrack), so a failed attempt gives it back at once.
+ * Found from its digit and `.`/`e` pair, rarer than a separator, looking back; the look back stops at the first
+ * character that cannot be part of it, so a character is looked at a bounded number of times.
  */
-const FLOAT_AFTER_SEPARATOR = /[:[,](?=(\s*))\1-?(?=(\d+))\2[.eE]/;
+const FLOAT_AFTER_SEPARATOR = /\d[.eE](?<=[:[,]\s*-?\d+[.eE])/;
+
+/** Whether `text` may hold a float literal where a value goes (strings not told apart). */
+export function mayHoldFloatLiteral(text: string): boolean {
+  return FLOAT_AFTER_SEPARATOR.test(text);
+}
 /** Well below MAX_DEPTH, so the fast path never has to decide the depth limit's exact edge. */
 const FAST_PATH_MAX_DEPTH = 512;
 
@@ -652,7 +658,7 @@ function nativeParse(text: string): JsonValue | null {
     return null;
   }
   // Strings need blanking out only when a float may stand outside them, or when brackets may nest too deep.
-  if (typeof value !== "number" && !FLOAT_AFTER_SEPARATOR.test(text) && !nestsDeeperThan(text, FAST_PATH_MAX_DEPTH)) return value;
+  if (typeof value !== "number" && !mayHoldFloatLiteral(text) && !nestsDeeperThan(text, FAST_PATH_MAX_DEPTH)) return value;
   // With string literals removed, what is left is brackets, separators, numbers and true/false/null.
   const structure = text.replace(STRING_LITERALS, '""');
   if (FLOAT_LITERAL.test(structure)) return null;
