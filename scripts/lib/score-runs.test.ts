@@ -3,6 +3,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
@@ -105,6 +106,17 @@ describe("latin1RunRecords record by record", () => {
       expect(fast).toHaveLength(3);
       expect(scored(fast)).toEqual(utf8Records(file));
     }
+  });
+
+  it("gives the UTF-8 text's records for any mix of ASCII and other characters written raw (property)", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", " ", "\n", '"', "\\", "\u007f", "\u0080", "é", "ÿ", "数", "✓", "😀") });
+    fc.assert(
+      fc.property(text, text, text, (node_selection, design_principle, workflow) => {
+        const bytes = runFile([turn(1, { node_selection, design_principle, workflow }), turn(2, { reason: workflow })]);
+        expect(scored(latin1RunRecords("runs.json", bytes))).toEqual(utf8Records(bytes));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("leaves to the UTF-8 reading a record escaping a non-ASCII character in a kept text, a repeated turn and an invalid record", () => {
