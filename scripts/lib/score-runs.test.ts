@@ -3,11 +3,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
-import { latin1RunRecords, readFileReusingBuffer, recordSpans, responsesJsonPieces, type ScoredRecord } from "./score-runs";
+import { latin1RunRecords, readFileReusingBuffer, responsesJsonPieces, type ScoredRecord } from "./score-runs";
 
 /** What the score reads of the records of the file's UTF-8 text. */
 function utf8Records(bytes: Buffer): ScoredRecord[] {
@@ -58,83 +57,6 @@ describe("latin1RunRecords", () => {
     expect(latin1RunRecords("runs.json", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), escaped]))).toBeNull();
     expect(latin1RunRecords("runs.json", Buffer.from('[{"task": "Mermaid",'))).toBeNull();
     expect(latin1RunRecords("out.json", Buffer.from('[{"id": 1, "category": "x", "task": "Mermaid", "answer1": "é"}]'))).toBeNull();
-  });
-});
-
-/** A run file as the official pipeline writes it (json.dump with indent 2): records between `\n  },\n  {`. */
-function runFile(records: readonly Record<string, unknown>[]): Buffer {
-  return Buffer.from(`${JSON.stringify(records, null, 2)}\n`, "utf8");
-}
-
-const turn = (round: number, fields: Record<string, unknown> = {}) => ({
-  task: "Mermaid",
-  round,
-  node_selection: "Start, LLM",
-  design_principle: "d",
-  workflow: "{}",
-  valid: true,
-  has_been_judged: true,
-  ...fields,
-});
-
-describe("recordSpans", () => {
-  it("finds each record of a file framed as run files are written, and refuses other framings", () => {
-    const bytes = runFile([turn(1), turn(2, { reason: "a\n  },\n  {b" }), turn(3)]);
-    const spans = recordSpans(bytes);
-    expect(spans).toHaveLength(6);
-    const items = [0, 2, 4].map((i) => JSON.parse(bytes.toString("utf8", spans?.[i], spans?.[i + 1])) as { round: number });
-    expect(items.map((item) => item.round)).toEqual([1, 2, 3]);
-    expect(recordSpans(Buffer.from("[]"))).toBeNull();
-    expect(recordSpans(Buffer.from('{"a": 1}'))).toBeNull();
-    expect(recordSpans(Buffer.from('[{"a": 1}'))).toBeNull();
-    expect(recordSpans(Buffer.from('  [ {"a": 1} ]\n'))).toEqual([4, 13]);
-  });
-});
-
-describe("latin1RunRecords record by record", () => {
-  it("gives the UTF-8 text's records, dropped texts escaping non-ASCII characters or not", () => {
-    const bytes = runFile([
-      turn(1, { design_principle: "数据 → é", llm_output_test1: "ü".repeat(300) }),
-      turn(2, { node_selection: "Start, LLM, End", reason: "✓ \u00e9 \u20ac", valid: false, fail_step: "step_1_3" }),
-      turn(3, { workflow: null, node_selection: null, design_principle: null, valid: false, fail_step: "step_1_1" }),
-    ]);
-    // JSON.stringify writes raw non-ASCII: these escapes are in a dropped text of a record whose kept texts are ASCII.
-    const escaped = Buffer.from(bytes.toString("utf8").replace("✓ é €", "\\u2713 \\u00e9"), "utf8");
-    expect(escaped.toString("latin1")).toContain("\\u2713 \\u00e9");
-    for (const file of [bytes, escaped]) {
-      const fast = latin1RunRecords("runs.json", file);
-      expect(fast).toHaveLength(3);
-      expect(scored(fast)).toEqual(utf8Records(file));
-    }
-  });
-
-  it("gives the UTF-8 text's records for any mix of ASCII and other characters written raw (property)", () => {
-    const text = fc.string({ unit: fc.constantFrom("a", " ", "\n", '"', "\\", "\u007f", "\u0080", "é", "ÿ", "数", "✓", "😀") });
-    fc.assert(
-      fc.property(text, text, text, (node_selection, design_principle, workflow) => {
-        const bytes = runFile([turn(1, { node_selection, design_principle, workflow }), turn(2, { reason: workflow })]);
-        expect(scored(latin1RunRecords("runs.json", bytes))).toEqual(utf8Records(bytes));
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it("leaves to the UTF-8 reading a record escaping a non-ASCII character in a kept text, a repeated turn and an invalid record", () => {
-    const escaped = Buffer.from(runFile([turn(1), turn(2, { workflow: "é" })]).toString("utf8").replace("é", "\\u00e9"), "utf8");
-    expect(latin1RunRecords("runs.json", escaped)).toBeNull();
-    expect(latin1RunRecords("runs.json", runFile([turn(1), turn(1)]))).toBeNull();
-    expect(latin1RunRecords("runs.json", runFile([turn(1), turn(2, { valid: "yes" })]))).toBeNull();
-    expect(latin1RunRecords("runs.json", runFile([turn(1), turn(2, { valid: false })]))).toBeNull();
-  });
-
-  it("reads a file whose separator stands inside a record as one whole, with the same records", () => {
-    // A record holding a list of objects written at the records' own indentation: its parts do not parse alone.
-    const text = runFile([turn(1), turn(2)]).toString("utf8").replace('"has_been_judged": true\n  }', '"has_been_judged": true,\n"extra": [\n  {\n  },\n  {\n  }]\n  }');
-    const bytes = Buffer.from(text, "utf8");
-    expect(recordSpans(bytes)?.length).toBeGreaterThan(4);
-    const fast = latin1RunRecords("runs.json", bytes);
-    expect(fast).toHaveLength(2);
-    expect(scored(fast)).toEqual(utf8Records(bytes));
   });
 });
 

@@ -100,8 +100,7 @@ const TEXT_FIELDS = ["task", "node_selection", "design_principle", "workflow", "
 /** What the score reads of a run record. */
 export type ScoredRecord = Pick<RunRecord, (typeof TEXT_FIELDS)[number] | "round" | "valid">;
 
-/** Whether a text is all ASCII: its UTF-8 length, counted natively, is then its length (faster than a regex scan). */
-const isAscii = (text: string): boolean => Buffer.byteLength(text, "utf8") === text.length;
+const NON_ASCII = /[^\x00-\x7f]/;
 const BACKSLASH = 92;
 
 /** Whether the JSON text holds a `\uXXXX` escape of a character above U+007F (escaped backslashes excluded). */
@@ -114,24 +113,6 @@ function escapesNonAscii(text: string): boolean {
   return false;
 }
 
-/** Whether a kept text of a record parsed from Latin-1 text holds a non-ASCII character (a byte of UTF-8, or an escape). */
-function hasNonAsciiText(record: Record<string, unknown>): boolean {
-  for (let k = 0; k < TEXT_FIELDS.length; k += 1) {
-    const value = record[TEXT_FIELDS[k] as (typeof TEXT_FIELDS)[number]];
-    if (typeof value === "string" && !isAscii(value)) return true;
-  }
-  return false;
-}
-
-/** Decodes as UTF-8 the kept texts of a record parsed from Latin-1 text (what the UTF-8 text gives, without escapes). */
-function decodeKeptTexts(record: Record<string, unknown>): void {
-  for (let k = 0; k < TEXT_FIELDS.length; k += 1) {
-    const key = TEXT_FIELDS[k] as (typeof TEXT_FIELDS)[number];
-    const value = record[key];
-    if (typeof value === "string" && !isAscii(value)) record[key] = Buffer.from(value, "latin1").toString("utf8");
-  }
-}
-
 /**
  * What the score reads of a run file's records, parsed from its bytes read as Latin-1: JSON.parse reads that one-byte
  * text about twice as fast as the UTF-8 one, most of which (test outputs, judge reasons) the score drops. The texts it
@@ -139,11 +120,6 @@ function decodeKeptTexts(record: Record<string, unknown>): void {
  * Null when that is so or the data is not valid run records: the caller reads the file as UTF-8 (same data, or errors).
  */
 export function latin1RunRecords(label: string, bytes: Buffer): ScoredRecord[] | null {
-  const byRecord = latin1RecordByRecord(label, bytes);
-  return byRecord === undefined ? latin1WholeFile(label, bytes) : byRecord;
-}
-
-function latin1WholeFile(label: string, bytes: Buffer): ScoredRecord[] | null {
   const text = bytes.toString("latin1");
   if (escapesNonAscii(text)) return null;
   let data: unknown;
@@ -155,86 +131,16 @@ function latin1WholeFile(label: string, bytes: Buffer): ScoredRecord[] | null {
   if (!Array.isArray(data)) return null;
   for (let i = 0; i < data.length; i += 1) {
     const item: unknown = data[i];
-    if (typeof item === "object" && item !== null) decodeKeptTexts(item as Record<string, unknown>);
+    if (typeof item !== "object" || item === null) continue;
+    const record = item as Record<string, unknown>;
+    for (let k = 0; k < TEXT_FIELDS.length; k += 1) {
+      const key = TEXT_FIELDS[k] as (typeof TEXT_FIELDS)[number];
+      const value = record[key];
+      if (typeof value === "string" && NON_ASCII.test(value)) record[key] = Buffer.from(value, "latin1").toString("utf8");
+    }
   }
   const records = parseRunFile(label, data);
-  return records.ok ? records.value.map(scoredRecordOf) : null;
-}
-
-/** Between two records of a run file as Python's json.dump(indent=2) writes it; a raw line break is never in a string. */
-const RECORD_SEPARATOR = Buffer.from("\n  },\n  {", "latin1");
-
-const isJsonSpace = (byte: number | undefined): boolean => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-
-/**
- * The [start, end) offsets of the items of a JSON array framed as run files are written (`[`, records separated by
- * RECORD_SEPARATOR, `]`), whatever the items hold; null when it is framed otherwise. Items that each parse on their
- * own are the array's items (JSON's grammar: `[` value (`,` value)* `]`, whitespace around each).
- */
-export function recordSpans(bytes: Buffer): number[] | null {
-  let start = 0;
-  while (isJsonSpace(bytes[start])) start += 1;
-  if (bytes[start] !== 0x5b) return null;
-  start += 1;
-  while (isJsonSpace(bytes[start])) start += 1;
-  let end = bytes.length;
-  while (end > start && isJsonSpace(bytes[end - 1])) end -= 1;
-  if (bytes[start] !== 0x7b || bytes[end - 1] !== 0x5d) return null;
-  end -= 1;
-  const spans: number[] = [];
-  for (let at = bytes.indexOf(RECORD_SEPARATOR, start); at !== -1 && at < end; at = bytes.indexOf(RECORD_SEPARATOR, start)) {
-    spans.push(start, at + 4);
-    start = at + RECORD_SEPARATOR.length - 1;
-  }
-  spans.push(start, end);
-  return spans;
-}
-
-/**
- * latin1RunRecords one record at a time: each record's test outputs and judge reasons die as soon as it is read,
- * instead of living (and being copied by the collector) until the whole file is parsed. Undefined when the file is
- * not framed as run files are written, or a record does not parse on its own: the whole file is parsed instead.
- */
-function latin1RecordByRecord(label: string, bytes: Buffer): ScoredRecord[] | null | undefined {
-  const spans = recordSpans(bytes);
-  if (!spans) return undefined;
-  const records: ScoredRecord[] = [];
-  const seen = new Set<string>();
-  for (let i = 0; i < spans.length; i += 2) {
-    const text = bytes.toString("latin1", spans[i], spans[i + 1]);
-    let item: unknown;
-    try {
-      item = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    if (typeof item === "object" && item !== null && hasNonAsciiText(item as Record<string, unknown>)) {
-      if (escapesNonAscii(text)) return null;
-      decodeKeptTexts(item as Record<string, unknown>);
-    }
-    // The checks parseRunFile makes of the whole array: each record's, and no turn twice.
-    const one = parseRunFile(label, [item]);
-    if (!one.ok) return null;
-    const record = one.value[0] as RunRecord;
-    const turn = `${record.task}_${record.round}`;
-    if (seen.has(turn)) return null;
-    seen.add(turn);
-    records.push(scoredRecordOf(record));
-  }
-  return records;
-}
-
-/** Only what the score reads of a record, so that its other texts die with the record. */
-function scoredRecordOf(record: ScoredRecord): ScoredRecord {
-  return {
-    task: record.task,
-    round: record.round,
-    node_selection: record.node_selection,
-    design_principle: record.design_principle,
-    workflow: record.workflow,
-    valid: record.valid,
-    fail_step: record.fail_step,
-  };
+  return records.ok ? records.value : null;
 }
 
 function runItemsOf(records: readonly ScoredRecord[]): RunItem[] {
