@@ -26,9 +26,13 @@ const FEW_PARSES = { jitless: true } as const;
 
 const QUERY_KEY = /^query(\d+)$/;
 
-// The schemas below are built on first use (z.lazy): a command loads them on every thread, and a scoring worker,
-// which never reads the dataset, would pay their construction at start-up.
-const taskQueriesSchema = z.lazy(() =>
+/** A schema built on its first use: a command loads it on every thread, and a scoring worker never reads the dataset. */
+function builtOnFirstUse<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
+export const taskQueriesSchema = builtOnFirstUse(() =>
   z
     .object({
       id: z.number().int(),
@@ -52,7 +56,7 @@ export function parseQueryFile(file: string, data: unknown): Result<TaskQueries[
   const tasks: TaskQueries[] = [];
   data.forEach((item, index) => {
     const entry = entryLabel(item, index, "task");
-    const parsed = taskQueriesSchema.safeParse(item, FEW_PARSES);
+    const parsed = isPlainTask(item) ? { success: true as const, data: item } : taskQueriesSchema().safeParse(item, FEW_PARSES);
     if (!parsed.success) {
       issues.push(...zodIssues(file, entry, parsed.error));
       return;
@@ -84,15 +88,15 @@ export function parseQueryFile(file: string, data: unknown): Result<TaskQueries[
 
 // -- check_pass_stage.json ---------------------------------------------------------------------------------------
 
-const testFileSchema = z.lazy(() => z.object({ mime_type: z.string().min(1), value: z.string().min(1) }));
-export type TestFile = z.infer<typeof testFileSchema>;
+const testFileSchema = builtOnFirstUse(() => z.object({ mime_type: z.string().min(1), value: z.string().min(1) }));
+export type TestFile = z.infer<ReturnType<typeof testFileSchema>>;
 
-const testInputValueSchema = z.lazy(() => z.union([z.string(), z.number(), testFileSchema, z.array(testFileSchema)]));
+const testInputValueSchema = builtOnFirstUse(() => z.union([z.string(), z.number(), testFileSchema(), z.array(testFileSchema())]));
 /** A test input: plain string, number, one file, or a file list ("" means the key is omitted when run). */
-export type TestInputValue = z.infer<typeof testInputValueSchema>;
+export type TestInputValue = z.infer<ReturnType<typeof testInputValueSchema>>;
 
-const testCaseSchema = z.lazy(() =>
-  z.record(z.string(), testInputValueSchema).superRefine((test, ctx) => {
+const testCaseSchema = builtOnFirstUse(() =>
+  z.record(z.string(), testInputValueSchema()).superRefine((test, ctx) => {
     const truth = test.ground_truth;
     if (truth !== undefined && typeof truth !== "string") {
       ctx.addIssue({ code: "custom", path: ["ground_truth"], message: "ground_truth must be a string" });
@@ -105,14 +109,14 @@ export interface TestCaseData {
   groundTruth: string | null;
 }
 
-const checkPassEntrySchema = z.lazy(() =>
+export const checkPassEntrySchema = builtOnFirstUse(() =>
   z.object({
     input_var: z.array(z.string()),
     output_var: z.union([z.array(z.string()), z.array(z.array(z.string()))]),
     related_nodes: z.array(z.string()),
-    test1: testCaseSchema,
-    test2: testCaseSchema,
-    test3: testCaseSchema,
+    test1: testCaseSchema(),
+    test2: testCaseSchema(),
+    test3: testCaseSchema(),
   }),
 );
 
@@ -136,7 +140,12 @@ export function parseCheckPassFile(file: string, data: unknown): Result<Record<s
   const out: Record<string, CheckPassEntry> = {};
   for (const [key, value] of entries.value) {
     if (!splitTurnKey(key)) issues.push(issue(file, key, null, "the key must look like <Task>_<round>"));
-    const parsed = checkPassEntrySchema.safeParse(value, FEW_PARSES);
+    const plain = plainCheckPassEntry(value);
+    if (plain) {
+      out[key] = plain;
+      continue;
+    }
+    const parsed = checkPassEntrySchema().safeParse(value, FEW_PARSES);
     if (!parsed.success) {
       issues.push(...zodIssues(file, key, parsed.error));
       continue;
@@ -154,7 +163,8 @@ export function parseCheckPassFile(file: string, data: unknown): Result<Record<s
 
 // -- check_resolve_stage.json ------------------------------------------------------------------------------------
 
-const fileCheckSchema = z.lazy(() => z.record(z.string(), z.string().regex(/^\.\w+$/, "expected a file extension such as \".pdf\"")));
+const FILE_EXTENSION = /^\.\w+$/;
+export const fileCheckSchema = builtOnFirstUse(() => z.record(z.string(), z.string().regex(FILE_EXTENSION, "expected a file extension such as \".pdf\"")));
 
 export function parseCheckResolveFile(file: string, data: unknown): Result<Record<string, Record<string, string>>, BenchmarkIssue> {
   const entries = asRecord(file, data, "a mapping from <Task>_<round> to {outputVar: extension}");
@@ -162,11 +172,95 @@ export function parseCheckResolveFile(file: string, data: unknown): Result<Recor
   const issues: BenchmarkIssue[] = [];
   const out: Record<string, Record<string, string>> = {};
   for (const [key, value] of entries.value) {
-    const parsed = fileCheckSchema.safeParse(value, FEW_PARSES);
+    const plain = plainFileCheck(value);
+    if (plain) {
+      out[key] = plain;
+      continue;
+    }
+    const parsed = fileCheckSchema().safeParse(value, FEW_PARSES);
     if (!parsed.success) issues.push(...zodIssues(file, key, parsed.error));
     else out[key] = parsed.data;
   }
   return issues.length ? err(...issues) : ok(out);
+}
+
+// -- plain entries -----------------------------------------------------------------------------------------------
+// The dataset is read before any scoring starts, and zod's first parses of these schemas cost more than the checks
+// themselves: entries that certainly parse are checked and copied here (what zod gives them); any doubt goes to zod.
+
+/** An object as JSON.parse builds one, without a `__proto__` key (which zod's records and catch-alls leave out). */
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype && !Object.hasOwn(value, "__proto__");
+}
+
+const isText = (value: unknown): value is string => typeof value === "string" && value.length > 0;
+
+function isStringList(value: unknown): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (const item of value) if (typeof item !== "string") return false;
+  return true;
+}
+
+/** What taskQueriesSchema gives: the entry itself (its catch-all keeps every key). */
+function isPlainTask(item: unknown): item is Record<string, unknown> & { id: number; category: string; task: string } {
+  return isJsonObject(item) && Number.isSafeInteger(item.id) && isText(item.category) && isText(item.task);
+}
+
+function plainTestFile(value: unknown): TestFile | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const { mime_type, value: text } = value as Record<string, unknown>;
+  return isText(mime_type) && isText(text) ? { mime_type, value: text } : null;
+}
+
+/** What testInputValueSchema gives: strings and numbers as they are, files with their two fields only; else undefined. */
+function plainTestInput(value: unknown): TestInputValue | undefined {
+  if (typeof value === "string" || (typeof value === "number" && Number.isFinite(value))) return value;
+  if (!Array.isArray(value)) return plainTestFile(value) ?? undefined;
+  const files: TestFile[] = [];
+  for (const item of value) {
+    const file = plainTestFile(item);
+    if (!file) return undefined;
+    files.push(file);
+  }
+  return files;
+}
+
+function plainTestCase(test: unknown): TestCaseData | null {
+  if (!isJsonObject(test)) return null;
+  const inputs: Record<string, TestInputValue> = {};
+  let groundTruth: string | null = null;
+  for (const key of Object.keys(test)) {
+    const input = plainTestInput(test[key]);
+    if (input === undefined) return null;
+    if (key !== "ground_truth") inputs[key] = input;
+    else if (typeof input === "string") groundTruth = input;
+    else return null;
+  }
+  return { inputs, groundTruth };
+}
+
+function plainCheckPassEntry(value: unknown): CheckPassEntry | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const { input_var, output_var, related_nodes, test1, test2, test3 } = value as Record<string, unknown>;
+  if (!isStringList(input_var) || !isStringList(related_nodes)) return null;
+  let outputVar: string[] | string[][];
+  if (isStringList(output_var)) outputVar = [...output_var];
+  else if (Array.isArray(output_var) && output_var.every(isStringList)) outputVar = output_var.map((names: string[]) => [...names]);
+  else return null;
+  const tests = [plainTestCase(test1), plainTestCase(test2), plainTestCase(test3)];
+  if (!tests[0] || !tests[1] || !tests[2]) return null;
+  return { inputVar: [...input_var], outputVar, relatedNodes: [...related_nodes], tests: [tests[0], tests[1], tests[2]] };
+}
+
+function plainFileCheck(value: unknown): Record<string, string> | null {
+  if (!isJsonObject(value)) return null;
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(value)) {
+    const extension = value[key];
+    if (typeof extension !== "string" || !FILE_EXTENSION.test(extension)) return null;
+    out[key] = extension;
+  }
+  return out;
 }
 
 // -- helpers ---------------------------------------------------------------------------------------------------

@@ -21,6 +21,16 @@ describe("oversizedFields", () => {
     expect(issues.map((found) => [found.entry, found.field])).toEqual([["record 0", "outputs.text[1]"]]);
   });
 
+  it("finds a field exactly as deep or as long as the limits allow acceptable, and one more not, in lists too", () => {
+    const list = (depth: number): unknown => JSON.parse(`${"[".repeat(depth)}1${"]".repeat(depth)}`);
+    expect(oversizedFields("runs/a.json", [{ a: 1 }, { b: list(MAX_FIELD_DEPTH - 1) }], 10)).toEqual([]);
+    expect(oversizedFields("runs/a.json", [{ a: 1 }, { b: list(MAX_FIELD_DEPTH) }], 10).map((found) => found.entry)).toEqual(["record 1"]);
+    expect(oversizedFields("runs/a.json", { T_1: ["x".repeat(10)], T_2: { y: "z" } }, 10)).toEqual([]);
+    expect(oversizedFields("runs/a.json", { T_1: ["x".repeat(10)], T_2: { y: "z".repeat(11) } }, 10).map((found) => found.field)).toEqual(["y"]);
+    expect(oversizedFields("runs/a.json", "x".repeat(11), 10).map((found) => found.entry)).toEqual(["record 0"]);
+    expect(oversizedFields("runs/a.json", null, 10)).toEqual([]);
+  });
+
   it("names the top-level key of an object file (a dataset file) as the record", () => {
     const issues = oversizedFields("dataset/check_pass_stage.json", { PaperQA_1: { related_nodes: nested(200) } }, Number.POSITIVE_INFINITY);
     expect(issues[0]).toMatchObject({ entry: "PaperQA_1", field: "related_nodes.a.a" });

@@ -107,9 +107,9 @@ export function parseRunFile(file: string, data: unknown): Result<RunRecord[], B
 
 // -- generation output -------------------------------------------------------------------------------------------
 
-const generationItemSchema = z
-  .object({ id: z.number().int(), category: z.string(), task: z.string().min(1) })
-  .catchall(z.unknown());
+/** Built on first use: the score CLI loads this module on every thread, and recorded runs never need it. */
+let generationItemSchema: z.ZodType<{ id: number; category: string; task: string } & Record<string, unknown>> | undefined;
+const generationItem = () => (generationItemSchema ??= z.object({ id: z.number().int(), category: z.string(), task: z.string().min(1) }).catchall(z.unknown()));
 
 export interface GenerationItem {
   id: number;
@@ -127,7 +127,7 @@ export function parseGenerationFile(file: string, data: unknown): Result<Generat
   const items: GenerationItem[] = [];
   data.forEach((item, index) => {
     const entry = entryLabel(item, index, "task");
-    const parsed = generationItemSchema.safeParse(item);
+    const parsed = generationItem().safeParse(item);
     if (!parsed.success) {
       issues.push(...zodIssues(file, entry, parsed.error));
       return;

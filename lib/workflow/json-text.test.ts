@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isFloatLiteral, nestsDeeperThan, parsePyJson, positionAt, type JsonProblem } from "./json-text";
+import { isFloatLiteral, mayHoldFloatLiteral, nestsDeeperThan, parsePyJson, positionAt, type JsonProblem } from "./json-text";
 
 function problem(text: string): JsonProblem {
   const result = parsePyJson(text);
@@ -81,6 +81,65 @@ describe("parsePyJson accepts what Python json.loads accepts", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("mayHoldFloatLiteral", () => {
+  /** The scan it replaced: from each separator on, whitespace and digit runs taken whole. */
+  const FROM_SEPARATOR = /[:[,](?=(\s*))\1-?(?=(\d+))\2[.eE]/;
+
+  it("finds a float literal where the scan from each separator did (property)", () => {
+    const text = fc.string({ unit: fc.constantFrom(..."::[[,, \t\n\r--0123456789..eEa\"x") });
+    let found = 0;
+    fc.assert(
+      fc.property(text, (sample) => {
+        expect(mayHoldFloatLiteral(sample)).toBe(FROM_SEPARATOR.test(sample));
+        if (FROM_SEPARATOR.test(sample)) found += 1;
+      }),
+      { numRuns: 3000 },
+    );
+    expect(found).toBeGreaterThan(100);
+  });
+
+  it("tells float literals after blanks from numbers that only look like them", () => {
+    expect(mayHoldFloatLiteral('{"a": \n\t -12.5}')).toBe(true);
+    expect(mayHoldFloatLiteral("[1E3]")).toBe(true);
+    expect(mayHoldFloatLiteral('{"v": "1.0", "n": 10}')).toBe(false);
+    expect(mayHoldFloatLiteral('{"a": x1.0, "b": -.5, "c": 1-2.0}')).toBe(false);
+  });
+});
+
+describe("parsePyJson's own parser reads strings", () => {
+  // A float literal first keeps the text off the native path: the string is read by the parser itself.
+  const pieces = fc.constantFrom("a", "é", "😀", " ", ":", "[", "{", "\\n", '\\"', "\\\\", "\\u00e9", "\\ud83d", "\u0001", "\n", "\u007f", '"');
+
+  it("as JSON.parse does, and places a raw control character where it stands (property)", () => {
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 40 }), (parts) => {
+        const text = `[1.0, "${parts.join("")}"]`;
+        let expected: unknown;
+        try {
+          expected = JSON.parse(text);
+        } catch {
+          expected = undefined;
+        }
+        const parsed = parsePyJson(text);
+        expect(parsed.ok).toBe(expected !== undefined);
+        if (parsed.ok) expect(parsed.value).toEqual(expected);
+        const control = /[\u0000-\u001f]/.exec(text.slice(7));
+        const quote = text.indexOf('"', 7);
+        if (!parsed.ok && control && (quote === text.length - 2 || 7 + control.index < quote)) {
+          expect(parsed.problem).toMatchObject({ code: "json-control-character", offset: 7 + control.index });
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("reports a string never closed, long or short, from its opening quote", () => {
+    for (const body of ["", "abc", "é".repeat(10_000), 'x\\"y']) {
+      expect(problem(`[1.0, "${body}`)).toMatchObject({ code: "json-unterminated-string", offset: 6, length: body.length + 1 });
+    }
   });
 });
 

@@ -58,17 +58,13 @@ export function isFloatLiteral(floats: FloatLiterals | null | undefined, contain
   return floats?.get(container)?.has(key) ?? false;
 }
 
-const LINE_BREAK = 10;
-
 export function positionAt(text: string, offset: number): TextPosition {
   let line = 1;
   let lineStart = 0;
-  const end = Math.min(offset, text.length);
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === LINE_BREAK) {
-      line++;
-      lineStart = i + 1;
-    }
+  // A native search per line break: a parse's error positions are taken once, when its code is cold.
+  for (let at = text.indexOf("\n"); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) {
+    line++;
+    lineStart = at + 1;
   }
   return { offset, line, column: offset - lineStart + 1 };
 }
@@ -77,6 +73,8 @@ export function positionAt(text: string, offset: number): TextPosition {
 const MAX_DEPTH = 990;
 
 const CLOSER_FOR: Record<string, string> = { "{": "}", "[": "]" };
+/** Characters of a string needing no look: skipped natively, as the parser runs cold (once per text) on long texts. */
+const PLAIN_STRING_RUN = /[^"\\\u0000-\u001f]*/y;
 const WORD = /[A-Za-z_][A-Za-z0-9_]*/y;
 const PYTHON_LITERAL_HINT: Record<string, string> = {
   True: "true",
@@ -255,6 +253,9 @@ class PyJsonParser {
     let chunkStart = p;
     let out = "";
     for (;;) {
+      PLAIN_STRING_RUN.lastIndex = p;
+      PLAIN_STRING_RUN.test(text);
+      p = PLAIN_STRING_RUN.lastIndex;
       const c = text.charCodeAt(p);
       if (c === Ch.Quote) {
         this.pos = p + 1;
@@ -632,9 +633,15 @@ const STRING_LITERALS = /"(?:[^"\\\n\r]|\\.)*"/g;
 const FLOAT_LITERAL = /\d[.eE]/;
 /**
  * A number with a fraction or an exponent where valid JSON puts values (after `[`, `:` or `,`), strings included.
- * `(?=(x*))\1` takes a run whole (a lookahead does not backtrack), so a failed attempt gives it back at once.
+ * Found from its digit and `.`/`e` pair, rarer than a separator, looking back; the look back stops at the first
+ * character that cannot be part of it, so a character is looked at a bounded number of times.
  */
-const FLOAT_AFTER_SEPARATOR = /[:[,](?=(\s*))\1-?(?=(\d+))\2[.eE]/;
+const FLOAT_AFTER_SEPARATOR = /\d[.eE](?<=[:[,]\s*-?\d+[.eE])/;
+
+/** Whether `text` may hold a float literal where a value goes (strings not told apart). */
+export function mayHoldFloatLiteral(text: string): boolean {
+  return FLOAT_AFTER_SEPARATOR.test(text);
+}
 /** Well below MAX_DEPTH, so the fast path never has to decide the depth limit's exact edge. */
 const FAST_PATH_MAX_DEPTH = 512;
 
@@ -651,7 +658,7 @@ function nativeParse(text: string): JsonValue | null {
     return null;
   }
   // Strings need blanking out only when a float may stand outside them, or when brackets may nest too deep.
-  if (typeof value !== "number" && !FLOAT_AFTER_SEPARATOR.test(text) && !nestsDeeperThan(text, FAST_PATH_MAX_DEPTH)) return value;
+  if (typeof value !== "number" && !mayHoldFloatLiteral(text) && !nestsDeeperThan(text, FAST_PATH_MAX_DEPTH)) return value;
   // With string literals removed, what is left is brackets, separators, numbers and true/false/null.
   const structure = text.replace(STRING_LITERALS, '""');
   if (FLOAT_LITERAL.test(structure)) return null;
