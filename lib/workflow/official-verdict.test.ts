@@ -69,6 +69,27 @@ describe("checkVariableNames (official step_1_3)", () => {
     expect(wrong[0]?.message).toMatch(/End node "5".*missing picture; unexpected image/);
   });
 
+  it("sorts output names by code point as Python does, whatever their order or kind", () => {
+    // U+FF5E sorts after U+1F600 in UTF-16 units but before it by code point.
+    const names = ["\u{1F600}", "b", "\uFF5E", "a"];
+    const target = { inputVars: ["q"], outputVars: ["a", "b", "\uFF5E", "\u{1F600}"] };
+    const start = startNode([["q", "string"]]);
+    expect(checkVariableNames(wf(start, endNode("3", names)), target)).toEqual([]);
+    const [extra] = checkVariableNames(wf(start, endNode("3", [...names, "\uFF5E"])), target);
+    expect(extra?.message).toBe("End node \"3\" outputs \uFF5E more than once.");
+    const mixed = { id: "3", type: "end", param: { outputs: [["b", ["x", "2"]], [1, ["x", "2"]]] } };
+    expect(checkVariableNames(wf(start, mixed), target)[0]?.message).toMatch(/mix names of different kinds/);
+  });
+
+  it("reads a null param or outputs entry as absent, and a param that is not an object as a failure", () => {
+    const start = startNode([["q", "string"]]);
+    const target = { inputVars: ["q"], outputVars: [] };
+    expect(checkVariableNames(wf(start, { id: "3", type: "end", param: null }), target)[0]?.code).toBe("end-count-mismatch");
+    expect(checkVariableNames(wf(start, { id: "3", type: "end", param: { outputs: null } }), target)[0]?.message).toMatch(/1 End node\(s\).*Found: End node "3": \(none\)/);
+    expect(checkVariableNames(wf(start, { id: "3", type: "end", param: "x" }), target)[0]?.message).toBe("An end node's outputs are not a list.");
+    expect(checkVariableNames(wf({ id: "1", type: "start", param: null }), { inputVars: [], outputVars: [] })).toEqual([]);
+  });
+
   it("treats an empty output target as no end nodes", () => {
     expect(checkVariableNames(wf(startNode([["q", "string"]])), { inputVars: ["q"], outputVars: [] })).toEqual([]);
   });

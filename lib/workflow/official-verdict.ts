@@ -72,10 +72,17 @@ function nodeId(node: JsonObject): string | undefined {
   return typeof id === "string" ? id : undefined;
 }
 
-/** Python `d.get(key, default)` on a value that may not be a dict (the official code would raise; we fail). */
-function getOr(value: JsonValue | undefined, key: string, fallback: JsonValue): JsonValue | undefined {
-  if (!isJsonObject(value)) return undefined;
-  return ownValue(value, key) ?? fallback;
+const NO_ENTRIES: readonly JsonValue[] = Object.freeze([]);
+
+/**
+ * Python `node.get("param", {}).get(key, [])`, undefined where the official code would raise (param not a dict); a
+ * null param or entry counts as absent.
+ */
+function paramEntries(node: JsonObject, key: string): JsonValue | undefined {
+  const param = ownValue(node, "param");
+  if (param === undefined || param === null) return NO_ENTRIES as JsonValue[];
+  if (!isJsonObject(param)) return undefined;
+  return ownValue(param, key) ?? (NO_ENTRIES as JsonValue[]);
 }
 
 /** `[item[0] for item in entries if isinstance(item, list) and len(item) > 0]` */
@@ -115,7 +122,8 @@ export function checkVariableNames(workflow: JsonValue, turn: VariableSpec): Dia
   if (!nodes) return [consistency("workflow-missing-nodes", "The workflow has no list of nodes to check variable names on.")];
   const objects: JsonObject[] = [];
   let start: JsonObject | undefined;
-  for (const node of nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
     if (!isJsonObject(node)) continue;
     objects.push(node);
     if (start === undefined && ownValue(node, "type") === "start") start = node;
@@ -129,33 +137,38 @@ export function checkVariableNames(workflow: JsonValue, turn: VariableSpec): Dia
       }),
     );
   } else {
-    for (const diagnostic of checkInputs(start, turn.inputVars)) diagnostics.push(diagnostic);
+    const inputs = checkInputs(start, turn.inputVars);
+    if (inputs) diagnostics.push(inputs);
   }
-  for (const diagnostic of checkOutputs(objects, turn.outputVars)) diagnostics.push(diagnostic);
+  const outputs = checkOutputs(objects, turn.outputVars);
+  for (let i = 0; i < outputs.length; i++) diagnostics.push(outputs[i] as Diagnostic);
   return diagnostics;
 }
 
-function checkInputs(start: JsonObject, required: readonly string[]): Diagnostic[] {
-  const names = firstElements(getOr(getOr(start, "param", {}), "variables", []));
+function allHashable(names: readonly JsonValue[]): boolean {
+  for (let i = 0; i < names.length; i++) if (pyHashKey(names[i] as JsonValue) === undefined) return false;
+  return true;
+}
+
+function checkInputs(start: JsonObject, required: readonly string[]): Diagnostic | null {
+  const names = firstElements(paramEntries(start, "variables"));
   const id = nodeId(start);
   const location = id === undefined ? undefined : { nodeId: id, paramPath: ["variables"] };
   if (!names) {
-    return [consistency("input-variables-mismatch", `The start node's variables are not a list; the task requires inputs ${show(required)}.`, location ? { location } : {})];
+    return consistency("input-variables-mismatch", `The start node's variables are not a list; the task requires inputs ${show(required)}.`, location ? { location } : {});
   }
-  if (names.some((name) => pyHashKey(name) === undefined)) {
-    return [consistency("input-variables-mismatch", "A start variable name is a list or object; names must be strings.", location ? { location } : {})];
+  if (!allHashable(names)) {
+    return consistency("input-variables-mismatch", "A start variable name is a list or object; names must be strings.", location ? { location } : {});
   }
   const missing = setDifference(required, names);
   const extra = setDifference(names, required);
-  if (!missing.length && !extra.length) return [];
+  if (!missing.length && !extra.length) return null;
   const parts = [missing.length ? `missing ${show(missing)}` : "", extra.length ? `unexpected ${show(extra)}` : ""].filter(Boolean);
-  return [
-    consistency(
-      "input-variables-mismatch",
-      `Start node${id ? ` "${id}"` : ""} declares inputs (${show(names)}), but the task requires exactly (${show(required)}): ${parts.join("; ")}.`,
-      { ...(location ? { location } : {}), hint: "Use the input names the instruction gives as (variable X)." },
-    ),
-  ];
+  return consistency(
+    "input-variables-mismatch",
+    `Start node${id ? ` "${id}"` : ""} declares inputs (${show(names)}), but the task requires exactly (${show(required)}): ${parts.join("; ")}.`,
+    { ...(location ? { location } : {}), hint: "Use the input names the instruction gives as (variable X)." },
+  );
 }
 
 interface EndOutputs {
@@ -163,17 +176,27 @@ interface EndOutputs {
   names: JsonValue[];
 }
 
+function allStrings(items: readonly JsonValue[]): items is readonly string[] {
+  for (let i = 0; i < items.length; i++) if (typeof items[i] !== "string") return false;
+  return true;
+}
+
+const identity = (item: JsonValue): JsonValue => item;
+
 /** Python `sorted(list)`; null when the official sort would raise (mixed types). */
-function pySorted<T extends JsonValue>(items: readonly T[]): T[] | null {
-  const { sorted, raises } = pySortBy(items, (item) => item);
+function pySorted(items: readonly JsonValue[]): JsonValue[] | null {
+  // Strings never raise, and both sorts are stable: the same order without replaying CPython's comparisons.
+  if (allStrings(items)) return items.slice().sort(compareCodePoints);
+  const { sorted, raises } = pySortBy(items, identity);
   return raises ? null : sorted;
 }
 
 function checkOutputs(nodes: readonly JsonObject[], outputVars: string[] | string[][]): Diagnostic[] {
   const ends: EndOutputs[] = [];
-  for (const node of nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as JsonObject;
     if (ownValue(node, "type") !== "end") continue;
-    const names = firstElements(getOr(getOr(node, "param", {}), "outputs", []));
+    const names = firstElements(paramEntries(node, "outputs"));
     if (!names) {
       return [consistency("output-variables-mismatch", "An end node's outputs are not a list.", locationOf(node, "outputs"))];
     }
@@ -186,11 +209,13 @@ function checkOutputs(nodes: readonly JsonObject[], outputVars: string[] | strin
   const groups = targetGroups(outputVars);
   const actual = pySortBy(ends, (end) => end.names);
   if (actual.raises) return [consistency("output-variables-mismatch", "End node outputs cannot be compared; names must be strings.")];
-  const equal =
-    actual.sorted.length === groups.length &&
-    actual.sorted.every((end, i) => pyEq(end.names, (groups[i] ?? []) as JsonValue[]));
-  if (equal) return [];
+  if (actual.sorted.length === groups.length && endsEqualGroups(actual.sorted, groups)) return [];
   return explainOutputMismatch(ends, groups);
+}
+
+function endsEqualGroups(ends: readonly EndOutputs[], groups: readonly string[][]): boolean {
+  for (let i = 0; i < ends.length; i++) if (!pyEq((ends[i] as EndOutputs).names, (groups[i] ?? []) as JsonValue[])) return false;
+  return true;
 }
 
 // A turn's required outputs are sorted once per process, not once per response to the turn (read only after).
