@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../python-values";
 import type { Diagnostic } from "../diagnostics";
 import { ancestorMasks, buildGraphIndex, checkGraph } from "./graph";
-import { buildModel, type NodeEntry, type WorkflowModel } from "./model";
+import { buildModel, vertexOfId, type NodeEntry, type WorkflowModel } from "./model";
 
 const IDS = ["1", "2", "3", "4", "4-1", "4-2", "4-3", "9", "9-1"];
 
@@ -36,6 +36,16 @@ const workflow = fc.record({
   nodes: fc.array(fc.constantFrom(...IDS), { minLength: 1, maxLength: 8 }),
   edges: fc.array(fc.tuple(fc.constantFrom(...IDS, "x"), fc.constantFrom(...IDS, "x")), { maxLength: 14 }),
   questions: fc.array(fc.tuple(fc.nat(20), fc.constantFrom(...IDS)), { minLength: 1, maxLength: 30 }),
+});
+
+describe("buildModel's vertex numbers", () => {
+  it("number the distinct ids in list order, share one vertex per id and give nodes without an id none", () => {
+    const model = buildModel({ nodes_info: [{ id: "1" }, { id: "2" }, { id: 3 }, { id: "1" }, "x", { id: "2-1" }] });
+    expect(model.ids).toEqual(["1", "2", "2-1"]);
+    expect(model.nodes.map((node) => node.vertex)).toEqual([0, 1, -1, 0, -1, 2]);
+    expect(vertexOfId(model, "2-1")).toBe(2);
+    expect(vertexOfId(model, "3")).toBe(-1);
+  });
 });
 
 describe("buildGraphIndex", () => {

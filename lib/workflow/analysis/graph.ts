@@ -6,12 +6,11 @@ import type { Diagnostic } from "../diagnostics";
 import { isFloatLiteral } from "../json-text";
 import { preview, pyHashKey, pySortBy, type JsonValue } from "../python-values";
 import { makeDiagnostic } from "../diagnostic-codes";
-import { describeNode, edgeLocation, groupByKey, lastNodeWithId, nodeLocation, type EdgeEntry, type NodeEntry, type WorkflowModel } from "./model";
+import { describeNode, edgeLocation, groupByKey, lastNodeWithId, nodeLocation, vertexOfId, type EdgeEntry, type NodeEntry, type WorkflowModel } from "./model";
 
 export interface GraphIndex {
-  /** The distinct node ids in list order; the graph's vertices are their positions in this list. */
+  /** The distinct node ids in list order; the graph's vertices are their positions in this list (NodeEntry.vertex). */
   ids: readonly string[];
-  vertexOf: ReadonlyMap<string, number>;
   /** Per vertex: the iteration whose canvas it is on (the id's part before the first "-"), or null at top level. */
   canvases: readonly (string | null)[];
   /** Successor and predecessor vertices over usable edges whose endpoints exist, in edge order. */
@@ -30,18 +29,15 @@ export interface GraphIndex {
 const NO_NEIGHBOURS: readonly number[] = Object.freeze([]);
 
 export function buildGraphIndex(model: WorkflowModel): GraphIndex {
-  const ids: string[] = [];
+  const { nodes, edges, ids } = model;
   const canvases: (string | null)[] = [];
-  const vertexOf = new Map<string, number>();
   const successors: (readonly number[])[] = [];
   const predecessors: (readonly number[])[] = [];
-  const { nodes, edges } = model;
   let forward = true;
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i] as NodeEntry;
-    if (node.id === null || vertexOf.has(node.id)) continue;
-    vertexOf.set(node.id, ids.length);
-    ids.push(node.id);
+    // The first node of each id brings its vertex, numbered in list order.
+    if (node.vertex !== canvases.length) continue;
     canvases.push(node.parentId);
     successors.push(NO_NEIGHBOURS);
     predecessors.push(NO_NEIGHBOURS);
@@ -49,9 +45,9 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
   for (let i = 0; i < edges.length; i += 1) {
     const edge = edges[i] as EdgeEntry;
     if (!edge.usable) continue;
-    const source = vertexOf.get(edge.source as string);
-    const target = vertexOf.get(edge.target as string);
-    if (source === undefined || target === undefined) continue;
+    const source = vertexOfId(model, edge.source as string);
+    const target = vertexOfId(model, edge.target as string);
+    if (source < 0 || target < 0) continue;
     if (target <= source) forward = false;
     const after = successors[source] as readonly number[];
     if (after === NO_NEIGHBOURS) successors[source] = [target];
@@ -64,7 +60,7 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
   const containers: number[] = [];
   for (let i = 0; i < canvases.length; i += 1) {
     const canvas = canvases[i] as string | null;
-    containers.push(canvas === null ? -1 : (vertexOf.get(canvas) ?? -1));
+    containers.push(canvas === null ? -1 : vertexOfId(model, canvas));
   }
   // Small graphs listed upstream first (nearly all) get every vertex's ancestors as a bit mask in one pass; others
   // walk the ancestors of one vertex at a time, one array stamped per walk serving a node's references in a row.
@@ -72,15 +68,14 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
   const upstream: Ancestors = { of: -1, stamp: 0, marks: masks ? [] : new Array<number>(ids.length).fill(0) };
   return {
     ids,
-    vertexOf,
     canvases,
     successors,
     predecessors,
     forward,
     isUpstream(ancestorId, node) {
-      const vertex = node.id === null ? undefined : vertexOf.get(node.id);
-      const ancestor = vertexOf.get(ancestorId);
-      if (vertex === undefined || ancestor === undefined || ancestor === vertex) return false;
+      const vertex = node.vertex;
+      const ancestor = vertexOfId(model, ancestorId);
+      if (vertex < 0 || ancestor < 0 || ancestor === vertex) return false;
       if (masks) return ((masks[vertex] as number) & (1 << ancestor)) !== 0;
       if (upstream.of !== vertex) markAncestors(upstream, vertex, predecessors, containers);
       return upstream.marks[ancestor] === upstream.stamp;
@@ -325,9 +320,8 @@ function checkLayoutMembership(model: WorkflowModel, out: Diagnostic[]): void {
   }
 }
 
-function hasSuccessors(graph: GraphIndex, id: string): boolean {
-  const vertex = graph.vertexOf.get(id);
-  return vertex !== undefined && (graph.successors[vertex] as readonly number[]).length > 0;
+function hasSuccessors(graph: GraphIndex, node: NodeEntry): boolean {
+  return node.vertex >= 0 && (graph.successors[node.vertex] as readonly number[]).length > 0;
 }
 
 function branchesWithoutEdges(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
@@ -335,7 +329,7 @@ function branchesWithoutEdges(model: WorkflowModel, graph: GraphIndex, out: Diag
   const nodes = model.nodes;
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i] as NodeEntry;
-    if (node.known === null || !CATALOG[node.known].branching || node.id === null || !hasSuccessors(graph, node.id)) continue;
+    if (node.known === null || !CATALOG[node.known].branching || node.id === null || !hasSuccessors(graph, node)) continue;
     const ports = branchPorts(node) as OutputPort[];
     edgesFrom ??= edgesBySource(model.edges);
     const count = ports.length;
@@ -509,19 +503,19 @@ function checkReachability(model: WorkflowModel, graph: GraphIndex, out: Diagnos
     const node = nodes[i] as NodeEntry;
     if (node.id === null) continue;
     if (node.known === "start") start ??= node;
-    else if (node.known === "end") ends.push(graph.vertexOf.get(node.id) as number);
+    else if (node.known === "end") ends.push(node.vertex);
     else if (node.known === "iteration-start" && node.parentId !== null) {
-      const parent = graph.vertexOf.get(node.parentId);
-      if (parent !== undefined) (iterationStarts[parent] ??= []).push(graph.vertexOf.get(node.id) as number);
+      const parent = vertexOfId(model, node.parentId);
+      if (parent >= 0) (iterationStarts[parent] ??= []).push(node.vertex);
     }
   }
-  const reached = start ? reachable([graph.vertexOf.get(start.id as string) as number], graph.successors, iterationStarts) : null;
+  const reached = start ? reachable([start.vertex], graph.successors, iterationStarts) : null;
   const reachesEnd = ends.length > 0 ? reachable(ends, graph.predecessors, null) : null;
   const reported = new Uint8Array(graph.ids.length);
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i] as NodeEntry;
     if (node.id === null || !node.known) continue;
-    const vertex = graph.vertexOf.get(node.id) as number;
+    const vertex = node.vertex;
     if (reported[vertex] === 1) continue;
     reported[vertex] = 1;
     if (reached && reached[vertex] !== 1) {

@@ -25,6 +25,8 @@ export interface NodeEntry {
   parentId: string | null;
   /** For an id with `-`: the integer after the first `-`, or null when it is not one. */
   childIndex: number | null;
+  /** Its id's position among the distinct ids in list order (the graph's vertex), or -1 without an id. */
+  vertex: number;
   /** The rewritten text fields present in the param, once textFieldsOf has read them. */
   textFields: TextField[] | null;
 }
@@ -55,6 +57,8 @@ export interface WorkflowModel {
   edges: EdgeEntry[];
   /** All nodes per string id, in list order. */
   byId: ReadonlyMap<string, readonly NodeEntry[]>;
+  /** The distinct ids in list order: the node of vertex v has the id ids[v]. */
+  ids: readonly string[];
   /** Integral float literals (1.0) as the JSON parser recorded them. */
   floats: FloatLiterals | null;
 }
@@ -89,6 +93,7 @@ function buildNode(raw: JsonValue, index: number): NodeEntry {
     rawParam,
     parentId: dash < 0 ? null : (id as string).slice(0, dash),
     childIndex: dash < 0 ? null : childIndexOf(id as string, dash),
+    vertex: -1,
     textFields: null,
   };
 }
@@ -112,9 +117,10 @@ export function buildModel(value: JsonValue, floats: FloatLiterals | null = null
   const root = isJsonObject(value) ? value : null;
   const nodesValue = root ? ownValue(root, "nodes_info") : undefined;
   const edgesValue = root ? ownValue(root, "edges") : undefined;
-  // Nodes and their grouping by id in one loop (groupByKey's, without a key function called per node).
+  // Nodes, their grouping by id and the vertex numbers in one loop (groupByKey's, without a key function per node).
   const nodes: NodeEntry[] = [];
   const byId = new Map<string, NodeEntry[]>();
+  const ids: string[] = [];
   if (Array.isArray(nodesValue)) {
     for (let i = 0; i < nodesValue.length; i += 1) {
       const node = buildNode(nodesValue[i] as JsonValue, i);
@@ -122,13 +128,19 @@ export function buildModel(value: JsonValue, floats: FloatLiterals | null = null
       const id = node.id;
       if (id === null) continue;
       const group = byId.get(id);
-      if (group) group.push(node);
-      else byId.set(id, [node]);
+      if (group) {
+        node.vertex = (group[0] as NodeEntry).vertex;
+        group.push(node);
+      } else {
+        node.vertex = ids.length;
+        ids.push(id);
+        byId.set(id, [node]);
+      }
     }
   }
   const edges: EdgeEntry[] = [];
   if (Array.isArray(edgesValue)) for (let i = 0; i < edgesValue.length; i += 1) edges.push(buildEdge(edgesValue[i] as JsonValue, i));
-  return { value, root, nodes, edges, byId, floats };
+  return { value, root, nodes, edges, byId, ids, floats };
 }
 
 /** The node's rewritten text fields with their values, read once for the param and reference checks. */
@@ -158,6 +170,12 @@ export function valueAt(param: JsonObject, path: ParamPath): JsonValue | undefin
     current = Array.isArray(current) ? (typeof part === "number" ? current[part] : undefined) : ownValue(current, String(part));
   }
   return current;
+}
+
+/** The graph vertex of `id`, or -1 when no node has it. */
+export function vertexOfId(model: WorkflowModel, id: string): number {
+  const list = model.byId.get(id);
+  return list === undefined ? -1 : (list[0] as NodeEntry).vertex;
 }
 
 /** The node a lookup by id finds: the last one with that id (the official registry keeps the latest). */

@@ -22,7 +22,7 @@ import { isJsonObject, ownValue, preview, pyStr, type JsonObject, type JsonValue
 import { anchorShape } from "../shape-anchor";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import { buildGraphIndex, type GraphIndex } from "./graph";
-import { buildModel, describeNode, formatPath, nodeLocation, textFieldsOf, type NodeEntry, type TextField, type WorkflowModel } from "./model";
+import { buildModel, describeNode, formatPath, nodeLocation, textFieldsOf, vertexOfId, type NodeEntry, type TextField, type WorkflowModel } from "./model";
 
 interface Registered {
   node: NodeEntry;
@@ -76,7 +76,8 @@ function variablesList(names: readonly string[]): string {
 
 /** Also the FactsContext of the nodes it registers: inputs are typed from the nodes registered so far. */
 class ReferenceChecker implements FactsContext {
-  private readonly registry = new Map<string, Registered>();
+  /** Per graph vertex (one per distinct id), the latest node registered with that id. */
+  private readonly registry: (Registered | undefined)[] = [];
   /** Output child id -> iterations whose output_selector waits for it. */
   private readonly pendingOutputs = new Map<string, NodeEntry[]>();
   /** The node and type map checkSelectors is walking, read by resolveSelector (no closure per node). */
@@ -107,9 +108,8 @@ class ReferenceChecker implements FactsContext {
     // nodeFacts without its type and param tests, which the model has made already.
     const rules = known === null ? null : CATALOG[known].variables;
     const facts = rules === null ? null : rules.facts(param ?? {}, this);
-    const id = node.id;
-    if (id === null) return;
-    this.registry.set(id, { node, facts, rules });
+    if (node.id === null) return;
+    this.registry[node.vertex] = { node, facts, rules };
     if (known === "iteration" && node.parentId === null) this.awaitOutput(node);
     if (this.pendingOutputs.size > 0) this.matchOutput(node);
   }
@@ -128,9 +128,14 @@ class ReferenceChecker implements FactsContext {
 
   // -- resolution -------------------------------------------------------------------------------------------------
 
+  private registeredAs(id: string): Registered | undefined {
+    const vertex = vertexOfId(this.model, id);
+    return vertex < 0 ? undefined : this.registry[vertex];
+  }
+
   inputType(selector: JsonValue | undefined): JsonValue | undefined {
     if (!Array.isArray(selector) || typeof selector[1] !== "string") return undefined;
-    const registered = this.registry.get(selector[1]);
+    const registered = this.registeredAs(selector[1]);
     if (!registered?.facts) return undefined;
     const lookup = officialVariableType(registered.facts, selector[0] as JsonValue);
     return lookup.ok ? lookup.type : undefined;
@@ -141,7 +146,7 @@ class ReferenceChecker implements FactsContext {
    * reference (selectors) or only requires the node to exist (inline references).
    */
   private resolve(from: NodeEntry, variable: string, nodeId: string, path: ParamPath, via: ReferenceVia): { type: JsonValue } | null {
-    const registered = this.registry.get(nodeId);
+    const registered = this.registeredAs(nodeId);
     if (registered === undefined) {
       this.reportMissingNode(from, variable, nodeId, path, referenceText(from, variable, nodeId, path, via));
       return null;
@@ -429,7 +434,7 @@ class ReferenceChecker implements FactsContext {
     const waiting = node.id === null ? undefined : this.pendingOutputs.get(node.id);
     if (!waiting) return;
     this.pendingOutputs.delete(node.id as string);
-    const child = this.registry.get(node.id as string);
+    const child = this.registry[node.vertex];
     for (const iteration of waiting) {
       const selector = ownValue(iteration.param ?? {}, "output_selector") as JsonValue[];
       if ((node.id as string).split("-").length !== 2 || !child?.facts) continue;
@@ -444,7 +449,7 @@ class ReferenceChecker implements FactsContext {
       if (realVariableType(child.facts, variable) === undefined) {
         this.report("unknown-variable", iteration, path, `${collectsText(iteration, selector)}: ${describeNode(node)} exposes no "${variable}".`, { target: node.id as string, official: false });
       }
-      const registered = iteration.id === null ? undefined : this.registry.get(iteration.id);
+      const registered = iteration.id === null ? undefined : this.registry[iteration.vertex];
       if (registered?.facts?.type === "iteration") {
         registered.facts = { ...registered.facts, outputType: `array[${pyStr(lookup.type)}]`, outputChildType: lookup.type };
       }
