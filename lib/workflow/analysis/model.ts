@@ -1,7 +1,8 @@
 // A lenient, indexed view of a parsed workflow value that every analysis pass reads (nodes, edges, id lookups).
 // Built once per response in linear time; never throws, whatever the JSON shape.
 
-import { textFieldPathsOf, type ParamPath } from "../catalog";
+import type { ParamPath } from "../catalog";
+import { NODE_SPECS } from "../nodes";
 import type { FloatLiterals } from "../json-text";
 import { isNodeTypeId, type NodeTypeId } from "../node-types";
 import { isJsonObject, ownValue, pyParseInt, type JsonObject, type JsonValue } from "../python-values";
@@ -149,16 +150,33 @@ export function textFieldsOf(node: NodeEntry): readonly TextField[] {
   return node.textFields;
 }
 
+/** Per node type, the one-key path of each top-level text param, made once (diagnostics only read paths). */
+const TEXT_KEY_PATHS = new Map<NodeTypeId, readonly ParamPath[]>();
+
+function textKeyPaths(type: NodeTypeId): readonly ParamPath[] {
+  let paths = TEXT_KEY_PATHS.get(type);
+  if (paths === undefined) {
+    paths = NODE_SPECS[type].textParams.map((key) => [key]);
+    TEXT_KEY_PATHS.set(type, paths);
+  }
+  return paths;
+}
+
+/** textFieldPathsOf's fields with their values, each top-level key read once. */
 function readTextFields(node: NodeEntry): TextField[] {
   const { known, param } = node;
   if (known === null || param === null) return [];
-  const paths = textFieldPathsOf(known, param);
   const fields: TextField[] = [];
-  for (let i = 0; i < paths.length; i += 1) {
-    const path = paths[i] as ParamPath;
-    // Most text fields are top-level keys, whose value is read without walking the path.
-    fields.push({ path, value: path.length === 1 && typeof path[0] === "string" ? ownValue(param, path[0]) : valueAt(param, path) });
+  const keyPaths = textKeyPaths(known);
+  for (let i = 0; i < keyPaths.length; i += 1) {
+    const path = keyPaths[i] as ParamPath;
+    const value = ownValue(param, path[0] as string);
+    if (value !== undefined) fields.push({ path, value });
   }
+  const nested = NODE_SPECS[known].nestedTextPaths;
+  if (nested === undefined) return fields;
+  const paths = nested(param);
+  for (let i = 0; i < paths.length; i += 1) fields.push({ path: paths[i] as ParamPath, value: valueAt(param, paths[i] as ParamPath) });
   return fields;
 }
 
