@@ -6,7 +6,7 @@ import type { Diagnostic } from "../diagnostics";
 import { isFloatLiteral } from "../json-text";
 import { preview, pyHashKey, pySortBy, type JsonValue } from "../python-values";
 import { makeDiagnostic } from "../diagnostic-codes";
-import { describeNode, edgeLocation, groupByKey, lastNodeWithId, nodeLocation, vertexOfId, type EdgeEntry, type NodeEntry, type WorkflowModel } from "./model";
+import { describeNode, edgeLocation, groupByKey, nodeLocation, vertexOfId, type EdgeEntry, type NodeEntry, type WorkflowModel } from "./model";
 
 export interface GraphIndex {
   /** The distinct node ids in list order; the graph's vertices are their positions in this list (NodeEntry.vertex). */
@@ -45,8 +45,8 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
   for (let i = 0; i < edges.length; i += 1) {
     const edge = edges[i] as EdgeEntry;
     if (!edge.usable) continue;
-    const source = vertexOfId(model, edge.source as string);
-    const target = vertexOfId(model, edge.target as string);
+    const source = edge.sourceVertex;
+    const target = edge.targetVertex;
     if (source < 0 || target < 0) continue;
     if (target <= source) forward = false;
     const after = successors[source] as readonly number[];
@@ -277,18 +277,19 @@ export function checkEdges(model: WorkflowModel, out: Diagnostic[]): void {
     const edge = edges[i] as EdgeEntry;
     if (!checkEdgeShape(edge, out)) continue;
     wellFormed.push(edge);
-    // Well-formed edges have a string source; their target may be any hashable value.
+    // Well-formed edges have a string source; their target may be any hashable value (a vertex only as a string).
     const raw = edge.raw as JsonValue[];
-    if (!model.byId.has(raw[0] as string)) reportEndpoint(edge, "source", raw[0], out);
-    if (typeof raw[2] !== "string" || !model.byId.has(raw[2])) reportEndpoint(edge, "target", raw[2], out);
+    if (edge.sourceVertex < 0) reportEndpoint(edge, "source", raw[0], out);
+    if (edge.targetVertex < 0) reportEndpoint(edge, "target", raw[2], out);
   }
   checkComparablePorts(wellFormed, out);
+  const lastNodes = model.lastNodes;
   for (let i = 0; i < wellFormed.length; i += 1) {
     const edge = wellFormed[i] as EdgeEntry;
-    const source = edge.usable ? lastNodeWithId(model, edge.source as string) : undefined;
+    const source = edge.usable && edge.sourceVertex >= 0 ? lastNodes[edge.sourceVertex] : undefined;
     if (!source) continue;
     if (source.known !== null && CATALOG[source.known].branching) checkBranchPort(model, edge, source, out);
-    const target = lastNodeWithId(model, edge.target as string);
+    const target = edge.targetVertex < 0 ? undefined : lastNodes[edge.targetVertex];
     if (target && target.parentId !== source.parentId) checkCanvasCrossing(edge, source, target, out);
     if (source.known === "end") {
       out.push(makeDiagnostic("edge-from-end", `edges[${edge.index}] leaves the end node "${edge.source}"; an End finishes the run.`, { location: edgeLocation(edge) }));
@@ -300,17 +301,18 @@ export function checkEdges(model: WorkflowModel, out: Diagnostic[]): void {
 
 /** The converter places top-level nodes by their top-level edges; a node in none has no position. */
 function checkLayoutMembership(model: WorkflowModel, out: Diagnostic[]): void {
-  const mentioned = new Set<string>();
+  // The ids top-level edges name, marked by vertex: an id no node has cannot matter here.
+  const mentioned = new Uint8Array(model.ids.length);
   const { nodes, edges } = model;
   for (let i = 0; i < edges.length; i += 1) {
     const edge = edges[i] as EdgeEntry;
-    if (!edge.topLevel || !Array.isArray(edge.raw)) continue;
-    mentioned.add(edge.source as string);
-    if (typeof edge.raw[2] === "string") mentioned.add(edge.raw[2]);
+    if (!edge.topLevel) continue;
+    if (edge.sourceVertex >= 0) mentioned[edge.sourceVertex] = 1;
+    if (edge.targetVertex >= 0) mentioned[edge.targetVertex] = 1;
   }
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i] as NodeEntry;
-    if (node.id === null || node.parentId !== null || mentioned.has(node.id)) continue;
+    if (node.id === null || node.parentId !== null || mentioned[node.vertex] === 1) continue;
     out.push(
       makeDiagnostic("node-without-edges", `${describeNode(node)} appears in no top-level edge, so it is disconnected (and the converter cannot place it).`, {
         location: nodeLocation(node),

@@ -7,13 +7,13 @@ import { NODE_TYPE_IDS } from "../node-types";
 import type { JsonObject, JsonValue } from "../python-values";
 import { buildModel, textFieldsOf, valueAt, type NodeEntry } from "./model";
 
-const fieldValue = fc.oneof(fc.constant(undefined), fc.string({ maxLength: 6 }), fc.integer(), fc.constant(null), fc.constant(["text", "1"]));
+const fieldValue = fc.oneof(fc.constant(undefined), fc.string({ maxLength: 6 }), fc.integer(), fc.constant(null), fc.constant<JsonValue>(["text", "1"]));
 
 const param = fc.record({
   type: fc.constantFrom(...NODE_TYPE_IDS),
   values: fc.array(fieldValue, { minLength: 8, maxLength: 8 }),
   cases: fc.array(fc.tuple(fc.constantFrom(null, "and"), fc.array(fc.array(fieldValue.map((v) => v ?? "x"), { maxLength: 4 }), { maxLength: 3 })), { maxLength: 3 }),
-  operator: fc.oneof(fc.constant(["filter_by", "contains", "pdf"]), fc.constant(["filter_by", "=", 3]), fc.constant(["extract_by", 1])),
+  operator: fc.constantFrom<JsonValue[]>(["filter_by", "contains", "pdf"], ["filter_by", "=", 3], ["extract_by", 1]),
 });
 
 describe("textFieldsOf", () => {

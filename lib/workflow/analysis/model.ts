@@ -49,6 +49,9 @@ export interface EdgeEntry {
   usable: boolean;
   /** Source id contains no `-`: the converter lays these out and requires exactly 3 elements. */
   topLevel: boolean;
+  /** The vertices of the source and target ids, or -1 where no node has the id (or it is not a string). */
+  sourceVertex: number;
+  targetVertex: number;
 }
 
 export interface WorkflowModel {
@@ -60,6 +63,8 @@ export interface WorkflowModel {
   byId: ReadonlyMap<string, readonly NodeEntry[]>;
   /** The distinct ids in list order: the node of vertex v has the id ids[v]. */
   ids: readonly string[];
+  /** Per vertex, the last node with its id (the one a lookup by id finds). */
+  lastNodes: readonly NodeEntry[];
   /** Integral float literals (1.0) as the JSON parser recorded them. */
   floats: FloatLiterals | null;
 }
@@ -99,7 +104,12 @@ function buildNode(raw: JsonValue, index: number): NodeEntry {
   };
 }
 
-function buildEdge(raw: JsonValue, index: number): EdgeEntry {
+function vertexIn(byId: ReadonlyMap<string, readonly NodeEntry[]>, id: string | null): number {
+  const list = id === null ? undefined : byId.get(id);
+  return list === undefined ? -1 : (list[0] as NodeEntry).vertex;
+}
+
+function buildEdge(raw: JsonValue, index: number, byId: ReadonlyMap<string, readonly NodeEntry[]>): EdgeEntry {
   const items = Array.isArray(raw) ? raw : null;
   const source = typeof items?.[0] === "string" ? items[0] : null;
   const target = typeof items?.[2] === "string" ? items[2] : null;
@@ -111,6 +121,8 @@ function buildEdge(raw: JsonValue, index: number): EdgeEntry {
     port: items?.[1],
     usable: items !== null && items.length >= 3 && source !== null && target !== null,
     topLevel: source !== null && !source.includes("-"),
+    sourceVertex: vertexIn(byId, source),
+    targetVertex: vertexIn(byId, target),
   };
 }
 
@@ -122,6 +134,7 @@ export function buildModel(value: JsonValue, floats: FloatLiterals | null = null
   const nodes: NodeEntry[] = [];
   const byId = new Map<string, NodeEntry[]>();
   const ids: string[] = [];
+  const lastNodes: NodeEntry[] = [];
   if (Array.isArray(nodesValue)) {
     for (let i = 0; i < nodesValue.length; i += 1) {
       const node = buildNode(nodesValue[i] as JsonValue, i);
@@ -132,16 +145,18 @@ export function buildModel(value: JsonValue, floats: FloatLiterals | null = null
       if (group) {
         node.vertex = (group[0] as NodeEntry).vertex;
         group.push(node);
+        lastNodes[node.vertex] = node;
       } else {
         node.vertex = ids.length;
         ids.push(id);
+        lastNodes.push(node);
         byId.set(id, [node]);
       }
     }
   }
   const edges: EdgeEntry[] = [];
-  if (Array.isArray(edgesValue)) for (let i = 0; i < edgesValue.length; i += 1) edges.push(buildEdge(edgesValue[i] as JsonValue, i));
-  return { value, root, nodes, edges, byId, ids, floats };
+  if (Array.isArray(edgesValue)) for (let i = 0; i < edgesValue.length; i += 1) edges.push(buildEdge(edgesValue[i] as JsonValue, i, byId));
+  return { value, root, nodes, edges, byId, ids, lastNodes, floats };
 }
 
 /** The node's rewritten text fields with their values, read once for the param and reference checks. */
