@@ -201,8 +201,6 @@ function maskTagLists(text: string): string {
   return paired.replace(STRAY_TAG, (tag) => SEPARATOR_CHAR.repeat(tag.length));
 }
 
-const OPEN_PARENS = new Set(["(", "（", "["].map((ch) => ch.charCodeAt(0)));
-const CLOSE_PARENS = new Set([")", "）", "]"].map((ch) => ch.charCodeAt(0)));
 const NEWLINE_CODE = 10;
 
 /**
@@ -222,8 +220,9 @@ export function maskParentheses(text: string): string {
     if (code === NEWLINE_CODE) {
       depth = 0;
     } else {
-      if (OPEN_PARENS.has(code)) depth += 1;
-      const closing = CLOSE_PARENS.has(code);
+      // "(", "（", "[" open and ")", "）", "]" close: compared inline, as this runs per code unit.
+      if (code === 0x28 || code === 0xff08 || code === 0x5b) depth += 1;
+      const closing = code === 0x29 || code === 0xff09 || code === 0x5d;
       masked = depth > 0 || closing;
       if (closing && depth > 0) depth -= 1;
     }
