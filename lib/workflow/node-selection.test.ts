@@ -141,17 +141,3 @@ describe("officialNodeSelectionText", () => {
     expect(officialNodeSelectionText("\nStart\nLLM\nEnd\n\n")).toBe("Start, LLM, End");
   });
 });
-
-describe("parseNodeSelection's per-process memo", () => {
-  it("gives a repeated text the parse its first reading gave, and reads texts past the memo's length limit afresh", () => {
-    const text = "1. Start\n2. LLM (x2)\n3. Code node, Markdown Exportor; <Template></Template>, nonsense item";
-    const first = parseNodeSelection(text);
-    expect(first.types).toEqual(["start", "llm", "code", "markdown-exporter", "template-transform"]);
-    expect(parseNodeSelection(`${text}`)).toBe(first);
-    const long = `${"Start, ".repeat(400)}End`;
-    const parsed = parseNodeSelection(long);
-    expect(parsed.mentions).toHaveLength(401);
-    expect(parseNodeSelection(long)).not.toBe(parsed);
-    expect(parseNodeSelection(long)).toEqual(parsed);
-  });
-});

@@ -310,23 +310,9 @@ function readingOf(item: string): ItemReading {
   return reading;
 }
 
-// Models repeat whole selections ("Start, LLM, End") from turn to turn: each text is parsed once per process, its
-// parse shared (nothing modifies one). Bounded like ITEM_READINGS.
-const SELECTION_PARSES = new Map<string, NodeSelectionParse>();
-const MAX_SELECTION_PARSES = 2048;
-const MAX_REMEMBERED_SELECTION = 2000;
-
-/** Parses a node_selection text. Never throws; non-strings give an empty result. The result is shared: read only. */
+/** Parses a node_selection text. Never throws; non-strings give an empty result. */
 export function parseNodeSelection(nodeSelection: string | null | undefined): NodeSelectionParse {
   const source = typeof nodeSelection === "string" ? nodeSelection : "";
-  let parse = SELECTION_PARSES.get(source);
-  if (parse) return parse;
-  parse = parseSelectionText(source);
-  if (source.length <= MAX_REMEMBERED_SELECTION && SELECTION_PARSES.size < MAX_SELECTION_PARSES) SELECTION_PARSES.set(source, parse);
-  return parse;
-}
-
-function parseSelectionText(source: string): NodeSelectionParse {
   const masked = maskParentheses(maskTagLists(source));
   const parse: NodeSelectionParse = { mentions: [], types: [], unmapped: [] };
   // Each item between separators (found natively by the regex) is read where it lies, with no list of items.
