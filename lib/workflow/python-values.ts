@@ -5,15 +5,20 @@
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
+// Held in module constants: cold code reads a constant where `Array.isArray` costs a global and a property lookup,
+// and `Object.hasOwn` needs no `.call` trampoline.
+const isArray = Array.isArray;
+const objectHasOwn = Object.hasOwn;
+
 export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === "object" && value !== null && !isArray(value);
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Own-property lookup that never reads the prototype chain (`{"constructor": …}` is data, not a method). */
 export function ownValue(obj: JsonObject, key: string): JsonValue | undefined {
-  return hasOwn.call(obj, key) ? obj[key] : undefined;
+  return objectHasOwn(obj, key) ? obj[key] : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
