@@ -4,7 +4,7 @@
 import { CATALOG, outputPorts, type OutputPort } from "../catalog";
 import type { Diagnostic } from "../diagnostics";
 import { isFloatLiteral } from "../json-text";
-import { preview, pyHashKey, pySortBy, type JsonValue } from "../python-values";
+import { isArray, preview, pyHashKey, pySortBy, type JsonValue } from "../python-values";
 import { makeDiagnostic } from "../diagnostic-codes";
 import { describeNode, edgeLocation, groupByKey, nodeLocation, vertexOfId, type EdgeEntry, type NodeEntry, type WorkflowModel } from "./model";
 
@@ -152,7 +152,7 @@ function isUnhashable(value: JsonValue | undefined): boolean {
 
 function checkEdgeShape(edge: EdgeEntry, out: Diagnostic[]): boolean {
   const raw = edge.raw;
-  if (!Array.isArray(raw)) {
+  if (!isArray(raw)) {
     out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] is ${preview(raw)}, not [sourceId, port, targetId].`, { location: edgeLocation(edge) }));
     return false;
   }
@@ -234,7 +234,7 @@ function hasNumericPort(edge: EdgeEntry): boolean {
 
 /** The layout sorts each source's top-level edges by port; mixed kinds (0 and "0", or null) make Python raise. */
 function isLaidOut(edge: EdgeEntry): boolean {
-  return edge.topLevel && Array.isArray(edge.raw) && edge.raw.length === 3;
+  return edge.topLevel && isArray(edge.raw) && edge.raw.length === 3;
 }
 
 function checkComparablePorts(edges: readonly EdgeEntry[], out: Diagnostic[]): void {

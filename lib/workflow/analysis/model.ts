@@ -5,7 +5,7 @@ import type { ParamPath } from "../catalog";
 import { NODE_SPECS } from "../nodes";
 import type { FloatLiterals } from "../json-text";
 import { isNodeTypeId, type NodeTypeId } from "../node-types";
-import { isJsonObject, ownValue, pyParseInt, type JsonObject, type JsonValue } from "../python-values";
+import { isArray, isJsonObject, ownValue, pyParseInt, type JsonObject, type JsonValue } from "../python-values";
 import type { DiagnosticLocation } from "../diagnostics";
 
 export interface NodeEntry {
@@ -110,7 +110,7 @@ function vertexIn(byId: ReadonlyMap<string, readonly NodeEntry[]>, id: string | 
 }
 
 function buildEdge(raw: JsonValue, index: number, byId: ReadonlyMap<string, readonly NodeEntry[]>): EdgeEntry {
-  const items = Array.isArray(raw) ? raw : null;
+  const items = isArray(raw) ? raw : null;
   const source = typeof items?.[0] === "string" ? items[0] : null;
   const target = typeof items?.[2] === "string" ? items[2] : null;
   return {
@@ -135,7 +135,7 @@ export function buildModel(value: JsonValue, floats: FloatLiterals | null = null
   const byId = new Map<string, NodeEntry[]>();
   const ids: string[] = [];
   const lastNodes: NodeEntry[] = [];
-  if (Array.isArray(nodesValue)) {
+  if (isArray(nodesValue)) {
     for (let i = 0; i < nodesValue.length; i += 1) {
       const node = buildNode(nodesValue[i] as JsonValue, i);
       nodes.push(node);
@@ -155,7 +155,7 @@ export function buildModel(value: JsonValue, floats: FloatLiterals | null = null
     }
   }
   const edges: EdgeEntry[] = [];
-  if (Array.isArray(edgesValue)) for (let i = 0; i < edgesValue.length; i += 1) edges.push(buildEdge(edgesValue[i] as JsonValue, i, byId));
+  if (isArray(edgesValue)) for (let i = 0; i < edgesValue.length; i += 1) edges.push(buildEdge(edgesValue[i] as JsonValue, i, byId));
   return { value, root, nodes, edges, byId, ids, lastNodes, floats };
 }
 
@@ -200,7 +200,7 @@ export function valueAt(param: JsonObject, path: ParamPath): JsonValue | undefin
   for (let i = 0; i < path.length; i += 1) {
     if (current === undefined || current === null || typeof current !== "object") return undefined;
     const part = path[i] as string | number;
-    current = Array.isArray(current) ? (typeof part === "number" ? current[part] : undefined) : ownValue(current, String(part));
+    current = isArray(current) ? (typeof part === "number" ? current[part] : undefined) : ownValue(current, String(part));
   }
   return current;
 }

@@ -18,7 +18,7 @@ import { findInlineReferences, readInlineIdToken, scanInlineReferences, type Inl
 import type { Diagnostic } from "../diagnostics";
 import type { NodeTypeId } from "../node-types";
 import type { NodeVariables } from "../nodes/types";
-import { isJsonObject, ownValue, preview, pyStr, type JsonObject, type JsonValue } from "../python-values";
+import { isArray, isJsonObject, ownValue, preview, pyStr, type JsonObject, type JsonValue } from "../python-values";
 import { anchorShape } from "../shape-anchor";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import { buildGraphIndex, type GraphIndex } from "./graph";
@@ -134,7 +134,7 @@ class ReferenceChecker implements FactsContext {
   }
 
   inputType(selector: JsonValue | undefined): JsonValue | undefined {
-    if (!Array.isArray(selector) || typeof selector[1] !== "string") return undefined;
+    if (!isArray(selector) || typeof selector[1] !== "string") return undefined;
     const registered = this.registeredAs(selector[1]);
     if (!registered?.facts) return undefined;
     const lookup = officialVariableType(registered.facts, selector[0] as JsonValue);
@@ -301,7 +301,7 @@ class ReferenceChecker implements FactsContext {
   }
 
   private static resolveSelector(checker: ReferenceChecker, value: JsonValue | undefined, path: ParamPath): void {
-    if (!Array.isArray(value) || value.length < 2) return;
+    if (!isArray(value) || value.length < 2) return;
     const variable = value[0];
     const nodeId = value[1];
     if (typeof variable !== "string" || typeof nodeId !== "string") return;
@@ -351,12 +351,12 @@ class ReferenceChecker implements FactsContext {
 
   private checkJinjaNames(node: NodeEntry, template: string): void {
     const variables = node.param ? ownValue(node.param, "variables") : undefined;
-    if (!Array.isArray(variables)) return;
+    if (!isArray(variables)) return;
     // The names the template may use besides JINJA_GLOBALS (not copied per template): its variables, then its bindings.
     const declared = new Set<string>();
     for (let i = 0; i < variables.length; i += 1) {
       const entry = variables[i];
-      if (Array.isArray(entry) && typeof entry[0] === "string") declared.add(entry[0]);
+      if (isArray(entry) && typeof entry[0] === "string") declared.add(entry[0]);
     }
     // exec loops rather than matchAll, which clones the regex on every call; no binding without `{%`.
     if (template.includes("{%")) {
@@ -410,7 +410,7 @@ class ReferenceChecker implements FactsContext {
 
   private checkBooleanOnNumber(node: NodeEntry, types: ReadonlyMap<string, JsonValue>): void {
     forEachCondition(node.param ? ownValue(node.param, "cases") : undefined, (condition, i, j) => {
-      if (!Array.isArray(condition) || (condition[2] !== "true" && condition[2] !== "false")) return;
+      if (!isArray(condition) || (condition[2] !== "true" && condition[2] !== "false")) return;
       if (types.get(formatPath(["cases", i, 1, j, 0])) !== "number") return;
       this.report("if-else-boolean-on-number", node, ["cases", i, 1, j], `${describeNode(node)} compares a number with '${condition[2]}'.`, {
         official: true,
@@ -423,7 +423,7 @@ class ReferenceChecker implements FactsContext {
 
   private awaitOutput(iteration: NodeEntry): void {
     const selector = iteration.param ? ownValue(iteration.param, "output_selector") : undefined;
-    if (!Array.isArray(selector) || typeof selector[1] !== "string") return;
+    if (!isArray(selector) || typeof selector[1] !== "string") return;
     const waiting = this.pendingOutputs.get(selector[1]);
     if (waiting) waiting.push(iteration);
     else this.pendingOutputs.set(selector[1], [iteration]);
