@@ -5,6 +5,7 @@ import { NODE_TYPE_IDS, isNodeTypeId, type NodeTypeId } from "./node-types";
 import { NODE_SPECS, type NodeSpec } from "./nodes";
 import { forEachCondition } from "./nodes/if-else";
 import type { FactsContext, NodeFacts, NodeVariables, OutputPort, ParamPath, SelectorParamSpec, SelectorShape, TypeLookup } from "./nodes/types";
+import { FOUND_STRING } from "./nodes/variables";
 import { certainlyAccepts, uncertainFields } from "../zod-fast-path";
 import { isArray, isJsonObject, ownValue, pyContains, type JsonObject, type JsonValue } from "./python-values";
 
@@ -179,7 +180,7 @@ export function officialVariableType(facts: NodeFacts, variable: JsonValue): Typ
       message: `the variable name ${JSON.stringify(variable)} is not a string`,
     };
   }
-  if (dotted) return { ok: true, type: "string" };
+  if (dotted) return FOUND_STRING;
   return variablesOf(facts).officialType(facts, variable);
 }
 

@@ -8,6 +8,9 @@ export function found(type: JsonValue): TypeLookup {
   return { ok: true, type };
 }
 
+/** found("string"), the answer to most lookups, made once: lookups are only read. */
+export const FOUND_STRING: TypeLookup = Object.freeze(found("string"));
+
 /** Python `t.strip('array[').strip(']')`: character-set stripping, so `array[string]` -> `string`, `array` -> ``. */
 export function officialElementType(arrayType: string): string {
   return pyStripChars(pyStripChars(arrayType, "ary["), "]");
@@ -71,7 +74,7 @@ export function fixedOutputs<T extends PlainType>(type: T, real: Readonly<Record
   const outputs = Object.keys(real);
   return {
     facts: () => ({ type }) as FactsOf<T>,
-    officialType: () => found("string"),
+    officialType: () => FOUND_STRING,
     realType: (_facts, variable) => lookupReal(real, variable),
     names: () => [...outputs],
   };
