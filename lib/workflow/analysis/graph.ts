@@ -29,7 +29,7 @@ export interface GraphIndex {
 const NO_NEIGHBOURS: readonly number[] = Object.freeze([]);
 
 export function buildGraphIndex(model: WorkflowModel): GraphIndex {
-  const { nodes, edges, ids } = model;
+  const { nodes, edges, ids, byId } = model;
   const canvases: (string | null)[] = [];
   const successors: (readonly number[])[] = [];
   const predecessors: (readonly number[])[] = [];
@@ -73,9 +73,12 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     predecessors,
     forward,
     isUpstream(ancestorId, node) {
+      // vertexOfId inline: this runs for every reference.
       const vertex = node.vertex;
-      const ancestor = vertexOfId(model, ancestorId);
-      if (vertex < 0 || ancestor < 0 || ancestor === vertex) return false;
+      const group = byId.get(ancestorId);
+      if (vertex < 0 || group === undefined) return false;
+      const ancestor = (group[0] as NodeEntry).vertex;
+      if (ancestor === vertex) return false;
       if (masks) return ((masks[vertex] as number) & (1 << ancestor)) !== 0;
       if (upstream.of !== vertex) markAncestors(upstream, vertex, predecessors, containers);
       return upstream.marks[ancestor] === upstream.stamp;

@@ -22,7 +22,7 @@ import { isArray, isJsonObject, ownValue, preview, pyStr, type JsonObject, type 
 import { anchorShape } from "../shape-anchor";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import { buildGraphIndex, type GraphIndex } from "./graph";
-import { buildModel, describeNode, formatPath, nodeLocation, textFieldsOf, vertexOfId, type NodeEntry, type TextField, type WorkflowModel } from "./model";
+import { buildModel, describeNode, formatPath, nodeLocation, textFieldsOf, type NodeEntry, type TextField, type WorkflowModel } from "./model";
 
 interface Registered {
   node: NodeEntry;
@@ -129,8 +129,9 @@ class ReferenceChecker implements FactsContext {
   // -- resolution -------------------------------------------------------------------------------------------------
 
   private registeredAs(id: string): Registered | undefined {
-    const vertex = vertexOfId(this.model, id);
-    return vertex < 0 ? undefined : this.registry[vertex];
+    // vertexOfId inline: this runs for every reference.
+    const group = this.model.byId.get(id);
+    return group === undefined ? undefined : this.registry[(group[0] as NodeEntry).vertex];
   }
 
   inputType(selector: JsonValue | undefined): JsonValue | undefined {
