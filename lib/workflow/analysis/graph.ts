@@ -29,19 +29,20 @@ export interface GraphIndex {
 const NO_NEIGHBOURS: readonly number[] = Object.freeze([]);
 
 export function buildGraphIndex(model: WorkflowModel): GraphIndex {
-  const { nodes, edges, ids, byId } = model;
+  const { edges, ids, byId, lastNodes } = model;
+  const count = ids.length;
+  // Per vertex, its canvas and the vertex of that iteration, which is upstream of it (-1: top level, or no such node);
+  // read from the id's last node, as every node with one id has the same parent.
   const canvases: (string | null)[] = [];
-  const successors: (readonly number[])[] = [];
-  const predecessors: (readonly number[])[] = [];
-  let forward = true;
-  for (let i = 0; i < nodes.length; i += 1) {
-    const node = nodes[i] as NodeEntry;
-    // The first node of each id brings its vertex, numbered in list order.
-    if (node.vertex !== canvases.length) continue;
-    canvases.push(node.parentId);
-    successors.push(NO_NEIGHBOURS);
-    predecessors.push(NO_NEIGHBOURS);
+  const containers: number[] = [];
+  for (let vertex = 0; vertex < count; vertex += 1) {
+    const canvas = (lastNodes[vertex] as NodeEntry).parentId;
+    canvases.push(canvas);
+    containers.push(canvas === null ? -1 : vertexOfId(model, canvas));
   }
+  const successors = new Array<readonly number[]>(count).fill(NO_NEIGHBOURS);
+  const predecessors = new Array<readonly number[]>(count).fill(NO_NEIGHBOURS);
+  let forward = true;
   for (let i = 0; i < edges.length; i += 1) {
     const edge = edges[i] as EdgeEntry;
     if (!edge.usable) continue;
@@ -55,12 +56,6 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     const before = predecessors[target] as readonly number[];
     if (before === NO_NEIGHBOURS) predecessors[target] = [source];
     else (before as number[]).push(source);
-  }
-  // A canvas child also has its iteration upstream (when that iteration exists).
-  const containers: number[] = [];
-  for (let i = 0; i < canvases.length; i += 1) {
-    const canvas = canvases[i] as string | null;
-    containers.push(canvas === null ? -1 : vertexOfId(model, canvas));
   }
   // Small graphs listed upstream first (nearly all) get every vertex's ancestors as a bit mask in one pass; others
   // walk the ancestors of one vertex at a time, one array stamped per walk serving a node's references in a row.
