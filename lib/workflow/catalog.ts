@@ -5,8 +5,9 @@ import { NODE_TYPE_IDS, isNodeTypeId, type NodeTypeId } from "./node-types";
 import { NODE_SPECS, type NodeSpec } from "./nodes";
 import { forEachCondition } from "./nodes/if-else";
 import type { FactsContext, NodeFacts, NodeVariables, OutputPort, ParamPath, SelectorParamSpec, SelectorShape, TypeLookup } from "./nodes/types";
+import { FOUND_STRING } from "./nodes/variables";
 import { certainlyAccepts, uncertainFields } from "../zod-fast-path";
-import { isJsonObject, ownValue, pyContains, type JsonObject, type JsonValue } from "./python-values";
+import { isArray, isJsonObject, ownValue, pyContains, type JsonObject, type JsonValue } from "./python-values";
 
 export type {
   DeclaredVariable,
@@ -124,24 +125,24 @@ export type SelectorVisitor<C> = (ctx: C, value: JsonValue | undefined, path: Pa
 export function forEachSelectorSlot<C>(spec: SelectorParamSpec, value: JsonValue | undefined, ctx: C, visit: SelectorVisitor<C>): void {
   const { key, shape } = spec;
   if (shape === "selector" || shape === "child-selector") visit(ctx, value, [key], shape);
-  else if (!Array.isArray(value)) return;
+  else if (!isArray(value)) return;
   else if (shape === "selectors") {
     for (let i = 0; i < value.length; i += 1) visit(ctx, value[i], [key, i], shape);
   } else if (shape === "named-selectors") {
     for (let i = 0; i < value.length; i += 1) {
       const item = value[i];
-      if (Array.isArray(item)) visit(ctx, item[1], [key, i, 1], shape);
+      if (isArray(item)) visit(ctx, item[1], [key, i, 1], shape);
     }
   } else if (shape === "conditions") {
     forEachCondition(value, (condition, i, j) => {
-      if (Array.isArray(condition)) visit(ctx, condition[0], [key, i, 1, j, 0], shape);
+      if (isArray(condition)) visit(ctx, condition[0], [key, i, 1, j, 0], shape);
     });
   }
 }
 
 /** A module function rather than a closure: tsx re-names a named closure (Object.defineProperty) on every call. */
 function addSelectorRef(refs: SelectorRef[], value: JsonValue | undefined, path: ParamPath, shape: SelectorShape): void {
-  if (Array.isArray(value) && value.length >= 2) {
+  if (isArray(value) && value.length >= 2) {
     refs.push({ path, variable: value[0] as JsonValue, nodeId: value[1] as JsonValue, shape });
   }
 }
@@ -179,7 +180,7 @@ export function officialVariableType(facts: NodeFacts, variable: JsonValue): Typ
       message: `the variable name ${JSON.stringify(variable)} is not a string`,
     };
   }
-  if (dotted) return { ok: true, type: "string" };
+  if (dotted) return FOUND_STRING;
   return variablesOf(facts).officialType(facts, variable);
 }
 

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { maskParentheses, matchNodeTypeName, officialNodeSelectionText, parseNodeSelection } from "./node-selection";
 
@@ -34,6 +35,20 @@ describe("maskParentheses", () => {
     const differing = texts.filter((text) => maskParentheses(text) !== maskParenthesesByCodePoint(text));
     expect(differing).toEqual([]);
     expect(maskParentheses("a (b) 😀(😀)")).toBe("a     😀    ");
+  });
+
+  it("blanks what the code-point reference blanks on random texts of brackets, newlines, letters and astral characters", () => {
+    let masked = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("(", ")", "（", "）", "[", "]", "\n", "a", "LLM", " ", "😀", "全"), { maxLength: 30 }), (parts) => {
+        const text = parts.join("");
+        const expected = maskParenthesesByCodePoint(text);
+        expect(maskParentheses(text)).toBe(expected);
+        if (expected !== text) masked += 1;
+      }),
+      { numRuns: 500, seed: 17 },
+    );
+    expect(masked).toBeGreaterThan(200);
   });
 });
 

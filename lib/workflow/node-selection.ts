@@ -201,42 +201,60 @@ function maskTagLists(text: string): string {
   return paired.replace(STRAY_TAG, (tag) => SEPARATOR_CHAR.repeat(tag.length));
 }
 
-const OPEN_PARENS = new Set(["(", "（", "["].map((ch) => ch.charCodeAt(0)));
-const CLOSE_PARENS = new Set([")", "）", "]"].map((ch) => ch.charCodeAt(0)));
 const NEWLINE_CODE = 10;
+/** The code units that change the masking: brackets and the newline. Between two of them nothing changes. */
+const MASK_EVENT = /[(（[)）\]\n]/g;
+
+/** What masking builds: the text so far, where the pending unmasked run starts, where the masked run being built starts. */
+interface Masking {
+  out: string;
+  keptFrom: number;
+  /** -1 outside a masked run. */
+  maskedFrom: number;
+}
+
+/** Sets code unit `at` (and the run it starts) masked or not. */
+function maskFrom(text: string, state: Masking, at: number, masked: boolean): void {
+  if (masked && state.maskedFrom < 0) {
+    state.out += text.slice(state.keptFrom, at);
+    state.maskedFrom = at;
+  } else if (!masked && state.maskedFrom >= 0) {
+    state.out += " ".repeat(at - state.maskedFrom);
+    state.maskedFrom = -1;
+    state.keptFrom = at;
+  }
+}
 
 /**
  * Blanks parenthesised text (nested too); an unclosed "(" blanks to the end of its line. Walks code units: every
- * bracket and the newline are single units, and both halves of a masked surrogate pair become one blank each.
+ * bracket and the newline are single units, and both halves of a masked surrogate pair become one blank each. Only
+ * brackets and newlines are visited: the units between them share the masking of the one right after the last.
  */
 export function maskParentheses(text: string): string {
   if (!/[(（[)）\]]/.test(text)) return text;
-  let out = "";
+  const state: Masking = { out: "", keptFrom: 0, maskedFrom: -1 };
   let depth = 0;
-  // Start of the pending unmasked run, and of the masked run being built (-1 outside one).
-  let keptFrom = 0;
-  let maskedFrom = -1;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
+  let next = 0;
+  MASK_EVENT.lastIndex = 0;
+  for (let event = MASK_EVENT.exec(text); event !== null; event = MASK_EVENT.exec(text)) {
+    const at = event.index;
+    if (at > next) maskFrom(text, state, next, depth > 0);
+    const code = text.charCodeAt(at);
     let masked = false;
     if (code === NEWLINE_CODE) {
       depth = 0;
     } else {
-      if (OPEN_PARENS.has(code)) depth += 1;
-      const closing = CLOSE_PARENS.has(code);
+      // "(", "（", "[" open and ")", "）", "]" close.
+      if (code === 0x28 || code === 0xff08 || code === 0x5b) depth += 1;
+      const closing = code === 0x29 || code === 0xff09 || code === 0x5d;
       masked = depth > 0 || closing;
       if (closing && depth > 0) depth -= 1;
     }
-    if (masked && maskedFrom < 0) {
-      out += text.slice(keptFrom, i);
-      maskedFrom = i;
-    } else if (!masked && maskedFrom >= 0) {
-      out += " ".repeat(i - maskedFrom);
-      maskedFrom = -1;
-      keptFrom = i;
-    }
+    maskFrom(text, state, at, masked);
+    next = at + 1;
   }
-  return maskedFrom >= 0 ? out + " ".repeat(text.length - maskedFrom) : out + text.slice(keptFrom);
+  if (text.length > next) maskFrom(text, state, next, depth > 0);
+  return state.maskedFrom >= 0 ? state.out + " ".repeat(text.length - state.maskedFrom) : state.out + text.slice(state.keptFrom);
 }
 
 const LIST_PREFIX = /(?:\s+|\d+\s*[.)、](?=\s|$)|[-*•+>#·]+(?=\s|$)|[*`]+)/y;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { evalPythonLiteral, literalToString } from "./python-literal";
 import {
+  isJsonObject,
+  ownValue,
   pyContains,
   pyEq,
   pyFloatRepr,
@@ -116,5 +118,23 @@ describe("eval() of inline-reference id tokens", () => {
 
   it("rejects names, leading zeros and unterminated strings", () => {
     for (const token of ["item", "sys", "self", "math", "01", "'3", "3 4", "f'{x}'", ""]) expect(read(token), token).toBeNull();
+  });
+});
+
+describe("ownValue and isJsonObject", () => {
+  it("read own keys only, as Object.prototype.hasOwnProperty decides, prototype keys and __proto__ included", () => {
+    const parsed = JSON.parse('{"constructor": 1, "__proto__": {"x": 2}, "text": "t", "none": null}') as Record<string, never>;
+    const inherits = Object.create({ inherited: "no" }) as Record<string, never>;
+    const keys = ["constructor", "__proto__", "text", "none", "toString", "x", "inherited", "missing"];
+    let own = 0;
+    for (const object of [parsed, inherits, {}]) {
+      for (const key of keys) {
+        const expected = Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+        if (expected !== undefined) own += 1;
+        expect(ownValue(object, key), key).toBe(expected);
+      }
+    }
+    expect(own).toBe(4);
+    expect([{}, [], null, "s", 1, parsed].map(isJsonObject)).toEqual([true, false, false, false, false, true]);
   });
 });

@@ -5,15 +5,20 @@
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
+// Held in module constants: cold code reads a constant where `Array.isArray` costs a global and a property lookup
+// (hot analysis loops import isArray for that), and `Object.hasOwn` needs no `.call` trampoline.
+export const isArray: typeof Array.isArray = Array.isArray;
+const objectHasOwn = Object.hasOwn;
+
 export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === "object" && value !== null && !isArray(value);
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Own-property lookup that never reads the prototype chain (`{"constructor": …}` is data, not a method). */
 export function ownValue(obj: JsonObject, key: string): JsonValue | undefined {
-  return hasOwn.call(obj, key) ? obj[key] : undefined;
+  return objectHasOwn(obj, key) ? obj[key] : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -55,14 +60,14 @@ function codePointsOf(s: string): readonly string[] {
 /** Python `len(v)`; undefined where len() raises (numbers, bools, None). */
 export function pyLen(v: JsonValue): number | undefined {
   if (typeof v === "string") return SURROGATE.test(v) ? Array.from(v).length : v.length;
-  if (Array.isArray(v)) return v.length;
+  if (isArray(v)) return v.length;
   if (isJsonObject(v)) return Object.keys(v).length;
   return undefined;
 }
 
 /** Python `v[i]` for an int `i` (negative counts from the end); undefined where it raises. */
 export function pyItem(v: JsonValue, i: number): JsonValue | undefined {
-  if (Array.isArray(v)) {
+  if (isArray(v)) {
     const index = i < 0 ? v.length + i : i;
     return index >= 0 && index < v.length ? v[index] : undefined;
   }
@@ -79,7 +84,7 @@ export function pyItem(v: JsonValue, i: number): JsonValue | undefined {
 
 /** Python `iter(v)` materialised: list items, string characters, dict keys; undefined where it raises. */
 export function pyIter(v: JsonValue): readonly JsonValue[] | undefined {
-  if (Array.isArray(v)) return v;
+  if (isArray(v)) return v;
   if (typeof v === "string") return codePointsOf(v);
   if (isJsonObject(v)) return Object.keys(v);
   return undefined;
@@ -88,7 +93,7 @@ export function pyIter(v: JsonValue): readonly JsonValue[] | undefined {
 /** Python `needle in container` for a str needle; undefined where it raises (numbers, bools, None). */
 export function pyContains(container: JsonValue, needle: string): boolean | undefined {
   if (typeof container === "string") return container.includes(needle);
-  if (Array.isArray(container)) return container.some((item) => item === needle);
+  if (isArray(container)) return container.some((item) => item === needle);
   if (isJsonObject(container)) return hasOwn.call(container, needle);
   return undefined;
 }
@@ -99,7 +104,7 @@ export function pyTypeName(v: JsonValue): string {
   if (typeof v === "boolean") return "bool";
   if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
   if (typeof v === "string") return "str";
-  return Array.isArray(v) ? "list" : "dict";
+  return isArray(v) ? "list" : "dict";
 }
 
 /** "a string", "an array", … for human messages (JSON vocabulary, not Python's). */
@@ -109,7 +114,7 @@ export function describeKind(v: JsonValue | undefined): string {
   if (typeof v === "boolean") return "a boolean";
   if (typeof v === "number") return "a number";
   if (typeof v === "string") return "a string";
-  return Array.isArray(v) ? "an array" : "an object";
+  return isArray(v) ? "an array" : "an object";
 }
 
 /** A short JSON rendering of a value for messages. */
@@ -135,8 +140,8 @@ function isNumeric(v: JsonValue): v is number | boolean {
 export function pyEq(a: JsonValue, b: JsonValue): boolean {
   if (a === b) return typeof a !== "number" || !Number.isNaN(a);
   if (isNumeric(a) && isNumeric(b)) return Number(a) === Number(b);
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
+  if (isArray(a)) {
+    if (!isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!pyEq(a[i] as JsonValue, b[i] as JsonValue)) return false;
     return true;
   }
@@ -161,7 +166,7 @@ export function pyHashKey(v: JsonValue): string | undefined {
 export function pyLess(a: JsonValue, b: JsonValue): boolean | undefined {
   if (isNumeric(a) && isNumeric(b)) return Number(a) < Number(b);
   if (typeof a === "string" && typeof b === "string") return compareCodePoints(a, b) < 0;
-  if (Array.isArray(a) && Array.isArray(b)) {
+  if (isArray(a) && isArray(b)) {
     const n = Math.min(a.length, b.length);
     for (let i = 0; i < n; i++) {
       const x = a[i] as JsonValue;
@@ -262,7 +267,7 @@ export function pyRepr(v: JsonValue, isFloat = false): string {
   if (v === false) return "False";
   if (typeof v === "number") return pyNumberStr(v, isFloat);
   if (typeof v === "string") return pyStringRepr(v);
-  if (Array.isArray(v)) return `[${v.map((item) => pyRepr(item)).join(", ")}]`;
+  if (isArray(v)) return `[${v.map((item) => pyRepr(item)).join(", ")}]`;
   return `{${Object.keys(v)
     .map((key) => `${pyStringRepr(key)}: ${pyRepr(v[key] as JsonValue)}`)
     .join(", ")}}`;

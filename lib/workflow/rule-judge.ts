@@ -3,6 +3,7 @@
 
 import type { NodeTypeId } from "./node-types";
 import { parseNodeSelection, type DeclaredNode, type NodeSelectionParse, type UnmappedFragment } from "./node-selection";
+import { isArray } from "./python-values";
 
 export interface RuleJudgeInput {
   /** The `<node_selection>` text (null when the tag was missing). */
@@ -48,7 +49,7 @@ export function usedNodeTypes(workflow: unknown): string[] {
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i];
     const type: unknown = typeof node === "object" && node !== null ? (node as Record<string, unknown>).type : undefined;
-    if (typeof type !== "string" || Array.isArray(node) || (seen ? seen.has(type) : used.includes(type))) continue;
+    if (typeof type !== "string" || isArray(node) || (seen ? seen.has(type) : used.includes(type))) continue;
     used.push(type);
     if (seen) seen.add(type);
     else if (used.length > FEW_TYPES) seen = new Set(used);

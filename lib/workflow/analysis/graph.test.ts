@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../python-values";
 import type { Diagnostic } from "../diagnostics";
 import { ancestorMasks, buildGraphIndex, checkGraph } from "./graph";
-import { buildModel, type NodeEntry, type WorkflowModel } from "./model";
+import { buildModel, lastNodeWithId, vertexOfId, type NodeEntry, type WorkflowModel } from "./model";
 
 const IDS = ["1", "2", "3", "4", "4-1", "4-2", "4-3", "9", "9-1"];
 
@@ -36,6 +36,38 @@ const workflow = fc.record({
   nodes: fc.array(fc.constantFrom(...IDS), { minLength: 1, maxLength: 8 }),
   edges: fc.array(fc.tuple(fc.constantFrom(...IDS, "x"), fc.constantFrom(...IDS, "x")), { maxLength: 14 }),
   questions: fc.array(fc.tuple(fc.nat(20), fc.constantFrom(...IDS)), { minLength: 1, maxLength: 30 }),
+});
+
+describe("buildModel's vertex numbers", () => {
+  it("number the distinct ids in list order, share one vertex per id and give nodes without an id none", () => {
+    const model = buildModel({ nodes_info: [{ id: "1" }, { id: "2" }, { id: 3 }, { id: "1" }, "x", { id: "2-1" }] });
+    expect(model.ids).toEqual(["1", "2", "2-1"]);
+    expect(model.nodes.map((node) => node.vertex)).toEqual([0, 1, -1, 0, -1, 2]);
+    expect(vertexOfId(model, "2-1")).toBe(2);
+    expect(vertexOfId(model, "3")).toBe(-1);
+  });
+});
+
+describe("buildModel's edge vertices and last nodes", () => {
+  it("are what the id lookups they replace give, on random workflows with duplicate, missing and non-string ids", () => {
+    let unknown = 0;
+    fc.assert(
+      fc.property(workflow, fc.array(fc.constantFrom<JsonValue>(3, null, ["1"], "1"), { maxLength: 3 }), ({ nodes, edges }, odd) => {
+        const model = buildModel({
+          nodes_info: nodes.map((id) => ({ id, type: "llm", param: {} })),
+          edges: [...edges.map(([source, target]): JsonValue => [source, 0, target]), ...odd.map((end): JsonValue => [end, 0, end])],
+        });
+        for (const edge of model.edges) {
+          expect(edge.sourceVertex).toBe(edge.source === null ? -1 : vertexOfId(model, edge.source));
+          expect(edge.targetVertex).toBe(edge.target === null ? -1 : vertexOfId(model, edge.target));
+          if (edge.targetVertex < 0) unknown += 1;
+        }
+        model.ids.forEach((id, vertex) => expect(model.lastNodes[vertex]).toBe(lastNodeWithId(model, id)));
+      }),
+      { numRuns: 300, seed: 13 },
+    );
+    expect(unknown).toBeGreaterThan(50);
+  });
 });
 
 describe("buildGraphIndex", () => {

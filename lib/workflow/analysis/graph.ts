@@ -4,14 +4,13 @@
 import { CATALOG, outputPorts, type OutputPort } from "../catalog";
 import type { Diagnostic } from "../diagnostics";
 import { isFloatLiteral } from "../json-text";
-import { preview, pyHashKey, pySortBy, type JsonValue } from "../python-values";
+import { isArray, preview, pyHashKey, pySortBy, type JsonValue } from "../python-values";
 import { makeDiagnostic } from "../diagnostic-codes";
-import { describeNode, edgeLocation, groupByKey, lastNodeWithId, nodeLocation, type EdgeEntry, type NodeEntry, type WorkflowModel } from "./model";
+import { describeNode, edgeLocation, groupByKey, nodeLocation, vertexOfId, type EdgeEntry, type NodeEntry, type WorkflowModel } from "./model";
 
 export interface GraphIndex {
-  /** The distinct node ids in list order; the graph's vertices are their positions in this list. */
+  /** The distinct node ids in list order; the graph's vertices are their positions in this list (NodeEntry.vertex). */
   ids: readonly string[];
-  vertexOf: ReadonlyMap<string, number>;
   /** Per vertex: the iteration whose canvas it is on (the id's part before the first "-"), or null at top level. */
   canvases: readonly (string | null)[];
   /** Successor and predecessor vertices over usable edges whose endpoints exist, in edge order. */
@@ -30,28 +29,26 @@ export interface GraphIndex {
 const NO_NEIGHBOURS: readonly number[] = Object.freeze([]);
 
 export function buildGraphIndex(model: WorkflowModel): GraphIndex {
-  const ids: string[] = [];
+  const { edges, ids, byId, lastNodes } = model;
+  const count = ids.length;
+  // Per vertex, its canvas and the vertex of that iteration, which is upstream of it (-1: top level, or no such node);
+  // read from the id's last node, as every node with one id has the same parent.
   const canvases: (string | null)[] = [];
-  const vertexOf = new Map<string, number>();
-  const successors: (readonly number[])[] = [];
-  const predecessors: (readonly number[])[] = [];
-  const { nodes, edges } = model;
-  let forward = true;
-  for (let i = 0; i < nodes.length; i += 1) {
-    const node = nodes[i] as NodeEntry;
-    if (node.id === null || vertexOf.has(node.id)) continue;
-    vertexOf.set(node.id, ids.length);
-    ids.push(node.id);
-    canvases.push(node.parentId);
-    successors.push(NO_NEIGHBOURS);
-    predecessors.push(NO_NEIGHBOURS);
+  const containers: number[] = [];
+  for (let vertex = 0; vertex < count; vertex += 1) {
+    const canvas = (lastNodes[vertex] as NodeEntry).parentId;
+    canvases.push(canvas);
+    containers.push(canvas === null ? -1 : vertexOfId(model, canvas));
   }
+  const successors = new Array<readonly number[]>(count).fill(NO_NEIGHBOURS);
+  const predecessors = new Array<readonly number[]>(count).fill(NO_NEIGHBOURS);
+  let forward = true;
   for (let i = 0; i < edges.length; i += 1) {
     const edge = edges[i] as EdgeEntry;
     if (!edge.usable) continue;
-    const source = vertexOf.get(edge.source as string);
-    const target = vertexOf.get(edge.target as string);
-    if (source === undefined || target === undefined) continue;
+    const source = edge.sourceVertex;
+    const target = edge.targetVertex;
+    if (source < 0 || target < 0) continue;
     if (target <= source) forward = false;
     const after = successors[source] as readonly number[];
     if (after === NO_NEIGHBOURS) successors[source] = [target];
@@ -60,27 +57,23 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     if (before === NO_NEIGHBOURS) predecessors[target] = [source];
     else (before as number[]).push(source);
   }
-  // A canvas child also has its iteration upstream (when that iteration exists).
-  const containers: number[] = [];
-  for (let i = 0; i < canvases.length; i += 1) {
-    const canvas = canvases[i] as string | null;
-    containers.push(canvas === null ? -1 : (vertexOf.get(canvas) ?? -1));
-  }
   // Small graphs listed upstream first (nearly all) get every vertex's ancestors as a bit mask in one pass; others
   // walk the ancestors of one vertex at a time, one array stamped per walk serving a node's references in a row.
   const masks = ancestorMasks(predecessors, containers);
   const upstream: Ancestors = { of: -1, stamp: 0, marks: masks ? [] : new Array<number>(ids.length).fill(0) };
   return {
     ids,
-    vertexOf,
     canvases,
     successors,
     predecessors,
     forward,
     isUpstream(ancestorId, node) {
-      const vertex = node.id === null ? undefined : vertexOf.get(node.id);
-      const ancestor = vertexOf.get(ancestorId);
-      if (vertex === undefined || ancestor === undefined || ancestor === vertex) return false;
+      // vertexOfId inline: this runs for every reference.
+      const vertex = node.vertex;
+      const group = byId.get(ancestorId);
+      if (vertex < 0 || group === undefined) return false;
+      const ancestor = (group[0] as NodeEntry).vertex;
+      if (ancestor === vertex) return false;
       if (masks) return ((masks[vertex] as number) & (1 << ancestor)) !== 0;
       if (upstream.of !== vertex) markAncestors(upstream, vertex, predecessors, containers);
       return upstream.marks[ancestor] === upstream.stamp;
@@ -157,7 +150,7 @@ function isUnhashable(value: JsonValue | undefined): boolean {
 
 function checkEdgeShape(edge: EdgeEntry, out: Diagnostic[]): boolean {
   const raw = edge.raw;
-  if (!Array.isArray(raw)) {
+  if (!isArray(raw)) {
     out.push(makeDiagnostic("malformed-edge", `edges[${edge.index}] is ${preview(raw)}, not [sourceId, port, targetId].`, { location: edgeLocation(edge) }));
     return false;
   }
@@ -239,7 +232,7 @@ function hasNumericPort(edge: EdgeEntry): boolean {
 
 /** The layout sorts each source's top-level edges by port; mixed kinds (0 and "0", or null) make Python raise. */
 function isLaidOut(edge: EdgeEntry): boolean {
-  return edge.topLevel && Array.isArray(edge.raw) && edge.raw.length === 3;
+  return edge.topLevel && isArray(edge.raw) && edge.raw.length === 3;
 }
 
 function checkComparablePorts(edges: readonly EdgeEntry[], out: Diagnostic[]): void {
@@ -282,18 +275,19 @@ export function checkEdges(model: WorkflowModel, out: Diagnostic[]): void {
     const edge = edges[i] as EdgeEntry;
     if (!checkEdgeShape(edge, out)) continue;
     wellFormed.push(edge);
-    // Well-formed edges have a string source; their target may be any hashable value.
+    // Well-formed edges have a string source; their target may be any hashable value (a vertex only as a string).
     const raw = edge.raw as JsonValue[];
-    if (!model.byId.has(raw[0] as string)) reportEndpoint(edge, "source", raw[0], out);
-    if (typeof raw[2] !== "string" || !model.byId.has(raw[2])) reportEndpoint(edge, "target", raw[2], out);
+    if (edge.sourceVertex < 0) reportEndpoint(edge, "source", raw[0], out);
+    if (edge.targetVertex < 0) reportEndpoint(edge, "target", raw[2], out);
   }
   checkComparablePorts(wellFormed, out);
+  const lastNodes = model.lastNodes;
   for (let i = 0; i < wellFormed.length; i += 1) {
     const edge = wellFormed[i] as EdgeEntry;
-    const source = edge.usable ? lastNodeWithId(model, edge.source as string) : undefined;
+    const source = edge.usable && edge.sourceVertex >= 0 ? lastNodes[edge.sourceVertex] : undefined;
     if (!source) continue;
     if (source.known !== null && CATALOG[source.known].branching) checkBranchPort(model, edge, source, out);
-    const target = lastNodeWithId(model, edge.target as string);
+    const target = edge.targetVertex < 0 ? undefined : lastNodes[edge.targetVertex];
     if (target && target.parentId !== source.parentId) checkCanvasCrossing(edge, source, target, out);
     if (source.known === "end") {
       out.push(makeDiagnostic("edge-from-end", `edges[${edge.index}] leaves the end node "${edge.source}"; an End finishes the run.`, { location: edgeLocation(edge) }));
@@ -305,17 +299,18 @@ export function checkEdges(model: WorkflowModel, out: Diagnostic[]): void {
 
 /** The converter places top-level nodes by their top-level edges; a node in none has no position. */
 function checkLayoutMembership(model: WorkflowModel, out: Diagnostic[]): void {
-  const mentioned = new Set<string>();
+  // The ids top-level edges name, marked by vertex: an id no node has cannot matter here.
+  const mentioned = new Uint8Array(model.ids.length);
   const { nodes, edges } = model;
   for (let i = 0; i < edges.length; i += 1) {
     const edge = edges[i] as EdgeEntry;
-    if (!edge.topLevel || !Array.isArray(edge.raw)) continue;
-    mentioned.add(edge.source as string);
-    if (typeof edge.raw[2] === "string") mentioned.add(edge.raw[2]);
+    if (!edge.topLevel) continue;
+    if (edge.sourceVertex >= 0) mentioned[edge.sourceVertex] = 1;
+    if (edge.targetVertex >= 0) mentioned[edge.targetVertex] = 1;
   }
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i] as NodeEntry;
-    if (node.id === null || node.parentId !== null || mentioned.has(node.id)) continue;
+    if (node.id === null || node.parentId !== null || mentioned[node.vertex] === 1) continue;
     out.push(
       makeDiagnostic("node-without-edges", `${describeNode(node)} appears in no top-level edge, so it is disconnected (and the converter cannot place it).`, {
         location: nodeLocation(node),
@@ -325,9 +320,8 @@ function checkLayoutMembership(model: WorkflowModel, out: Diagnostic[]): void {
   }
 }
 
-function hasSuccessors(graph: GraphIndex, id: string): boolean {
-  const vertex = graph.vertexOf.get(id);
-  return vertex !== undefined && (graph.successors[vertex] as readonly number[]).length > 0;
+function hasSuccessors(graph: GraphIndex, node: NodeEntry): boolean {
+  return node.vertex >= 0 && (graph.successors[node.vertex] as readonly number[]).length > 0;
 }
 
 function branchesWithoutEdges(model: WorkflowModel, graph: GraphIndex, out: Diagnostic[]): void {
@@ -335,7 +329,7 @@ function branchesWithoutEdges(model: WorkflowModel, graph: GraphIndex, out: Diag
   const nodes = model.nodes;
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i] as NodeEntry;
-    if (node.known === null || !CATALOG[node.known].branching || node.id === null || !hasSuccessors(graph, node.id)) continue;
+    if (node.known === null || !CATALOG[node.known].branching || node.id === null || !hasSuccessors(graph, node)) continue;
     const ports = branchPorts(node) as OutputPort[];
     edgesFrom ??= edgesBySource(model.edges);
     const count = ports.length;
@@ -509,19 +503,19 @@ function checkReachability(model: WorkflowModel, graph: GraphIndex, out: Diagnos
     const node = nodes[i] as NodeEntry;
     if (node.id === null) continue;
     if (node.known === "start") start ??= node;
-    else if (node.known === "end") ends.push(graph.vertexOf.get(node.id) as number);
+    else if (node.known === "end") ends.push(node.vertex);
     else if (node.known === "iteration-start" && node.parentId !== null) {
-      const parent = graph.vertexOf.get(node.parentId);
-      if (parent !== undefined) (iterationStarts[parent] ??= []).push(graph.vertexOf.get(node.id) as number);
+      const parent = vertexOfId(model, node.parentId);
+      if (parent >= 0) (iterationStarts[parent] ??= []).push(node.vertex);
     }
   }
-  const reached = start ? reachable([graph.vertexOf.get(start.id as string) as number], graph.successors, iterationStarts) : null;
+  const reached = start ? reachable([start.vertex], graph.successors, iterationStarts) : null;
   const reachesEnd = ends.length > 0 ? reachable(ends, graph.predecessors, null) : null;
   const reported = new Uint8Array(graph.ids.length);
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i] as NodeEntry;
     if (node.id === null || !node.known) continue;
-    const vertex = graph.vertexOf.get(node.id) as number;
+    const vertex = node.vertex;
     if (reported[vertex] === 1) continue;
     reported[vertex] = 1;
     if (reached && reached[vertex] !== 1) {

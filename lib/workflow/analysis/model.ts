@@ -1,10 +1,11 @@
 // A lenient, indexed view of a parsed workflow value that every analysis pass reads (nodes, edges, id lookups).
 // Built once per response in linear time; never throws, whatever the JSON shape.
 
-import { textFieldPathsOf, type ParamPath } from "../catalog";
+import type { ParamPath } from "../catalog";
+import { NODE_SPECS } from "../nodes";
 import type { FloatLiterals } from "../json-text";
 import { isNodeTypeId, type NodeTypeId } from "../node-types";
-import { isJsonObject, ownValue, pyParseInt, type JsonObject, type JsonValue } from "../python-values";
+import { isArray, isJsonObject, ownValue, pyParseInt, type JsonObject, type JsonValue } from "../python-values";
 import type { DiagnosticLocation } from "../diagnostics";
 
 export interface NodeEntry {
@@ -25,6 +26,8 @@ export interface NodeEntry {
   parentId: string | null;
   /** For an id with `-`: the integer after the first `-`, or null when it is not one. */
   childIndex: number | null;
+  /** Its id's position among the distinct ids in list order (the graph's vertex), or -1 without an id. */
+  vertex: number;
   /** The rewritten text fields present in the param, once textFieldsOf has read them. */
   textFields: TextField[] | null;
 }
@@ -46,6 +49,9 @@ export interface EdgeEntry {
   usable: boolean;
   /** Source id contains no `-`: the converter lays these out and requires exactly 3 elements. */
   topLevel: boolean;
+  /** The vertices of the source and target ids, or -1 where no node has the id (or it is not a string). */
+  sourceVertex: number;
+  targetVertex: number;
 }
 
 export interface WorkflowModel {
@@ -55,6 +61,10 @@ export interface WorkflowModel {
   edges: EdgeEntry[];
   /** All nodes per string id, in list order. */
   byId: ReadonlyMap<string, readonly NodeEntry[]>;
+  /** The distinct ids in list order: the node of vertex v has the id ids[v]. */
+  ids: readonly string[];
+  /** Per vertex, the last node with its id (the one a lookup by id finds). */
+  lastNodes: readonly NodeEntry[];
   /** Integral float literals (1.0) as the JSON parser recorded them. */
   floats: FloatLiterals | null;
 }
@@ -89,12 +99,18 @@ function buildNode(raw: JsonValue, index: number): NodeEntry {
     rawParam,
     parentId: dash < 0 ? null : (id as string).slice(0, dash),
     childIndex: dash < 0 ? null : childIndexOf(id as string, dash),
+    vertex: -1,
     textFields: null,
   };
 }
 
-function buildEdge(raw: JsonValue, index: number): EdgeEntry {
-  const items = Array.isArray(raw) ? raw : null;
+function vertexIn(byId: ReadonlyMap<string, readonly NodeEntry[]>, id: string | null): number {
+  const list = id === null ? undefined : byId.get(id);
+  return list === undefined ? -1 : (list[0] as NodeEntry).vertex;
+}
+
+function buildEdge(raw: JsonValue, index: number, byId: ReadonlyMap<string, readonly NodeEntry[]>): EdgeEntry {
+  const items = isArray(raw) ? raw : null;
   const source = typeof items?.[0] === "string" ? items[0] : null;
   const target = typeof items?.[2] === "string" ? items[2] : null;
   return {
@@ -105,6 +121,8 @@ function buildEdge(raw: JsonValue, index: number): EdgeEntry {
     port: items?.[1],
     usable: items !== null && items.length >= 3 && source !== null && target !== null,
     topLevel: source !== null && !source.includes("-"),
+    sourceVertex: vertexIn(byId, source),
+    targetVertex: vertexIn(byId, target),
   };
 }
 
@@ -112,23 +130,33 @@ export function buildModel(value: JsonValue, floats: FloatLiterals | null = null
   const root = isJsonObject(value) ? value : null;
   const nodesValue = root ? ownValue(root, "nodes_info") : undefined;
   const edgesValue = root ? ownValue(root, "edges") : undefined;
-  // Nodes and their grouping by id in one loop (groupByKey's, without a key function called per node).
+  // Nodes, their grouping by id and the vertex numbers in one loop (groupByKey's, without a key function per node).
   const nodes: NodeEntry[] = [];
   const byId = new Map<string, NodeEntry[]>();
-  if (Array.isArray(nodesValue)) {
+  const ids: string[] = [];
+  const lastNodes: NodeEntry[] = [];
+  if (isArray(nodesValue)) {
     for (let i = 0; i < nodesValue.length; i += 1) {
       const node = buildNode(nodesValue[i] as JsonValue, i);
       nodes.push(node);
       const id = node.id;
       if (id === null) continue;
       const group = byId.get(id);
-      if (group) group.push(node);
-      else byId.set(id, [node]);
+      if (group) {
+        node.vertex = (group[0] as NodeEntry).vertex;
+        group.push(node);
+        lastNodes[node.vertex] = node;
+      } else {
+        node.vertex = ids.length;
+        ids.push(id);
+        lastNodes.push(node);
+        byId.set(id, [node]);
+      }
     }
   }
   const edges: EdgeEntry[] = [];
-  if (Array.isArray(edgesValue)) for (let i = 0; i < edgesValue.length; i += 1) edges.push(buildEdge(edgesValue[i] as JsonValue, i));
-  return { value, root, nodes, edges, byId, floats };
+  if (isArray(edgesValue)) for (let i = 0; i < edgesValue.length; i += 1) edges.push(buildEdge(edgesValue[i] as JsonValue, i, byId));
+  return { value, root, nodes, edges, byId, ids, lastNodes, floats };
 }
 
 /** The node's rewritten text fields with their values, read once for the param and reference checks. */
@@ -137,16 +165,33 @@ export function textFieldsOf(node: NodeEntry): readonly TextField[] {
   return node.textFields;
 }
 
+/** Per node type, the one-key path of each top-level text param, made once (diagnostics only read paths). */
+const TEXT_KEY_PATHS = new Map<NodeTypeId, readonly ParamPath[]>();
+
+function textKeyPaths(type: NodeTypeId): readonly ParamPath[] {
+  let paths = TEXT_KEY_PATHS.get(type);
+  if (paths === undefined) {
+    paths = NODE_SPECS[type].textParams.map((key) => [key]);
+    TEXT_KEY_PATHS.set(type, paths);
+  }
+  return paths;
+}
+
+/** textFieldPathsOf's fields with their values, each top-level key read once. */
 function readTextFields(node: NodeEntry): TextField[] {
   const { known, param } = node;
   if (known === null || param === null) return [];
-  const paths = textFieldPathsOf(known, param);
   const fields: TextField[] = [];
-  for (let i = 0; i < paths.length; i += 1) {
-    const path = paths[i] as ParamPath;
-    // Most text fields are top-level keys, whose value is read without walking the path.
-    fields.push({ path, value: path.length === 1 && typeof path[0] === "string" ? ownValue(param, path[0]) : valueAt(param, path) });
+  const keyPaths = textKeyPaths(known);
+  for (let i = 0; i < keyPaths.length; i += 1) {
+    const path = keyPaths[i] as ParamPath;
+    const value = ownValue(param, path[0] as string);
+    if (value !== undefined) fields.push({ path, value });
   }
+  const nested = NODE_SPECS[known].nestedTextPaths;
+  if (nested === undefined) return fields;
+  const paths = nested(param);
+  for (let i = 0; i < paths.length; i += 1) fields.push({ path: paths[i] as ParamPath, value: valueAt(param, paths[i] as ParamPath) });
   return fields;
 }
 
@@ -155,9 +200,15 @@ export function valueAt(param: JsonObject, path: ParamPath): JsonValue | undefin
   for (let i = 0; i < path.length; i += 1) {
     if (current === undefined || current === null || typeof current !== "object") return undefined;
     const part = path[i] as string | number;
-    current = Array.isArray(current) ? (typeof part === "number" ? current[part] : undefined) : ownValue(current, String(part));
+    current = isArray(current) ? (typeof part === "number" ? current[part] : undefined) : ownValue(current, String(part));
   }
   return current;
+}
+
+/** The graph vertex of `id`, or -1 when no node has it. */
+export function vertexOfId(model: WorkflowModel, id: string): number {
+  const list = model.byId.get(id);
+  return list === undefined ? -1 : (list[0] as NodeEntry).vertex;
 }
 
 /** The node a lookup by id finds: the last one with that id (the official registry keeps the latest). */

@@ -8,7 +8,7 @@ import type { Diagnostic } from "../diagnostics";
 import { NODE_SPECS } from "../nodes";
 import type { ParamCheckContext } from "../nodes/types";
 import { IF_ELSE_OPERATORS } from "../nodes/vocabulary";
-import { describeKind, ownValue, preview, pyIter, type JsonObject, type JsonValue } from "../python-values";
+import { describeKind, isArray, ownValue, preview, pyIter, type JsonObject, type JsonValue } from "../python-values";
 import { describeNode, formatPath, nodeLocation, registeredBefore, textFieldsOf, type NodeEntry, type TextField, type WorkflowModel } from "./model";
 
 /** One per checkParams call, moved from node to node. */
@@ -60,7 +60,7 @@ function hasTwoDots(text: string): boolean {
  */
 export function isPlainSelector(value: JsonValue | undefined, shape: SelectorShape): boolean {
   return (
-    Array.isArray(value) &&
+    isArray(value) &&
     value.length === 2 &&
     typeof value[1] === "string" &&
     typeof value[0] === "string" &&
@@ -74,13 +74,13 @@ function checkSelector(ctx: ParamContext, value: JsonValue | undefined, path: Pa
     report(ctx, "selector-as-string", path, `${whereAt(ctx, path)} is the string ${preview(value)}; a selector is [variable, nodeId].`, selectorSuggestion(value), stringSelectorStep(ctx, value));
     return;
   }
-  if (!Array.isArray(value) || value.length < 2) {
-    report(ctx, "malformed-selector", path, `${whereAt(ctx, path)} is ${Array.isArray(value) ? `a list of ${value.length}` : describeKind(value)}; a selector is [variable, nodeId].`);
+  if (!isArray(value) || value.length < 2) {
+    report(ctx, "malformed-selector", path, `${whereAt(ctx, path)} is ${isArray(value) ? `a list of ${value.length}` : describeKind(value)}; a selector is [variable, nodeId].`);
     return;
   }
   const variable = value[0];
   const nodeId = value[1];
-  if (Array.isArray(nodeId)) {
+  if (isArray(nodeId)) {
     if (shape === "selectors") {
       report(ctx, "nested-aggregator-entry", path, `${whereAt(ctx, path)} is ${preview(value)}: aggregator entries are flat [variable, nodeId] pairs, not [name, [variable, nodeId]].`, `Write ${preview(nodeId)}.`);
     } else {
@@ -112,7 +112,7 @@ function checkSelector(ctx: ParamContext, value: JsonValue | undefined, path: Pa
 /** `[[name, [variable, nodeId]], …]` (code and template variables, end outputs). */
 function checkNamedSelectors(ctx: ParamContext, key: string, value: JsonValue | undefined): void {
   if (value === undefined) return;
-  if (!Array.isArray(value)) {
+  if (!isArray(value)) {
     const items = pyIter(value);
     if (items && items.length === 0) return;
     report(ctx, "malformed-entry", [key], `${describeNode(ctx.node)} ${at([key])} is ${describeKind(value)}, not a list of [name, [variable, nodeId]].`);
@@ -120,7 +120,7 @@ function checkNamedSelectors(ctx: ParamContext, key: string, value: JsonValue | 
   }
   for (let i = 0; i < value.length; i += 1) {
     const entry = value[i] as JsonValue;
-    if (!Array.isArray(entry) || entry.length < 2) {
+    if (!isArray(entry) || entry.length < 2) {
       const path = [key, i];
       report(ctx, "malformed-entry", path, `${describeNode(ctx.node)} ${at(path)} is ${preview(entry)}; expected [name, [variable, nodeId]].`);
       continue;
@@ -142,7 +142,7 @@ function checkNamedSelectors(ctx: ParamContext, key: string, value: JsonValue | 
 
 function checkAggregatorEntries(ctx: ParamContext, value: JsonValue | undefined): void {
   if (value === undefined) return;
-  const items = Array.isArray(value) ? value : null;
+  const items = isArray(value) ? value : null;
   if (!items) {
     report(ctx, "malformed-selector", ["variables"], `${describeNode(ctx.node)} \`variables\` is ${describeKind(value)}, not a list of [variable, nodeId].`);
     return;
@@ -161,7 +161,7 @@ const UNARY_OPERATORS: ReadonlySet<string> = new Set(["empty", "not empty", "exi
 const KNOWN_IF_OPERATORS: ReadonlySet<string> = new Set(Object.values(IF_ELSE_OPERATORS).flat());
 
 function checkCondition(ctx: ParamContext, condition: JsonValue, path: ParamPath): void {
-  if (!Array.isArray(condition) || condition.length < 2) {
+  if (!isArray(condition) || condition.length < 2) {
     report(ctx, "malformed-if-else", path, `${whereAt(ctx, path)} is ${preview(condition)}; a condition is [[variable, nodeId], operator, value].`);
     return;
   }
@@ -187,14 +187,14 @@ function checkCondition(ctx: ParamContext, condition: JsonValue, path: ParamPath
 
 function checkIfElse(ctx: ParamContext, cases: JsonValue | undefined): void {
   if (cases === undefined) return;
-  if (!Array.isArray(cases)) {
+  if (!isArray(cases)) {
     report(ctx, "malformed-if-else", ["cases"], `${describeNode(ctx.node)} \`cases\` is ${describeKind(cases)}, not a list of [logic, conditions].`);
     return;
   }
   for (let i = 0; i < cases.length; i += 1) {
     const ifCase = cases[i] as JsonValue;
     const path = ["cases", i];
-    if (!Array.isArray(ifCase) || ifCase.length < 2 || !Array.isArray(ifCase[1])) {
+    if (!isArray(ifCase) || ifCase.length < 2 || !isArray(ifCase[1])) {
       report(ctx, "malformed-if-else", path, `${describeNode(ctx.node)} ${at(path)} is ${preview(ifCase)}; a case is [logic, [conditions…]].`, 'Write [null, [[["var", "id"], "is", "value"]]].');
       continue;
     }
@@ -218,7 +218,7 @@ function checkTextFields(ctx: ParamContext): void {
   for (let i = 0; i < fields.length; i += 1) {
     const { path, value } = fields[i] as TextField;
     if (typeof value === "string" || value === undefined) continue;
-    const pair = Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string";
+    const pair = isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string";
     report(
       ctx,
       "text-param-not-string",
@@ -265,10 +265,10 @@ class SpecCheckContext implements ParamCheckContext {
 
   pairs(key: string, minLength: number, typeIndex: number, allowed: readonly string[], code: DiagnosticCode, shape: string): void {
     const value = ownValue(this.param, key);
-    if (!Array.isArray(value)) return;
+    if (!isArray(value)) return;
     for (let i = 0; i < value.length; i += 1) {
       const entry = value[i] as JsonValue;
-      if (!Array.isArray(entry) || entry.length < minLength) {
+      if (!isArray(entry) || entry.length < minLength) {
         report(this.ctx, code, [key, i], `${describeNode(this.ctx.node)} ${at([key, i])} is ${preview(entry)}; expected ${shape}.`);
       } else if (!isAllowed(entry[typeIndex], allowed)) {
         checkVocabulary(this.ctx, entry[typeIndex], [key, i, typeIndex], allowed, "type");

@@ -18,7 +18,7 @@ import { findInlineReferences, readInlineIdToken, scanInlineReferences, type Inl
 import type { Diagnostic } from "../diagnostics";
 import type { NodeTypeId } from "../node-types";
 import type { NodeVariables } from "../nodes/types";
-import { isJsonObject, ownValue, preview, pyStr, type JsonObject, type JsonValue } from "../python-values";
+import { isArray, isJsonObject, ownValue, preview, pyStr, type JsonObject, type JsonValue } from "../python-values";
 import { anchorShape } from "../shape-anchor";
 import { makeDiagnostic, type DiagnosticCode } from "../diagnostic-codes";
 import { buildGraphIndex, type GraphIndex } from "./graph";
@@ -76,7 +76,8 @@ function variablesList(names: readonly string[]): string {
 
 /** Also the FactsContext of the nodes it registers: inputs are typed from the nodes registered so far. */
 class ReferenceChecker implements FactsContext {
-  private readonly registry = new Map<string, Registered>();
+  /** Per graph vertex (one per distinct id), the latest node registered with that id. */
+  private readonly registry: (Registered | undefined)[] = [];
   /** Output child id -> iterations whose output_selector waits for it. */
   private readonly pendingOutputs = new Map<string, NodeEntry[]>();
   /** The node and type map checkSelectors is walking, read by resolveSelector (no closure per node). */
@@ -107,9 +108,8 @@ class ReferenceChecker implements FactsContext {
     // nodeFacts without its type and param tests, which the model has made already.
     const rules = known === null ? null : CATALOG[known].variables;
     const facts = rules === null ? null : rules.facts(param ?? {}, this);
-    const id = node.id;
-    if (id === null) return;
-    this.registry.set(id, { node, facts, rules });
+    if (node.id === null) return;
+    this.registry[node.vertex] = { node, facts, rules };
     if (known === "iteration" && node.parentId === null) this.awaitOutput(node);
     if (this.pendingOutputs.size > 0) this.matchOutput(node);
   }
@@ -128,9 +128,15 @@ class ReferenceChecker implements FactsContext {
 
   // -- resolution -------------------------------------------------------------------------------------------------
 
+  private registeredAs(id: string): Registered | undefined {
+    // vertexOfId inline: this runs for every reference.
+    const group = this.model.byId.get(id);
+    return group === undefined ? undefined : this.registry[(group[0] as NodeEntry).vertex];
+  }
+
   inputType(selector: JsonValue | undefined): JsonValue | undefined {
-    if (!Array.isArray(selector) || typeof selector[1] !== "string") return undefined;
-    const registered = this.registry.get(selector[1]);
+    if (!isArray(selector) || typeof selector[1] !== "string") return undefined;
+    const registered = this.registeredAs(selector[1]);
     if (!registered?.facts) return undefined;
     const lookup = officialVariableType(registered.facts, selector[0] as JsonValue);
     return lookup.ok ? lookup.type : undefined;
@@ -141,7 +147,7 @@ class ReferenceChecker implements FactsContext {
    * reference (selectors) or only requires the node to exist (inline references).
    */
   private resolve(from: NodeEntry, variable: string, nodeId: string, path: ParamPath, via: ReferenceVia): { type: JsonValue } | null {
-    const registered = this.registry.get(nodeId);
+    const registered = this.registeredAs(nodeId);
     if (registered === undefined) {
       this.reportMissingNode(from, variable, nodeId, path, referenceText(from, variable, nodeId, path, via));
       return null;
@@ -296,7 +302,7 @@ class ReferenceChecker implements FactsContext {
   }
 
   private static resolveSelector(checker: ReferenceChecker, value: JsonValue | undefined, path: ParamPath): void {
-    if (!Array.isArray(value) || value.length < 2) return;
+    if (!isArray(value) || value.length < 2) return;
     const variable = value[0];
     const nodeId = value[1];
     if (typeof variable !== "string" || typeof nodeId !== "string") return;
@@ -346,12 +352,12 @@ class ReferenceChecker implements FactsContext {
 
   private checkJinjaNames(node: NodeEntry, template: string): void {
     const variables = node.param ? ownValue(node.param, "variables") : undefined;
-    if (!Array.isArray(variables)) return;
+    if (!isArray(variables)) return;
     // The names the template may use besides JINJA_GLOBALS (not copied per template): its variables, then its bindings.
     const declared = new Set<string>();
     for (let i = 0; i < variables.length; i += 1) {
       const entry = variables[i];
-      if (Array.isArray(entry) && typeof entry[0] === "string") declared.add(entry[0]);
+      if (isArray(entry) && typeof entry[0] === "string") declared.add(entry[0]);
     }
     // exec loops rather than matchAll, which clones the regex on every call; no binding without `{%`.
     if (template.includes("{%")) {
@@ -405,7 +411,7 @@ class ReferenceChecker implements FactsContext {
 
   private checkBooleanOnNumber(node: NodeEntry, types: ReadonlyMap<string, JsonValue>): void {
     forEachCondition(node.param ? ownValue(node.param, "cases") : undefined, (condition, i, j) => {
-      if (!Array.isArray(condition) || (condition[2] !== "true" && condition[2] !== "false")) return;
+      if (!isArray(condition) || (condition[2] !== "true" && condition[2] !== "false")) return;
       if (types.get(formatPath(["cases", i, 1, j, 0])) !== "number") return;
       this.report("if-else-boolean-on-number", node, ["cases", i, 1, j], `${describeNode(node)} compares a number with '${condition[2]}'.`, {
         official: true,
@@ -418,7 +424,7 @@ class ReferenceChecker implements FactsContext {
 
   private awaitOutput(iteration: NodeEntry): void {
     const selector = iteration.param ? ownValue(iteration.param, "output_selector") : undefined;
-    if (!Array.isArray(selector) || typeof selector[1] !== "string") return;
+    if (!isArray(selector) || typeof selector[1] !== "string") return;
     const waiting = this.pendingOutputs.get(selector[1]);
     if (waiting) waiting.push(iteration);
     else this.pendingOutputs.set(selector[1], [iteration]);
@@ -429,7 +435,7 @@ class ReferenceChecker implements FactsContext {
     const waiting = node.id === null ? undefined : this.pendingOutputs.get(node.id);
     if (!waiting) return;
     this.pendingOutputs.delete(node.id as string);
-    const child = this.registry.get(node.id as string);
+    const child = this.registry[node.vertex];
     for (const iteration of waiting) {
       const selector = ownValue(iteration.param ?? {}, "output_selector") as JsonValue[];
       if ((node.id as string).split("-").length !== 2 || !child?.facts) continue;
@@ -444,7 +450,7 @@ class ReferenceChecker implements FactsContext {
       if (realVariableType(child.facts, variable) === undefined) {
         this.report("unknown-variable", iteration, path, `${collectsText(iteration, selector)}: ${describeNode(node)} exposes no "${variable}".`, { target: node.id as string, official: false });
       }
-      const registered = iteration.id === null ? undefined : this.registry.get(iteration.id);
+      const registered = iteration.id === null ? undefined : this.registry[iteration.vertex];
       if (registered?.facts?.type === "iteration") {
         registered.facts = { ...registered.facts, outputType: `array[${pyStr(lookup.type)}]`, outputChildType: lookup.type };
       }

@@ -5,7 +5,7 @@ import { pyEq, type JsonValue } from "../python-values";
 import type { DeclaredVariable } from "./types";
 import { declaredVariable } from "./variables";
 
-const name: fc.Arbitrary<JsonValue> = fc.constantFrom("q", "n", "1", 1, 1.5, true, false, 0, null, "");
+const name: fc.Arbitrary<JsonValue> = fc.constantFrom<JsonValue>("q", "n", "1", 1, 1.5, true, false, 0, null, "", Number.NaN, [1], ["q"], [true], { q: 1 });
 
 describe("declaredVariable", () => {
   it("finds what find() finds, by Python equality and by identity", () => {
@@ -19,6 +19,6 @@ describe("declaredVariable", () => {
       }),
       { numRuns: 500, seed: 3 },
     );
-    expect(found).toBeGreaterThan(100);
+    expect(found).toBeGreaterThan(80);
   });
 });

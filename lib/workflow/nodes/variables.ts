@@ -8,6 +8,9 @@ export function found(type: JsonValue): TypeLookup {
   return { ok: true, type };
 }
 
+/** found("string"), the answer to most lookups, made once: lookups are only read. */
+export const FOUND_STRING: TypeLookup = Object.freeze(found("string"));
+
 /** Python `t.strip('array[').strip(']')`: character-set stripping, so `array[string]` -> `string`, `array` -> ``. */
 export function officialElementType(arrayType: string): string {
   return pyStripChars(pyStripChars(arrayType, "ary["), "]");
@@ -37,12 +40,16 @@ export function declaredPairs(param: JsonObject, key: string, nameIndex: number,
 
 /**
  * The first declared variable named `name`: by Python equality (the official lookup) or by identity (the real one).
- * A loop rather than find(), which costs a closure per reference looked up.
+ * A loop rather than find(), which costs a closure per reference looked up; pyEq only where it can differ from
+ * identity (identical values are equal, distinct strings are not).
  */
 export function declaredVariable(variables: readonly DeclaredVariable[], name: JsonValue, python: boolean): DeclaredVariable | undefined {
+  const plainName = typeof name === "string";
   for (let i = 0; i < variables.length; i += 1) {
     const variable = variables[i] as DeclaredVariable;
-    if (python ? pyEq(variable.name, name) : variable.name === name) return variable;
+    const declared = variable.name;
+    if (declared === name) return variable;
+    if (python && !(plainName && typeof declared === "string") && pyEq(declared, name)) return variable;
   }
   return undefined;
 }
@@ -67,7 +74,7 @@ export function fixedOutputs<T extends PlainType>(type: T, real: Readonly<Record
   const outputs = Object.keys(real);
   return {
     facts: () => ({ type }) as FactsOf<T>,
-    officialType: () => found("string"),
+    officialType: () => FOUND_STRING,
     realType: (_facts, variable) => lookupReal(real, variable),
     names: () => [...outputs],
   };
