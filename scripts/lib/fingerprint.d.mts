@@ -5,3 +5,4 @@ export function fingerprintFiles(
   options?: { previous?: FingerprintRecord; extra?: readonly string[] },
 ): { fingerprint: string; record: FingerprintRecord };
 export function listFiles(root: string, dirs: readonly string[], skip?: (name: string) => boolean): string[];
+export function unchangedSince(root: string, files: readonly string[], record: FingerprintRecord): boolean;
