@@ -9,6 +9,15 @@ const REFUSE: Accepts = () => false;
 const ANY_STRING: Accepts = (value) => typeof value === "string";
 const compiled = new WeakMap<z.ZodType, Accepts>();
 
+/**
+ * A schema (or anything costly to build) made on its first use: modules a command loads on every thread, including
+ * scoring workers that never parse what the schema checks, then pay nothing for it at start-up.
+ */
+export function builtOnFirstUse<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
 interface CheckDef {
   check: string;
   format?: string;

@@ -3,6 +3,7 @@
 
 import { z } from "zod";
 import { err, ok, type Result } from "../result";
+import { builtOnFirstUse } from "../zod-fast-path";
 import { issue, zodIssues, type BenchmarkIssue } from "./issues";
 
 export function turnKey(task: string, round: number): string {
@@ -26,11 +27,6 @@ const FEW_PARSES = { jitless: true } as const;
 
 const QUERY_KEY = /^query(\d+)$/;
 
-/** A schema built on its first use: a command loads it on every thread, and a scoring worker never reads the dataset. */
-function builtOnFirstUse<T>(build: () => T): () => T {
-  let built: T | undefined;
-  return () => (built ??= build());
-}
 
 export const taskQueriesSchema = builtOnFirstUse(() =>
   z
@@ -189,7 +185,7 @@ export function parseCheckResolveFile(file: string, data: unknown): Result<Recor
 // themselves: entries that certainly parse are checked and copied here (what zod gives them); any doubt goes to zod.
 
 /** An object as JSON.parse builds one, without a `__proto__` key (which zod's records and catch-alls leave out). */
-function isJsonObject(value: unknown): value is Record<string, unknown> {
+function isParsedPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype && !Object.hasOwn(value, "__proto__");
 }
 
@@ -203,7 +199,7 @@ function isStringList(value: unknown): value is string[] {
 
 /** What taskQueriesSchema gives: the entry itself (its catch-all keeps every key). */
 function isPlainTask(item: unknown): item is Record<string, unknown> & { id: number; category: string; task: string } {
-  return isJsonObject(item) && Number.isSafeInteger(item.id) && isText(item.category) && isText(item.task);
+  return isParsedPlainObject(item) && Number.isSafeInteger(item.id) && isText(item.category) && isText(item.task);
 }
 
 function plainTestFile(value: unknown): TestFile | null {
@@ -226,7 +222,7 @@ function plainTestInput(value: unknown): TestInputValue | undefined {
 }
 
 function plainTestCase(test: unknown): TestCaseData | null {
-  if (!isJsonObject(test)) return null;
+  if (!isParsedPlainObject(test)) return null;
   const inputs: Record<string, TestInputValue> = {};
   let groundTruth: string | null = null;
   for (const key of Object.keys(test)) {
@@ -253,7 +249,7 @@ function plainCheckPassEntry(value: unknown): CheckPassEntry | null {
 }
 
 function plainFileCheck(value: unknown): Record<string, string> | null {
-  if (!isJsonObject(value)) return null;
+  if (!isParsedPlainObject(value)) return null;
   const out: Record<string, string> = {};
   for (const key of Object.keys(value)) {
     const extension = value[key];

@@ -3,7 +3,7 @@
 
 import { z } from "zod";
 import { err, ok, type Result } from "../result";
-import { certainlyAccepts, pickShape } from "../zod-fast-path";
+import { builtOnFirstUse, certainlyAccepts, pickShape } from "../zod-fast-path";
 import { entryLabel } from "./dataset";
 import { issue, zodIssues, type BenchmarkIssue } from "./issues";
 
@@ -107,9 +107,8 @@ export function parseRunFile(file: string, data: unknown): Result<RunRecord[], B
 
 // -- generation output -------------------------------------------------------------------------------------------
 
-/** Built on first use: the score CLI loads this module on every thread, and recorded runs never need it. */
-let generationItemSchema: z.ZodType<{ id: number; category: string; task: string } & Record<string, unknown>> | undefined;
-const generationItem = () => (generationItemSchema ??= z.object({ id: z.number().int(), category: z.string(), task: z.string().min(1) }).catchall(z.unknown()));
+// Recorded runs, what the score CLI reads on every thread, never need it.
+const generationItem = builtOnFirstUse(() => z.object({ id: z.number().int(), category: z.string(), task: z.string().min(1) }).catchall(z.unknown()));
 
 export interface GenerationItem {
   id: number;
