@@ -29,6 +29,11 @@ export default defineConfig([
     },
   },
   {
+    // CommonJS files (the CLI launcher and what it loads) can only load modules through require().
+    files: ["**/*.cjs"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     // The pure core must run anywhere: no framework, database or filesystem imports.
     files: ["lib/**/*.ts"],
     ignores: ["lib/server/**", "lib/**/*.test.ts"],

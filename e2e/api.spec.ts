@@ -16,7 +16,7 @@ const STUB_ENDPOINT = "Loopback generation stub (not a model)";
 const EXAMPLES_ENDPOINT = "API examples stub - not a model";
 const DEMO_BENCHMARK = "Chat2Workflow demo";
 const run = promisify(execFile);
-const cli = (script: string, args: string[]) => run("node", ["scripts/run-cli.mjs", script, ...args, "--database", DATABASE], { cwd: ROOT });
+const cli = (script: string, args: string[]) => run("node", ["scripts/run-cli.cjs", script, ...args, "--database", DATABASE], { cwd: ROOT });
 
 test.describe("the HTTP API", () => {
   test("a researcher makes an access token on its page, the API accepts it, and after revoking it refuses it", async ({ page, request }) => {

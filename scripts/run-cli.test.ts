@@ -12,7 +12,7 @@ const cache = mkdtempSync(path.join(ROOT, "node_modules", ".cache", "studio-cli-
 afterAll(() => rmSync(cache, { recursive: true, force: true }));
 
 function launch(...args: string[]) {
-  return spawnSync(process.execPath, [path.join(ROOT, "scripts/run-cli.mjs"), ...args], {
+  return spawnSync(process.execPath, [path.join(ROOT, "scripts/run-cli.cjs"), ...args], {
     cwd: ROOT,
     encoding: "utf8",
     env: { ...process.env, STUDIO_CLI_CACHE_DIR: cache },

@@ -15,7 +15,7 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), "c2w-score-cli-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function score(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ["scripts/run-cli.mjs", "scripts/score.ts", "--benchmark", path.join(DEMO, "benchmark"), "--run", path.join(DEMO, "runs", "demo_alpha.json"), ...args], {
+  return spawnSync(process.execPath, ["scripts/run-cli.cjs", "scripts/score.ts", "--benchmark", path.join(DEMO, "benchmark"), "--run", path.join(DEMO, "runs", "demo_alpha.json"), ...args], {
     cwd: ROOT,
     encoding: "utf8",
     env: { ...process.env, NODE_OPTIONS: "", ...env },
@@ -66,7 +66,7 @@ describe("npm run score", () => {
 
   it("refuses a variable that is not set, and the option without --coze-out (exit 2)", () => {
     const { C2W_UNSET_TOKEN: _unset, ...env } = process.env;
-    const unset = spawnSync(process.execPath, ["scripts/run-cli.mjs", "scripts/score.ts", "--coze-out", path.join(scratch, "x"), "--github-token-env", "C2W_UNSET_TOKEN"], { cwd: ROOT, encoding: "utf8", env: { ...env, NODE_OPTIONS: "" } });
+    const unset = spawnSync(process.execPath, ["scripts/run-cli.cjs", "scripts/score.ts", "--coze-out", path.join(scratch, "x"), "--github-token-env", "C2W_UNSET_TOKEN"], { cwd: ROOT, encoding: "utf8", env: { ...env, NODE_OPTIONS: "" } });
     expect(unset.status).toBe(2);
     expect(unset.stderr).toContain("--github-token-env C2W_UNSET_TOKEN: the environment variable C2W_UNSET_TOKEN is not set");
     const alone = score(["--github-token-env", "HOME"]);
@@ -76,7 +76,7 @@ describe("npm run score", () => {
 
   it("says what to do when the benchmark is missing (exit 2)", () => {
     const missing = path.join(scratch, "no-benchmark");
-    const result = spawnSync(process.execPath, ["scripts/run-cli.mjs", "scripts/score.ts", "--json"], { cwd: ROOT, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "", C2W_BENCHMARK_DIR: missing } });
+    const result = spawnSync(process.execPath, ["scripts/run-cli.cjs", "scripts/score.ts", "--json"], { cwd: ROOT, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "", C2W_BENCHMARK_DIR: missing } });
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(`score: No Chat2Workflow benchmark at ${missing} (it needs dataset/query.json): clone https://github.com/zjunlp/Chat2Workflow there, or set C2W_BENCHMARK_DIR to a copy.\n`);
     expect(result.stdout).toBe("");
@@ -108,7 +108,7 @@ function tree(dir: string): Record<string, string> {
 }
 
 function scoreDir(benchmark: string, runs: string, args: string[]) {
-  return spawnSync(process.execPath, ["scripts/run-cli.mjs", "scripts/score.ts", "--benchmark", benchmark, "--run", runs, ...args], {
+  return spawnSync(process.execPath, ["scripts/run-cli.cjs", "scripts/score.ts", "--benchmark", benchmark, "--run", runs, ...args], {
     cwd: ROOT,
     encoding: "utf8",
     env: { ...process.env, NODE_OPTIONS: "" },

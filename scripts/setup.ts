@@ -8,7 +8,7 @@ import { loadServerEnv, type ResolvedServerEnv } from "@/lib/server/env";
 import { seedPublishedResults } from "@/lib/server/published";
 import { describeMigration, migrateAnyDatabase } from "./lib/migrate";
 import { createFirstAccounts, enforceNoDemoPasswords, firstAdminNotice } from "@/lib/server/startup-policy";
-import { fingerprintFiles } from "./lib/fingerprint.mjs";
+import { fingerprintFiles } from "./lib/fingerprint.cjs";
 import { runPrisma } from "./prisma-offline.mjs";
 
 const ROOT = path.resolve(__dirname, "..");

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   // The parts of the figure, for reading it: npm's own start (its built-in `env` script), and the score process
   // alone, started as the package script starts it.
   const npmAlone = measure("  npm run -s env (npm's own start)", "npm", ["run", "-s", "env"]);
-  const scoreAlone = measure("  score process alone", process.execPath, ["scripts/run-cli.mjs", "scripts/score.ts", ...scoreArgs], { ...process.env, NODE_EXTRA_CA_CERTS: "" });
+  const scoreAlone = measure("  score process alone", process.execPath, ["scripts/run-cli.cjs", "scripts/score.ts", ...scoreArgs], { ...process.env, NODE_EXTRA_CA_CERTS: "" });
   const score = measure("npm run -s score -- … --json", "npm", ["run", "-s", "score", "--", ...scoreArgs]);
   printTable(["process", "wall ms (median)", "cpu ms (median)"], [floor, npmAlone, scoreAlone, score]);
   const scoreMs = Number(score[1]);

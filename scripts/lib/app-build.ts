@@ -4,7 +4,7 @@
 // Used by `npm start` and the e2e server (through scripts/start.ts).
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fingerprintFiles, listFiles, type FingerprintRecord } from "./fingerprint.mjs";
+import { fingerprintFiles, listFiles, type FingerprintRecord } from "./fingerprint.cjs";
 
 /** What `next build` compiles: the app's source folders and the root files that configure the build. */
 export const BUILD_SOURCE_DIRS = ["app", "components", "lib", "generated", "public", "types"];

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fingerprintFiles, listFiles, unchangedSince } from "./fingerprint.mjs";
+import { fingerprintFiles, listFiles, unchangedSince } from "./fingerprint.cjs";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "c2w-fingerprint-"));
 // Kept apart from root, whose listing a test below checks.

@@ -394,7 +394,7 @@ function scoreOutcome(file: string, context: ScoringContext): FileOutcome {
 
 // -- threads -------------------------------------------------------------------------------------------------------
 
-/** Set by scripts/run-cli.mjs: starts a worker thread on the bundle this process runs. */
+/** Set by scripts/run-cli.cjs: starts a worker thread on the bundle this process runs. */
 interface Launcher {
   startWorker(options: WorkerOptions): Worker;
 }

@@ -21,7 +21,7 @@ test.beforeAll(() => {
 
 /** A researcher's API token on the e2e database, made by the user CLI. */
 function researcherToken(): string {
-  const made = spawnSync(process.execPath, ["scripts/run-cli.mjs", "scripts/user.ts", "token", "create", "--email", "researcher@demo.local", "--name", `screenshots-${Date.now()}`, "--database", `file:${path.join(ROOT, "data", "e2e.db")}`], { cwd: ROOT, encoding: "utf8" });
+  const made = spawnSync(process.execPath, ["scripts/run-cli.cjs", "scripts/user.ts", "token", "create", "--email", "researcher@demo.local", "--name", `screenshots-${Date.now()}`, "--database", `file:${path.join(ROOT, "data", "e2e.db")}`], { cwd: ROOT, encoding: "utf8" });
   if (made.status !== 0) throw new Error(`token create failed: ${made.stderr}`);
   return made.stdout.trim();
 }

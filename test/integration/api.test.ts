@@ -104,7 +104,7 @@ describe.skipIf(!benchmarkDir)(`the HTTP API${benchmarkDir ? "" : ` (skipped: ${
     });
   }
 
-  const cli = (script: string, args: string[]) => run("node", ["scripts/run-cli.mjs", script, ...args, "--database", testDatabaseUrl()], { cwd: ROOT, env: { ...process.env, DATABASE_URL: testDatabaseUrl() } });
+  const cli = (script: string, args: string[]) => run("node", ["scripts/run-cli.cjs", script, ...args, "--database", testDatabaseUrl()], { cwd: ROOT, env: { ...process.env, DATABASE_URL: testDatabaseUrl() } });
 
   beforeAll(async () => {
     await emptyDatabase(db);

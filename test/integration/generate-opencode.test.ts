@@ -49,7 +49,7 @@ describe.skipIf(skip !== null)(`agentic-opencode generation${skip ? ` (skipped: 
 
   const generate = async (name: string, extra: string[] = [], extraEnv: Record<string, string> = {}) => {
     const out = path.join(dir, `${name}.json`);
-    const args = ["scripts/run-cli.mjs", "scripts/generate.ts", "--benchmark", benchmarkDir as string, "--endpoint", stub.baseURL, "--model", "org/stub-model", "--out", out];
+    const args = ["scripts/run-cli.cjs", "scripts/generate.ts", "--benchmark", benchmarkDir as string, "--endpoint", stub.baseURL, "--model", "org/stub-model", "--out", out];
     args.push("--api-key-env", "STUB_KEY", "--mode", "agentic-opencode", "--tasks", TASK, "--work-dir", path.join(dir, `work-${name}`), ...extra);
     const result = await run("node", args, { cwd: root, env: { ...env, STUB_KEY: "sk-loopback-test", ...extraEnv }, maxBuffer: 16 * 1024 * 1024 }).then(
       (done) => ({ code: 0, stderr: done.stderr }),

@@ -77,7 +77,7 @@ describe.skipIf(!benchmarkDir)(`generation never sees the hidden check data${ben
       const requestsFor = async (benchmark: string, label: string): Promise<string[]> => {
         const before = stub.requests.length;
         const out = path.join(dir, `${mode}-${label}.json`);
-        const args = ["scripts/run-cli.mjs", "scripts/generate.ts", "--benchmark", benchmark, "--endpoint", stub.baseURL, "--model", "stub-model", "--out", out];
+        const args = ["scripts/run-cli.cjs", "scripts/generate.ts", "--benchmark", benchmark, "--endpoint", stub.baseURL, "--model", "stub-model", "--out", out];
         args.push("--mode", mode, "--tasks", (mode === "agentic-opencode" ? TASKS.slice(0, 1) : TASKS).join(","), "--concurrency", "1", "--work-dir", path.join(dir, "work"));
         await run("node", args, { cwd: root, env, maxBuffer: 16 * 1024 * 1024 }).catch((error: { code?: number }) => {
           // Exit 1 is expected when an agentic turn only has a fallback; anything else is a failure.

@@ -33,7 +33,7 @@ describe.skipIf(!benchmarkDir)(`npm run pass${benchmarkDir ? "" : ` (skipped: ${
     const responses = path.join(dir, "response_glm_4d7.json");
     await writeFile(responses, JSON.stringify(responseFile(tasks, answers)));
     const out = path.join(dir, "pass_eval_glm_4d7.json");
-    const { stderr } = await run(process.execPath, ["scripts/run-cli.mjs", "scripts/pass.ts", "--benchmark", benchmarkDir as string, "--run", responses, "--out", out], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: "" } });
+    const { stderr } = await run(process.execPath, ["scripts/run-cli.cjs", "scripts/pass.ts", "--benchmark", benchmarkDir as string, "--run", responses, "--out", out], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: "" } });
     expect(stderr).toContain("79 records");
 
     const records = JSON.parse(await readFile(out, "utf8")) as PassRecord[];
@@ -55,7 +55,7 @@ describe.skipIf(!benchmarkDir)(`npm run pass${benchmarkDir ? "" : ` (skipped: ${
   it("rejects a response file naming a task the benchmark does not have", async () => {
     const responses = path.join(dir, "response_bad.json");
     await writeFile(responses, JSON.stringify([{ id: 1, category: "Research", task: "NoSuchTask", answer1: "x" }]));
-    const failure = await run(process.execPath, ["scripts/run-cli.mjs", "scripts/pass.ts", "--benchmark", benchmarkDir as string, "--run", responses, "--out", path.join(dir, "out.json")], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: "" } }).catch((error: { code: number; stderr: string }) => error);
+    const failure = await run(process.execPath, ["scripts/run-cli.cjs", "scripts/pass.ts", "--benchmark", benchmarkDir as string, "--run", responses, "--out", path.join(dir, "out.json")], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: "" } }).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 1 });
     expect((failure as { stderr: string }).stderr).toContain("NoSuchTask");
   }, 120_000);

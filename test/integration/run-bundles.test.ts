@@ -165,7 +165,7 @@ describe.skipIf(!benchmarkDir)(`run bundles${benchmarkDir ? "" : ` (skipped: ${b
 
     // The export CLI writes the same bundle (only the export time differs).
     const out = path.join(scratch, "cli.zip");
-    await run("node", ["scripts/run-cli.mjs", "scripts/export.ts", "bundle", "--run", runId, "--out", out, "--database", testDatabaseUrl()], { cwd: ROOT });
+    await run("node", ["scripts/run-cli.cjs", "scripts/export.ts", "bundle", "--run", runId, "--out", out, "--database", testDatabaseUrl()], { cwd: ROOT });
     const fromCli = filesOf(new Uint8Array(await readFile(out)));
     for (const [name, content] of files) {
       if (name === MANIFEST_FILE || name === BUNDLE_FILES.info) continue;
@@ -178,10 +178,10 @@ describe.skipIf(!benchmarkDir)(`run bundles${benchmarkDir ? "" : ` (skipped: ${b
     const file = path.join(scratch, "bundle.zip");
     await writeFile(file, bundle);
     const fresh = `file:${path.join(scratch, "fresh.db")}`;
-    const imported = await run("node", ["scripts/run-cli.mjs", "scripts/import.ts", "--bundle", file, "--benchmark", benchmarkDir as string, "--database", fresh], { cwd: ROOT });
+    const imported = await run("node", ["scripts/run-cli.cjs", "scripts/import.ts", "--bundle", file, "--benchmark", benchmarkDir as string, "--database", fresh], { cwd: ROOT });
     expect(imported.stdout).toBe("verified\n");
     expect(imported.stderr).toMatch(/79 responses re-scored, [1-9]\d* pass verdicts and [1-9]\d* test cases re-derived, [1-9]\d* judge verdicts re-read from their replies, 79 generated turns replayed/);
-    const again = await run("node", ["scripts/run-cli.mjs", "scripts/import.ts", "--bundle", file, "--database", fresh], { cwd: ROOT });
+    const again = await run("node", ["scripts/run-cli.cjs", "scripts/import.ts", "--bundle", file, "--database", fresh], { cwd: ROOT });
     expect(again.stdout).toBe("verified\n");
     expect(again.stderr).toContain("already imported, nothing written");
 

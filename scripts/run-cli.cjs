@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs a command-line entry point (`node scripts/run-cli.mjs scripts/<name>.ts [args]`, what `npm run <cli>` calls)
+// Runs a command-line entry point (`node scripts/run-cli.cjs scripts/<name>.ts [args]`, what `npm run <cli>` calls)
 // from an esbuild bundle cached in node_modules/.cache/studio-cli, rebuilt when a file that went into it changes.
 // Start-up is then one file to load instead of compiling TypeScript and resolving hundreds of modules, and V8's code
 // cache of that file (its bytecode, written after a run) spares compiling it again. A command that asked for a worker
@@ -9,14 +9,13 @@
 // The bundle is built as `tsx --conditions=react-server` would run the source (server-only imports allowed, `@/`
 // paths); native and runtime-loading packages stay external and load from node_modules. The process's working
 // directory is untouched, so relative paths in arguments and defaults mean what they meant with tsx.
-import Module, { createRequire } from "node:module";
-
-// Built-in modules through require(): an ES import of one builds a facade that reads every export, loading modules
-// (file streams, web crypto) that nothing here uses.
-const require = createRequire(import.meta.url);
+"use strict";
+// CommonJS, not an ES module: Node's ES module loader costs the process several milliseconds before the first line
+// runs, and everything here is built-in modules through require() anyway.
+const Module = require("node:module");
+const { createRequire } = Module;
 const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
-const { fileURLToPath, pathToFileURL } = require("node:url");
 const { cachedDataVersionTag, setFlagsFromString } = require("node:v8");
 const { Script } = require("node:vm");
 const { Worker } = require("node:worker_threads");
@@ -27,7 +26,7 @@ const BUDGET_FLAG = "--interrupt-budget=1000000";
 /** The flags V8 started with, as code caches (the bundle's, Node's own modules') are checked against them. */
 const STARTING_TAG = cachedDataVersionTag();
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = path.resolve(__dirname, "..");
 // Inside the project (also when overridden), so bundles find their external packages in node_modules and code that
 // finds project files from its own location (prisma/migrations) still does.
 const CACHE_DIR = process.env.STUDIO_CLI_CACHE_DIR ? path.resolve(process.env.STUDIO_CLI_CACHE_DIR) : path.join(ROOT, "node_modules", ".cache", "studio-cli");
@@ -36,7 +35,7 @@ const BUILD_FORMAT = 4;
 // A native module, and packages that load files of their own at run time (Prisma's query compiler) or are tools.
 const EXTERNAL = ["better-sqlite3", "@prisma/client", "@prisma/adapter-better-sqlite3", "pg", "pg-native", "@prisma/adapter-pg", "prisma", "esbuild"];
 // Files that change what a build produces without being one of its inputs.
-const BUILD_SETTINGS = ["package-lock.json", "tsconfig.json", "scripts/run-cli.mjs"];
+const BUILD_SETTINGS = ["package-lock.json", "tsconfig.json", "scripts/run-cli.cjs"];
 // A CommonJS bundle (V8 caches the code of scripts, not of ES modules, on Node 20); ESM code reading import.meta.url
 // (the generated Prisma client) gets the bundle's own URL, as it did when the bundle was an ES module.
 const BANNER = 'var __studioImportMetaUrl = require("node:url").pathToFileURL(__filename).href;';
@@ -62,13 +61,12 @@ function writeAtomically(file, data) {
   renameSync(temporary, file);
 }
 
-// fingerprintFiles and unchangedSince are imported below, once the spare worker has started.
+// fingerprintFiles and unchangedSince are required below, once the spare worker has started.
 const inputsFingerprint = (inputs, previous) => fingerprintFiles(ROOT, [...BUILD_SETTINGS, ...inputs], { previous, extra: [`format ${BUILD_FORMAT}`] });
 
 /** esbuild as tsx carries it (a fresh `npm ci` installs it with tsx), loaded only when a build is needed. */
-async function loadEsbuild() {
-  const fromTsx = createRequire(createRequire(import.meta.url).resolve("tsx/package.json"));
-  return import(pathToFileURL(fromTsx.resolve("esbuild")).href);
+function loadEsbuild() {
+  return createRequire(require.resolve("tsx/package.json"))("esbuild");
 }
 
 /**
@@ -87,7 +85,7 @@ const withoutZodLocales = {
 
 async function build(entry, bundle, manifestFile) {
   if (process.stderr.isTTY) process.stderr.write(`• building ${entry} (sources changed since the last run)…\n`);
-  const esbuild = await loadEsbuild();
+  const esbuild = loadEsbuild();
   const temporary = `${bundle}.${process.pid}.tmp`;
   let result;
   try {
@@ -300,7 +298,7 @@ function runBundle(bundle, notes, spare, startingFlag) {
 }
 
 const [entryArgument, ...args] = process.argv.slice(2);
-if (!entryArgument) fail("usage: node scripts/run-cli.mjs scripts/<name>.ts [arguments]");
+if (!entryArgument) fail("usage: node scripts/run-cli.cjs scripts/<name>.ts [arguments]");
 const entry = path.relative(ROOT, path.resolve(ROOT, entryArgument));
 if (!entry.startsWith(`scripts${path.sep}`) || !existsSync(path.join(ROOT, entry))) fail(`no command-line entry point ${entryArgument} under scripts/`);
 
@@ -326,7 +324,7 @@ const spareBundle = notes.workers === true ? bundleVersion() : null;
 let spare = spareBundle !== null ? startSpareWorker(bundle, startingFlag) : null;
 
 // Loaded after the spare starts, whose start-up then overlaps the loading.
-const { fingerprintFiles, unchangedSince } = await import("./lib/fingerprint.mjs");
+const { fingerprintFiles, unchangedSince } = require("./lib/fingerprint.cjs");
 const manifestFile = path.join(CACHE_DIR, `${name}.json`);
 const manifest = readJson(manifestFile);
 const record = typeof manifest?.record === "object" && manifest.record !== null ? manifest.record : {};
@@ -344,8 +342,10 @@ if (!fresh || bundleVersion() !== spareBundle) {
   spare?.end();
   spare = null;
 }
-if (!fresh) await build(entry, bundle, manifestFile);
-
-// The command sees the arguments it would have seen when run directly.
-process.argv = [process.argv[0], bundle, ...args];
-runBundle(bundle, notes, spare, startingFlag);
+const start = () => {
+  // The command sees the arguments it would have seen when run directly.
+  process.argv = [process.argv[0], bundle, ...args];
+  runBundle(bundle, notes, spare, startingFlag);
+};
+if (fresh) start();
+else void build(entry, bundle, manifestFile).then(start);

@@ -1,11 +1,10 @@
 // Content fingerprints of build inputs (the CLI bundles, the Next.js build), with a stat shortcut: a file whose size
 // and modification time match the previous record is not read again, and one whose times changed but whose bytes did
-// not (a regenerated Prisma client, a checkout) keeps the fingerprint. Plain JS: the CLI launcher loads it untranspiled.
-import { createRequire } from "node:module";
+// not (a regenerated Prisma client, a checkout) keeps the fingerprint. Plain CommonJS: the CLI launcher requires it
+// untranspiled on every start, where the ES module loader would cost more than the check itself.
+"use strict";
 
-// Through require(): the CLI launcher loads this on every start, where ES imports of built-ins load more than they use.
 // node:crypto only once something is hashed: a start whose inputs all match their record (the usual one) hashes none.
-const require = createRequire(import.meta.url);
 const { readdirSync, readFileSync, statSync } = require("node:fs");
 const path = require("node:path");
 const createHash = (algorithm) => require("node:crypto").createHash(algorithm);
@@ -15,7 +14,7 @@ const createHash = (algorithm) => require("node:crypto").createHash(algorithm);
  * for it, and each file the record lacks is still missing: then fingerprintFiles would give the same fingerprint as
  * when it wrote `record`, without reading or hashing a byte.
  */
-export function unchangedSince(root, files, record) {
+function unchangedSince(root, files, record) {
   for (const file of files) {
     const known = Object.hasOwn(record, file) ? record[file] : undefined;
     let stat;
@@ -34,7 +33,7 @@ export function unchangedSince(root, files, record) {
  * The fingerprint of `files` (relative to `root`, in the order given) and `extra` lines (settings that change the
  * output), plus the per-file record [size, mtimeMs, sha256] to pass back as `previous` next time.
  */
-export function fingerprintFiles(root, files, { previous = {}, extra = [] } = {}) {
+function fingerprintFiles(root, files, { previous = {}, extra = [] } = {}) {
   const hash = createHash("sha256");
   for (const line of extra) hash.update(`${line}\n`);
   const record = {};
@@ -57,7 +56,7 @@ export function fingerprintFiles(root, files, { previous = {}, extra = [] } = {}
 }
 
 /** Every file under `dirs` (relative to `root`, sorted), skipping names `skip` matches. */
-export function listFiles(root, dirs, skip = () => false) {
+function listFiles(root, dirs, skip = () => false) {
   const found = [];
   const walk = (relative) => {
     let entries;
@@ -76,3 +75,5 @@ export function listFiles(root, dirs, skip = () => false) {
   for (const dir of dirs) walk(dir);
   return found.sort();
 }
+
+module.exports = { fingerprintFiles, listFiles, unchangedSince };
