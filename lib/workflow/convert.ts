@@ -234,8 +234,8 @@ class Converter implements DifyBuildContext {
       }
       const type = ownValue(node, "type");
       if (type === undefined) this.failNodeKey(i, node, "type");
-      const typeKey = pyHashKey(type);
-      if (typeKey === undefined) {
+      // A string is hashable: its key is made only for the ordinal.
+      if (typeof type !== "string" && pyHashKey(type) === undefined) {
         const rawId = ownValue(node, "id");
         const nodeId = typeof rawId === "string" ? rawId : undefined;
         fail({
@@ -245,13 +245,17 @@ class Converter implements DifyBuildContext {
         });
       }
       // Check-only: the ordinal only titles and places the emitted node.
-      const ordinal = this.withGraph ? (typeCounts.get(typeKey) ?? 0) + 1 : 0;
-      if (this.withGraph) typeCounts.set(typeKey, ordinal);
+      let ordinal = 0;
+      if (this.withGraph) {
+        const typeKey = pyHashKey(type) as string;
+        ordinal = (typeCounts.get(typeKey) ?? 0) + 1;
+        typeCounts.set(typeKey, ordinal);
+      }
       const param = ownValue(node, "param");
       if (param === undefined) this.failNodeKey(i, node, "param");
       const id = ownValue(node, "id");
       if (id === undefined) this.failNodeKey(i, node, "id");
-      const isChild = pyContains(id, "-");
+      const isChild = typeof id === "string" ? id.includes("-") : pyContains(id, "-");
       if (isChild === undefined || (isChild && typeof id !== "string") || (!isChild && typeof id !== "string" && pyHashKey(id) === undefined)) {
         fail({
           code: "node-id-not-string",
