@@ -307,6 +307,30 @@ const SELECTORS: FailureCase[] = [
     code: "reference-unknown-node",
   },
   {
+    name: "a code entry has one element",
+    value: workflow([start(), code("2", [["x"]])]),
+    code: "malformed-entry",
+    location: { nodeId: "2", paramPath: ["variables", 0] },
+  },
+  {
+    name: "an end entry is a string (its second character is read as the selector)",
+    value: workflow([start(), end("2", ["ab"])]),
+    code: "malformed-selector",
+    location: { nodeId: "2", paramPath: ["outputs", 0, 1] },
+  },
+  {
+    name: "a code output has one element",
+    value: workflow([start(), code("2", [["x", ["q", "1"]]], [["out"]])]),
+    code: "malformed-param",
+    location: { nodeId: "2", paramPath: ["outputs", 0] },
+  },
+  {
+    name: "a code output is a one-character string",
+    value: workflow([start(), code("2", [["x", ["q", "1"]]], ["o"])]),
+    code: "malformed-param",
+    location: { nodeId: "2", paramPath: ["outputs", 0] },
+  },
+  {
     name: "a variable name has two dots",
     value: workflow([start(), end("2", [["o", ["doc.type.x", "1"]]])]),
     code: "variable-name-too-deep",

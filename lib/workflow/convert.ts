@@ -15,6 +15,7 @@ import { ConversionFailure, fail, formatPath, idLabel, nodeLocation } from "./no
 import type { ConversionFailureSpec, DifyBuildContext, ResolvedSelector as NodeResolvedSelector } from "./nodes/types";
 import {
   describeKind,
+  isArray,
   isJsonObject,
   ownValue,
   preview,
@@ -222,7 +223,7 @@ class Converter implements DifyBuildContext {
     let pendingOutput: JsonValue = null;
     this.nodesInfo = Array.isArray(nodesInfo) ? nodesInfo : [];
     for (let i = 0; i < count; i++) {
-      const node = pyItem(nodesInfo, i);
+      const node = isArray(nodesInfo) ? nodesInfo[i] : pyItem(nodesInfo, i);
       if (node === undefined) {
         fail({ code: "workflow-missing-nodes", message: `"nodes_info" is ${describeKind(nodesInfo)}; expected an array of nodes.` });
       }
@@ -234,8 +235,8 @@ class Converter implements DifyBuildContext {
       }
       const type = ownValue(node, "type");
       if (type === undefined) this.failNodeKey(i, node, "type");
-      const typeKey = pyHashKey(type);
-      if (typeKey === undefined) {
+      // A string is hashable: its key is made only for the ordinal.
+      if (typeof type !== "string" && pyHashKey(type) === undefined) {
         const rawId = ownValue(node, "id");
         const nodeId = typeof rawId === "string" ? rawId : undefined;
         fail({
@@ -245,13 +246,17 @@ class Converter implements DifyBuildContext {
         });
       }
       // Check-only: the ordinal only titles and places the emitted node.
-      const ordinal = this.withGraph ? (typeCounts.get(typeKey) ?? 0) + 1 : 0;
-      if (this.withGraph) typeCounts.set(typeKey, ordinal);
+      let ordinal = 0;
+      if (this.withGraph) {
+        const typeKey = pyHashKey(type) as string;
+        ordinal = (typeCounts.get(typeKey) ?? 0) + 1;
+        typeCounts.set(typeKey, ordinal);
+      }
       const param = ownValue(node, "param");
       if (param === undefined) this.failNodeKey(i, node, "param");
       const id = ownValue(node, "id");
       if (id === undefined) this.failNodeKey(i, node, "id");
-      const isChild = pyContains(id, "-");
+      const isChild = typeof id === "string" ? id.includes("-") : pyContains(id, "-");
       if (isChild === undefined || (isChild && typeof id !== "string") || (!isChild && typeof id !== "string" && pyHashKey(id) === undefined)) {
         fail({
           code: "node-id-not-string",
@@ -393,34 +398,23 @@ class Converter implements DifyBuildContext {
   // -- per-type construction (NodeSpec.toDify) --------------------------------------------------------------------
 
   private construct(index: number, id: string, type: JsonValue, param: JsonValue, ordinal: number, position: Readonly<Position>): Built {
-    const built: Built = {
-      index,
-      workflowId: id,
-      type: typeof type === "string" ? type : preview(type),
-      facts: null,
-      difyId: "",
-      data: null,
-      position,
-      parentDifyId: null,
-      parentWorkflowId: null,
-      handles: null,
-    };
     if (!isNodeTypeId(type)) {
       if (id.includes("-")) this.failUnknownType(id, type);
       // A top-level unknown type registers as None and fails at its first use (at the latest, its edges).
-      return built;
+      const typeName = typeof type === "string" ? type : preview(type);
+      return { index, workflowId: id, type: typeName, facts: null, difyId: "", data: null, position, parentDifyId: null, parentWorkflowId: null, handles: null };
     }
     // Check-only: titles appear only in the emitted data.
     const title = this.checkOnly ? "" : ordinal > 1 ? `${NODE_TYPES[type].displayName} ${ordinal}` : NODE_TYPES[type].displayName;
     const part = NODE_SPECS[type].toDify(this, param, title, ordinal);
-    built.facts = part.facts;
+    const facts = part.facts;
     // Check-only: the data a later node or edge may write to, never emitted.
-    built.data = part.data ?? {};
-    built.handles = part.handles ?? null;
+    const data = part.data ?? {};
     // Check-only: Dify ids appear only in the emitted graph.
-    built.difyId = this.checkOnly ? "" : this.ids.nodeId();
-    if (part.facts.type === "iteration") built.data.start_node_id = `${built.difyId}start`;
-    return built;
+    const difyId = this.checkOnly ? "" : this.ids.nodeId();
+    if (facts.type === "iteration") data.start_node_id = `${difyId}start`;
+    // Every field written once, in the order of the unknown type's node above (one shape for both).
+    return { index, workflowId: id, type, facts, difyId, data, position, parentDifyId: null, parentWorkflowId: null, handles: part.handles ?? null };
   }
 
   private failUnknownType(id: string, type: JsonValue): never {

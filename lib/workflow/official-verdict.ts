@@ -120,13 +120,15 @@ export function checkVariableNames(workflow: JsonValue, turn: VariableSpec): Dia
   const nodesValue = isJsonObject(workflow) ? (ownValue(workflow, "nodes_info") ?? []) : undefined;
   const nodes = nodesValue === undefined ? undefined : pyIter(nodesValue);
   if (!nodes) return [consistency("workflow-missing-nodes", "The workflow has no list of nodes to check variable names on.")];
-  const objects: JsonObject[] = [];
+  // The first start node and every end node, in list order, each node's type read once.
+  const ends: JsonObject[] = [];
   let start: JsonObject | undefined;
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
     if (!isJsonObject(node)) continue;
-    objects.push(node);
-    if (start === undefined && ownValue(node, "type") === "start") start = node;
+    const type = ownValue(node, "type");
+    if (type === "end") ends.push(node);
+    else if (type === "start" && start === undefined) start = node;
   }
   const diagnostics: Diagnostic[] = [];
 
@@ -140,7 +142,7 @@ export function checkVariableNames(workflow: JsonValue, turn: VariableSpec): Dia
     const inputs = checkInputs(start, turn.inputVars);
     if (inputs) diagnostics.push(inputs);
   }
-  const outputs = checkOutputs(objects, turn.outputVars);
+  const outputs = checkOutputs(ends, turn.outputVars);
   for (let i = 0; i < outputs.length; i++) diagnostics.push(outputs[i] as Diagnostic);
   return diagnostics;
 }
@@ -191,11 +193,10 @@ function pySorted(items: readonly JsonValue[]): JsonValue[] | null {
   return raises ? null : sorted;
 }
 
-function checkOutputs(nodes: readonly JsonObject[], outputVars: string[] | string[][]): Diagnostic[] {
+function checkOutputs(endNodes: readonly JsonObject[], outputVars: string[] | string[][]): Diagnostic[] {
   const ends: EndOutputs[] = [];
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i] as JsonObject;
-    if (ownValue(node, "type") !== "end") continue;
+  for (let i = 0; i < endNodes.length; i++) {
+    const node = endNodes[i] as JsonObject;
     const names = firstElements(paramEntries(node, "outputs"));
     if (!names) {
       return [consistency("output-variables-mismatch", "An end node's outputs are not a list.", locationOf(node, "outputs"))];

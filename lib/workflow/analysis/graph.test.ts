@@ -71,7 +71,7 @@ describe("buildModel's edge vertices and last nodes", () => {
 });
 
 describe("buildGraphIndex", () => {
-  it("answers isUpstream as a plain backwards search does, in any order of questions", () => {
+  it("answers isUpstream and isUpstreamVertex as a plain backwards search does, in any order of questions", () => {
     let upstream = 0;
     fc.assert(
       fc.property(workflow, ({ nodes, edges, questions }) => {
@@ -86,6 +86,8 @@ describe("buildGraphIndex", () => {
           const expected = naiveUpstream(model, ancestorId, node);
           if (expected) upstream += 1;
           expect(graph.isUpstream(ancestorId, node), `${ancestorId} upstream of ${node.id}`).toBe(expected);
+          const ancestor = vertexOfId(model, ancestorId);
+          if (ancestor >= 0) expect(graph.isUpstreamVertex(ancestor, node), `vertex of ${ancestorId} upstream of ${node.id}`).toBe(expected);
         }
       }),
       { numRuns: 400, seed: 5 },

@@ -20,6 +20,8 @@ export interface GraphIndex {
   forward: boolean;
   /** True when `ancestorId` is upstream of `node` (by edges, or as the iteration that contains it). */
   isUpstream(ancestorId: string, node: NodeEntry): boolean;
+  /** isUpstream for an ancestor already looked up: the vertex of its id. */
+  isUpstreamVertex(ancestor: number, node: NodeEntry): boolean;
 }
 
 /**
@@ -61,6 +63,13 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
   // walk the ancestors of one vertex at a time, one array stamped per walk serving a node's references in a row.
   const masks = ancestorMasks(predecessors, containers);
   const upstream: Ancestors = { of: -1, stamp: 0, marks: masks ? [] : new Array<number>(ids.length).fill(0) };
+  const isUpstreamVertex = (ancestor: number, node: NodeEntry): boolean => {
+    const vertex = node.vertex;
+    if (vertex < 0 || ancestor === vertex) return false;
+    if (masks) return ((masks[vertex] as number) & (1 << ancestor)) !== 0;
+    if (upstream.of !== vertex) markAncestors(upstream, vertex, predecessors, containers);
+    return upstream.marks[ancestor] === upstream.stamp;
+  };
   return {
     ids,
     canvases,
@@ -68,16 +77,10 @@ export function buildGraphIndex(model: WorkflowModel): GraphIndex {
     predecessors,
     forward,
     isUpstream(ancestorId, node) {
-      // vertexOfId inline: this runs for every reference.
-      const vertex = node.vertex;
       const group = byId.get(ancestorId);
-      if (vertex < 0 || group === undefined) return false;
-      const ancestor = (group[0] as NodeEntry).vertex;
-      if (ancestor === vertex) return false;
-      if (masks) return ((masks[vertex] as number) & (1 << ancestor)) !== 0;
-      if (upstream.of !== vertex) markAncestors(upstream, vertex, predecessors, containers);
-      return upstream.marks[ancestor] === upstream.stamp;
+      return group !== undefined && isUpstreamVertex((group[0] as NodeEntry).vertex, node);
     },
+    isUpstreamVertex,
   };
 }
 

@@ -14,7 +14,7 @@ import {
   type ParamPath,
   type SelectorParamSpec,
 } from "../catalog";
-import { findInlineReferences, readInlineIdToken, scanInlineReferences, type InlineReferenceMatch } from "../inline-references";
+import { readInlineIdToken, scanInlineReferences, type InlineReferenceMatch } from "../inline-references";
 import type { Diagnostic } from "../diagnostics";
 import type { NodeTypeId } from "../node-types";
 import type { NodeVariables } from "../nodes/types";
@@ -191,7 +191,8 @@ class ReferenceChecker implements FactsContext {
     const targetId = target.id as string;
     if (target.parentId !== null && from.parentId !== target.parentId && from.id !== target.parentId) return false;
     if (target.known === "iteration" && (variable === "item" || variable === "index") && from.parentId !== targetId) return false;
-    return this.graph.isUpstream(targetId, from);
+    // The target was found by its id: its vertex is that id's, with no second lookup.
+    return this.graph.isUpstreamVertex(target.vertex, from);
   }
 
   private reportMissingNode(from: NodeEntry, variable: string, nodeId: string, path: ParamPath, where: string): void {
@@ -270,7 +271,7 @@ class ReferenceChecker implements FactsContext {
       });
       return;
     }
-    if (!this.graph.isUpstream(targetId, from)) {
+    if (!this.graph.isUpstreamVertex(target.vertex, from)) {
       this.report("reference-not-upstream", from, path, `${where}: no edge path leads from "${targetId}" to ${describeNode(from)}, so the value may not exist when it runs.`, {
         target: targetId,
         official: false,
@@ -308,7 +309,8 @@ class ReferenceChecker implements FactsContext {
     if (typeof variable !== "string" || typeof nodeId !== "string") return;
     const resolved = checker.resolve(checker.selectorNode as NodeEntry, variable, nodeId, path, "selector");
     const types = checker.selectorTypes;
-    if (resolved !== null && types !== null) types.set(formatPath(path), resolved.type);
+    // A one-key path formats as its key.
+    if (resolved !== null && types !== null) types.set(path.length === 1 && typeof path[0] === "string" ? path[0] : formatPath(path), resolved.type);
   }
 
   private checkInlineReferences(node: NodeEntry): void {
@@ -339,7 +341,8 @@ class ReferenceChecker implements FactsContext {
     const field = node.known ? UNREWRITTEN_FIELDS[node.known] : undefined;
     const text = field && node.param ? ownValue(node.param, field.key) : undefined;
     if (!field || typeof text !== "string") return;
-    const refs = text.includes("{{#") ? findInlineReferences(text) : [];
+    // Only the count and the first match are read: no node id per match.
+    const refs = text.includes("{{#") ? scanInlineReferences(text) : [];
     if (refs.length > 0) {
       const sample = text.slice(refs[0]!.offset, refs[0]!.offset + refs[0]!.length);
       this.report("inline-reference-not-rewritten", node, [field.key], `${describeNode(node)} \`${field.key}\` contains ${refs.length} inline reference(s) such as ${preview(sample, 40)}, which this field does not resolve.`, {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { cozeIcon, refInput, renderCozeType } from "./coze-common";
 import type { DifyData } from "../dify-graph";
 import { NODE_TYPES } from "../node-types";
-import { describeKind, preview, pyHashKey, pyStr, type JsonValue } from "../python-values";
+import { describeKind, isArray, preview, pyHashKey, pyStr, type JsonValue } from "../python-values";
 import { plainTextField } from "./checks";
 import { buildNamedInputs, inputData } from "./dify-common";
 import { fail } from "./failure";
@@ -21,9 +21,13 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
   const variables = inputData(ctx, inputs);
   const outputs = new Map<string, DeclaredVariable>();
   const outputData: Record<string, DifyData> = {};
-  ctx.iterate(outputList, ["outputs"], "an array of [name, type]").forEach((entry, i) => {
-    const type = ctx.item(entry, 1, ["outputs", i], "a [name, type] pair");
-    const name = ctx.item(entry, 0, ["outputs", i], "a [name, type] pair");
+  const entries = ctx.iterate(outputList, ["outputs"], "an array of [name, type]");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as JsonValue;
+    // A list of two or more holds both items: read directly, with no path made for a failure.
+    const pair = isArray(entry) && entry.length >= 2;
+    const type = pair ? (entry[1] as JsonValue) : ctx.item(entry, 1, ["outputs", i], "a [name, type] pair");
+    const name = pair ? (entry[0] as JsonValue) : ctx.item(entry, 0, ["outputs", i], "a [name, type] pair");
     const key = pyHashKey(name);
     if (key === undefined) {
       fail({
@@ -34,7 +38,7 @@ function toDify(ctx: DifyBuildContext, param: JsonValue, title: string): DifyPar
     }
     outputs.set(key, { name, type });
     if (!ctx.checkOnly) outputData[pyStr(name)] = { children: null, type };
-  });
+  }
   if (ctx.checkOnly) return { facts: { type: "code", outputs } };
   return {
     facts: { type: "code", outputs },

@@ -2,7 +2,7 @@
 // Constants are the official converter's; builders call these in the same order it does.
 
 import type { DifyData } from "../dify-graph";
-import { pyItem, type JsonValue } from "../python-values";
+import { isArray, pyItem, type JsonValue } from "../python-values";
 import type { DifyBuildContext, ParamPath, ResolvedSelector } from "./types";
 
 export const LLM_MODEL = { provider: "langgenius/tongyi/tongyi", name: "qwen3-vl-plus", mode: "chat" } as const;
@@ -59,11 +59,13 @@ export function buildNamedInputs(ctx: DifyBuildContext, param: JsonValue, key: s
   const inputs: NamedInput[] = [];
   for (let i = 0; i < items.length; i++) {
     const entry = items[i] as JsonValue;
-    const ref = ctx.item(entry, 1, [key, i], "a [name, [variable, nodeId]] entry", "malformed-entry");
+    // A list of two or more holds both items (what models write): read directly, with no path made for a failure.
+    const pair = isArray(entry) && entry.length >= 2;
+    const ref = pair ? (entry[1] as JsonValue) : ctx.item(entry, 1, [key, i], "a [name, [variable, nodeId]] entry", "malformed-entry");
     const path: ParamPath = [key, i, 1];
     const hint = typeof ref === "string" ? "entries are [name, [variable, nodeId]], not flattened [name, variable, nodeId]" : undefined;
     const resolved = ctx.resolveSelector(ref, path, hint);
-    inputs.push({ name: pyItem(entry, 0) as JsonValue, resolved, path });
+    inputs.push({ name: pair ? (entry[0] as JsonValue) : (pyItem(entry, 0) as JsonValue), resolved, path });
   }
   return inputs;
 }
