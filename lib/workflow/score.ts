@@ -75,6 +75,15 @@ function sameDiagnostic(a: Diagnostic, b: Diagnostic): boolean {
   return a.code === b.code && a.message === b.message && locationKey(a) === locationKey(b);
 }
 
+/** Whether an analysis diagnostic in `primary` already explains `official` (see mergeDiagnostics). */
+function isCovered(primary: readonly Diagnostic[], official: Diagnostic): boolean {
+  for (let i = 0; i < primary.length; i += 1) if (coversOfficial(primary[i] as Diagnostic, official)) return true;
+  return false;
+}
+
+/** What tells apart two diagnostics with the same message. */
+const codeAndLocation = (diagnostic: Diagnostic): string => `${diagnostic.code}\u0000${locationKey(diagnostic)}`;
+
 /**
  * The union of the analysis and the official diagnostics. An official diagnostic is dropped when an analysis
  * diagnostic already explains the same step at the same place (same node/edge and top-level param key).
@@ -84,7 +93,7 @@ export function mergeDiagnostics(primary: readonly Diagnostic[], official: reado
   let candidates = primary;
   if (official.length > 0 && primary.length * official.length <= PAIRWISE_MERGE_LIMIT) {
     const kept = primary.slice();
-    for (const d of official) if (!primary.some((p) => coversOfficial(p, d))) kept.push(d);
+    for (const d of official) if (!isCovered(primary, d)) kept.push(d);
     candidates = kept;
   } else if (official.length > 0) {
     const covered = new Set(primary.filter((d) => d.officialStep).map((d) => `${d.officialStep}#${anchorOf(d.location)}`));
@@ -93,16 +102,28 @@ export function mergeDiagnostics(primary: readonly Diagnostic[], official: reado
   // Most responses have a few diagnostics: compared pairwise, with keys only for a same code and message.
   if (candidates.length * candidates.length <= PAIRWISE_MERGE_LIMIT) {
     const merged: Diagnostic[] = [];
-    for (const diagnostic of candidates) if (!merged.some((kept) => sameDiagnostic(kept, diagnostic))) merged.push(diagnostic);
+    for (const diagnostic of candidates) {
+      let duplicate = false;
+      for (let i = 0; i < merged.length && !duplicate; i += 1) duplicate = sameDiagnostic(merged[i] as Diagnostic, diagnostic);
+      if (!duplicate) merged.push(diagnostic);
+    }
     return merged;
   }
-  // One key per (code, message, location): a response with thousands of nodes has thousands of diagnostics.
-  const seen = new Set<string>();
+  // Grouped by message (a response with thousands of nodes has thousands of diagnostics); the code and the location's
+  // JSON are compared only within a message shared by two or more.
+  const byMessage = new Map<string, { first: Diagnostic; seen: Set<string> | null }>();
   const merged: Diagnostic[] = [];
   for (const diagnostic of candidates) {
-    const key = `${diagnostic.code}\u0000${diagnostic.message}\u0000${locationKey(diagnostic)}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const group = byMessage.get(diagnostic.message);
+    if (group === undefined) {
+      byMessage.set(diagnostic.message, { first: diagnostic, seen: null });
+      merged.push(diagnostic);
+      continue;
+    }
+    group.seen ??= new Set([codeAndLocation(group.first)]);
+    const key = codeAndLocation(diagnostic);
+    if (group.seen.has(key)) continue;
+    group.seen.add(key);
     merged.push(diagnostic);
   }
   return merged;

@@ -3,10 +3,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseRunFile, type RunRecord } from "@/lib/benchmark/runs";
 import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchmark-dir";
-import { latin1RunRecords, readFileReusingBuffer, responsesJsonPieces, type ScoredRecord } from "./score-runs";
+import { latin1RunRecords, readFileReusingBuffer, responsesJsonPieces, utf8OfLatin1, type ScoredRecord } from "./score-runs";
 
 /** What the score reads of the records of the file's UTF-8 text. */
 function utf8Records(bytes: Buffer): ScoredRecord[] {
@@ -57,6 +58,29 @@ describe("latin1RunRecords", () => {
     expect(latin1RunRecords("runs.json", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), escaped]))).toBeNull();
     expect(latin1RunRecords("runs.json", Buffer.from('[{"task": "Mermaid",'))).toBeNull();
     expect(latin1RunRecords("out.json", Buffer.from('[{"id": 1, "category": "x", "task": "Mermaid", "answer1": "é"}]'))).toBeNull();
+  });
+});
+
+describe("latin1RunRecords against the UTF-8 text (property)", () => {
+  const unit = fc.constantFrom("a", " ", "\n", '"', "\\", "\u007f", "\u0080", "é", "ÿ", "数", "✓", "😀");
+  const text = fc.string({ unit, maxLength: 40 });
+
+  it("gives the records of the UTF-8 text for kept texts of any mix of ASCII and other characters written raw", () => {
+    fc.assert(
+      fc.property(text, text, text, text, (node_selection, design_principle, workflow, reason) => {
+        const records = [{ task: "Mermaid", round: 1, node_selection, design_principle, workflow, valid: true, has_been_judged: true, reason }];
+        const bytes = Buffer.from(JSON.stringify(records, null, 2), "utf8");
+        expect(scored(latin1RunRecords("runs.json", bytes))).toEqual(utf8Records(bytes));
+      }),
+    );
+  });
+});
+
+describe("utf8OfLatin1", () => {
+  it("gives what a fresh buffer of the text's Latin-1 bytes gives as UTF-8, however long the text before it was", () => {
+    const texts = ["", "plain", Buffer.from("数据 → é", "utf8").toString("latin1"), "\u00e9\u00ff", "\u00c3".repeat(40_000), "ab\u00e9", "\u20ac"];
+    for (const text of texts) expect(utf8OfLatin1(text)).toBe(Buffer.from(text, "latin1").toString("utf8"));
+    expect(utf8OfLatin1(Buffer.from("数据 → é", "utf8").toString("latin1"))).toBe("数据 → é");
   });
 });
 
