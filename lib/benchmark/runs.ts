@@ -1,7 +1,7 @@
 // Zod schemas and parsers for recorded run files and the official generation output, keeping the files' snake_case
 // fields; each failure a located issue.
 
-import { z } from "zod";
+import * as z from "zod";
 import { err, ok, type Result } from "../result";
 import { builtOnFirstUse, certainlyAccepts, pickShape } from "../zod-fast-path";
 import { entryLabel } from "./dataset";

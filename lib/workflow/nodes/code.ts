@@ -1,7 +1,7 @@
 // The `code` node type: Python `main(...)` over named inputs; exposes the `outputs` it declares.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { cozeIcon, refInput, renderCozeType } from "./coze-common";
 import type { DifyData } from "../dify-graph";
 import { NODE_TYPES } from "../node-types";

@@ -1,7 +1,7 @@
 // The `document-extractor` node type: Text of a file (or files): its input must be file or array[file].
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { NODE_TYPES } from "../node-types";
 import { ownValue, preview, type JsonValue } from "../python-values";
 import { fail, idLabel } from "./failure";

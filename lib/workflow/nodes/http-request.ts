@@ -1,7 +1,7 @@
 // The `http-request` node type: A GET request to the URL held by a variable.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { NODE_TYPES } from "../node-types";
 import { preview, pyStr, type JsonValue } from "../python-values";
 import { fail } from "./failure";

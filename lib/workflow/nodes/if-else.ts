@@ -1,7 +1,7 @@
 // The `if-else` node type: Branches on `cases`: one port per case, then ELSE.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { cozeIcon } from "./coze-common";
 import type { DifyData } from "../dify-graph";
 import { NODE_TYPES } from "../node-types";

@@ -1,7 +1,7 @@
 // The `iteration-start` node type: the first child (`<iteration>-1`) of an iteration's canvas. It has no params and
 // exposes nothing; the converter only attaches it to its iteration.
 
-import { z } from "zod";
+import * as z from "zod";
 import { NODE_TYPES } from "../node-types";
 import { exposesNothing } from "./variables";
 import type { DifyPart, NodeSpec } from "./types";

@@ -1,7 +1,7 @@
 // The `iteration` node type: Runs its canvas (children `<id>-<k>`) once per element; `output_selector` names the child whose result is collected.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { NODE_TYPES } from "../node-types";
 import { cozeIcon, refInput } from "./coze-common";
 import { ownValue, pyEq, type JsonValue } from "../python-values";

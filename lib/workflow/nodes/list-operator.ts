@@ -1,7 +1,7 @@
 // The `list-operator` node type: Filters, sorts or slices an array: `operator` such as ["limit", 3].
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import type { DifyData } from "../dify-graph";
 import { isFloatLiteral } from "../json-text";
 import { NODE_TYPES } from "../node-types";

@@ -1,7 +1,7 @@
 // The `llm` node type: A chat model call: `system` and `user` prompts with inline references.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { NODE_TYPES } from "../node-types";
 import { cozeIcon, llmParamList, recordInputs } from "./coze-common";
 import type { JsonValue } from "../python-values";

@@ -1,7 +1,7 @@
 // The `markdown-exporter` node type: A document (docx, pdf, …) from Markdown text.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { NODE_TYPES } from "../node-types";
 import { describeKind, isJsonObject, ownValue, preview, type JsonValue } from "../python-values";
 import { mixed } from "./dify-common";

@@ -1,7 +1,7 @@
 // The `parameter-extractor` node type: Structured fields from text: `parameters` [[description, name, type], …].
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { cozeIcon, llmParamList, recordInputs, refInput, renderCozeType } from "./coze-common";
 import { NODE_TYPES } from "../node-types";
 import { JsonValue, pyStr } from "../python-values";

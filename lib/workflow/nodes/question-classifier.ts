@@ -1,7 +1,7 @@
 // The `question-classifier` node type: Routes by the model's choice among `classes`: one output port per class.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { NODE_TYPES } from "../node-types";
 import { isJsonObject, ownValue, preview, pyIter, type JsonValue } from "../python-values";
 import { plainTextField } from "./checks";

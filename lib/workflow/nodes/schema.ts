@@ -1,7 +1,7 @@
 // Zod building blocks of the documented param shapes (§2.7), shared by the node types' schemas.
 // The shapes are the documented ones; the converter accepts more (the analysis says where), so they never decide a verdict.
 
-import { z } from "zod";
+import * as z from "zod";
 
 /** `[variableName, sourceNodeId]` — the variable comes first. */
 export const selector = z.tuple([z.string(), z.string()]);

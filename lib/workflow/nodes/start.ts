@@ -1,7 +1,7 @@
 // The `start` node type: The workflow's inputs: `variables` [[name, type], …] become the Dify start form.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { cozeIcon, renderCozeType } from "./coze-common";
 import { fail } from "./failure";
 import type { DifyData } from "../dify-graph";

@@ -1,7 +1,7 @@
 // The `template-transform` node type: A Jinja template over named inputs.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { NODE_TYPES } from "../node-types";
 import { cozeIcon, refInput } from "./coze-common";
 import { JsonValue, describeKind, pyStr } from "../python-values";

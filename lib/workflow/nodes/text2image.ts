@@ -1,7 +1,7 @@
 // The `text2image` node type: An image from a prompt.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { NODE_TYPES } from "../node-types";
 import { cozeIcon, recordInputs } from "./coze-common";
 import type { JsonValue } from "../python-values";

@@ -1,7 +1,7 @@
 // The `variable-aggregator` node type: The first non-empty of several branch results: `variables` [[variable, nodeId], …].
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import * as z from "zod";
 import { cozeIcon } from "./coze-common";
 import { NODE_TYPES } from "../node-types";
 import { ownValue, pyItem, type JsonValue } from "../python-values";
