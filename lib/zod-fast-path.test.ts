@@ -1,5 +1,6 @@
 // The fast path never accepts what zod refuses, and builds the object zod builds: checked on values generated from
 // each schema (mostly well-shaped, some parts swapped for any JSON), and over every param and record of the runs.
+// Node params are declared as shapes: the zod schema built from one is read back as the same shape.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
@@ -8,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { benchmarkDir, benchmarkMissingReason } from "../test/support/benchmark-dir";
 import { parseRunFile, runRecordSchema } from "./benchmark/runs";
 import { NODE_SPECS } from "./workflow/nodes";
-import { certainlyAccepts, pickShape, uncertainFields } from "./zod-fast-path";
+import { certainlyAccepts, fits, pickShape, shape, shapeOf, uncertainFields, zodSchemaOf, type ObjectShape, type Shape } from "./zod-fast-path";
 
 const anyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -67,7 +68,7 @@ function shaped(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> {
   return depth > 4 ? arbitrary : fc.oneof({ weight: 12, arbitrary }, { weight: 1, arbitrary: anyJson });
 }
 
-const schemas: [string, z.ZodType][] = [...Object.entries(NODE_SPECS).map(([type, spec]) => [type, spec.paramSchema] as [string, z.ZodType]), ["run record", runRecordSchema]];
+const schemas: [string, z.ZodType][] = [...Object.entries(NODE_SPECS).map(([type, spec]) => [type, zodSchemaOf(spec.paramShape)] as [string, z.ZodType]), ["run record", runRecordSchema]];
 
 describe("certainlyAccepts", () => {
   it.each(schemas)("never accepts a value zod refuses, and picks what zod returns (%s)", (_name, schema) => {
@@ -105,7 +106,7 @@ describe("uncertainFields", () => {
     let flagged = 0;
     fc.assert(
       fc.property(shaped(schema), (value) => {
-        const keys = uncertainFields(schema, value);
+        const keys = uncertainFields(shapeOf(schema) as ObjectShape, value);
         const parsed = schema.safeParse(value);
         if (typeof value !== "object" || value === null || Array.isArray(value)) {
           expect(keys).toBeNull();
@@ -121,17 +122,35 @@ describe("uncertainFields", () => {
     expect(flagged).toBeGreaterThan(20);
   });
 
-  it("lists the fields it cannot vouch for, in the schema's order", () => {
-    const schema = z.object({ a: z.string(), b: z.number().optional(), c: z.array(z.string()) });
-    expect(uncertainFields(schema, { a: "x", c: ["y"] })).toEqual([]);
-    expect(uncertainFields(schema, { c: "y", b: "2", a: 1 })).toEqual(["a", "b", "c"]);
+  it("lists the fields it cannot vouch for, in the shape's order", () => {
+    const described = shape.object({ a: shape.string, b: shape.optional(shape.number), c: shape.array(shape.string) });
+    expect(uncertainFields(described, { a: "x", c: ["y"] })).toEqual([]);
+    expect(uncertainFields(described, { c: "y", b: "2", a: 1 })).toEqual(["a", "b", "c"]);
+    expect(uncertainFields(described, ["x"])).toBeNull();
+  });
+});
+
+describe("shapes", () => {
+  /** A shape without the wording of its issues, which zod keeps in its checks (not read back). */
+  const unworded = (described: Shape): unknown => JSON.parse(JSON.stringify(described, (key, value: unknown) => (key === "tooShort" ? undefined : value)));
+
+  it.each(Object.entries(NODE_SPECS))("builds the zod schema its node type documents, read back as the same shape (%s)", (_type, spec) => {
+    expect(unworded(shapeOf(zodSchemaOf(spec.paramShape)) as Shape)).toEqual(unworded(spec.paramShape));
   });
 
-  it("leaves schemas with a catch-all or checks of their own, and non-objects, to zod", () => {
-    expect(uncertainFields(z.object({ a: z.string() }).catchall(z.number()), { a: "x" })).toBeNull();
-    expect(uncertainFields(z.object({ a: z.string() }).refine((value) => value.a !== "x"), { a: "x" })).toBeNull();
-    expect(uncertainFields(z.array(z.string()), ["x"])).toBeNull();
-    expect(uncertainFields(z.object({ a: z.string() }), ["x"])).toBeNull();
+  it("words a too-short list as the shape says", () => {
+    const parsed = zodSchemaOf(NODE_SPECS["question-classifier"].paramShape).safeParse({ query_variable_selector: ["q", "1"], classes: ["a"] });
+    expect(parsed.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([[["classes"], "A classifier needs at least two classes"]]);
+  });
+
+  it("reads no shape from schemas with refinements, transforms or catch-alls, so zod decides those", () => {
+    expect(shapeOf(z.object({ a: z.string() }).catchall(z.number()))).toBeNull();
+    expect(shapeOf(z.object({ a: z.string() }).refine((value) => value.a !== "x"))).toBeNull();
+    expect(shapeOf(z.string().regex(/x/))).toBeNull();
+    expect(shapeOf(z.array(z.string().transform((s) => s.length)))).toBeNull();
+    expect(shapeOf(z.object({ a: z.string(), b: z.array(z.number().int().min(1)).min(2) }))).toEqual(
+      shape.object({ a: shape.string, b: { type: "array", element: { type: "number", int: true, min: 1 }, minLength: 2 } }),
+    );
   });
 });
 
@@ -153,9 +172,9 @@ describe.skipIf(!benchmarkDir)(`the recorded runs${benchmarkDir ? "" : ` (skippe
         const spec = NODE_SPECS[node?.type as keyof typeof NODE_SPECS];
         if (!spec) continue;
         params += 1;
-        const zodAccepts = spec.paramSchema.safeParse(node.param).success;
+        const zodAccepts = zodSchemaOf(spec.paramShape).safeParse(node.param).success;
         if (!zodAccepts) refused += 1;
-        expect(certainlyAccepts(spec.paramSchema, node.param), `${record.task} ${record.round} ${node.type}`).toBe(zodAccepts);
+        expect(fits(spec.paramShape, node.param), `${record.task} ${record.round} ${node.type}`).toBe(zodAccepts);
       }
     }
     expect(params).toBeGreaterThan(5000);

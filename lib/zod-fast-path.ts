@@ -1,13 +1,50 @@
 // A fast path in front of zod for well-shaped data, because cold command-line runs parse thousands of small values
 // once each, where zod's own parser costs more than the checks; anything uncertain is left to zod.
 
-import type { z } from "zod";
+import * as z from "zod";
 
-type Accepts = (value: unknown) => boolean;
-const REFUSE: Accepts = () => false;
-/** The acceptor of every plain string schema: fields and tuple items test for it inline instead of calling it. */
-const ANY_STRING: Accepts = (value) => typeof value === "string";
-const compiled = new WeakMap<z.ZodType, Accepts>();
+/**
+ * The part of zod the fast path understands, as plain data: objects (optional fields, no catch-all), arrays and
+ * strings with a minimum length, tuples, unions, literals, enums, finite numbers with integer and range checks,
+ * booleans, null and nullable. Shapes cost nothing to build, so modules every thread loads declare shapes and build
+ * the zod schema of one (zodSchemaOf) only when zod has to word the issues of a value that does not fit.
+ */
+export type Shape =
+  | { readonly type: "string"; readonly minLength?: number }
+  | { readonly type: "number"; readonly int?: boolean; readonly min?: number; readonly max?: number }
+  | { readonly type: "boolean" }
+  | { readonly type: "null" }
+  | { readonly type: "literal"; readonly values: readonly (string | number | boolean)[] }
+  | { readonly type: "enum"; readonly values: readonly string[] }
+  | { readonly type: "nullable" | "optional"; readonly inner: Shape }
+  | { readonly type: "union"; readonly options: readonly Shape[] }
+  | { readonly type: "tuple"; readonly items: readonly Shape[] }
+  | { readonly type: "array"; readonly element: Shape; readonly minLength?: number; readonly tooShort?: string }
+  | ObjectShape;
+
+/** An object's fields, in order; a field that may be missing is an `optional` shape. */
+export interface ObjectShape {
+  readonly type: "object";
+  readonly fields: Readonly<Record<string, Shape>>;
+}
+
+/** The shapes the catalog's node types are written with, named as zod names them. */
+export const shape = {
+  string: { type: "string" } as Shape,
+  null: { type: "null" } as Shape,
+  boolean: { type: "boolean" } as Shape,
+  number: { type: "number" } as Shape,
+  integer: (min: number, max: number): Shape => ({ type: "number", int: true, min, max }),
+  literal: (value: string): Shape => ({ type: "literal", values: [value] }),
+  enum: (values: readonly string[]): Shape => ({ type: "enum", values }),
+  optional: (inner: Shape): Shape => ({ type: "optional", inner }),
+  union: (...options: Shape[]): Shape => ({ type: "union", options }),
+  tuple: (...items: Shape[]): Shape => ({ type: "tuple", items }),
+  /** An array; with `atLeast`, of at least that many items, zod's issue then saying `tooShort`. */
+  array: (element: Shape, atLeast?: { count: number; tooShort: string }): Shape =>
+    atLeast ? { type: "array", element, minLength: atLeast.count, tooShort: atLeast.tooShort } : { type: "array", element },
+  object: (fields: Record<string, Shape>): ObjectShape => ({ type: "object", fields }),
+};
 
 /**
  * A schema (or anything costly to build) made on its first use: modules a command loads on every thread, including
@@ -18,6 +55,55 @@ export function builtOnFirstUse<T>(build: () => T): () => T {
   return () => (built ??= build());
 }
 
+// -- zod schemas of shapes, and shapes of zod schemas ------------------------------------------------------------
+
+const zodSchemas = new WeakMap<Shape, z.ZodType>();
+
+/** The zod schema `shape` describes, built on its first use. */
+export function zodSchemaOf(described: Shape): z.ZodType {
+  let schema = zodSchemas.get(described);
+  if (!schema) {
+    schema = buildZodSchema(described);
+    zodSchemas.set(described, schema);
+  }
+  return schema;
+}
+
+function buildZodSchema(described: Shape): z.ZodType {
+  switch (described.type) {
+    case "string":
+      return described.minLength === undefined ? z.string() : z.string().min(described.minLength);
+    case "number": {
+      let schema = z.number();
+      if (described.int) schema = schema.int();
+      if (described.min !== undefined) schema = schema.min(described.min);
+      return described.max === undefined ? schema : schema.max(described.max);
+    }
+    case "boolean":
+      return z.boolean();
+    case "null":
+      return z.null();
+    case "literal":
+      return z.literal(described.values);
+    case "enum":
+      return z.enum(described.values);
+    case "nullable":
+      return zodSchemaOf(described.inner).nullable();
+    case "optional":
+      return zodSchemaOf(described.inner).optional();
+    case "union":
+      return z.union(described.options.map(zodSchemaOf));
+    case "tuple":
+      return z.tuple(described.items.map(zodSchemaOf) as [z.ZodType, ...z.ZodType[]]);
+    case "array": {
+      const schema = z.array(zodSchemaOf(described.element));
+      return described.minLength === undefined ? schema : schema.min(described.minLength, described.tooShort);
+    }
+    case "object":
+      return z.object(Object.fromEntries(Object.entries(described.fields).map(([key, field]) => [key, zodSchemaOf(field)])));
+  }
+}
+
 interface CheckDef {
   check: string;
   format?: string;
@@ -26,67 +112,125 @@ interface CheckDef {
   inclusive?: boolean;
 }
 
-/** The checks zod would run after the type test, or null when one of them is not understood here. */
-function checksOf(schema: z.ZodType, kind: "string" | "number" | "array"): ((value: never) => boolean)[] | null {
-  const checks = ((schema._zod.def as { checks?: { _zod: { def: CheckDef } }[] }).checks ?? []).map((check) => check._zod.def);
-  const tests: ((value: never) => boolean)[] = [];
-  for (const check of checks) {
-    if (check.check === "min_length" && kind !== "number" && typeof check.minimum === "number") {
-      const minimum = check.minimum;
-      tests.push((value: string | unknown[]) => value.length >= minimum);
-    } else if (check.check === "number_format" && kind === "number" && check.format === "safeint") {
-      tests.push((value: number) => Number.isSafeInteger(value));
-    } else if ((check.check === "greater_than" || check.check === "less_than") && kind === "number" && check.inclusive === true) {
-      const bound = check.value as number;
-      tests.push(check.check === "greater_than" ? (value: number) => value >= bound : (value: number) => value <= bound);
-    } else {
-      return null;
-    }
+/** The shape a zod schema is, when the fast path understands every part of it (no refinements, transforms, catch-alls). */
+const shapes = new WeakMap<z.ZodType, Shape | null>();
+
+export function shapeOf(schema: z.ZodType): Shape | null {
+  let found = shapes.get(schema);
+  if (found === undefined) {
+    found = readShape(schema);
+    shapes.set(schema, found);
   }
-  return tests;
+  return found;
 }
 
-function compile(schema: z.ZodType): Accepts {
-  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+function readShape(schema: z.ZodType): Shape | null {
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string; checks?: { _zod: { def: CheckDef } }[] };
+  const checks = (def.checks ?? []).map((check) => check._zod.def);
+  if (checks.length > 0 && def.type !== "string" && def.type !== "number" && def.type !== "array") return null;
   switch (def.type) {
     case "string":
-    case "number":
     case "array": {
-      const tests = checksOf(schema, def.type);
-      if (!tests) return REFUSE;
-      // Most fields have no checks: their acceptor is the bare type test.
-      const passes = tests.length === 0 ? null : (value: never) => tests.every((test) => test(value));
-      if (def.type === "string") return passes ? (value) => typeof value === "string" && passes(value as never) : ANY_STRING;
-      if (def.type === "number") return (value) => typeof value === "number" && Number.isFinite(value) && (passes === null || passes(value as never));
-      const element = acceptor(def.element as z.ZodType);
-      return (value) => Array.isArray(value) && everyItem(value, element) && (passes === null || passes(value as never));
+      let minLength: number | undefined;
+      for (const check of checks) {
+        if (check.check !== "min_length" || typeof check.minimum !== "number" || minLength !== undefined) return null;
+        minLength = check.minimum;
+      }
+      if (def.type === "string") return minLength === undefined ? shape.string : { type: "string", minLength };
+      const element = shapeOf(def.element as z.ZodType);
+      return element && (minLength === undefined ? { type: "array", element } : { type: "array", element, minLength });
+    }
+    case "number": {
+      const read: { int?: boolean; min?: number; max?: number } = {};
+      for (const check of checks) {
+        if (check.check === "number_format" && check.format === "safeint" && !read.int) read.int = true;
+        else if (check.check === "greater_than" && check.inclusive === true && read.min === undefined) read.min = check.value as number;
+        else if (check.check === "less_than" && check.inclusive === true && read.max === undefined) read.max = check.value as number;
+        else return null;
+      }
+      return { type: "number", ...read };
+    }
+    case "boolean":
+    case "null":
+      return { type: def.type };
+    case "literal":
+      return { type: "literal", values: def.values as (string | number | boolean)[] };
+    case "enum": {
+      const values = Object.values(def.entries as Record<string, unknown>);
+      return values.every((value) => typeof value === "string") ? { type: "enum", values } : null;
+    }
+    case "nullable":
+    case "optional": {
+      const inner = shapeOf(def.innerType as z.ZodType);
+      return inner && { type: def.type, inner };
+    }
+    case "union":
+    case "tuple": {
+      if (def.type === "tuple" && def.rest) return null;
+      const parts = (def.type === "union" ? (def.options as z.ZodType[]) : (def.items as z.ZodType[])).map(shapeOf);
+      if (parts.some((part) => part === null)) return null;
+      return def.type === "union" ? { type: "union", options: parts as Shape[] } : { type: "tuple", items: parts as Shape[] };
+    }
+    case "object": {
+      if (def.catchall) return null;
+      const fields: Record<string, Shape> = {};
+      for (const [key, field] of Object.entries(def.shape as Record<string, z.ZodType>)) {
+        const read = shapeOf(field);
+        if (!read) return null;
+        fields[key] = read;
+      }
+      return { type: "object", fields };
+    }
+    default:
+      return null;
+  }
+}
+
+// -- acceptors ---------------------------------------------------------------------------------------------------
+
+type Accepts = (value: unknown) => boolean;
+const REFUSE: Accepts = () => false;
+/** The acceptor of every plain string shape: fields and tuple items test for it inline instead of calling it. */
+const ANY_STRING: Accepts = (value) => typeof value === "string";
+const compiled = new WeakMap<Shape, Accepts>();
+
+function compile(described: Shape): Accepts {
+  switch (described.type) {
+    case "string": {
+      const minLength = described.minLength;
+      return minLength === undefined ? ANY_STRING : (value) => typeof value === "string" && value.length >= minLength;
+    }
+    case "number": {
+      const { int = false, min = -Infinity, max = Infinity } = described;
+      return (value) => typeof value === "number" && Number.isFinite(value) && (!int || Number.isSafeInteger(value)) && value >= min && value <= max;
+    }
+    case "array": {
+      const element = acceptor(described.element);
+      const minLength = described.minLength ?? 0;
+      return (value) => Array.isArray(value) && everyItem(value, element) && value.length >= minLength;
     }
     case "boolean":
       return (value) => typeof value === "boolean";
     case "null":
       return (value) => value === null;
     case "nullable": {
-      const inner = acceptor(def.innerType as z.ZodType);
+      const inner = acceptor(described.inner);
       return (value) => value === null || inner(value);
     }
-    case "literal": {
-      const values = def.values as unknown[];
-      return (value) => values.includes(value);
-    }
+    case "literal":
     case "enum": {
-      const values = Object.values(def.entries as Record<string, unknown>);
+      const values: readonly unknown[] = described.values;
       return (value) => values.includes(value);
     }
     case "union": {
-      const options = (def.options as z.ZodType[]).map(acceptor);
+      const options = described.options.map(acceptor);
       return (value) => {
         for (const option of options) if (option(value)) return true;
         return false;
       };
     }
     case "tuple": {
-      if (def.rest) return REFUSE;
-      const items = (def.items as z.ZodType[]).map(acceptor);
+      const items = described.items.map(acceptor);
       return (value) => {
         if (!Array.isArray(value) || value.length !== items.length) return false;
         for (let i = 0; i < items.length; i += 1) {
@@ -97,15 +241,14 @@ function compile(schema: z.ZodType): Accepts {
       };
     }
     case "object": {
-      if (def.catchall) return REFUSE;
-      const shape = objectFields(def);
+      const fields = objectFields(described);
       return (value) => {
         if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
         const record = value as Record<string, unknown>;
         // Inline rather than through fieldAccepts, and indexed (no iterator result per field in cold code): run files
         // are read through here, one record at a time.
-        for (let i = 0; i < shape.length; i += 1) {
-          const field = shape[i] as ObjectField;
+        for (let i = 0; i < fields.length; i += 1) {
+          const field = fields[i] as ObjectField;
           const item = record[field.key];
           if (field.optional && item === undefined) continue;
           if (field.inner === ANY_STRING ? typeof item !== "string" : !field.inner(item)) return false;
@@ -113,7 +256,8 @@ function compile(schema: z.ZodType): Accepts {
         return true;
       };
     }
-    default:
+    // Only an object's field may be missing: anywhere else, zod decides.
+    case "optional":
       return REFUSE;
   }
 }
@@ -124,12 +268,18 @@ interface ObjectField {
   inner: Accepts;
 }
 
-function objectFields(def: Record<string, unknown>): ObjectField[] {
-  return Object.entries(def.shape as Record<string, z.ZodType>).map(([key, field]) => {
-    const optional = field._zod.def.type === "optional";
-    const inner = acceptor(optional ? (field._zod.def as unknown as { innerType: z.ZodType }).innerType : field);
-    return { key, optional, inner };
-  });
+const objectFieldLists = new WeakMap<ObjectShape, ObjectField[]>();
+
+function objectFields(described: ObjectShape): ObjectField[] {
+  let fields = objectFieldLists.get(described);
+  if (!fields) {
+    fields = Object.entries(described.fields).map(([key, field]) => {
+      const optional = field.type === "optional";
+      return { key, optional, inner: acceptor(field.type === "optional" ? field.inner : field) };
+    });
+    objectFieldLists.set(described, fields);
+  }
+  return fields;
 }
 
 /** zod reads `input[key]` (inherited keys too), so the same read decides here. */
@@ -149,41 +299,36 @@ function everyItem(items: readonly unknown[], element: Accepts): boolean {
   return true;
 }
 
-function acceptor(schema: z.ZodType): Accepts {
-  let accepts = compiled.get(schema);
+function acceptor(described: Shape): Accepts {
+  let accepts = compiled.get(described);
   if (!accepts) {
-    accepts = compile(schema);
-    compiled.set(schema, accepts);
+    accepts = compile(described);
+    compiled.set(described, accepts);
   }
   return accepts;
 }
 
-/**
- * True only when `schema.safeParse(value)` certainly succeeds: the schema is built from objects (no catch-all),
- * arrays, tuples, unions, literals, enums, strings, finite numbers with integer and range checks, booleans, null,
- * nullable and optional fields (no transforms or refinements), and the value fits it.
- */
+/** True only when `zodSchemaOf(shape).safeParse(value)` certainly succeeds. */
+export function fits(described: Shape, value: unknown): boolean {
+  return acceptor(described)(value);
+}
+
+/** True only when `schema.safeParse(value)` certainly succeeds: the schema is one shapeOf reads, and the value fits it. */
 export function certainlyAccepts(schema: z.ZodType, value: unknown): boolean {
-  return acceptor(schema)(value);
+  const described = shapeOf(schema);
+  return described !== null && fits(described, value);
 }
 
 const NO_KEYS: readonly string[] = [];
-/** Per object schema of plain fields (no catch-all, no checks of its own): its fields; null for any other schema. */
-const plainObjects = new WeakMap<z.ZodType, ObjectField[] | null>();
 
 /**
- * The keys of an object schema's fields whose values in `value` certainlyAccepts cannot vouch for, in the schema's
- * order ([] when it accepts all of them); null unless the schema is an object of plain fields and `value` an object.
- * Every issue zod reports for such a value lies under one of these keys, so a caller can skip zod for the others.
+ * The keys of an object shape's fields whose values in `value` fits cannot vouch for, in the shape's order ([] when
+ * it accepts all of them); null unless `value` is an object. Every issue zod reports for such a value lies under one
+ * of these keys, so a caller can skip zod for the others.
  */
-export function uncertainFields(schema: z.ZodType, value: unknown): readonly string[] | null {
-  let fields = plainObjects.get(schema);
-  if (fields === undefined) {
-    const def = schema._zod.def as unknown as Record<string, unknown> & { type: string; checks?: unknown[] };
-    fields = def.type === "object" && !def.catchall && (def.checks ?? []).length === 0 ? objectFields(def) : null;
-    plainObjects.set(schema, fields);
-  }
-  if (fields === null || typeof value !== "object" || value === null || Array.isArray(value)) return null;
+export function uncertainFields(described: ObjectShape, value: unknown): readonly string[] | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const fields = objectFields(described);
   let uncertain: string[] | null = null;
   for (let i = 0; i < fields.length; i += 1) {
     const field = fields[i] as ObjectField;
