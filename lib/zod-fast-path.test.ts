@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { benchmarkDir, benchmarkMissingReason } from "../test/support/benchmark-dir";
 import { parseRunFile, runRecordSchema } from "./benchmark/runs";
 import { NODE_SPECS } from "./workflow/nodes";
-import { certainlyAccepts, fits, pickShape, shape, shapeOf, uncertainFields, zodSchemaOf, type ObjectShape, type Shape } from "./zod-fast-path";
+import { certainlyAccepts, fits, pickShape, shape, shapeIssues, shapeOf, uncertainFields, zodSchemaOf, type ObjectShape, type Shape } from "./zod-fast-path";
 
 const anyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -138,6 +138,40 @@ describe("shapes", () => {
     expect(unworded(shapeOf(zodSchemaOf(spec.paramShape)) as Shape)).toEqual(unworded(spec.paramShape));
   });
 
+  /** zod's issues as the catalog passes them on. */
+  const zodIssuesOf = (described: Shape, value: unknown) =>
+    (zodSchemaOf(described).safeParse(value).error?.issues ?? []).map((issue) => ({ path: issue.path, message: issue.message, unionMismatch: issue.code === "invalid_union" }));
+
+  it.each(Object.entries(NODE_SPECS))("fits exactly the params zod accepts, and words a misfit's issues as zod does or leaves them to zod (%s)", (_type, spec) => {
+    let worded = 0;
+    fc.assert(
+      fc.property(shaped(zodSchemaOf(spec.paramShape)), (value) => {
+        const zodIssues = zodIssuesOf(spec.paramShape, value);
+        expect(fits(spec.paramShape, value)).toBe(zodIssues.length === 0);
+        const issues = shapeIssues(spec.paramShape, value);
+        if (issues === null) return;
+        worded += 1;
+        expect(issues).toEqual(zodIssues);
+      }),
+      { numRuns: 1000, seed: 24 },
+    );
+    expect(worded).toBeGreaterThan(100);
+  });
+
+  it("words wrong types, tuple lengths and union misfits as zod does", () => {
+    const aggregator = NODE_SPECS["variable-aggregator"].paramShape;
+    const value = { variables: [["a", "1", "x"], [2, "1"], "b"] };
+    expect(shapeIssues(aggregator, value)).toEqual([
+      { path: ["variables", 0], message: "Too big: expected array to have <=2 items", unionMismatch: false },
+      { path: ["variables", 1, 0], message: "Invalid input: expected string, received number", unionMismatch: false },
+      { path: ["variables", 2], message: "Invalid input: expected tuple, received string", unionMismatch: false },
+    ]);
+    const operator = NODE_SPECS["list-operator"].paramShape;
+    expect(shapeIssues(operator, { variable: ["a", "1"], operator: ["sort", 1] })).toEqual([{ path: ["operator"], message: "Invalid input", unionMismatch: true }]);
+    // A count out of range is the one form's own issue, not a union misfit: zod words it.
+    expect(shapeIssues(operator, { variable: ["a", "1"], operator: ["limit", 25] })).toBeNull();
+  });
+
   it("words a too-short list as the shape says", () => {
     const parsed = zodSchemaOf(NODE_SPECS["question-classifier"].paramShape).safeParse({ query_variable_selector: ["q", "1"], classes: ["a"] });
     expect(parsed.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([[["classes"], "A classifier needs at least two classes"]]);
@@ -173,8 +207,14 @@ describe.skipIf(!benchmarkDir)(`the recorded runs${benchmarkDir ? "" : ` (skippe
         if (!spec) continue;
         params += 1;
         const zodAccepts = zodSchemaOf(spec.paramShape).safeParse(node.param).success;
-        if (!zodAccepts) refused += 1;
-        expect(fits(spec.paramShape, node.param), `${record.task} ${record.round} ${node.type}`).toBe(zodAccepts);
+        const where = `${record.task} ${record.round} ${node.type}`;
+        expect(fits(spec.paramShape, node.param), where).toBe(zodAccepts);
+        if (zodAccepts) continue;
+        refused += 1;
+        // Every misfit the runs hold is worded without zod, as zod words it.
+        const parsed = zodSchemaOf(spec.paramShape).safeParse(node.param);
+        const zodIssues = (parsed.error?.issues ?? []).map((issue) => ({ path: issue.path, message: issue.message, unionMismatch: issue.code === "invalid_union" }));
+        expect(shapeIssues(spec.paramShape, node.param), where).toEqual(zodIssues);
       }
     }
     expect(params).toBeGreaterThan(5000);

@@ -136,7 +136,8 @@ function readShape(schema: z.ZodType): Shape | null {
         if (check.check !== "min_length" || typeof check.minimum !== "number" || minLength !== undefined) return null;
         minLength = check.minimum;
       }
-      if (def.type === "string") return minLength === undefined ? shape.string : { type: "string", minLength };
+      // zod counts a string's code points where it could differ from its UTF-16 length, which no minimum of 1 does.
+      if (def.type === "string") return minLength === undefined ? shape.string : minLength <= 1 ? { type: "string", minLength } : null;
       const element = shapeOf(def.element as z.ZodType);
       return element && (minLength === undefined ? { type: "array", element } : { type: "array", element, minLength });
     }
@@ -311,6 +312,121 @@ function acceptor(described: Shape): Accepts {
 /** True only when `zodSchemaOf(shape).safeParse(value)` certainly succeeds. */
 export function fits(described: Shape, value: unknown): boolean {
   return acceptor(described)(value);
+}
+
+// -- issues --------------------------------------------------------------------------------------------------------
+
+/** An issue as zod reports it: where, its English wording, and whether it says that no form of a union fits. */
+export interface ShapeIssue {
+  path: (string | number)[];
+  message: string;
+  unionMismatch: boolean;
+}
+
+/**
+ * The issues `zodSchemaOf(shape).safeParse(value)` reports, in zod's order, worked out here for the misfits models'
+ * params show (a wrong type, a tuple of the wrong length, a union none of whose forms fits); null when only zod can tell.
+ */
+export function shapeIssues(described: Shape, value: unknown): ShapeIssue[] | null {
+  const issues: ShapeIssue[] = [];
+  return collectIssues(described, value, [], issues) ? issues : null;
+}
+
+/** Adds the issues of `value` to `out`; false when only zod can tell them. */
+function collectIssues(described: Shape, value: unknown, path: (string | number)[], out: ShapeIssue[]): boolean {
+  if (fits(described, value)) return true;
+  switch (described.type) {
+    case "string":
+      return typeof value !== "string" && typeMisfit("string", value, path, out);
+    case "tuple": {
+      if (!Array.isArray(value)) return typeMisfit("tuple", value, path, out);
+      const items = described.items;
+      if (value.length < items.length) {
+        out.push({ path, message: `Too small: expected array to have >=${items.length} items`, unionMismatch: false });
+        return true;
+      }
+      // Too long is reported, and the items are checked all the same.
+      if (value.length > items.length) out.push({ path, message: `Too big: expected array to have <=${items.length} items`, unionMismatch: false });
+      for (let i = 0; i < items.length; i += 1) if (!collectIssues(items[i] as Shape, value[i], [...path, i], out)) return false;
+      return true;
+    }
+    case "array": {
+      if (!Array.isArray(value)) {
+        // zod also checks the length of anything that has one (a string): it tells.
+        const hasLength = value !== null && value !== undefined && (value as { length?: unknown }).length !== undefined;
+        return !(described.minLength !== undefined && hasLength) && typeMisfit("array", value, path, out);
+      }
+      for (let i = 0; i < value.length; i += 1) if (!collectIssues(described.element, value[i], [...path, i], out)) return false;
+      // zod checks the length after the items, whatever their issues.
+      const minLength = described.minLength ?? 0;
+      if (value.length < minLength) out.push({ path, message: described.tooShort ?? `Too small: expected array to have >=${minLength} items`, unionMismatch: false });
+      return true;
+    }
+    case "object": {
+      if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
+      for (const [key, field] of Object.entries(described.fields)) {
+        const item = (value as Record<string, unknown>)[key];
+        if (field.type === "optional" ? item !== undefined && !collectIssues(field.inner, item, [...path, key], out) : !collectIssues(field, item, [...path, key], out)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    case "union":
+      // A form whose types fit but whose checks fail (a count out of range) has its own issues reported: zod tells.
+      if (described.options.some((option) => fits(typesOnly(option), value))) return false;
+      out.push({ path, message: "Invalid input", unionMismatch: true });
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** zod's "expected …, received …", for values JSON and Python literals give. */
+function typeMisfit(expected: string, value: unknown, path: (string | number)[], out: ShapeIssue[]): boolean {
+  let received: string;
+  if (value === null) received = "null";
+  else if (Array.isArray(value)) received = "array";
+  else if (typeof value === "number") received = Number.isNaN(value) ? "NaN" : Number.isFinite(value) ? "number" : String(value);
+  else if (typeof value !== "object") received = typeof value;
+  else if (Object.getPrototypeOf(value) === Object.prototype) received = "object";
+  else return false;
+  out.push({ path, message: `Invalid input: expected ${expected}, received ${received}`, unionMismatch: false });
+  return true;
+}
+
+const withoutChecks = new WeakMap<Shape, Shape>();
+
+/** The shape with its checks (lengths, integers, ranges) left out: what zod tests before it runs any check. */
+function typesOnly(described: Shape): Shape {
+  let types = withoutChecks.get(described);
+  if (!types) {
+    types = stripChecks(described);
+    withoutChecks.set(described, types);
+  }
+  return types;
+}
+
+function stripChecks(described: Shape): Shape {
+  switch (described.type) {
+    case "string":
+      return shape.string;
+    case "number":
+      return shape.number;
+    case "array":
+      return { type: "array", element: typesOnly(described.element) };
+    case "nullable":
+    case "optional":
+      return { type: described.type, inner: typesOnly(described.inner) };
+    case "union":
+      return { type: "union", options: described.options.map(typesOnly) };
+    case "tuple":
+      return { type: "tuple", items: described.items.map(typesOnly) };
+    case "object":
+      return { type: "object", fields: Object.fromEntries(Object.entries(described.fields).map(([key, field]) => [key, typesOnly(field)])) };
+    default:
+      return described;
+  }
 }
 
 /** True only when `schema.safeParse(value)` certainly succeeds: the schema is one shapeOf reads, and the value fits it. */

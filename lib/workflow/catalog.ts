@@ -6,7 +6,7 @@ import { NODE_SPECS, type NodeSpec } from "./nodes";
 import { forEachCondition } from "./nodes/if-else";
 import type { FactsContext, NodeFacts, NodeVariables, OutputPort, ParamPath, SelectorParamSpec, SelectorShape, TypeLookup } from "./nodes/types";
 import { FOUND_STRING } from "./nodes/variables";
-import { fits, uncertainFields, zodSchemaOf } from "../zod-fast-path";
+import { fits, shapeIssues, uncertainFields, zodSchemaOf } from "../zod-fast-path";
 import { isArray, isJsonObject, ownValue, pyContains, type JsonObject, type JsonValue } from "./python-values";
 
 export type {
@@ -60,6 +60,9 @@ export function validateParam(type: string, param: unknown): ParamIssue[] {
   if (!isNodeTypeId(type)) return [];
   const documented = CATALOG[type].paramShape;
   if (fits(documented, param)) return [];
+  // zod (cold, and its schema built for this) only for misfits the shape cannot word itself.
+  const worded = shapeIssues(documented, param);
+  if (worded) return worded;
   // Without zod's eval-compiled fast path: parses get here rarely (the fast path above takes the rest), and building
   // its code per schema costs more than it saves on a few parses.
   const result = zodSchemaOf(documented).safeParse(param, JITLESS);
