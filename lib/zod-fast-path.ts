@@ -429,12 +429,6 @@ function stripChecks(described: Shape): Shape {
   }
 }
 
-/** True only when `schema.safeParse(value)` certainly succeeds: the schema is one shapeOf reads, and the value fits it. */
-export function certainlyAccepts(schema: z.ZodType, value: unknown): boolean {
-  const described = shapeOf(schema);
-  return described !== null && fits(described, value);
-}
-
 const NO_KEYS: readonly string[] = [];
 
 /**
@@ -454,14 +448,14 @@ export function uncertainFields(described: ObjectShape, value: unknown): readonl
 }
 
 /**
- * What `schema.safeParse(value).data` is for an object schema of plain fields once certainlyAccepts(schema, value)
- * holds: zod copies the schema's keys present in the value (`key in value`), in the schema's order, and drops the rest.
+ * What `zodSchemaOf(shape).safeParse(value).data` is once fits(shape, value) holds: zod copies the shape's keys
+ * present in the value (`key in value`), in the shape's order, and drops the rest.
  */
-export function pickShape<T>(schema: z.ZodType<T>, value: object): T {
-  let keys = shapeKeys.get(schema);
+export function pickShape<T>(described: ObjectShape, value: object): T {
+  let keys = shapeKeys.get(described);
   if (!keys) {
-    keys = Object.keys((schema._zod.def as unknown as { shape: object }).shape);
-    shapeKeys.set(schema, keys);
+    keys = Object.keys(described.fields);
+    shapeKeys.set(described, keys);
   }
   const picked: Record<string, unknown> = {};
   const source = value as Record<string, unknown>;
@@ -472,5 +466,5 @@ export function pickShape<T>(schema: z.ZodType<T>, value: object): T {
   return picked as T;
 }
 
-/** Per object schema: its keys, listed once instead of per value picked. */
-const shapeKeys = new WeakMap<z.ZodType, string[]>();
+/** Per object shape: its keys, listed once instead of per value picked. */
+const shapeKeys = new WeakMap<ObjectShape, string[]>();
