@@ -28,7 +28,7 @@ export interface ObjectShape {
   readonly fields: Readonly<Record<string, Shape>>;
 }
 
-/** The shapes the catalog's node types are written with, named as zod names them. */
+/** The shapes node params and run records are written with, named as zod names them. */
 export const shape = {
   string: { type: "string" } as Shape,
   null: { type: "null" } as Shape,
@@ -37,6 +37,7 @@ export const shape = {
   integer: (min: number, max: number): Shape => ({ type: "number", int: true, min, max }),
   literal: (value: string): Shape => ({ type: "literal", values: [value] }),
   enum: (values: readonly string[]): Shape => ({ type: "enum", values }),
+  nullable: (inner: Shape): Shape => ({ type: "nullable", inner }),
   optional: (inner: Shape): Shape => ({ type: "optional", inner }),
   union: (...options: Shape[]): Shape => ({ type: "union", options }),
   tuple: (...items: Shape[]): Shape => ({ type: "tuple", items }),

@@ -42,7 +42,7 @@ export const runRecordSchema = builtOnFirstUse(() =>
 export type RunRecord = z.infer<ReturnType<typeof runRecordSchema>>;
 
 const NON_EMPTY_TEXT: Shape = { type: "string", minLength: 1 };
-const TEXT_OR_NULL: Shape = { type: "nullable", inner: shape.string };
+const TEXT_OR_NULL = shape.nullable(shape.string);
 const OPTIONAL_TEXT = shape.optional(shape.string);
 const OPTIONAL_FLAG = shape.optional(shape.boolean);
 
