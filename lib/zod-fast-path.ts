@@ -56,18 +56,23 @@ export function builtOnFirstUse<T>(build: () => T): () => T {
   return () => (built ??= build());
 }
 
+/** `cache`'s entry for `key`, made by `make` on first use. */
+function memoized<K extends object, V>(cache: WeakMap<K, V>, key: K, make: (key: K) => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make(key);
+    cache.set(key, value);
+  }
+  return value;
+}
+
 // -- zod schemas of shapes, and shapes of zod schemas ------------------------------------------------------------
 
 const zodSchemas = new WeakMap<Shape, z.ZodType>();
 
 /** The zod schema `shape` describes, built on its first use. */
 export function zodSchemaOf(described: Shape): z.ZodType {
-  let schema = zodSchemas.get(described);
-  if (!schema) {
-    schema = buildZodSchema(described);
-    zodSchemas.set(described, schema);
-  }
-  return schema;
+  return memoized(zodSchemas, described, buildZodSchema);
 }
 
 function buildZodSchema(described: Shape): z.ZodType {
@@ -117,12 +122,7 @@ interface CheckDef {
 const shapes = new WeakMap<z.ZodType, Shape | null>();
 
 export function shapeOf(schema: z.ZodType): Shape | null {
-  let found = shapes.get(schema);
-  if (found === undefined) {
-    found = readShape(schema);
-    shapes.set(schema, found);
-  }
-  return found;
+  return memoized(shapes, schema, readShape);
 }
 
 function readShape(schema: z.ZodType): Shape | null {
@@ -273,15 +273,14 @@ interface ObjectField {
 const objectFieldLists = new WeakMap<ObjectShape, ObjectField[]>();
 
 function objectFields(described: ObjectShape): ObjectField[] {
-  let fields = objectFieldLists.get(described);
-  if (!fields) {
-    fields = Object.entries(described.fields).map(([key, field]) => {
-      const optional = field.type === "optional";
-      return { key, optional, inner: acceptor(field.type === "optional" ? field.inner : field) };
-    });
-    objectFieldLists.set(described, fields);
-  }
-  return fields;
+  return memoized(objectFieldLists, described, listFields);
+}
+
+function listFields(described: ObjectShape): ObjectField[] {
+  return Object.entries(described.fields).map(([key, field]) => {
+    const optional = field.type === "optional";
+    return { key, optional, inner: acceptor(field.type === "optional" ? field.inner : field) };
+  });
 }
 
 /** zod reads `input[key]` (inherited keys too), so the same read decides here. */
@@ -302,12 +301,7 @@ function everyItem(items: readonly unknown[], element: Accepts): boolean {
 }
 
 function acceptor(described: Shape): Accepts {
-  let accepts = compiled.get(described);
-  if (!accepts) {
-    accepts = compile(described);
-    compiled.set(described, accepts);
-  }
-  return accepts;
+  return memoized(compiled, described, compile);
 }
 
 /** True only when `zodSchemaOf(shape).safeParse(value)` certainly succeeds. */
@@ -400,12 +394,7 @@ const withoutChecks = new WeakMap<Shape, Shape>();
 
 /** The shape with its checks (lengths, integers, ranges) left out: what zod tests before it runs any check. */
 function typesOnly(described: Shape): Shape {
-  let types = withoutChecks.get(described);
-  if (!types) {
-    types = stripChecks(described);
-    withoutChecks.set(described, types);
-  }
-  return types;
+  return memoized(withoutChecks, described, stripChecks);
 }
 
 function stripChecks(described: Shape): Shape {
@@ -453,11 +442,7 @@ export function uncertainFields(described: ObjectShape, value: unknown): readonl
  * present in the value (`key in value`), in the shape's order, and drops the rest.
  */
 export function pickShape<T>(described: ObjectShape, value: object): T {
-  let keys = shapeKeys.get(described);
-  if (!keys) {
-    keys = Object.keys(described.fields);
-    shapeKeys.set(described, keys);
-  }
+  const keys = memoized(shapeKeys, described, fieldKeys);
   const picked: Record<string, unknown> = {};
   const source = value as Record<string, unknown>;
   for (let i = 0; i < keys.length; i += 1) {
@@ -469,3 +454,4 @@ export function pickShape<T>(described: ObjectShape, value: object): T {
 
 /** Per object shape: its keys, listed once instead of per value picked. */
 const shapeKeys = new WeakMap<ObjectShape, string[]>();
+const fieldKeys = (described: ObjectShape): string[] => Object.keys(described.fields);
