@@ -42,6 +42,21 @@ export default defineConfig([
     },
   },
   {
+    // The command-line bundles (npm run score and others) carry these: esbuild keeps only the parts of zod a namespace
+    // import uses, where a `z` import keeps all of it.
+    files: ["lib/workflow/**/*.ts", "lib/benchmark/**/*.ts"],
+    ignores: ["lib/**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind='value'] > ImportSpecifier[imported.name='z'][importKind='value']",
+          message: 'Use import * as z from "zod", which lets the bundler drop the parts of zod a command does not use.',
+        },
+      ],
+    },
+  },
+  {
     files: ["lib/generation/**/*.ts"],
     ignores: ["lib/**/*.test.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [...PURE_CORE_PATTERNS, ...HIDDEN_DATA_PATTERNS] }] },

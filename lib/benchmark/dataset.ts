@@ -1,7 +1,7 @@
 // Zod schemas and parsers for the benchmark's dataset files (query, pass-stage and resolve-stage checks), each
 // failure a located issue.
 
-import { z } from "zod";
+import * as z from "zod";
 import { err, ok, type Result } from "../result";
 import { builtOnFirstUse } from "../zod-fast-path";
 import { issue, zodIssues, type BenchmarkIssue } from "./issues";

@@ -1,42 +1,73 @@
 // Zod schemas and parsers for recorded run files and the official generation output, keeping the files' snake_case
 // fields; each failure a located issue.
 
-import { z } from "zod";
+import * as z from "zod";
 import { err, ok, type Result } from "../result";
-import { builtOnFirstUse, certainlyAccepts, pickShape } from "../zod-fast-path";
+import { builtOnFirstUse, fits, pickShape, shape, type ObjectShape, type Shape } from "../zod-fast-path";
 import { entryLabel } from "./dataset";
 import { issue, zodIssues, type BenchmarkIssue } from "./issues";
 
 export const RUN_FAIL_STEPS = ["step_1_1", "step_1_2", "step_1_3", "step_1_4", "step_1_5"] as const;
 export type RunFailStep = (typeof RUN_FAIL_STEPS)[number];
 
-export const runRecordSchema = z.object({
-  task: z.string().min(1),
-  round: z.number().int().min(1),
-  /** null when a tag was missing (then all three are null). */
-  node_selection: z.string().nullable(),
-  design_principle: z.string().nullable(),
-  /** The cleaned workflow JSON string, or null. */
-  workflow: z.string().nullable(),
-  valid: z.boolean(),
-  has_been_judged: z.boolean(),
-  fail_step: z.enum(RUN_FAIL_STEPS).optional(),
-  /** The pass judge's reasoning (records that reached step_1_4). */
-  reason: z.string().optional(),
-  /** The Dify app key (valid records), or "Other-Error". */
-  api_key: z.string().optional(),
-  test1: z.boolean().optional(),
-  test2: z.boolean().optional(),
-  test3: z.boolean().optional(),
-  llm_output_test1: z.string().optional(),
-  llm_output_test2: z.string().optional(),
-  llm_output_test3: z.string().optional(),
-  llm_evaluate_reason_test1: z.string().optional(),
-  llm_evaluate_reason_test2: z.string().optional(),
-  llm_evaluate_reason_test3: z.string().optional(),
-});
+/** A run record as the API contract documents it and zod words its issues: built on first use (see RUN_RECORD_SHAPE). */
+export const runRecordSchema = builtOnFirstUse(() =>
+  z.object({
+    task: z.string().min(1),
+    round: z.number().int().min(1),
+    /** null when a tag was missing (then all three are null). */
+    node_selection: z.string().nullable(),
+    design_principle: z.string().nullable(),
+    /** The cleaned workflow JSON string, or null. */
+    workflow: z.string().nullable(),
+    valid: z.boolean(),
+    has_been_judged: z.boolean(),
+    fail_step: z.enum(RUN_FAIL_STEPS).optional(),
+    /** The pass judge's reasoning (records that reached step_1_4). */
+    reason: z.string().optional(),
+    /** The Dify app key (valid records), or "Other-Error". */
+    api_key: z.string().optional(),
+    test1: z.boolean().optional(),
+    test2: z.boolean().optional(),
+    test3: z.boolean().optional(),
+    llm_output_test1: z.string().optional(),
+    llm_output_test2: z.string().optional(),
+    llm_output_test3: z.string().optional(),
+    llm_evaluate_reason_test1: z.string().optional(),
+    llm_evaluate_reason_test2: z.string().optional(),
+    llm_evaluate_reason_test3: z.string().optional(),
+  }),
+);
 
-export type RunRecord = z.infer<typeof runRecordSchema>;
+export type RunRecord = z.infer<ReturnType<typeof runRecordSchema>>;
+
+const NON_EMPTY_TEXT: Shape = { type: "string", minLength: 1 };
+const TEXT_OR_NULL = shape.nullable(shape.string);
+const OPTIONAL_TEXT = shape.optional(shape.string);
+const OPTIONAL_FLAG = shape.optional(shape.boolean);
+
+/** runRecordSchema as a shape (a test holds the two equal): every thread reads run files, without building zod. */
+export const RUN_RECORD_SHAPE: ObjectShape = shape.object({
+  task: NON_EMPTY_TEXT,
+  round: { type: "number", int: true, min: 1 },
+  node_selection: TEXT_OR_NULL,
+  design_principle: TEXT_OR_NULL,
+  workflow: TEXT_OR_NULL,
+  valid: shape.boolean,
+  has_been_judged: shape.boolean,
+  fail_step: shape.optional(shape.enum(RUN_FAIL_STEPS)),
+  reason: OPTIONAL_TEXT,
+  api_key: OPTIONAL_TEXT,
+  test1: OPTIONAL_FLAG,
+  test2: OPTIONAL_FLAG,
+  test3: OPTIONAL_FLAG,
+  llm_output_test1: OPTIONAL_TEXT,
+  llm_output_test2: OPTIONAL_TEXT,
+  llm_output_test3: OPTIONAL_TEXT,
+  llm_evaluate_reason_test1: OPTIONAL_TEXT,
+  llm_evaluate_reason_test2: OPTIONAL_TEXT,
+  llm_evaluate_reason_test3: OPTIONAL_TEXT,
+});
 
 export function recordLabel(record: unknown, index: number): string {
   if (typeof record === "object" && record !== null) {
@@ -86,10 +117,10 @@ export function parseRunFile(file: string, data: unknown): Result<RunRecord[], B
   for (let index = 0; index < data.length; index += 1) {
     const item: unknown = data[index];
     let record: RunRecord;
-    if (certainlyAccepts(runRecordSchema, item)) {
-      record = pickShape(runRecordSchema, item as object);
+    if (fits(RUN_RECORD_SHAPE, item)) {
+      record = pickShape<RunRecord>(RUN_RECORD_SHAPE, item as object);
     } else {
-      const parsed = runRecordSchema.safeParse(item);
+      const parsed = runRecordSchema().safeParse(item);
       if (!parsed.success) {
         issues.push(...zodIssues(file, recordLabel(item, index), parsed.error));
         continue;

@@ -6,7 +6,7 @@ import { NODE_SPECS, type NodeSpec } from "./nodes";
 import { forEachCondition } from "./nodes/if-else";
 import type { FactsContext, NodeFacts, NodeVariables, OutputPort, ParamPath, SelectorParamSpec, SelectorShape, TypeLookup } from "./nodes/types";
 import { FOUND_STRING } from "./nodes/variables";
-import { certainlyAccepts, uncertainFields } from "../zod-fast-path";
+import { fits, shapeIssues, uncertainFields, zodSchemaOf } from "../zod-fast-path";
 import { isArray, isJsonObject, ownValue, pyContains, type JsonObject, type JsonValue } from "./python-values";
 
 export type {
@@ -39,7 +39,7 @@ export {
 } from "./nodes/vocabulary";
 
 /** What the catalog tells about a type: its node spec without the conversion and checks. */
-export type CatalogEntry = Pick<NodeSpec, "info" | "paramSchema" | "requiredParams" | "textParams" | "selectorParams" | "variables" | "branching">;
+export type CatalogEntry = Pick<NodeSpec, "info" | "paramShape" | "requiredParams" | "textParams" | "selectorParams" | "variables" | "branching">;
 
 export const CATALOG: Readonly<Record<NodeTypeId, CatalogEntry>> = NODE_SPECS;
 
@@ -58,11 +58,14 @@ const JITLESS = { jitless: true } as const;
 /** Checks `param` against the documented shape of `type`; [] when well-shaped or when the type is unknown. */
 export function validateParam(type: string, param: unknown): ParamIssue[] {
   if (!isNodeTypeId(type)) return [];
-  const schema = CATALOG[type].paramSchema;
-  if (certainlyAccepts(schema, param)) return [];
+  const documented = CATALOG[type].paramShape;
+  if (fits(documented, param)) return [];
+  // zod (cold, and its schema built for this) only for misfits the shape cannot word itself.
+  const worded = shapeIssues(documented, param);
+  if (worded) return worded;
   // Without zod's eval-compiled fast path: parses get here rarely (the fast path above takes the rest), and building
   // its code per schema costs more than it saves on a few parses.
-  const result = schema.safeParse(param, JITLESS);
+  const result = zodSchemaOf(documented).safeParse(param, JITLESS);
   if (result.success) return [];
   return result.error.issues.map((issue) => ({
     path: issue.path.filter((part): part is string | number => typeof part !== "symbol"),
@@ -76,7 +79,7 @@ export function validateParam(type: string, param: unknown): ParamIssue[] {
  * only validateParam can tell. Every issue validateParam reports lies under one of these keys.
  */
 export function uncertainParamKeys(type: NodeTypeId, param: JsonObject): readonly string[] | null {
-  return uncertainFields(CATALOG[type].paramSchema, param);
+  return uncertainFields(CATALOG[type].paramShape, param);
 }
 
 // -- text fields and selectors present in a node ---------------------------------------------------------------

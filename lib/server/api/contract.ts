@@ -119,10 +119,10 @@ export const evaluationSchema = z.object({
 export const evaluationCancelledSchema = z.object({ id: z.string(), status: z.enum(["running", "succeeded", "failed", "cancelled"]) });
 
 export const passRecordsSchema = z
-  .array(runRecordSchema.pick({ task: true, round: true, node_selection: true, design_principle: true, workflow: true, valid: true, has_been_judged: true, fail_step: true, reason: true, api_key: true }))
+  .array(runRecordSchema().pick({ task: true, round: true, node_selection: true, design_principle: true, workflow: true, valid: true, has_been_judged: true, fail_step: true, reason: true, api_key: true }))
   .describe("The official pass record file (pass_eval_<model>.json), byte for byte as the run page downloads it.");
 
-export const resolveRecordsSchema = z.array(runRecordSchema).describe("The official resolve record file (resolve_eval_<model>.json), byte for byte as the run page downloads it.");
+export const resolveRecordsSchema = z.array(runRecordSchema()).describe("The official resolve record file (resolve_eval_<model>.json), byte for byte as the run page downloads it.");
 
 export const leaderboardSchema = z.object({
   rows: z.array(

@@ -1,7 +1,7 @@
 // The `code` node type: Python `main(...)` over named inputs; exposes the `outputs` it declares.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { cozeIcon, refInput, renderCozeType } from "./coze-common";
 import type { DifyData } from "../dify-graph";
 import { NODE_TYPES } from "../node-types";
@@ -172,10 +172,10 @@ const variables: NodeVariables<FactsOf<"code">> = {
 export const codeNode: NodeSpec = {
   type: "code",
   info: NODE_TYPES["code"],
-  paramSchema: z.object({
-    variables: z.array(namedSelector),
-    outputs: z.array(z.tuple([z.string(), z.string()])),
-    code: z.string(),
+  paramShape: shape.object({
+    variables: shape.array(namedSelector),
+    outputs: shape.array(shape.tuple(shape.string, shape.string)),
+    code: shape.string,
   }),
   requiredParams: ["variables", "code", "outputs"],
   textParams: [],

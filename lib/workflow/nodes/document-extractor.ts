@@ -1,7 +1,7 @@
 // The `document-extractor` node type: Text of a file (or files): its input must be file or array[file].
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { ownValue, preview, type JsonValue } from "../python-values";
 import { fail, idLabel } from "./failure";
@@ -61,7 +61,7 @@ const variables: NodeVariables<FactsOf<"document-extractor">> = {
 export const documentExtractorNode: NodeSpec = {
   type: "document-extractor",
   info: NODE_TYPES["document-extractor"],
-  paramSchema: z.object({ variable_selector: selector }),
+  paramShape: shape.object({ variable_selector: selector }),
   requiredParams: ["variable_selector"],
   textParams: [],
   selectorParams: [{ key: "variable_selector", shape: "selector" }],

@@ -1,7 +1,7 @@
 // The `echarts` node type: An ECharts chart (line, pie, bar) from `;`-separated data.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { describeKind, isJsonObject, ownValue, pyStripChars, type JsonValue } from "../python-values";
 import { mixed } from "./dify-common";
@@ -108,11 +108,11 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
 export const echartsNode: NodeSpec = {
   type: "echarts",
   info: NODE_TYPES["echarts"],
-  paramSchema: z.object({
-    chart_type: z.string(),
-    chart_title: z.string(),
-    data: z.string(),
-    x_axisORcategories: z.string(),
+  paramShape: shape.object({
+    chart_type: shape.string,
+    chart_title: shape.string,
+    data: shape.string,
+    x_axisORcategories: shape.string,
   }),
   requiredParams: ["chart_type", "chart_title", "data", "x_axisORcategories"],
   textParams: ["chart_type", "chart_title", "data", "x_axisORcategories"],

@@ -1,7 +1,7 @@
 // The `end` node type: The workflow's outputs: `outputs` [[name, [variable, nodeId]], …].
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { cozeIcon, refInput } from "./coze-common";
 import { exposesNothing } from "./variables";
@@ -28,7 +28,7 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
 export const endNode: NodeSpec = {
   type: "end",
   info: NODE_TYPES["end"],
-  paramSchema: z.object({ outputs: z.array(namedSelector) }),
+  paramShape: shape.object({ outputs: shape.array(namedSelector) }),
   requiredParams: ["outputs"],
   textParams: [],
   selectorParams: [{ key: "outputs", shape: "named-selectors" }],

@@ -1,7 +1,7 @@
 // The `google-search` node type: Web search results for a query.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { apiParam, PLUGIN_ICON, singleReferenceValue } from "./coze-common";
 import type { JsonValue } from "../python-values";
@@ -41,7 +41,7 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
 export const googleSearchNode: NodeSpec = {
   type: "google-search",
   info: NODE_TYPES["google-search"],
-  paramSchema: z.object({ query: z.string() }),
+  paramShape: shape.object({ query: shape.string }),
   requiredParams: ["query"],
   textParams: ["query"],
   selectorParams: [],

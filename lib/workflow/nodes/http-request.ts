@@ -1,7 +1,7 @@
 // The `http-request` node type: A GET request to the URL held by a variable.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { preview, pyStr, type JsonValue } from "../python-values";
 import { fail } from "./failure";
@@ -63,7 +63,7 @@ const variables = fixedOutputs("http-request", { body: "string", status_code: "n
 export const httpRequestNode: NodeSpec = {
   type: "http-request",
   info: NODE_TYPES["http-request"],
-  paramSchema: z.object({ url: selector }),
+  paramShape: shape.object({ url: selector }),
   requiredParams: ["url"],
   textParams: [],
   selectorParams: [{ key: "url", shape: "selector" }],

@@ -1,7 +1,7 @@
 // The `if-else` node type: Branches on `cases`: one port per case, then ELSE.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { cozeIcon } from "./coze-common";
 import type { DifyData } from "../dify-graph";
 import { NODE_TYPES } from "../node-types";
@@ -200,8 +200,8 @@ function ports(param: JsonObject): OutputPort[] {
 export const ifElseNode: NodeSpec = {
   type: "if-else",
   info: NODE_TYPES["if-else"],
-  paramSchema: z.object({
-    cases: z.array(z.tuple([z.union([z.null(), z.string()]), z.array(ifElseCondition)])),
+  paramShape: shape.object({
+    cases: shape.array(shape.tuple(shape.union(shape.null, shape.string), shape.array(ifElseCondition))),
   }),
   requiredParams: ["cases"],
   textParams: [],

@@ -1,7 +1,7 @@
 // The `iteration-start` node type: the first child (`<iteration>-1`) of an iteration's canvas. It has no params and
 // exposes nothing; the converter only attaches it to its iteration.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { exposesNothing } from "./variables";
 import type { DifyPart, NodeSpec } from "./types";
@@ -16,7 +16,7 @@ function toDify(): DifyPart {
 export const iterationStartNode: NodeSpec = {
   type: "iteration-start",
   info: NODE_TYPES["iteration-start"],
-  paramSchema: z.object({}),
+  paramShape: shape.object({}),
   requiredParams: [],
   textParams: [],
   selectorParams: [],

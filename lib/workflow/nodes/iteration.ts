@@ -1,7 +1,7 @@
 // The `iteration` node type: Runs its canvas (children `<id>-<k>`) once per element; `output_selector` names the child whose result is collected.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { cozeIcon, refInput } from "./coze-common";
 import { ownValue, pyEq, type JsonValue } from "../python-values";
@@ -83,7 +83,7 @@ const variables: NodeVariables<FactsOf<"iteration">> = {
 export const iterationNode: NodeSpec = {
   type: "iteration",
   info: NODE_TYPES["iteration"],
-  paramSchema: z.object({ iterator_selector: selector, output_selector: selector }),
+  paramShape: shape.object({ iterator_selector: selector, output_selector: selector }),
   requiredParams: ["iterator_selector", "output_selector"],
   textParams: [],
   selectorParams: [

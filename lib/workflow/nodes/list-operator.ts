@@ -1,7 +1,7 @@
 // The `list-operator` node type: Filters, sorts or slices an array: `operator` such as ["limit", 3].
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import type { DifyData } from "../dify-graph";
 import { isFloatLiteral } from "../json-text";
 import { NODE_TYPES } from "../node-types";
@@ -128,7 +128,7 @@ function nestedTextPaths(param: JsonObject): ParamPath[] {
 export const listOperatorNode: NodeSpec = {
   type: "list-operator",
   info: NODE_TYPES["list-operator"],
-  paramSchema: z.object({ variable: selector, operator: listOperator }),
+  paramShape: shape.object({ variable: selector, operator: listOperator }),
   requiredParams: ["variable", "operator"],
   textParams: [],
   nestedTextPaths,

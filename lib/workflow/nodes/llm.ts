@@ -1,7 +1,7 @@
 // The `llm` node type: A chat model call: `system` and `user` prompts with inline references.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { cozeIcon, llmParamList, recordInputs } from "./coze-common";
 import type { JsonValue } from "../python-values";
@@ -48,7 +48,7 @@ const variables = fixedOutputs("llm", { text: "string" });
 export const llmNode: NodeSpec = {
   type: "llm",
   info: NODE_TYPES["llm"],
-  paramSchema: z.object({ system: z.string(), user: z.string() }),
+  paramShape: shape.object({ system: shape.string, user: shape.string }),
   requiredParams: ["system", "user"],
   textParams: ["system", "user"],
   selectorParams: [],

@@ -1,7 +1,7 @@
 // The `markdown-exporter` node type: A document (docx, pdf, …) from Markdown text.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { describeKind, isJsonObject, ownValue, preview, type JsonValue } from "../python-values";
 import { mixed } from "./dify-common";
@@ -69,7 +69,7 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
 export const markdownExporterNode: NodeSpec = {
   type: "markdown-exporter",
   info: NODE_TYPES["markdown-exporter"],
-  paramSchema: z.object({ target_type: z.string(), md_text: z.string() }),
+  paramShape: shape.object({ target_type: shape.string, md_text: shape.string }),
   requiredParams: ["target_type", "md_text"],
   textParams: ["md_text"],
   selectorParams: [],

@@ -1,7 +1,7 @@
 // The `mermaid-converter` node type: A diagram image from Mermaid code.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { apiParam, PLUGIN_ICON, singleReferenceValue } from "./coze-common";
 import type { JsonValue } from "../python-values";
@@ -41,7 +41,7 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
 export const mermaidConverterNode: NodeSpec = {
   type: "mermaid-converter",
   info: NODE_TYPES["mermaid-converter"],
-  paramSchema: z.object({ mermaid_code: z.string() }),
+  paramShape: shape.object({ mermaid_code: shape.string }),
   requiredParams: ["mermaid_code"],
   textParams: ["mermaid_code"],
   selectorParams: [],

@@ -1,7 +1,7 @@
 // The `parameter-extractor` node type: Structured fields from text: `parameters` [[description, name, type], …].
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { cozeIcon, llmParamList, recordInputs, refInput, renderCozeType } from "./coze-common";
 import { NODE_TYPES } from "../node-types";
 import { JsonValue, pyStr } from "../python-values";
@@ -75,10 +75,10 @@ const variables: NodeVariables<FactsOf<"parameter-extractor">> = {
 export const parameterExtractorNode: NodeSpec = {
   type: "parameter-extractor",
   info: NODE_TYPES["parameter-extractor"],
-  paramSchema: z.object({
+  paramShape: shape.object({
     query: selector,
-    parameters: z.array(z.tuple([z.string(), z.string(), z.string()])),
-    instruction: z.string(),
+    parameters: shape.array(shape.tuple(shape.string, shape.string, shape.string)),
+    instruction: shape.string,
   }),
   requiredParams: ["query", "instruction", "parameters"],
   textParams: ["instruction"],

@@ -1,7 +1,7 @@
 // The `question-classifier` node type: Routes by the model's choice among `classes`: one output port per class.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { isJsonObject, ownValue, preview, pyIter, type JsonValue } from "../python-values";
 import { plainTextField } from "./checks";
@@ -59,10 +59,10 @@ const variables = fixedOutputs("question-classifier", { class_name: "string" });
 export const questionClassifierNode: NodeSpec = {
   type: "question-classifier",
   info: NODE_TYPES["question-classifier"],
-  paramSchema: z.object({
+  paramShape: shape.object({
     query_variable_selector: selector,
-    classes: z.array(z.string()).min(2, "A classifier needs at least two classes"),
-    instruction: z.string().optional(),
+    classes: shape.array(shape.string, { count: 2, tooShort: "A classifier needs at least two classes" }),
+    instruction: shape.optional(shape.string),
   }),
   requiredParams: ["query_variable_selector", "classes"],
   textParams: [],

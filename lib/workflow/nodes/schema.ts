@@ -1,21 +1,18 @@
-// Zod building blocks of the documented param shapes (§2.7), shared by the node types' schemas.
+// Building blocks of the documented param shapes (§2.7), shared by the node types' shapes.
 // The shapes are the documented ones; the converter accepts more (the analysis says where), so they never decide a verdict.
 
-import { z } from "zod";
+import { shape, type Shape } from "../../zod-fast-path";
 
 /** `[variableName, sourceNodeId]` — the variable comes first. */
-export const selector = z.tuple([z.string(), z.string()]);
+export const selector = shape.tuple(shape.string, shape.string);
 /** `[name, [variableName, sourceNodeId]]` as in code/template variables and end outputs. */
-export const namedSelector = z.tuple([z.string(), selector]);
-export const ifElseCondition = z.union([
-  z.tuple([selector, z.string()]),
-  z.tuple([selector, z.string(), z.string()]),
-]);
-const operatorCount = z.number().int().min(1).max(20);
-export const listOperator = z.union([
-  z.tuple([z.literal("extract_by"), operatorCount]),
-  z.tuple([z.literal("limit"), operatorCount]),
-  z.tuple([z.literal("order_by"), z.enum(["asc", "desc"])]),
+export const namedSelector = shape.tuple(shape.string, selector);
+export const ifElseCondition = shape.union(shape.tuple(selector, shape.string), shape.tuple(selector, shape.string, shape.string));
+const operatorCount = shape.integer(1, 20);
+export const listOperator: Shape = shape.union(
+  shape.tuple(shape.literal("extract_by"), operatorCount),
+  shape.tuple(shape.literal("limit"), operatorCount),
+  shape.tuple(shape.literal("order_by"), shape.enum(["asc", "desc"])),
   // Three elements even for `empty` / `not empty`: the official converter reads index 2 unconditionally.
-  z.tuple([z.literal("filter_by"), z.string(), z.union([z.string(), z.number(), z.boolean()])]),
-]);
+  shape.tuple(shape.literal("filter_by"), shape.string, shape.union(shape.string, shape.number, shape.boolean)),
+);

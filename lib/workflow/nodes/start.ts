@@ -1,7 +1,7 @@
 // The `start` node type: The workflow's inputs: `variables` [[name, type], …] become the Dify start form.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { cozeIcon, renderCozeType } from "./coze-common";
 import { fail } from "./failure";
 import type { DifyData } from "../dify-graph";
@@ -69,7 +69,7 @@ const variables: NodeVariables<FactsOf<"start">> = {
 export const startNode: NodeSpec = {
   type: "start",
   info: NODE_TYPES["start"],
-  paramSchema: z.object({ variables: z.array(z.tuple([z.string(), z.string()])) }),
+  paramShape: shape.object({ variables: shape.array(shape.tuple(shape.string, shape.string)) }),
   requiredParams: ["variables"],
   textParams: [],
   selectorParams: [],

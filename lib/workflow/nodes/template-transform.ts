@@ -1,7 +1,7 @@
 // The `template-transform` node type: A Jinja template over named inputs.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { cozeIcon, refInput } from "./coze-common";
 import { JsonValue, describeKind, pyStr } from "../python-values";
@@ -51,7 +51,7 @@ const variables = fixedOutputs("template-transform", { output: "string" });
 export const templateTransformNode: NodeSpec = {
   type: "template-transform",
   info: NODE_TYPES["template-transform"],
-  paramSchema: z.object({ variables: z.array(namedSelector), template: z.string() }),
+  paramShape: shape.object({ variables: shape.array(namedSelector), template: shape.string }),
   requiredParams: ["variables", "template"],
   textParams: [],
   selectorParams: [{ key: "variables", shape: "named-selectors" }],

@@ -1,7 +1,7 @@
 // The `text2image` node type: An image from a prompt.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { cozeIcon, recordInputs } from "./coze-common";
 import type { JsonValue } from "../python-values";
@@ -49,7 +49,7 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
 export const text2imageNode: NodeSpec = {
   type: "text2image",
   info: NODE_TYPES["text2image"],
-  paramSchema: z.object({ prompt: z.string() }),
+  paramShape: shape.object({ prompt: shape.string }),
   requiredParams: ["prompt"],
   textParams: ["prompt"],
   selectorParams: [],

@@ -1,7 +1,7 @@
 // The `tts` node type: Text to speech.
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { NODE_TYPES } from "../node-types";
 import { apiParam, PLUGIN_ICON, singleReferenceValue } from "./coze-common";
 import type { JsonValue } from "../python-values";
@@ -40,7 +40,7 @@ function toCoze(ctx: CozeBuildContext, param: JsonValue): CozeNodeParts {
 export const ttsNode: NodeSpec = {
   type: "tts",
   info: NODE_TYPES["tts"],
-  paramSchema: z.object({ text: z.string() }),
+  paramShape: shape.object({ text: shape.string }),
   requiredParams: ["text"],
   textParams: ["text"],
   selectorParams: [],

@@ -1,13 +1,13 @@
 // The contract every node type's module fulfils: its documented param shape, what it exposes, its ports, its Dify
 // conversion and its type-specific checks. The converter and the analysis only iterate these specs.
 
-import type { z } from "zod";
 import type { DiagnosticCode } from "../diagnostic-codes";
 import type { DiagnosticLocation } from "../diagnostics";
 import type { DifyData, IdSource } from "../dify-graph";
 import type { FloatLiterals } from "../json-text";
 import type { NodeTypeId, NodeTypeInfo } from "../node-types";
 import type { JsonObject, JsonValue } from "../python-values";
+import type { ObjectShape } from "../../zod-fast-path";
 
 export type SelectorShape =
   /** param[key] = [var, id] */
@@ -227,7 +227,7 @@ export interface NodeSpec {
   type: NodeTypeId;
   info: NodeTypeInfo;
   /** Documented shape of `param`; extra keys are allowed (the converter ignores them). */
-  paramSchema: z.ZodType;
+  paramShape: ObjectShape;
   /** Keys the official converter reads unconditionally (a missing one is a conversion error). */
   requiredParams: readonly string[];
   /** Top-level param keys holding rewritten text (`{{#id.var#}}` resolved). */

@@ -1,7 +1,7 @@
 // The `variable-aggregator` node type: The first non-empty of several branch results: `variables` [[variable, nodeId], …].
 // Its param shape, outputs and checks, and its Dify conversion in the official converter's reading order.
 
-import { z } from "zod";
+import { shape } from "../../zod-fast-path";
 import { cozeIcon } from "./coze-common";
 import { NODE_TYPES } from "../node-types";
 import { ownValue, pyItem, type JsonValue } from "../python-values";
@@ -52,8 +52,8 @@ const variables: NodeVariables<FactsOf<"variable-aggregator">> = {
 export const variableAggregatorNode: NodeSpec = {
   type: "variable-aggregator",
   info: NODE_TYPES["variable-aggregator"],
-  paramSchema: z.object({
-    variables: z.array(selector).min(1, "An aggregator needs at least one variable"),
+  paramShape: shape.object({
+    variables: shape.array(selector, { count: 1, tooShort: "An aggregator needs at least one variable" }),
   }),
   requiredParams: ["variables"],
   textParams: [],
