@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
 import { evalPythonLiteral, literalToString } from "./python-literal";
 import {
   isJsonObject,
@@ -16,6 +17,7 @@ import {
   pySortBy,
   pyStrip,
   pyStripChars,
+  type JsonValue,
 } from "./python-values";
 
 describe("Python string semantics", () => {
@@ -136,5 +138,112 @@ describe("ownValue and isJsonObject", () => {
     }
     expect(own).toBe(4);
     expect([{}, [], null, "s", 1, parsed].map(isJsonObject)).toEqual([true, false, false, false, false, true]);
+  });
+});
+
+// The binary-insertion replay pySortBy used for every length, kept as the reference for lists under 64 items.
+function splicingSortBy<T>(items: readonly T[], key: (item: T) => JsonValue): { sorted: T[]; raises: boolean } {
+  const out = items.slice();
+  for (let i = 1; i < out.length; i++) {
+    const pivot = out[i] as T;
+    const pivotKey = key(pivot);
+    let lo = 0;
+    let hi = i;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const less = pyLess(pivotKey, key(out[mid] as T));
+      if (less === undefined) return { sorted: out, raises: true };
+      if (less) hi = mid;
+      else lo = mid + 1;
+    }
+    out.splice(i, 1);
+    out.splice(lo, 0, pivot);
+  }
+  return { sorted: out, raises: false };
+}
+
+/** Items tagged with their input position, so that stability shows in the result. */
+const tagged = (keys: readonly JsonValue[]) => keys.map((key, at) => ({ key, at }));
+const byKey = (item: { key: JsonValue }): JsonValue => item.key;
+
+function stableSortedPositions(keys: readonly JsonValue[]): number[] {
+  const order = (a: { key: JsonValue }, b: { key: JsonValue }) => (pyLess(a.key, b.key) ? -1 : pyLess(b.key, a.key) ? 1 : 0);
+  return tagged(keys)
+    .sort(order)
+    .map((item) => item.at);
+}
+
+const scalarKey = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double(), fc.string({ unit: "grapheme", maxLength: 3 }), fc.boolean(), fc.constant(null));
+const mixedKey: fc.Arbitrary<JsonValue> = fc.letrec<{ key: JsonValue }>((tie) => ({
+  key: fc.oneof({ depthSize: "small", withCrossShrink: true }, scalarKey, fc.array(tie("key"), { maxLength: 3 })),
+})).key;
+// Keys of one comparable kind: numbers and booleans, strings (astral characters included), or lists of integers.
+const comparableKeys = (minLength: number, maxLength: number): fc.Arbitrary<JsonValue[]> =>
+  fc.oneof(
+    fc.array(fc.oneof(fc.integer({ min: -20, max: 20 }), fc.boolean(), fc.double({ noNaN: true })), { minLength, maxLength }),
+    fc.array(fc.string({ unit: "binary", maxLength: 3 }), { minLength, maxLength }),
+    fc.array(fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 3 }), { minLength, maxLength }),
+  );
+
+describe("pySortBy at every size", () => {
+  it("agrees with CPython's binary insertion below 64 items: same order, same TypeError, same order left on a TypeError", () => {
+    const keyLists = fc.oneof(fc.array(mixedKey, { maxLength: 63 }), comparableKeys(0, 63));
+    fc.assert(
+      fc.property(keyLists, (keys) => {
+        expect(pySortBy(tagged(keys), byKey)).toEqual(splicingSortBy(tagged(keys), byKey));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("sorts 64 items and more stably when the keys can be compared", () => {
+    fc.assert(
+      fc.property(comparableKeys(64, 300), (keys) => {
+        const { sorted, raises } = pySortBy(tagged(keys), byKey);
+        expect(raises).toBe(false);
+        expect(sorted.map((item) => item.at)).toEqual(stableSortedPositions(keys));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("raises at 64 items and more when names and numbers are mixed, or a key is None", () => {
+    const mixed = fc
+      .tuple(fc.array(fc.oneof(fc.integer(), fc.string()), { minLength: 62, maxLength: 300 }), fc.string(), fc.integer())
+      .chain(([rest, name, number]) => fc.shuffledSubarray([...rest, name, number], { minLength: rest.length + 2 }));
+    const withNone = fc.array(fc.integer(), { minLength: 63, maxLength: 300 }).chain((rest) => fc.shuffledSubarray([...rest, null], { minLength: rest.length + 1 }));
+    fc.assert(
+      fc.property(fc.oneof(mixed, withNone), (keys) => {
+        expect(keys.length).toBeGreaterThanOrEqual(64);
+        expect(pySortBy(keys, (key) => key).raises).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("sorts 40,000 end nodes with at most n·⌈log2 n⌉ comparisons and no per-item splice", () => {
+    const n = 40_000;
+    let keyReads = 0;
+    // Each key is a one-item list behind a proxy: every comparison of two keys reads item 0 of both.
+    const counted = (name: string): JsonValue =>
+      new Proxy([name], {
+        get(target, property, receiver) {
+          if (property === "0") keyReads++;
+          return Reflect.get(target, property, receiver) as unknown;
+        },
+      });
+    const names = Array.from({ length: n }, (_, i) => `output_${(i * 7919) % n}`);
+    const splice = vi.spyOn(Array.prototype, "splice");
+    try {
+      const { sorted, raises } = pySortBy(names, counted);
+      expect(raises).toBe(false);
+      expect(sorted).toEqual(names.slice().sort());
+      expect(splice).not.toHaveBeenCalled();
+    } finally {
+      splice.mockRestore();
+    }
+    const comparisons = keyReads / 2;
+    expect(comparisons).toBeGreaterThan(n);
+    expect(comparisons).toBeLessThanOrEqual(n * Math.ceil(Math.log2(n)));
   });
 });

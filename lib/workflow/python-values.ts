@@ -189,28 +189,67 @@ export function compareCodePoints(a: string, b: string): number {
   return x.length - y.length;
 }
 
+/** Below this length CPython sorts by binary insertion, which pySortBy replays comparison by comparison. */
+const BINARY_INSERTION_LIMIT = 64;
+
 /**
- * Sorts like Python `list.sort(key=…)` (stable) and reports whether CPython would raise TypeError.
- * Small lists are sorted by binary insertion in CPython, which is what this replays comparison by comparison.
+ * Sorts like Python `list.sort(key=…)` (stable) and reports whether it would raise TypeError. Exact below 64 items;
+ * from 64 (where CPython runs timsort) a stable merge sort: the same order, raising when it meets an incomparable pair.
  */
 export function pySortBy<T>(items: readonly T[], key: (item: T) => JsonValue): { sorted: T[]; raises: boolean } {
-  const out = items.slice();
-  for (let i = 1; i < out.length; i++) {
-    const pivot = out[i] as T;
-    const pivotKey = key(pivot);
+  const keys = items.map(key);
+  const { order, raises } = keys.length < BINARY_INSERTION_LIMIT ? binaryInsertionOrder(keys) : mergeSortOrder(keys);
+  return { sorted: order.map((i) => items[i] as T), raises };
+}
+
+/** Item indices in sorted order, and whether Python would have raised TypeError on the way. */
+type SortOrder = { order: number[]; raises: boolean };
+
+/** CPython's binary insertion; on a TypeError the order reached so far is returned. */
+function binaryInsertionOrder(keys: readonly JsonValue[]): SortOrder {
+  const order = keys.map((_, i) => i);
+  for (let i = 1; i < order.length; i++) {
+    const pivot = order[i] as number;
+    const pivotKey = keys[pivot] as JsonValue;
     let lo = 0;
     let hi = i;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const less = pyLess(pivotKey, key(out[mid] as T));
-      if (less === undefined) return { sorted: out, raises: true };
+      const less = pyLess(pivotKey, keys[order[mid] as number] as JsonValue);
+      if (less === undefined) return { order, raises: true };
       if (less) hi = mid;
       else lo = mid + 1;
     }
-    out.splice(i, 1);
-    out.splice(lo, 0, pivot);
+    order.splice(i, 1);
+    order.splice(lo, 0, pivot);
   }
-  return { sorted: out, raises: false };
+  return { order, raises: false };
+}
+
+/** Bottom-up stable merge sort, at most n·⌈log2 n⌉ comparisons; on a TypeError the input order is returned. */
+function mergeSortOrder(keys: readonly JsonValue[]): SortOrder {
+  const n = keys.length;
+  let from = keys.map((_, i) => i);
+  let to = new Array<number>(n);
+  for (let width = 1; width < n; width *= 2) {
+    for (let start = 0; start < n; start += 2 * width) {
+      const mid = Math.min(start + width, n);
+      const stop = Math.min(start + 2 * width, n);
+      let left = start;
+      let right = mid;
+      let out = start;
+      while (left < mid && right < stop) {
+        // Python asks only `<`: the right item goes first when it is strictly less, which keeps equal items stable.
+        const less = pyLess(keys[from[right] as number] as JsonValue, keys[from[left] as number] as JsonValue);
+        if (less === undefined) return { order: keys.map((_, i) => i), raises: true };
+        to[out++] = (less ? from[right++] : from[left++]) as number;
+      }
+      while (left < mid) to[out++] = from[left++] as number;
+      while (right < stop) to[out++] = from[right++] as number;
+    }
+    [from, to] = [to, from];
+  }
+  return { order: from, raises: false };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
