@@ -5,7 +5,9 @@ import { benchmarkDir, benchmarkMissingReason } from "../../test/support/benchma
 import { loadRunCorpus } from "../../test/support/run-corpus";
 import { loadAsYaml11 } from "../../test/support/yaml11-load";
 import { buildDifyDsl, difyAppName } from "./dify-dsl";
-import { toDifyYaml } from "./dify-yaml";
+import { convertToCoze } from "./coze-convert";
+import { toDifyYaml, toYaml11ByLibrary, toYaml11Direct } from "./dify-yaml";
+import { parseResponse } from "./response";
 import { scoreResponse } from "./score";
 
 describe.skipIf(!benchmarkDir)(`Dify YAML of every recorded response under YAML 1.1${benchmarkDir ? "" : ` (skipped: ${benchmarkMissingReason})`}`, () => {
@@ -38,4 +40,30 @@ describe.skipIf(!benchmarkDir)(`Dify YAML of every recorded response under YAML 
     // 738 of the 948 recorded responses convert (the others fail before a graph exists).
     expect(exported).toBe(738);
   }, 60_000);
+
+  it("writes every exported Dify and Coze file directly, byte for byte as the yaml package does", () => {
+    const documents: { label: string; value: unknown }[] = [];
+    for (const { model, records } of corpus.runs) {
+      for (const record of records) {
+        const turn = corpus.turns.get(`${record.task}_${record.round}`);
+        if (!turn) throw new Error(`no turn spec for ${record.task}_${record.round}`);
+        const response = { nodeSelection: record.node_selection, designPrinciple: record.design_principle, workflow: record.workflow };
+        const name = difyAppName(record.task, record.round);
+        const { conversion } = scoreResponse(response, turn);
+        if (conversion) documents.push({ label: `${model}/${name} (Dify)`, value: buildDifyDsl(conversion, name) });
+        const parsed = parseResponse(response);
+        const coze = parsed.json.ok ? convertToCoze(parsed.json.value, name) : null;
+        if (coze?.ok) documents.push({ label: `${model}/${name} (Coze)`, value: coze.value });
+      }
+    }
+    // 738 Dify documents and 633 Coze workflows.
+    expect(documents).toHaveLength(1371);
+    const declined: string[] = [];
+    for (const { label, value } of documents) {
+      const direct = toYaml11Direct(value);
+      if (direct === null) declined.push(label);
+      else if (direct !== toYaml11ByLibrary(value)) expect(direct, label).toBe(toYaml11ByLibrary(value));
+    }
+    expect(declined).toEqual([]);
+  }, 120_000);
 });

@@ -4,6 +4,7 @@
 import { Document, parse, Scalar, visit, type ScalarTag, type Tags } from "yaml";
 import { err, ok, type Result } from "../result";
 import type { DifyDsl } from "./dify-dsl";
+import { Yaml11Emitter } from "./yaml-emit";
 
 /**
  * PyYAML's implicit resolvers (yaml/resolver.py), which Dify applies to every plain scalar it imports. The `yaml`
@@ -62,8 +63,32 @@ export function toDifyYaml(dsl: DifyDsl): string {
   return toYaml11(dsl);
 }
 
+// Every test the stringifier applies to a plain string before writing it unquoted: the schema's resolvers and ours.
+function plainResolverTests(): RegExp[] {
+  const { tags, compat } = new Document(null, STRINGIFY_OPTIONS).schema;
+  const tests: RegExp[] = [];
+  for (const tag of [...tags, ...(compat ?? [])]) {
+    if (tag.default !== true || tag.tag === "tag:yaml.org,2002:str" || !(tag.test instanceof RegExp)) continue;
+    tests.push(new RegExp(tag.test.source, tag.test.flags.replace(/[gy]/g, "")));
+  }
+  return tests;
+}
+
+let emitter: Yaml11Emitter | null = null;
+
+/** toYaml11's text written directly, or null where only the library path knows how (toYaml11 then uses it). */
+export function toYaml11Direct(value: unknown): string | null {
+  emitter ??= new Yaml11Emitter(plainResolverTests());
+  return emitter.emit(value);
+}
+
 /** Block style, sorted keys, unicode kept; a PyYAML safe_load reads every string back as that string. */
 export function toYaml11(value: unknown): string {
+  return toYaml11Direct(value) ?? toYaml11ByLibrary(value);
+}
+
+/** The `yaml` package's serialisation, which toYaml11 reproduces directly for plain data (and falls back to). */
+export function toYaml11ByLibrary(value: unknown): string {
   const document = new Document(value, STRINGIFY_OPTIONS);
   let hasLineBreakCharacters = false;
   visit(document, {
